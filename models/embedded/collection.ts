@@ -1,0 +1,259 @@
+/**
+ * One collection in memory: documents keyed by their canonical `_id`, in insertion order, and
+ * its indexes. Indexes are hash maps (canonical key → ids): they enforce uniqueness and answer
+ * equality / `$in` lookups on their leading field. Range queries and sorts scan; at Quire's
+ * sizes (thousands of pages per item) that is cheaper than maintaining ordered trees.
+ *
+ * Stored documents are never mutated (see types.ts): writers hand in new objects.
+ */
+import type { Document } from 'bson';
+import type { IndexSpec } from './types';
+import { canonicalKey, isPlainObject, renderValue, valuesAtPath } from './values';
+import { compileFilter, type Predicate } from './matcher';
+import { ErrorCodes, fail } from './errors';
+
+export const ID_INDEX: IndexSpec = { v: 2, key: { _id: 1 }, name: '_id_' };
+
+export class Index {
+  readonly spec: IndexSpec;
+  readonly fields: string[];
+  private readonly partial: Predicate | null;
+  /** full key → ids; used for uniqueness. */
+  private full = new Map<string, Set<string>>();
+  /** leading-field key → ids; used to narrow queries. */
+  private lead = new Map<string, Set<string>>();
+
+  constructor(spec: IndexSpec) {
+    this.spec = spec;
+    this.fields = Object.keys(spec.key);
+    this.partial = spec.partialFilterExpression ? compileFilter(spec.partialFilterExpression) : null;
+  }
+
+  get name(): string {
+    return this.spec.name;
+  }
+
+  get unique(): boolean {
+    return Boolean(this.spec.unique);
+  }
+
+  /** Usable for equality lookups on its first field (a sparse or partial index may miss docs). */
+  get answersEquality(): boolean {
+    return !this.spec.sparse && !this.partial && !Object.values(this.spec.key).some((v) => typeof v === 'string');
+  }
+
+  get ttlSeconds(): number | undefined {
+    return typeof this.spec.expireAfterSeconds === 'number' && this.fields.length === 1 ? this.spec.expireAfterSeconds : undefined;
+  }
+
+  /** The keys a document contributes, or null when the index leaves it out. */
+  keysOf(doc: Document): { full: string[]; lead: string[]; firstValues: unknown[] } | null {
+    if (this.partial && !this.partial(doc)) return null;
+    const perField: string[][] = [];
+    const firstValues: unknown[] = [];
+    let present = false;
+    for (const field of this.fields) {
+      const keys = new Set<string>();
+      for (const v of valuesAtPath(doc, field)) {
+        if (v !== undefined) present = true;
+        if (Array.isArray(v)) {
+          if (v.length === 0) keys.add(canonicalKey(undefined));
+          for (const el of v) keys.add(canonicalKey(el));
+        } else keys.add(canonicalKey(v));
+      }
+      perField.push([...keys]);
+      firstValues.push(valuesAtPath(doc, field)[0] ?? null);
+    }
+    if (this.spec.sparse && !present) return null;
+    let full: string[] = [''];
+    for (const keys of perField) full = full.flatMap((prefix) => keys.map((k) => (prefix ? `${prefix}|${k}` : k)));
+    return { full, lead: perField[0], firstValues };
+  }
+
+  /** Throws E11000 if adding `doc` (id `idKey`) would duplicate another document's key. */
+  checkUnique(doc: Document, idKey: string, ns: string): void {
+    if (!this.unique) return;
+    const keys = this.keysOf(doc);
+    if (!keys) return;
+    for (const k of keys.full) {
+      const holders = this.full.get(k);
+      if (holders && (holders.size > 1 || !holders.has(idKey))) {
+        const keyValue: Document = {};
+        this.fields.forEach((f, i) => (keyValue[f] = keys.firstValues[i]));
+        const rendered = this.fields.map((f, i) => `${f}: ${renderValue(keys.firstValues[i])}`).join(', ');
+        fail(ErrorCodes.DuplicateKey, `E11000 duplicate key error collection: ${ns} index: ${this.name} dup key: { ${rendered} }`, {
+          keyPattern: { ...this.spec.key },
+          keyValue,
+        });
+      }
+    }
+  }
+
+  add(doc: Document, idKey: string): void {
+    const keys = this.keysOf(doc);
+    if (!keys) return;
+    for (const k of keys.full) addTo(this.full, k, idKey);
+    for (const k of keys.lead) addTo(this.lead, k, idKey);
+  }
+
+  remove(doc: Document, idKey: string): void {
+    const keys = this.keysOf(doc);
+    if (!keys) return;
+    for (const k of keys.full) removeFrom(this.full, k, idKey);
+    for (const k of keys.lead) removeFrom(this.lead, k, idKey);
+  }
+
+  idsForLeadKey(key: string): Set<string> | undefined {
+    return this.lead.get(key);
+  }
+
+  clone(): Index {
+    const copy = new Index(this.spec);
+    for (const [k, ids] of this.full) copy.full.set(k, new Set(ids));
+    for (const [k, ids] of this.lead) copy.lead.set(k, new Set(ids));
+    return copy;
+  }
+}
+
+function addTo(map: Map<string, Set<string>>, key: string, id: string): void {
+  let set = map.get(key);
+  if (!set) map.set(key, (set = new Set()));
+  set.add(id);
+}
+
+function removeFrom(map: Map<string, Set<string>>, key: string, id: string): void {
+  const set = map.get(key);
+  if (!set) return;
+  set.delete(id);
+  if (set.size === 0) map.delete(key);
+}
+
+/** Equality conditions a query offers on top-level paths (from the filter and its `$and`). */
+function equalityConditions(filter: Document, out = new Map<string, unknown[]>()): Map<string, unknown[]> {
+  for (const [path, cond] of Object.entries(filter)) {
+    if (path === '$and' && Array.isArray(cond)) {
+      for (const sub of cond) if (isPlainObject(sub)) equalityConditions(sub, out);
+      continue;
+    }
+    if (path.startsWith('$')) continue;
+    if (isLookupScalar(cond)) out.set(path, [cond]);
+    else if (isPlainObject(cond)) {
+      if ('$eq' in cond && isLookupScalar(cond.$eq)) out.set(path, [cond.$eq]);
+      else if (Array.isArray(cond.$in) && cond.$in.every(isLookupScalar)) out.set(path, cond.$in);
+    }
+  }
+  return out;
+}
+
+function isLookupScalar(v: unknown): boolean {
+  if (v === null || v === undefined) return false;
+  if (typeof v !== 'object') return true;
+  if (v instanceof Date) return true;
+  const t = (v as { _bsontype?: string })._bsontype;
+  return t === 'ObjectId' || t === 'Long' || t === 'Int32' || t === 'Double';
+}
+
+export class Collection {
+  readonly db: string;
+  name: string;
+  options: Document;
+  docs = new Map<string, Document>();
+  indexes = new Map<string, Index>();
+  /** Store sequence number of the last committed change per document (write-conflict checks). */
+  versions = new Map<string, number>();
+
+  constructor(db: string, name: string, options: Document = {}, indexes: IndexSpec[] = [ID_INDEX]) {
+    this.db = db;
+    this.name = name;
+    this.options = options;
+    for (const spec of indexes) if (spec.name !== '_id_') this.indexes.set(spec.name, new Index(spec));
+  }
+
+  get ns(): string {
+    return `${this.db}.${this.name}`;
+  }
+
+  indexSpecs(): IndexSpec[] {
+    return [ID_INDEX, ...[...this.indexes.values()].map((i) => i.spec)];
+  }
+
+  get(idKey: string): Document | undefined {
+    return this.docs.get(idKey);
+  }
+
+  /** Inserts or replaces by `_id`, enforcing unique indexes first so a failure changes nothing. */
+  put(doc: Document, seq: number): void {
+    const idKey = canonicalKey(doc._id);
+    const previous = this.docs.get(idKey);
+    for (const index of this.indexes.values()) {
+      if (!index.unique) continue;
+      if (previous) index.remove(previous, idKey);
+      try {
+        index.checkUnique(doc, idKey, this.ns);
+      } finally {
+        if (previous) index.add(previous, idKey);
+      }
+    }
+    if (previous) for (const index of this.indexes.values()) index.remove(previous, idKey);
+    for (const index of this.indexes.values()) index.add(doc, idKey);
+    this.docs.set(idKey, doc);
+    this.versions.set(idKey, seq);
+  }
+
+  remove(idKey: string, seq: number): Document | undefined {
+    const doc = this.docs.get(idKey);
+    if (!doc) return undefined;
+    for (const index of this.indexes.values()) index.remove(doc, idKey);
+    this.docs.delete(idKey);
+    this.versions.set(idKey, seq);
+    return doc;
+  }
+
+  addIndex(spec: IndexSpec): void {
+    const index = new Index(spec);
+    for (const [idKey, doc] of this.docs) {
+      index.checkUnique(doc, idKey, this.ns);
+      index.add(doc, idKey);
+    }
+    this.indexes.set(spec.name, index);
+  }
+
+  /** Documents that may match `filter`, narrowed by `_id` or the most selective usable index. */
+  candidates(filter: Document | undefined): Iterable<Document> {
+    if (!filter) return this.docs.values();
+    const conditions = equalityConditions(filter);
+    if (conditions.size === 0) return this.docs.values();
+    const ids = conditions.get('_id');
+    if (ids) {
+      const unique = new Set(ids.map(canonicalKey));
+      return [...unique].map((k) => this.docs.get(k)).filter((d): d is Document => d !== undefined);
+    }
+    let best: string[] | null = null;
+    for (const index of this.indexes.values()) {
+      if (!index.answersEquality) continue;
+      const values = conditions.get(index.fields[0]);
+      if (!values) continue;
+      const found = new Set<string>();
+      for (const v of values) for (const id of index.idsForLeadKey(canonicalKey(v)) ?? []) found.add(id);
+      if (!best || found.size < best.length) best = [...found];
+      if (best.length === 0) break;
+    }
+    if (!best) return this.docs.values();
+    return best.map((id) => this.docs.get(id)).filter((d): d is Document => d !== undefined);
+  }
+
+  find(filter: Document | undefined, predicate: Predicate = compileFilter(filter)): Document[] {
+    const out: Document[] = [];
+    for (const doc of this.candidates(filter)) if (predicate(doc)) out.push(doc);
+    return out;
+  }
+
+  /** A copy that can be changed without touching this one (transactions work on copies). */
+  clone(): Collection {
+    const copy = new Collection(this.db, this.name, this.options, []);
+    copy.docs = new Map(this.docs);
+    copy.versions = new Map(this.versions);
+    for (const [name, index] of this.indexes) copy.indexes.set(name, index.clone());
+    return copy;
+  }
+}

@@ -1,0 +1,214 @@
+/**
+ * The engine: the store, its persistence, sessions, cursors, and command dispatch. Transport
+ * (TCP / unix socket) lives in server.ts; this file turns one decoded command into one reply.
+ *
+ * Write path: a command applies its mutations to memory (a recording workspace, or the session's
+ * transaction), then the batch is appended to the journal and the reply waits for the fsync.
+ */
+import { find as mingoFind } from 'mingo';
+import { Long, type Document } from 'bson';
+import type { Mutation } from './types';
+import { applyMutation, Store, type Workspace } from './store';
+import { CursorRegistry } from './cursors';
+import { SessionRegistry, Transaction, noSuchTransaction, type Session } from './transactions';
+import { asServerFailure, ErrorCodes, fail, MongoServerFailure } from './errors';
+import { mingoOptions } from './matcher';
+import { canonicalKey, cloneDocument, valuesAtPath } from './values';
+import type { CommandContext, Handler } from './commands/context';
+import { writeCommands } from './commands/writes';
+import { readCommands } from './commands/reads';
+import { ddlCommands } from './commands/ddl';
+import { adminCommands } from './commands/admin';
+
+export interface DurableLog {
+  append(batch: Mutation[]): Promise<void>;
+  shouldSnapshot(): boolean;
+  snapshot(capture: () => ReturnType<Store['capture']>): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** A workspace that writes straight to the store and remembers what it wrote. */
+class RecordingWorkspace implements Workspace {
+  readonly mutations: Mutation[] = [];
+  constructor(private readonly store: Store) {}
+  get seq(): number {
+    return this.store.seq;
+  }
+  collection(db: string, name: string) {
+    return this.store.collection(db, name);
+  }
+  apply(m: Mutation): void {
+    applyMutation(this.store, m);
+    this.mutations.push(m);
+  }
+}
+
+const handlers: Record<string, Handler> = { ...writeCommands, ...readCommands, ...ddlCommands, ...adminCommands };
+const handlersLower = new Map(Object.entries(handlers).map(([k, v]) => [k.toLowerCase(), v]));
+
+/** Fields of a command that are envelope, not the command's own name. */
+const NOT_A_COMMAND = new Set(['$db', 'lsid', 'txnNumber', '$clusterTime', '$readPreference', 'autocommit', 'startTransaction']);
+
+export interface EngineInfo {
+  host: string;
+  port: number;
+}
+
+export class Engine {
+  readonly store = new Store();
+  readonly cursors = new CursorRegistry();
+  readonly sessions = new SessionRegistry();
+  info: EngineInfo = { host: '127.0.0.1', port: 0 };
+  private log: DurableLog | null;
+  private ttlTimer: NodeJS.Timeout;
+  private sweepTimer: NodeJS.Timeout;
+  private snapshotting: Promise<void> | null = null;
+  private pendingWrites = new Set<Promise<void>>();
+  private closed = false;
+  readonly startedAt = new Date();
+
+  constructor(log: DurableLog | null, opts: { ttlIntervalMs?: number } = {}) {
+    this.log = log;
+    this.ttlTimer = setInterval(() => void this.expireTtl(), opts.ttlIntervalMs ?? 1000);
+    this.ttlTimer.unref();
+    this.sweepTimer = setInterval(() => {
+      this.cursors.sweep();
+      this.sessions.sweep();
+    }, 60_000);
+    this.sweepTimer.unref();
+  }
+
+  cursorZero(): Long {
+    return Long.ZERO;
+  }
+
+  project(docs: Document[], projection: Document): Document[] {
+    try {
+      return mingoFind(docs, {}, projection, mingoOptions()).all() as Document[];
+    } catch (err) {
+      return fail(ErrorCodes.BadValue, (err as Error).message);
+    }
+  }
+
+  /** Runs one command and returns its reply document (errors included, never thrown). */
+  async run(command: Document, connectionId: number): Promise<Document> {
+    const name = Object.keys(command).find((k) => !NOT_A_COMMAND.has(k));
+    const handler = name ? (handlers[name] ?? handlersLower.get(name.toLowerCase())) : undefined;
+    if (!name || !handler) {
+      return new MongoServerFailure(ErrorCodes.CommandNotFound, `no such command: '${name ?? ''}'`).toReply();
+    }
+    const db = typeof command.$db === 'string' ? command.$db : 'admin';
+    try {
+      const session = command.lsid ? this.sessions.get(command.lsid as Document) : undefined;
+      if (session && command.autocommit === false) return await this.runInTransaction(name, handler, command, db, session, connectionId);
+      const txnNumber = command.txnNumber === undefined ? undefined : Number(command.txnNumber);
+      if (session && txnNumber !== undefined && session.retried?.txnNumber === txnNumber) return session.retried.reply;
+      const reply = await this.runDirect(handler, command, db, session, connectionId);
+      if (session && txnNumber !== undefined) session.retried = { txnNumber, reply };
+      return reply;
+    } catch (err) {
+      return asServerFailure(err).toReply();
+    }
+  }
+
+  private async runDirect(handler: Handler, command: Document, db: string, session: Session | undefined, connectionId: number): Promise<Document> {
+    const ws = new RecordingWorkspace(this.store);
+    const ctx: CommandContext = { engine: this, db, ws, inTransaction: false, session, connectionId };
+    let reply: Document;
+    try {
+      reply = await handler(command, ctx);
+    } finally {
+      // Whatever reached memory must reach the journal, even when the command failed half-way.
+      if (ws.mutations.length) await this.persist(ws.mutations);
+    }
+    return reply;
+  }
+
+  private async runInTransaction(name: string, handler: Handler, command: Document, db: string, session: Session, connectionId: number): Promise<Document> {
+    const txnNumber = Number(command.txnNumber);
+    const lower = name.toLowerCase();
+    if (command.startTransaction) {
+      if (txnNumber < session.txnNumber) fail(ErrorCodes.TransactionTooOld, `Cannot start transaction ${txnNumber} on session because a newer transaction ${session.txnNumber} has already started`);
+      session.txn?.abort();
+      session.txnNumber = txnNumber;
+      session.txn = new Transaction(this.store, txnNumber, this.sessions.claims);
+    }
+    const txn = session.txn;
+    if (lower === 'committransaction') {
+      if (txn && txn.txnNumber === txnNumber && txn.state === 'committed') return { ok: 1 };
+      if (!txn || txn.txnNumber !== txnNumber || txn.state !== 'active') throw noSuchTransaction(txnNumber);
+      const mutations = txn.commit();
+      if (mutations.length) await this.persist(mutations);
+      return { ok: 1 };
+    }
+    if (lower === 'aborttransaction') {
+      if (!txn || txn.txnNumber !== txnNumber || txn.state !== 'active') throw noSuchTransaction(txnNumber);
+      txn.abort();
+      return { ok: 1 };
+    }
+    if (!txn || txn.txnNumber !== txnNumber || txn.state !== 'active') throw noSuchTransaction(txnNumber);
+    const ctx: CommandContext = { engine: this, db, ws: txn, inTransaction: true, session, connectionId };
+    try {
+      const reply = await handler(command, ctx);
+      if (Array.isArray(reply.writeErrors) && reply.writeErrors.length) txn.abort(); // as MongoDB: any error ends the transaction
+      return reply;
+    } catch (err) {
+      txn.abort();
+      throw err;
+    }
+  }
+
+  private async persist(batch: Mutation[]): Promise<void> {
+    if (!this.log) return;
+    const write = this.log.append(batch);
+    this.pendingWrites.add(write);
+    try {
+      await write;
+    } finally {
+      this.pendingWrites.delete(write);
+    }
+    if (!this.snapshotting && this.log.shouldSnapshot()) {
+      this.snapshotting = this.log
+        .snapshot(() => this.store.capture())
+        .catch(() => undefined)
+        .finally(() => (this.snapshotting = null));
+    }
+  }
+
+  /** Applies a batch (from recovery); not journaled again. */
+  replay(batch: Mutation[]): void {
+    for (const m of batch) applyMutation(this.store, m);
+  }
+
+  /** Deletes documents whose TTL index says they have expired. */
+  async expireTtl(now = Date.now()): Promise<void> {
+    if (this.closed) return;
+    const ws = new RecordingWorkspace(this.store);
+    for (const colls of this.store.dbs.values()) {
+      for (const coll of colls.values()) {
+        for (const index of coll.indexes.values()) {
+          const ttl = index.ttlSeconds;
+          if (ttl === undefined) continue;
+          for (const doc of [...coll.docs.values()]) {
+            const dates = valuesAtPath(doc, index.fields[0], true).filter((v): v is Date => v instanceof Date);
+            if (dates.length === 0) continue;
+            const earliest = Math.min(...dates.map((d) => d.getTime()));
+            if (earliest + ttl * 1000 <= now && coll.docs.has(canonicalKey(doc._id))) ws.apply({ op: 'del', db: coll.db, coll: coll.name, id: cloneDocument(doc._id) });
+          }
+        }
+      }
+    }
+    if (ws.mutations.length) await this.persist(ws.mutations);
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    clearInterval(this.ttlTimer);
+    clearInterval(this.sweepTimer);
+    this.sessions.abortAll();
+    await Promise.allSettled([...this.pendingWrites]);
+    if (this.snapshotting) await this.snapshotting;
+    await this.log?.close();
+  }
+}

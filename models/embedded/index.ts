@@ -1,0 +1,74 @@
+/**
+ * The embedded database: an in-process engine that speaks the MongoDB wire protocol, so mongoose
+ * and the official driver run unchanged against it (and the same code runs against MongoDB).
+ */
+import { Engine } from './engine';
+import { WireServer } from './server';
+import { openPersistence } from './persistence';
+
+export { EngineLockedError } from './persistence';
+
+export interface EmbeddedMongoOptions {
+  /** Where the journal and snapshots live; one engine per directory (a lock file enforces it). */
+  dataDir: string;
+  /** Loopback address for TCP (default 127.0.0.1); never another interface. */
+  host?: string;
+  /** TCP port; 0 picks a free one. Set `tcp: false` to listen on the unix socket only. */
+  port?: number;
+  tcp?: boolean;
+  /** Also (or only) listen on this unix socket. */
+  socketPath?: string;
+  /** fsync every acknowledged write (default true). */
+  fsync?: boolean;
+}
+
+export interface EmbeddedMongo {
+  /** A connection string for the driver or mongoose. */
+  uri: string;
+  /** The unix-socket connection string when `socketPath` was given. */
+  socketUri?: string;
+  port?: number;
+  engine: Engine;
+  stop(): Promise<void>;
+}
+
+export function socketUriFor(socketPath: string): string {
+  return `mongodb://${encodeURIComponent(socketPath)}/?directConnection=true`;
+}
+
+export async function startEmbeddedMongo(opts: EmbeddedMongoOptions): Promise<EmbeddedMongo> {
+  const host = opts.host ?? '127.0.0.1';
+  const { persistence, recovered } = await openPersistence({ dataDir: opts.dataDir, fsync: opts.fsync });
+  const engine = new Engine(persistence);
+  const server = new WireServer(engine);
+  try {
+    for (const image of recovered.images) engine.store.loadImage(image);
+    for (const batch of recovered.batches) engine.replay(batch);
+    let port: number | undefined;
+    if (opts.tcp !== false) {
+      port = await server.listenTcp(host, opts.port ?? 0);
+      engine.info = { host, port };
+    } else {
+      engine.info = { host: opts.socketPath ?? host, port: 0 };
+    }
+    if (opts.socketPath) await server.listenUnix(opts.socketPath);
+    const socketUri = opts.socketPath ? socketUriFor(opts.socketPath) : undefined;
+    const uri = port !== undefined ? `mongodb://${host}:${port}/?directConnection=true` : socketUri!;
+    let stopping: Promise<void> | null = null;
+    return {
+      uri,
+      socketUri,
+      port,
+      engine,
+      stop: () =>
+        (stopping ??= (async () => {
+          await server.close();
+          await engine.close();
+        })()),
+    };
+  } catch (err) {
+    await server.close();
+    await engine.close();
+    throw err;
+  }
+}

@@ -1,0 +1,167 @@
+/**
+ * Query filters. Pure equality filters (the hot path: `{_id}`, `{uid}`, `{item_id, is_del}`) are
+ * matched by a hand-written predicate; everything else goes to mingo, compiled once per filter
+ * shape and value and kept in a small cache. Filters are normalised first so that mingo sees
+ * JavaScript RegExps (with MongoDB's `x` flag honoured) instead of BSON regex objects.
+ */
+import { Aggregator, Context, Query } from 'mingo';
+import { evalExpr } from 'mingo/core';
+import { ObjectId, type Document } from 'bson';
+import { canonicalKey, isPlainObject, typeName, valuesAtPath } from './values';
+import { ErrorCodes, fail } from './errors';
+
+type Options = Parameters<typeof evalExpr>[2];
+
+/** Expression operators mingo lacks or gets wrong for BSON values. */
+const bsonExpressionOps = Context.init({
+  expression: {
+    $toString: (obj: unknown, expr: unknown, options: Options) => {
+      const v = evalExpr(obj, expr, options);
+      if (v === null || v === undefined) return null;
+      if (v instanceof ObjectId || (v as { _bsontype?: string })?._bsontype === 'ObjectId') return (v as ObjectId).toHexString();
+      if (v instanceof Date) return v.toISOString();
+      if (typeof v === 'object' && (v as { _bsontype?: string })._bsontype) return String(v);
+      if (typeof v === 'object') fail(ErrorCodes.BadValue, `Unsupported conversion from ${typeName(v)} to string`);
+      return String(v);
+    },
+    $type: (obj: unknown, expr: unknown, options: Options) => typeName(evalExpr(obj, expr, options)),
+    $toObjectId: (obj: unknown, expr: unknown, options: Options) => {
+      const v = evalExpr(obj, expr, options);
+      if (v === null || v === undefined) return null;
+      if ((v as { _bsontype?: string })?._bsontype === 'ObjectId') return v;
+      if (typeof v === 'string' && /^[0-9a-fA-F]{24}$/.test(v)) return new ObjectId(v);
+      return fail(ErrorCodes.BadValue, `Failed to parse objectId '${String(v)}' in $convert with no onError value`);
+    },
+  },
+});
+
+export function mingoOptions(resolve?: (name: string) => Document[]): Document {
+  return { context: bsonExpressionOps, useStrictMode: true, ...(resolve ? { collectionResolver: resolve } : {}) };
+}
+
+/** MongoDB regex options → a JavaScript RegExp. `x` drops unescaped whitespace and # comments. */
+export function toRegExp(pattern: string, options = ''): RegExp {
+  let source = pattern;
+  if (options.includes('x')) {
+    source = source.replace(/\\#/g, '\u0000').replace(/#[^\n]*/g, '').replace(/\\\s/g, (m) => `\u0001${m[1]}`);
+    source = source.replace(/\s+/g, '').replace(/\u0000/g, '\\#').replace(/\u0001(.)/g, '\\$1');
+  }
+  const flags = [...new Set(options.replace(/[^ims]/g, '').split(''))].join('');
+  try {
+    return new RegExp(source, flags);
+  } catch (err) {
+    return fail(ErrorCodes.BadValue, `Regular expression is invalid: ${(err as Error).message}`);
+  }
+}
+
+function isBsonRegex(v: unknown): v is { pattern: string; options: string } {
+  return (v as { _bsontype?: string } | null)?._bsontype === 'BSONRegExp';
+}
+
+/** Rewrites BSON regexes and `$regex`/`$options` pairs into RegExps, recursively. */
+export function normaliseFilter(filter: unknown): unknown {
+  if (isBsonRegex(filter)) return toRegExp(filter.pattern, filter.options);
+  if (Array.isArray(filter)) return filter.map(normaliseFilter);
+  if (!isPlainObject(filter)) return filter;
+  const out: Document = {};
+  for (const [k, v] of Object.entries(filter)) {
+    if (k === '$regex') {
+      const options = typeof filter.$options === 'string' ? filter.$options : '';
+      if (isBsonRegex(v)) out.$regex = toRegExp(v.pattern, options || v.options);
+      else if (v instanceof RegExp) out.$regex = options ? toRegExp(v.source, options) : v;
+      else out.$regex = toRegExp(String(v), options);
+    } else if (k === '$options') {
+      continue;
+    } else {
+      out[k] = normaliseFilter(v);
+    }
+  }
+  return out;
+}
+
+export type Predicate = (doc: Document) => boolean;
+
+/** Equality conditions (field → allowed canonical keys) when a filter is nothing but those. */
+export interface EqualityPlan {
+  fields: Array<{ path: string; keys: Set<string>; values: unknown[] }>;
+}
+
+function isScalar(v: unknown): boolean {
+  if (v === null || v === undefined) return false;
+  if (typeof v !== 'object') return true;
+  if (v instanceof Date) return true;
+  const t = (v as { _bsontype?: string })._bsontype;
+  return t === 'ObjectId' || t === 'Long' || t === 'Int32' || t === 'Double' || t === 'Decimal128';
+}
+
+export function equalityPlan(filter: Document): EqualityPlan | null {
+  const fields: EqualityPlan['fields'] = [];
+  for (const [path, cond] of Object.entries(filter)) {
+    if (path.startsWith('$')) return null;
+    let values: unknown[];
+    if (isScalar(cond)) values = [cond];
+    else if (isPlainObject(cond)) {
+      const ops = Object.keys(cond);
+      if (ops.length !== 1) return null;
+      if (ops[0] === '$eq' && isScalar(cond.$eq)) values = [cond.$eq];
+      else if (ops[0] === '$in' && Array.isArray(cond.$in) && cond.$in.every(isScalar)) values = cond.$in;
+      else return null;
+    } else return null;
+    fields.push({ path, values, keys: new Set(values.map(canonicalKey)) });
+  }
+  return { fields };
+}
+
+function planPredicate(plan: EqualityPlan): Predicate {
+  return (doc) =>
+    plan.fields.every(({ path, keys }) => {
+      for (const v of valuesAtPath(doc, path, true)) if (keys.has(canonicalKey(v))) return true;
+      return false;
+    });
+}
+
+const cache = new Map<string, Predicate>();
+const CACHE_LIMIT = 2000;
+
+/** A cache key that tells apart every filter mingo would compile differently. */
+function filterKey(v: unknown): string {
+  if (v instanceof RegExp) return `/${v.source}/${v.flags}`;
+  if (Array.isArray(v)) return `[${v.map(filterKey).join(',')}]`;
+  if (isPlainObject(v)) {
+    return `{${Object.entries(v)
+      .map(([k, x]) => `${JSON.stringify(k)}:${filterKey(x)}`)
+      .join(',')}}`;
+  }
+  return `${typeName(v)}:${canonicalKey(v)}`;
+}
+
+export function compileFilter(filter: Document | undefined | null): Predicate {
+  if (!filter || Object.keys(filter).length === 0) return () => true;
+  const plan = equalityPlan(filter);
+  if (plan) return planPredicate(plan);
+  const normalised = normaliseFilter(filter) as Document;
+  const key = filterKey(normalised);
+  let predicate = cache.get(key);
+  if (!predicate) {
+    let query: Query;
+    try {
+      query = new Query(normalised, mingoOptions());
+    } catch (err) {
+      return fail(ErrorCodes.BadValue, (err as Error).message);
+    }
+    predicate = (doc) => query.test(doc);
+    if (cache.size >= CACHE_LIMIT) cache.delete(cache.keys().next().value as string);
+    cache.set(key, predicate);
+  }
+  return predicate;
+}
+
+export function runPipeline(docs: Document[], pipeline: Document[], resolve: (name: string) => Document[]): Document[] {
+  const normalised = normaliseFilter(pipeline) as Document[];
+  try {
+    return new Aggregator(normalised, mingoOptions(resolve)).run(docs) as Document[];
+  } catch (err) {
+    if ((err as { code?: unknown }).code !== undefined && err instanceof Error && 'extra' in err) throw err;
+    return fail(ErrorCodes.BadValue, (err as Error).message);
+  }
+}

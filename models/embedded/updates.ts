@@ -1,0 +1,199 @@
+/**
+ * Update documents: operator updates (through mingo's updater, after the checks MongoDB makes and
+ * mingo skips), replacements, aggregation-pipeline updates, and the seed document of an upsert.
+ */
+import { update as mingoUpdate } from 'mingo';
+import type { Document } from 'bson';
+import { cloneDocument, getPath, isPlainObject, nowTimestamp, renderValue, typeName, valuesEqual, compareValues } from './values';
+import { mingoOptions, normaliseFilter, runPipeline } from './matcher';
+import { ErrorCodes, fail } from './errors';
+
+const NUMERIC_OPS = new Set(['$inc', '$mul']);
+const ARRAY_OPS = new Set(['$push', '$addToSet', '$pop', '$pull', '$pullAll']);
+const KNOWN_OPS = new Set(['$set', '$unset', '$inc', '$mul', '$min', '$max', '$rename', '$setOnInsert', '$currentDate', '$push', '$addToSet', '$pop', '$pull', '$pullAll', '$bit']);
+
+export type UpdateSpec = Document | Document[];
+
+export function isOperatorUpdate(u: UpdateSpec): boolean {
+  if (Array.isArray(u)) return false;
+  const keys = Object.keys(u);
+  return keys.length > 0 && keys[0].startsWith('$');
+}
+
+export function validateUpdate(u: unknown): UpdateSpec {
+  if (Array.isArray(u)) return u as Document[];
+  if (!isPlainObject(u)) fail(ErrorCodes.FailedToParse, 'Update argument must be either an object or an array');
+  const keys = Object.keys(u);
+  const ops = keys.filter((k) => k.startsWith('$'));
+  if (ops.length && ops.length !== keys.length) fail(ErrorCodes.FailedToParse, 'Update document mixes operators and fields');
+  for (const op of ops) {
+    if (!KNOWN_OPS.has(op)) fail(ErrorCodes.FailedToParse, `Unknown modifier: ${op}. Expected a valid update modifier or pipeline-style update specified as an array`);
+    if (!isPlainObject(u[op])) fail(ErrorCodes.FailedToParse, `Modifiers operate on fields but we found type ${typeName(u[op])} instead.`);
+  }
+  if (!ops.length) {
+    for (const k of keys) if (k.includes('$') && k.startsWith('$')) fail(ErrorCodes.BadValue, `The dollar ($) prefixed field '${k}' is not valid`);
+  }
+  return u;
+}
+
+interface ApplyOptions {
+  arrayFilters?: Document[];
+  filter?: Document;
+  inserting?: boolean;
+}
+
+/** Returns the updated copy of `doc` (or `doc` itself when nothing changed). */
+export function applyUpdate(doc: Document, u: UpdateSpec, opts: ApplyOptions = {}): { doc: Document; changed: boolean } {
+  if (Array.isArray(u)) {
+    const [out] = runPipeline([doc], u, () => []);
+    const next = { _id: doc._id, ...out };
+    checkIdUnchanged(doc, next);
+    return { doc: next, changed: !valuesEqual(doc, next) };
+  }
+  if (!isOperatorUpdate(u)) {
+    const next: Document = { _id: doc._id, ...u };
+    if (u._id !== undefined) {
+      next._id = u._id;
+      checkIdUnchanged(doc, next);
+    }
+    return { doc: next, changed: !valuesEqual(doc, next) };
+  }
+  const modifier: Document = {};
+  for (const [op, spec] of Object.entries(u)) {
+    if (op === '$setOnInsert') {
+      if (opts.inserting) modifier.$set = { ...(modifier.$set ?? {}), ...spec };
+    } else if (op === '$currentDate') {
+      const set: Document = {};
+      for (const [path, how] of Object.entries(spec as Document)) {
+        set[path] = isPlainObject(how) && how.$type === 'timestamp' ? nowTimestamp() : new Date();
+      }
+      modifier.$set = { ...(modifier.$set ?? {}), ...set };
+    } else {
+      modifier[op] = op === '$set' && modifier.$set ? { ...modifier.$set, ...spec } : spec;
+    }
+  }
+  checkOperandTypes(doc, modifier);
+  const next = cloneDocument(doc);
+  let changedPaths: string[];
+  try {
+    changedPaths = mingoUpdate(next, modifier, opts.arrayFilters, opts.filter ? (normaliseFilter(opts.filter) as Document) : undefined, {
+      cloneMode: 'deep',
+      queryOptions: mingoOptions(),
+    });
+  } catch (err) {
+    return fail(ErrorCodes.BadValue, (err as Error).message);
+  }
+  checkIdUnchanged(doc, next);
+  return changedPaths.length ? { doc: next, changed: !valuesEqual(doc, next) } : { doc, changed: false };
+}
+
+function checkIdUnchanged(before: Document, after: Document): void {
+  if (before._id !== undefined && !valuesEqual(before._id, after._id)) {
+    fail(ErrorCodes.ImmutableField, "Performing an update on the path '_id' would modify the immutable field '_id'");
+  }
+}
+
+/** MongoDB refuses $inc on non-numbers and array operators on non-arrays; mingo does not. */
+function checkOperandTypes(doc: Document, modifier: Document): void {
+  const seen = new Map<string, string>();
+  for (const [op, spec] of Object.entries(modifier)) {
+    for (const [path, operand] of Object.entries(spec as Document)) {
+      const root = path.split('.')[0];
+      const earlier = [...seen.keys()].find((p) => p === path || p.startsWith(`${path}.`) || path.startsWith(`${p}.`));
+      if (earlier !== undefined) {
+        fail(ErrorCodes.ConflictingUpdateOperators, `Updating the path '${path}' would create a conflict at '${earlier.length < path.length ? earlier : root}'`);
+      }
+      seen.set(path, op);
+      if (path.includes('$')) continue;
+      const current = getPath(doc, path);
+      if (current === undefined) continue;
+      if (NUMERIC_OPS.has(op)) {
+        if (typeName(operand) === 'string' || typeof operand !== 'number' && !['long', 'decimal', 'int', 'double'].includes(typeName(operand))) {
+          fail(ErrorCodes.TypeMismatch, `Cannot ${op === '$inc' ? 'increment' : 'multiply'} with non-numeric argument: {${path}: ${renderValue(operand)}}`);
+        }
+        if (!['int', 'long', 'double', 'decimal'].includes(typeName(current))) {
+          fail(
+            ErrorCodes.TypeMismatch,
+            `Cannot apply ${op} to a value of non-numeric type. {_id: ${renderValue(doc._id)}} has the field '${path}' of non-numeric type ${typeName(current)}`,
+          );
+        }
+      }
+      if (ARRAY_OPS.has(op) && !Array.isArray(current)) {
+        if (op === '$pull' || op === '$pullAll') fail(ErrorCodes.BadValue, `Cannot apply ${op} to a non-array value`);
+        fail(ErrorCodes.BadValue, `The field '${path}' must be an array but is of type ${typeName(current)} in document {_id: ${renderValue(doc._id)}}`);
+      }
+    }
+  }
+}
+
+/** The document an upsert starts from: the filter's equality conditions (incl. `$and`). */
+export function upsertSeed(filter: Document): Document {
+  const seed: Document = {};
+  const visit = (f: Document) => {
+    for (const [k, v] of Object.entries(f)) {
+      if (k === '$and' && Array.isArray(v)) v.forEach((sub) => isPlainObject(sub) && visit(sub));
+      if (k.startsWith('$')) continue;
+      let value: unknown;
+      if (isPlainObject(v)) {
+        const ops = Object.keys(v);
+        if (ops.length === 1 && ops[0] === '$eq') value = v.$eq;
+        else if (ops.some((o) => o.startsWith('$'))) continue;
+        else value = v;
+      } else if (v instanceof RegExp || (v as { _bsontype?: string } | null)?._bsontype === 'BSONRegExp') continue;
+      else value = v;
+      setPath(seed, k, cloneDocument(value));
+    }
+  };
+  visit(filter);
+  return seed;
+}
+
+function setPath(doc: Document, path: string, value: unknown): void {
+  const parts = path.split('.');
+  let cur = doc;
+  for (let i = 0; i < parts.length - 1; i++) {
+    if (!isPlainObject(cur[parts[i]])) cur[parts[i]] = {};
+    cur = cur[parts[i]] as Document;
+  }
+  cur[parts[parts.length - 1]] = value;
+}
+
+/** Sort comparator for a MongoDB sort spec (arrays sort by their min/max element). */
+export function sortComparator(spec: Document): (a: Document, b: Document) => number {
+  const fields = Object.entries(spec).map(([path, dir]) => ({ path, dir: Number(dir) < 0 ? -1 : 1 }));
+  return (a, b) => {
+    for (const { path, dir } of fields) {
+      const c = compareValues(sortKey(a, path, dir), sortKey(b, path, dir));
+      if (c) return c * dir;
+    }
+    return 0;
+  };
+}
+
+const EMPTY_ARRAY_KEY = { _bsontype: 'MinKey' };
+
+function sortKey(doc: Document, path: string, dir: number): unknown {
+  const values = path.split('.').length === 1 ? [doc[path]] : collect(doc, path);
+  let best: unknown;
+  let first = true;
+  for (const v of values.flatMap((x) => (Array.isArray(x) ? (x.length ? x : [EMPTY_ARRAY_KEY]) : [x]))) {
+    if (first || compareValues(v, best) * dir < 0) best = v;
+    first = false;
+  }
+  return best;
+}
+
+function collect(doc: Document, path: string): unknown[] {
+  let current: unknown[] = [doc];
+  for (const seg of path.split('.')) {
+    const next: unknown[] = [];
+    for (const v of current) {
+      if (Array.isArray(v)) {
+        for (const el of v) if (isPlainObject(el)) next.push(el[seg]);
+      } else if (isPlainObject(v)) next.push(v[seg]);
+      else next.push(undefined);
+    }
+    current = next;
+  }
+  return current;
+}

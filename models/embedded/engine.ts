@@ -49,6 +49,8 @@ const handlersLower = new Map(Object.entries(handlers).map(([k, v]) => [k.toLowe
 /** Fields of a command that are envelope, not the command's own name. */
 const NOT_A_COMMAND = new Set(['$db', 'lsid', 'txnNumber', '$clusterTime', '$readPreference', 'autocommit', 'startTransaction']);
 
+const WRITE_COMMANDS = new Set(['insert', 'update', 'delete', 'findandmodify', 'bulkwrite', 'create', 'drop', 'dropdatabase', 'createindexes', 'dropindexes', 'deleteindexes', 'renamecollection']);
+
 export interface EngineInfo {
   host: string;
   port: number;
@@ -65,6 +67,8 @@ export class Engine {
   private snapshotting: Promise<void> | null = null;
   private pendingWrites = new Set<Promise<void>>();
   private closed = false;
+  /** Set when the journal failed: memory may hold writes the disk does not, so writes stop. */
+  private storageFailure: Error | null = null;
   readonly startedAt = new Date();
 
   constructor(log: DurableLog | null, opts: { ttlIntervalMs?: number } = {}) {
@@ -112,6 +116,9 @@ export class Engine {
   }
 
   private async runDirect(handler: Handler, command: Document, db: string, session: Session | undefined, connectionId: number): Promise<Document> {
+    if (this.storageFailure && WRITE_COMMANDS.has(Object.keys(command)[0]?.toLowerCase())) {
+      fail(ErrorCodes.InternalError, `the engine's journal failed earlier and it no longer accepts writes: ${this.storageFailure.message}`);
+    }
     const ws = new RecordingWorkspace(this.store);
     const ctx: CommandContext = { engine: this, db, ws, inTransaction: false, session, connectionId };
     let reply: Document;
@@ -164,6 +171,9 @@ export class Engine {
     this.pendingWrites.add(write);
     try {
       await write;
+    } catch (err) {
+      this.storageFailure ??= err instanceof Error ? err : new Error(String(err));
+      throw new MongoServerFailure(ErrorCodes.InternalError, `journal write failed, the engine no longer accepts writes: ${this.storageFailure.message}`);
     } finally {
       this.pendingWrites.delete(write);
     }

@@ -27,6 +27,7 @@ export const ErrorCodes = {
   TransactionTooOld: 225,
   OperationNotSupportedInTransaction: 263,
   Location40324: 40324,
+  BSONObjectTooLarge: 10334,
   DuplicateKey: 11000,
 } as const;
 

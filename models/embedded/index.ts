@@ -20,6 +20,8 @@ export interface EmbeddedMongoOptions {
   socketPath?: string;
   /** fsync every acknowledged write (default true). */
   fsync?: boolean;
+  /** Journal size that triggers a snapshot + compaction (default 64 MiB). */
+  snapshotJournalBytes?: number;
 }
 
 export interface EmbeddedMongo {
@@ -29,6 +31,8 @@ export interface EmbeddedMongo {
   socketUri?: string;
   port?: number;
   engine: Engine;
+  /** What recovery had to fix on open (torn journal tail, damaged snapshot …); log these. */
+  repairs: string[];
   stop(): Promise<void>;
 }
 
@@ -38,7 +42,7 @@ export function socketUriFor(socketPath: string): string {
 
 export async function startEmbeddedMongo(opts: EmbeddedMongoOptions): Promise<EmbeddedMongo> {
   const host = opts.host ?? '127.0.0.1';
-  const { persistence, recovered } = await openPersistence({ dataDir: opts.dataDir, fsync: opts.fsync });
+  const { persistence, recovered } = await openPersistence({ dataDir: opts.dataDir, fsync: opts.fsync, snapshotJournalBytes: opts.snapshotJournalBytes });
   const engine = new Engine(persistence);
   const server = new WireServer(engine);
   try {
@@ -60,6 +64,7 @@ export async function startEmbeddedMongo(opts: EmbeddedMongoOptions): Promise<Em
       socketUri,
       port,
       engine,
+      repairs: recovered.repairs ?? [],
       stop: () =>
         (stopping ??= (async () => {
           await server.close();

@@ -3,7 +3,9 @@
  * and handed to persistence by the caller, so that recovery (replaying mutations) and normal
  * operation run the same code.
  */
-import type { Document } from 'bson';
+import { calculateObjectSize, type Document } from 'bson';
+
+export const MAX_DOCUMENT_BYTES = 16 * 1024 * 1024;
 import type { CollectionImage, IndexSpec, Mutation } from './types';
 import { Collection, ID_INDEX } from './collection';
 import { canonicalKey } from './values';
@@ -71,6 +73,9 @@ export function applyMutation(target: Store | TransactionWorkspaceLike, m: Mutat
   const seq = target.seq;
   switch (m.op) {
     case 'put': {
+      if (calculateObjectSize(m.doc, { checkKeys: false } as never) > MAX_DOCUMENT_BYTES) {
+        fail(ErrorCodes.BSONObjectTooLarge, `BSONObj size is invalid. Size must be between 0 and ${MAX_DOCUMENT_BYTES}(16MB)`);
+      }
       const coll = target.collection(m.db, m.coll) ?? createCollection(target, m.db, m.coll, {});
       coll.put(m.doc, seq);
       return;

@@ -41,17 +41,37 @@ export function mingoOptions(resolve?: (name: string) => Document[]): Document {
 
 /** MongoDB regex options → a JavaScript RegExp. `x` drops unescaped whitespace and # comments. */
 export function toRegExp(pattern: string, options = ''): RegExp {
-  let source = pattern;
-  if (options.includes('x')) {
-    source = source.replace(/\\#/g, '\u0000').replace(/#[^\n]*/g, '').replace(/\\\s/g, (m) => `\u0001${m[1]}`);
-    source = source.replace(/\s+/g, '').replace(/\u0000/g, '\\#').replace(/\u0001(.)/g, '\\$1');
-  }
+  const source = options.includes('x') ? stripExtended(pattern) : pattern;
   const flags = [...new Set(options.replace(/[^ims]/g, '').split(''))].join('');
   try {
     return new RegExp(source, flags);
   } catch (err) {
     return fail(ErrorCodes.BadValue, `Regular expression is invalid: ${(err as Error).message}`);
   }
+}
+
+/** PCRE's extended mode: unescaped whitespace and `#` comments outside classes are dropped. */
+function stripExtended(pattern: string): string {
+  let out = '';
+  let inClass = false;
+  for (let i = 0; i < pattern.length; i++) {
+    const ch = pattern[i];
+    if (ch === '\\') {
+      out += ch + (pattern[i + 1] ?? '');
+      i++;
+    } else if (inClass) {
+      out += ch;
+      if (ch === ']') inClass = false;
+    } else if (ch === '[') {
+      inClass = true;
+      out += ch;
+    } else if (ch === '#') {
+      while (i < pattern.length && pattern[i] !== '\n') i++;
+    } else if (!/\s/.test(ch)) {
+      out += ch;
+    }
+  }
+  return out;
 }
 
 function isBsonRegex(v: unknown): v is { pattern: string; options: string } {

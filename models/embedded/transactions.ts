@@ -10,7 +10,7 @@
  */
 import type { Document } from 'bson';
 import type { Mutation } from './types';
-import { Collection } from './collection';
+import { type Collection } from './collection';
 import { applyMutation, type Store, type TransactionWorkspaceLike, type Workspace } from './store';
 import { canonicalKey } from './values';
 import { ErrorCodes, MongoServerFailure } from './errors';

@@ -1,5 +1,5 @@
 /** Collections, indexes and databases: create, drop, list, rename, stats. */
-import { calculateObjectSize, type Document } from 'bson';
+import { calculateObjectSize } from 'bson';
 import { optionalDocument, targetCollection, type CommandContext, type Handler } from './context';
 import type { IndexSpec } from '../types';
 import { compileFilter } from '../matcher';

@@ -1,0 +1,57 @@
+/**
+ * The Express application: everything HTTP except the socket services (realtime/), which share
+ * the same server. Order matters: logging first, then health, the ShowDoc transport, the web app,
+ * a JSON 404, and the one error handler.
+ */
+import express, { type Express } from 'express';
+import qs from 'qs';
+import type { Config } from '../models/config';
+import { ApiError } from '../models/errors';
+import type { Logger } from '../models/log';
+import { errorHandler } from './errorHandler';
+import { healthCheck } from './health';
+import type { ControllerRegistry } from './registry';
+import { requestLog } from './requestLog';
+import { createControllerRegistry } from './routes';
+import { showdocTransport } from './showdoc';
+import type { AppState } from './state';
+import { webApp } from './web';
+
+export interface AppOptions {
+  config: Pick<Config, 'bodyLimitBytes' | 'trustProxy'>;
+  logger: Logger;
+  state: AppState;
+  /** Folder of the built web app (index.html + assets/). */
+  webDistDir: string;
+  /** Defaults to every controller in api/routes. */
+  registry?: ControllerRegistry;
+}
+
+export function createApp(options: AppOptions): Express {
+  const { config, logger, state } = options;
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('trust proxy', config.trustProxy);
+  // PHP-style query strings (`a[]=1&a[]=2`, `a[b]=1`), without Express's allowPrototypes.
+  app.set('query parser', (text: string) =>
+    qs.parse(text, { allowPrototypes: false, depth: 10, arrayLimit: 1000, parameterLimit: 10_000 }),
+  );
+
+  app.use(requestLog(logger));
+  app.get('/healthz', healthCheck(state));
+  app.use(
+    ['/api', '/server'],
+    showdocTransport({
+      registry: options.registry ?? createControllerRegistry(),
+      state,
+      logger,
+      bodyLimitBytes: config.bodyLimitBytes,
+    }),
+  );
+  app.use(webApp(options.webDistDir));
+  app.use(() => {
+    throw new ApiError(10404, undefined, { httpStatus: 404 });
+  });
+  app.use(errorHandler(logger));
+  return app;
+}

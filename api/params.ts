@@ -1,0 +1,131 @@
+/**
+ * Reading request parameters the ShowDoc way (reference accounts §0.2): each name is looked up in
+ * the path key/value segments, then the body (form or JSON), then the query string, and coerced to
+ * the type the handler expects. Strings never accept objects or arrays, so a JSON body such as
+ * `{"username": {"$ne": ""}}` is refused instead of reaching a database filter.
+ */
+import { ApiError } from '../models/errors';
+
+export interface ParamSources {
+  path: Record<string, unknown>;
+  body: Record<string, unknown>;
+  query: Record<string, unknown>;
+  /** True when the body was JSON (some params, like `_item_pwd`, are read from forms only). */
+  bodyIsJson: boolean;
+}
+
+export interface LookupOptions {
+  /** false: ignore a JSON body for this name (ShowDoc reads `_item_pwd` only from query/form). */
+  jsonBody?: boolean;
+}
+
+const TRUE_WORDS = new Set(['1', 'true', 'on', 'yes']);
+const FALSE_WORDS = new Set(['0', 'false', 'off', 'no', '']);
+
+function invalid(name: string): ApiError {
+  return new ApiError(10101, `Invalid parameter: ${name}`);
+}
+
+export class Params {
+  constructor(private readonly sources: ParamSources) {}
+
+  /** The raw (sanitised) value by precedence path → body → query; undefined when absent. */
+  value(name: string, options: LookupOptions = {}): unknown {
+    const { path, body, query, bodyIsJson } = this.sources;
+    const order = [path, bodyIsJson && options.jsonBody === false ? undefined : body, query];
+    for (const source of order) {
+      if (source && Object.hasOwn(source, name)) {
+        const value = source[name];
+        if (value !== undefined && value !== null) return value;
+      }
+    }
+    return undefined;
+  }
+
+  has(name: string, options: LookupOptions = {}): boolean {
+    return this.value(name, options) !== undefined;
+  }
+
+  /** A string parameter; numbers and booleans are turned into their PHP string forms. */
+  str(name: string, fallback = '', options: LookupOptions = {}): string {
+    const value = this.value(name, options);
+    if (value === undefined) return fallback;
+    if (typeof value === 'string') return value;
+    if (typeof value === 'number') return Number.isFinite(value) ? String(value) : fallback;
+    if (typeof value === 'boolean') return value ? '1' : '';
+    throw invalid(name);
+  }
+
+  /** An integer parameter, PHP `intval` style: "12abc" → 12, non-numeric → the fallback. */
+  int(name: string, fallback = 0, options: LookupOptions = {}): number {
+    const value = this.value(name, options);
+    if (value === undefined) return fallback;
+    let n: number;
+    if (typeof value === 'number') n = Math.trunc(value);
+    else if (typeof value === 'boolean') n = value ? 1 : 0;
+    else if (typeof value === 'string') {
+      const match = /^\s*([+-]?\d+)/.exec(value);
+      if (!match) return fallback;
+      n = Number(match[1]);
+    } else throw invalid(name);
+    return Number.isSafeInteger(n) ? n : fallback;
+  }
+
+  /** A boolean parameter: 1/true/on/yes and 0/false/off/no (any case); anything else → fallback. */
+  bool(name: string, fallback = false, options: LookupOptions = {}): boolean {
+    const value = this.value(name, options);
+    if (value === undefined) return fallback;
+    if (typeof value === 'boolean') return value;
+    if (typeof value === 'number') return value !== 0;
+    if (typeof value === 'string') {
+      const word = value.trim().toLowerCase();
+      if (TRUE_WORDS.has(word)) return true;
+      if (FALSE_WORDS.has(word)) return false;
+      return fallback;
+    }
+    throw invalid(name);
+  }
+
+  /**
+   * A list of strings given as an array (`a[]=1&a[]=2`, JSON array), a JSON array string, or a
+   * comma list ("1,2,3"). Empty entries are dropped. Nested objects are refused.
+   */
+  list(name: string, options: LookupOptions = {}): string[] {
+    let value = this.value(name, options);
+    if (value === undefined) return [];
+    if (typeof value === 'string') {
+      const text = value.trim();
+      if (text.startsWith('[')) {
+        try {
+          value = JSON.parse(text);
+        } catch {
+          throw invalid(name);
+        }
+      } else value = text.split(',');
+    }
+    if (typeof value === 'number') value = [value];
+    if (!Array.isArray(value)) throw invalid(name);
+    return value
+      .map((item) => {
+        if (typeof item === 'string') return item.trim();
+        if (typeof item === 'number' && Number.isFinite(item)) return String(item);
+        throw invalid(name);
+      })
+      .filter((item) => item !== '');
+  }
+
+  /** Every parameter merged by precedence, for handlers that validate a whole input with zod. */
+  all(): Record<string, unknown> {
+    const { path, body, query } = this.sources;
+    const merged: Record<string, unknown> = {};
+    for (const name of new Set([
+      ...Object.keys(query),
+      ...Object.keys(body),
+      ...Object.keys(path),
+    ])) {
+      const value = this.value(name);
+      if (value !== undefined) merged[name] = value;
+    }
+    return merged;
+  }
+}

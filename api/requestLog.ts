@@ -1,0 +1,31 @@
+/**
+ * One log line per request: method, path, status, duration. Only the path: query strings, bodies
+ * and ShowDoc's key/value path segments can carry tokens, passwords and page content, so ShowDoc
+ * routes are logged as `/api/<controller>/<action>` (set by the transport in res.locals.logPath).
+ */
+import type { NextFunction, Request, Response } from 'express';
+import type { Logger } from '../models/log';
+
+export function requestLog(logger: Logger) {
+  return (req: Request, res: Response, next: NextFunction) => {
+    const started = process.hrtime.bigint();
+    let logged = false;
+    const write = () => {
+      if (logged) return;
+      logged = true;
+      const path = (res.locals.logPath as string | undefined) ?? req.path;
+      const line = {
+        method: req.method,
+        path,
+        status: res.headersSent ? res.statusCode : 499, // 499: client went away before an answer
+        ms: Math.round(Number(process.hrtime.bigint() - started) / 1e5) / 10,
+      };
+      // Health probes arrive every few seconds; keep them out of the default log level.
+      if (path === '/healthz') logger.debug(line, 'request');
+      else logger.info(line, 'request');
+    };
+    res.once('finish', write);
+    res.once('close', write);
+    next();
+  };
+}

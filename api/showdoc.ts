@@ -1,0 +1,95 @@
+/**
+ * The ShowDoc transport, in request order: refuse crawlers → resolve the route → refuse while not
+ * ready → parse the body (form or JSON, size-limited) → find the action → run it → envelope.
+ * Everything under /api and /server passes through here; nothing else does.
+ */
+import express, { type NextFunction, type Request, type Response, Router } from 'express';
+import { ApiError } from '../models/errors';
+import type { Logger } from '../models/log';
+import { successBody } from './envelope';
+import { Params } from './params';
+import type { ActionContext, ControllerRegistry } from './registry';
+import { toParamRecord } from './sanitize';
+import { resolveShowdocRoute, type RouteResolution } from './showdocRoute';
+import type { AppState } from './state';
+
+/** ShowDoc answers these user agents with a plain 403 before routing (reference accounts §0.1). */
+const CRAWLER_UA = /spider|crawler|bot\b|headlesschrome|phantomjs|selenium|scrapy/i;
+
+type ResolvedRoute = Extract<RouteResolution, { kind: 'route' }>;
+
+function tokenFrom(req: Request, params: Params): string {
+  const header = req.get('x-api-token');
+  if (header) return header.trim();
+  const bearer = /^Bearer\s+(\S+)/i.exec(req.get('authorization') ?? '');
+  if (bearer) return bearer[1];
+  try {
+    return params.str('user_token');
+  } catch {
+    return ''; // a non-string user_token is simply no token
+  }
+}
+
+export function showdocTransport(options: {
+  registry: ControllerRegistry;
+  state: AppState;
+  logger: Logger;
+  bodyLimitBytes: number;
+}): Router {
+  const { registry, state, logger, bodyLimitBytes } = options;
+  const router = Router();
+
+  router.use((req: Request, res: Response, next: NextFunction) => {
+    if (CRAWLER_UA.test(req.get('user-agent') ?? '')) {
+      res.locals.logPath = '/api (crawler)';
+      res.status(403).type('text/plain').send('Forbidden');
+      return;
+    }
+    const pathname = req.originalUrl.split('?')[0];
+    const route = resolveShowdocRoute(pathname, (req.query as Record<string, unknown>).s);
+    if (route.kind === 'none') return next('router');
+    if (route.kind === 'error') {
+      res.locals.logPath = pathname.split('/').slice(0, 3).join('/');
+      throw new ApiError(route.code, undefined, { httpStatus: route.httpStatus });
+    }
+    res.locals.logPath = route.logPath;
+    res.locals.showdocRoute = route;
+    if (state.phase !== 'ready') throw new ApiError(10503, undefined, { httpStatus: 503 });
+    next();
+  });
+
+  // ShowDoc clients send forms by default, JSON sometimes; uploads (multipart) have their own route.
+  router.use(
+    express.json({ limit: bodyLimitBytes, type: ['application/json', 'application/*+json'] }),
+  );
+  router.use(express.urlencoded({ extended: true, limit: bodyLimitBytes, parameterLimit: 10_000 }));
+
+  router.use(async (req: Request, res: Response) => {
+    const route = res.locals.showdocRoute as ResolvedRoute;
+    const handler = registry.find(route.controller, route.action);
+    if (!handler) throw new ApiError(10404, undefined, { httpStatus: 404 });
+
+    const query = toParamRecord(req.query);
+    if (route.routeInQuery) delete query.s;
+    const params = new Params({
+      path: route.pathParams,
+      body: toParamRecord(req.body),
+      query,
+      bodyIsJson: Boolean(req.body !== undefined && req.is('json')),
+    });
+    const ctx: ActionContext = {
+      req,
+      res,
+      params,
+      controller: route.controller,
+      action: route.action,
+      ip: req.ip ?? '',
+      logger,
+      token: () => tokenFrom(req, params),
+    };
+    const data = await handler(ctx);
+    if (!res.headersSent) res.json(successBody(data));
+  });
+
+  return router;
+}

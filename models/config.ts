@@ -1,0 +1,146 @@
+/**
+ * Quire's settings: read from the environment once at start, validated, then passed around as a
+ * plain object. Every key below is listed in `.env.example` with its default (a test checks that),
+ * and in the README's configuration table.
+ */
+import path from 'node:path';
+import { z } from 'zod';
+
+/** `"2mb"`, `"512kb"`, `"1048576"` → bytes. */
+function parseByteSize(value: string): number | undefined {
+  const match = /^(\d+)\s*(b|kb|mb|gb)?$/i.exec(value.trim());
+  if (!match) return undefined;
+  const units: Record<string, number> = { b: 1, kb: 1024, mb: 1024 ** 2, gb: 1024 ** 3 };
+  return Number(match[1]) * units[(match[2] ?? 'b').toLowerCase()];
+}
+
+function isTimeZone(value: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: value });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+
+const schema = z.object({
+  // TCP port the single process serves everything on (API, realtime, web app). 0 = any free port.
+  PORT: z
+    .string()
+    .default('4999')
+    .refine((v) => /^\d+$/.test(v) && Number(v) <= 65535, 'must be an integer from 0 to 65535')
+    .transform(Number),
+  // Interface to listen on. 0.0.0.0 = every interface; 127.0.0.1 keeps Quire private to this host.
+  HOST: z.string().min(1).default('0.0.0.0'),
+  // Where the embedded database engine keeps its files (ignored when MONGODB_URI is set).
+  DATA_DIR: z.string().min(1).default('./data'),
+  // A MongoDB connection string. Empty = use the embedded engine in DATA_DIR. The database named
+  // in the URI path is used, `quire` when the URI names none.
+  MONGODB_URI: z
+    .string()
+    .default('')
+    .refine(
+      (v) => v === '' || /^mongodb(\+srv)?:\/\//.test(v),
+      'must start with mongodb:// or mongodb+srv://',
+    ),
+  // Redis connection string for running several Quire processes behind a load balancer (event bus
+  // and socket fan-out). Empty = single process. Accepted and validated now; used by realtime.
+  REDIS_URL: z
+    .string()
+    .default('')
+    .refine((v) => v === '' || /^rediss?:\/\//.test(v), 'must start with redis:// or rediss://'),
+  // Password of the `showdoc` admin created on the very first start. Empty = a random one, printed
+  // once. Changing it later has no effect: use `npm run quire -- user:password showdoc <new>`.
+  ADMIN_PASSWORD: z.string().default(''),
+  // Largest accepted JSON or form request body, e.g. 2mb, 512kb (uploads have their own limit).
+  BODY_LIMIT: z
+    .string()
+    .default('2mb')
+    .refine((v) => parseByteSize(v) !== undefined, 'must be a size such as 2mb, 512kb or 1048576')
+    .transform((v) => parseByteSize(v) as number),
+  // Minimum level of the JSON log lines written to stdout.
+  LOG_LEVEL: z.enum(LOG_LEVELS).default('info'),
+  // Time zone of the `YYYY-MM-DD HH:MM:SS` times in API answers (ShowDoc's APP_TIMEZONE).
+  APP_TIMEZONE: z.string().default('Asia/Shanghai').refine(isTimeZone, 'must be an IANA time zone'),
+  // Express `trust proxy`: false, true, a hop count, or a comma list of proxy addresses/subnets.
+  // Set it when Quire runs behind a reverse proxy so client IPs (stored with tokens) are right.
+  TRUST_PROXY: z
+    .string()
+    .default('false')
+    .transform((v): boolean | number | string => {
+      if (v === 'true') return true;
+      if (v === 'false' || v === '') return false;
+      if (/^\d+$/.test(v)) return Number(v);
+      return v;
+    }),
+});
+
+/** The keys Quire reads; `.env.example` lists exactly these. */
+export const CONFIG_KEYS = Object.keys(schema.shape) as (keyof typeof schema.shape)[];
+
+type Parsed = z.output<typeof schema>;
+
+export interface Config {
+  port: number;
+  host: string;
+  /** Absolute. */
+  dataDir: string;
+  mongodbUri: string;
+  redisUrl: string;
+  adminPassword: string;
+  bodyLimitBytes: number;
+  logLevel: Parsed['LOG_LEVEL'];
+  appTimezone: string;
+  trustProxy: boolean | number | string;
+}
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+/**
+ * Validates the environment. Empty strings count as unset, so `PORT=` in a `.env` file means the
+ * default. Throws ConfigError naming every bad key and its value.
+ */
+export function loadConfig(
+  env: NodeJS.ProcessEnv = process.env,
+  cwd: string = process.cwd(),
+): Config {
+  const input: Record<string, string> = {};
+  for (const key of CONFIG_KEYS) {
+    const value = env[key];
+    if (value !== undefined && value !== '') input[key] = value;
+  }
+  const result = schema.safeParse(input);
+  if (!result.success) {
+    throw new ConfigError(
+      result.error.issues.map((issue) => {
+        const key = String(issue.path[0] ?? '?');
+        // Never echo a secret back, even in an error message.
+        const shown =
+          key === 'ADMIN_PASSWORD' || key === 'MONGODB_URI' || key === 'REDIS_URL'
+            ? ''
+            : ` (got ${JSON.stringify(input[key])})`;
+        return `${key} ${issue.message}${shown}`;
+      }),
+    );
+  }
+  const c = result.data;
+  return {
+    port: c.PORT,
+    host: c.HOST,
+    dataDir: path.resolve(cwd, c.DATA_DIR),
+    mongodbUri: c.MONGODB_URI,
+    redisUrl: c.REDIS_URL,
+    adminPassword: c.ADMIN_PASSWORD,
+    bodyLimitBytes: c.BODY_LIMIT,
+    logLevel: c.LOG_LEVEL,
+    appTimezone: c.APP_TIMEZONE,
+    trustProxy: c.TRUST_PROXY,
+  };
+}

@@ -1,0 +1,110 @@
+/**
+ * The domain-event catalogue and the in-process bus.
+ *
+ * Models publish after a successful write; realtime (and anything else that reacts: search index,
+ * notifications) subscribes. Payloads carry ids and the few facts a listener needs to pick rooms,
+ * never document bodies or secrets: a listener that needs more loads it through models/.
+ *
+ * The bus is in-process. With REDIS_URL set, a transport (realtime's issue) relays events between
+ * processes by subscribing here and re-publishing what it receives from other processes.
+ */
+
+/** Every domain event: name → payload. Add new events here, nowhere else. */
+export interface DomainEvents {
+  /** An account was created (registration, CLI, first-start admin, SSO). */
+  'user.created': { uid: number; username: string; groupid: number };
+  /** An item's own fields changed, or it was created, deleted, archived or transferred. */
+  'item.changed': {
+    itemId: number;
+    change: 'created' | 'updated' | 'deleted' | 'archived' | 'transferred' | 'restored';
+    byUid: number;
+  };
+  /** Who may see an item changed: member or team binding added, removed or its authority changed. */
+  'membership.changed': {
+    itemId: number;
+    /** Users whose access changed (their item lists need refreshing). */
+    uids: number[];
+    change: 'added' | 'removed' | 'updated';
+    byUid: number;
+  };
+  /** A page version was stored (REST save, open API, import, history restore). */
+  'page.saved': {
+    itemId: number;
+    pageId: number;
+    catId: number;
+    byUid: number;
+    created: boolean;
+    /** Where the write came from: a live Yjs document must not re-apply its own saves. */
+    origin: 'rest' | 'collab' | 'open-api' | 'import' | 'history';
+    /** "Save and notify": remind the page's subscribers with this text (null = no notice). */
+    notify?: { content: string } | null;
+  };
+  /** A page went to the recycle bin (or was removed with its catalog). */
+  'page.deleted': { itemId: number; pageId: number; byUid: number };
+  /** Pages were removed for good (recycle-bin purge): drop what hangs off them (files, subscriptions). */
+  'page.purged': { itemId: number; pageIds: number[] };
+  /** The item's menu (catalogs, page titles, order) changed and readers should reload it. */
+  'menu.changed': { itemId: number; byUid: number };
+  /** A page lock was taken, renewed or released (`lock` null = released). */
+  'lock.changed': {
+    itemId: number;
+    pageId: number;
+    lock: { uid: number; username: string; lockTo: number } | null;
+  };
+  /** A reminder or announcement was created for these users (announcements: `uids` empty = all). */
+  'notice.created': { kind: 'remind' | 'announce'; uids: number[]; messageContentId: number };
+  /** A user's unread counts changed (new notice, marked read). */
+  'unread.changed': { uid: number };
+}
+
+export type EventName = keyof DomainEvents;
+export type EventHandler<N extends EventName> = (payload: DomainEvents[N]) => void | Promise<void>;
+
+export interface EventBus {
+  publish<N extends EventName>(name: N, payload: DomainEvents[N]): void;
+  /** Returns the function that unsubscribes. */
+  subscribe<N extends EventName>(name: N, handler: EventHandler<N>): () => void;
+}
+
+/**
+ * A bus whose handlers run after the current operation (queueMicrotask), so a slow or failing
+ * listener never delays or fails the write that published the event. Failures go to `onError`.
+ */
+export function createEventBus(
+  onError: (error: unknown, name: EventName) => void = () => {},
+): EventBus {
+  const handlers = new Map<EventName, Set<EventHandler<EventName>>>();
+  return {
+    publish(name, payload) {
+      const set = handlers.get(name);
+      if (!set) return;
+      for (const handler of [...set]) {
+        queueMicrotask(() => {
+          try {
+            Promise.resolve((handler as EventHandler<typeof name>)(payload)).catch((error) =>
+              onError(error, name),
+            );
+          } catch (error) {
+            onError(error, name);
+          }
+        });
+      }
+    },
+    subscribe(name, handler) {
+      let set = handlers.get(name);
+      if (!set) handlers.set(name, (set = new Set()));
+      set.add(handler as EventHandler<EventName>);
+      return () => set.delete(handler as EventHandler<EventName>);
+    },
+  };
+}
+
+let errorReporter: (error: unknown, name: EventName) => void = () => {};
+
+/** The process's bus. Models import `events` and publish on it. */
+export const events: EventBus = createEventBus((error, name) => errorReporter(error, name));
+
+/** Lets the process entry route listener failures to its logger. */
+export function reportEventErrorsTo(reporter: (error: unknown, name: EventName) => void): void {
+  errorReporter = reporter;
+}

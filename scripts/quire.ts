@@ -1,0 +1,148 @@
+/**
+ * One Quire process: HTTP server (API + web app), realtime on the same port, the database
+ * (embedded engine or MongoDB), and the first-start admin. Used by `npm start` (scripts/start.ts)
+ * and by the test helpers, so tests run exactly what production runs.
+ *
+ * Start order: listen first (health answers 503 while starting) → open the database → indexes →
+ * first admin → ready. Stop order: not ready → stop accepting → drop sockets → let in-flight
+ * requests finish (bounded) → close the database (the engine flushes its journal).
+ */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createApp } from '../api/app';
+import type { ControllerRegistry } from '../api/registry';
+import { createAppState, type AppState } from '../api/state';
+import { ensureFirstAdmin } from '../models/bootstrap';
+import type { Config } from '../models/config';
+import { ensureIndexes, openDatabase, type Database } from '../models/db';
+import { events, reportEventErrorsTo } from '../models/events';
+import { createLogger, type Logger } from '../models/log';
+import { attachRealtime } from '../realtime';
+import { WEB_DIST } from './paths';
+
+/** In-flight requests get this long to finish on shutdown before their connections are cut. */
+const DRAIN_TIMEOUT_MS = 10_000;
+
+export interface StartOptions {
+  logger?: Logger;
+  /** Console messages for the operator (the URL, a generated admin password). Default: stdout. */
+  print?: (text: string) => void;
+  registry?: ControllerRegistry;
+  webDistDir?: string;
+}
+
+export interface RunningQuire {
+  url: string;
+  port: number;
+  server: http.Server;
+  state: AppState;
+  database: Database;
+  logger: Logger;
+  stop(): Promise<void>;
+}
+
+function publicUrl(host: string, port: number): string {
+  const shown =
+    host === '0.0.0.0' || host === '::' ? 'localhost' : host.includes(':') ? `[${host}]` : host;
+  return `http://${shown}:${port}/`;
+}
+
+function listen(server: http.Server, port: number, host: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+}
+
+function closeServer(server: http.Server): Promise<void> {
+  return new Promise((resolve) => {
+    const cutOff = setTimeout(() => server.closeAllConnections(), DRAIN_TIMEOUT_MS);
+    // Keep-alive sockets go idle as their last response ends; close them as they do.
+    const sweep = setInterval(() => server.closeIdleConnections(), 100);
+    server.close(() => {
+      clearTimeout(cutOff);
+      clearInterval(sweep);
+      resolve();
+    });
+    server.closeIdleConnections();
+  });
+}
+
+export async function startQuire(
+  config: Config,
+  options: StartOptions = {},
+): Promise<RunningQuire> {
+  const logger = options.logger ?? createLogger({ level: config.logLevel });
+  const print = options.print ?? ((text: string) => process.stdout.write(`${text}\n`));
+  reportEventErrorsTo((error, name) =>
+    logger.error({ err: error, event: name }, 'event listener failed'),
+  );
+
+  const state = createAppState();
+  const app = createApp({
+    config,
+    logger,
+    state,
+    webDistDir: options.webDistDir ?? WEB_DIST,
+    registry: options.registry,
+  });
+  const server = http.createServer(app);
+  const realtime = attachRealtime(server, { config, logger, events });
+
+  await listen(server, config.port, config.host);
+  const port = (server.address() as AddressInfo).port;
+
+  let database: Database;
+  try {
+    database = await openDatabase({
+      mongodbUri: config.mongodbUri,
+      dataDir: config.dataDir,
+      logger,
+      role: 'serve',
+    });
+  } catch (error) {
+    await realtime.close();
+    await closeServer(server);
+    throw error;
+  }
+
+  try {
+    await ensureIndexes();
+    await ensureFirstAdmin({ adminPassword: config.adminPassword, print });
+  } catch (error) {
+    await realtime.close();
+    await closeServer(server);
+    await database.close();
+    throw error;
+  }
+
+  state.database = database;
+  state.phase = 'ready';
+  const url = publicUrl(config.host, port);
+  logger.info({ port, database: database.mode }, 'ready');
+  print(`Quire is ready at ${url}`);
+
+  let stopping: Promise<void> | undefined;
+  return {
+    url,
+    port,
+    server,
+    state,
+    database,
+    logger,
+    stop() {
+      stopping ??= (async () => {
+        state.phase = 'stopping';
+        const closed = closeServer(server);
+        await realtime.close();
+        await closed;
+        await database.close();
+        logger.info('stopped');
+      })();
+      return stopping;
+    },
+  };
+}

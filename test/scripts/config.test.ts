@@ -1,0 +1,99 @@
+/**
+ * Configuration: defaults, validation with a clear message, `.env.example` listing exactly the
+ * keys Quire reads, and `npm start` exiting 1 on a bad value.
+ */
+import { afterAll, describe, expect, test } from '@jest/globals';
+import fs from 'node:fs';
+import path from 'node:path';
+import { CONFIG_KEYS, ConfigError, loadConfig } from '../../models/config';
+import { ROOT } from '../../scripts/paths';
+import { killAllChildren, startScript } from '../helpers/processes';
+import { makeTempDir } from '../helpers/server';
+
+afterAll(killAllChildren);
+
+describe('loadConfig', () => {
+  test('an empty environment gives the documented defaults', () => {
+    const config = loadConfig({}, '/srv/quire');
+    expect(config).toEqual({
+      port: 4999,
+      host: '0.0.0.0',
+      dataDir: '/srv/quire/data',
+      mongodbUri: '',
+      redisUrl: '',
+      adminPassword: '',
+      bodyLimitBytes: 2 * 1024 * 1024,
+      logLevel: 'info',
+      appTimezone: 'Asia/Shanghai',
+      trustProxy: false,
+    });
+  });
+
+  test('values are parsed: sizes, proxy settings, absolute data dir', () => {
+    const config = loadConfig(
+      {
+        PORT: '0',
+        BODY_LIMIT: '512kb',
+        TRUST_PROXY: '2',
+        DATA_DIR: '/var/lib/quire',
+        MONGODB_URI: 'mongodb://db/x',
+      },
+      '/ignored',
+    );
+    expect(config).toMatchObject({
+      port: 0,
+      bodyLimitBytes: 512 * 1024,
+      trustProxy: 2,
+      dataDir: '/var/lib/quire',
+    });
+    expect(loadConfig({ TRUST_PROXY: 'true' }).trustProxy).toBe(true);
+    expect(loadConfig({ TRUST_PROXY: 'loopback, 10.0.0.0/8' }).trustProxy).toBe(
+      'loopback, 10.0.0.0/8',
+    );
+  });
+
+  test('every bad value is named in one error, secrets are not echoed', () => {
+    let error: unknown;
+    try {
+      loadConfig({
+        PORT: '99999',
+        LOG_LEVEL: 'loud',
+        MONGODB_URI: 'postgres://user:pw@x',
+        APP_TIMEZONE: 'Mars/Olympus',
+      });
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(ConfigError);
+    const message = (error as Error).message;
+    expect(message).toMatch(/PORT must be an integer from 0 to 65535 \(got "99999"\)/);
+    expect(message).toMatch(/LOG_LEVEL/);
+    expect(message).toMatch(/APP_TIMEZONE/);
+    expect(message).toMatch(/MONGODB_URI must start with mongodb:\/\//);
+    expect(message).not.toContain('user:pw');
+  });
+});
+
+test('.env.example lists exactly the settings Quire reads, each with its default', () => {
+  const text = fs.readFileSync(path.join(ROOT, '.env.example'), 'utf8');
+  const entries = [...text.matchAll(/^([A-Z][A-Z0-9_]*)=(.*)$/gm)];
+  expect(entries.map((m) => m[1]).sort()).toEqual([...CONFIG_KEYS].sort());
+  // The values shown are the defaults: loading them changes nothing.
+  const fromExample = Object.fromEntries(entries.map((m) => [m[1], m[2]]));
+  expect(loadConfig(fromExample, '/x')).toEqual(loadConfig({}, '/x'));
+});
+
+test('npm start with a bad PORT exits 1 with a message naming PORT', async () => {
+  const cwd = await makeTempDir();
+  try {
+    const run = startScript('start', [], { cwd, env: { PORT: 'abc', DATA_DIR: cwd } });
+    const result = await run.exited;
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(
+      /Invalid configuration:[\s\S]*PORT must be an integer from 0 to 65535 \(got "abc"\)/,
+    );
+    expect(fs.readdirSync(cwd)).toEqual([]); // nothing was started or created
+  } finally {
+    fs.rmSync(cwd, { recursive: true, force: true });
+  }
+});

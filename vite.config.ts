@@ -1,0 +1,43 @@
+/**
+ * The web app build: sources in web/, output in dist/ (served by api/web.ts). Vite 8 compiles
+ * TSX itself (no React plugin: its peer range conflicts with jest's babel). Big vendors get their
+ * own chunks so an app change does not invalidate the cached framework code.
+ */
+import { fileURLToPath } from 'node:url';
+import { defineConfig } from 'vite';
+
+const vendorGroups: { name: string; test: RegExp }[] = [
+  { name: 'vendor-react', test: /node_modules[\\/](react|react-dom|scheduler|react-router)[\\/]/ },
+  {
+    name: 'vendor-antd',
+    test: /node_modules[\\/](antd|@ant-design|@rc-component|rc-[^\\/]+|@emotion|dayjs)[\\/]/,
+  },
+  { name: 'vendor-i18n', test: /node_modules[\\/](i18next|react-i18next)[\\/]/ },
+];
+
+export default defineConfig({
+  root: fileURLToPath(new URL('./web', import.meta.url)),
+  base: '/',
+  publicDir: false,
+  build: {
+    outDir: fileURLToPath(new URL('./dist', import.meta.url)),
+    emptyOutDir: true,
+    chunkSizeWarningLimit: 1500,
+    rolldownOptions: {
+      output: { codeSplitting: { groups: vendorGroups } },
+      // antd marks its modules "use client" (for React Server Components): meaningless in an SPA.
+      onLog(level, log, handler) {
+        if (log.code === 'MODULE_LEVEL_DIRECTIVE') return;
+        handler(level, log);
+      },
+    },
+  },
+  server: {
+    // `npx vite` for UI work: API calls go to a running `npm start`.
+    proxy: {
+      '/api': 'http://localhost:4999',
+      '/server': 'http://localhost:4999',
+      '/socket.io': { target: 'ws://localhost:4999', ws: true },
+    },
+  },
+});

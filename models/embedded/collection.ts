@@ -46,28 +46,33 @@ export class Index {
     return typeof this.spec.expireAfterSeconds === 'number' && this.fields.length === 1 ? this.spec.expireAfterSeconds : undefined;
   }
 
-  /** The keys a document contributes, or null when the index leaves it out. */
-  keysOf(doc: Document): { full: string[]; lead: string[]; firstValues: unknown[] } | null {
+  /**
+   * The keys a document contributes (one per combination of array elements, as a multikey index
+   * has), each with the values that make it up; null when the index leaves the document out.
+   */
+  keysOf(doc: Document): { full: Array<{ key: string; values: unknown[] }>; lead: string[] } | null {
     if (this.partial && !this.partial(doc)) return null;
-    const perField: string[][] = [];
-    const firstValues: unknown[] = [];
+    const perField: Array<Array<[string, unknown]>> = [];
     let present = false;
     for (const field of this.fields) {
-      const keys = new Set<string>();
+      const entries = new Map<string, unknown>();
       for (const v of valuesAtPath(doc, field)) {
         if (v !== undefined) present = true;
         if (Array.isArray(v)) {
-          if (v.length === 0) keys.add(canonicalKey(undefined));
-          for (const el of v) keys.add(canonicalKey(el));
-        } else keys.add(canonicalKey(v));
+          if (v.length === 0) entries.set(canonicalKey(undefined), null);
+          for (const el of v) entries.set(canonicalKey(el), el);
+        } else entries.set(canonicalKey(v), v ?? null);
       }
-      perField.push([...keys]);
-      firstValues.push(valuesAtPath(doc, field)[0] ?? null);
+      perField.push([...entries]);
     }
     if (this.spec.sparse && !present) return null;
-    let full: string[] = [''];
-    for (const keys of perField) full = full.flatMap((prefix) => keys.map((k) => (prefix ? `${prefix}|${k}` : k)));
-    return { full, lead: perField[0], firstValues };
+    let full: Array<{ key: string; values: unknown[] }> = [{ key: '', values: [] }];
+    for (const entries of perField) {
+      full = full.flatMap((prefix) =>
+        entries.map(([k, v]) => ({ key: prefix.values.length ? `${prefix.key}|${k}` : k, values: [...prefix.values, v] })),
+      );
+    }
+    return { full, lead: perField[0].map(([k]) => k) };
   }
 
   /** Throws E11000 if adding `doc` (id `idKey`) would duplicate another document's key. */
@@ -75,12 +80,12 @@ export class Index {
     if (!this.unique) return;
     const keys = this.keysOf(doc);
     if (!keys) return;
-    for (const k of keys.full) {
-      const holders = this.full.get(k);
+    for (const { key, values } of keys.full) {
+      const holders = this.full.get(key);
       if (holders && (holders.size > 1 || !holders.has(idKey))) {
         const keyValue: Document = {};
-        this.fields.forEach((f, i) => (keyValue[f] = keys.firstValues[i]));
-        const rendered = this.fields.map((f, i) => `${f}: ${renderValue(keys.firstValues[i])}`).join(', ');
+        this.fields.forEach((f, i) => (keyValue[f] = values[i]));
+        const rendered = this.fields.map((f, i) => `${f}: ${renderValue(values[i])}`).join(', ');
         fail(ErrorCodes.DuplicateKey, `E11000 duplicate key error collection: ${ns} index: ${this.name} dup key: { ${rendered} }`, {
           keyPattern: { ...this.spec.key },
           keyValue,
@@ -92,14 +97,14 @@ export class Index {
   add(doc: Document, idKey: string): void {
     const keys = this.keysOf(doc);
     if (!keys) return;
-    for (const k of keys.full) addTo(this.full, k, idKey);
+    for (const { key } of keys.full) addTo(this.full, key, idKey);
     for (const k of keys.lead) addTo(this.lead, k, idKey);
   }
 
   remove(doc: Document, idKey: string): void {
     const keys = this.keysOf(doc);
     if (!keys) return;
-    for (const k of keys.full) removeFrom(this.full, k, idKey);
+    for (const { key } of keys.full) removeFrom(this.full, key, idKey);
     for (const k of keys.lead) removeFrom(this.lead, k, idKey);
   }
 

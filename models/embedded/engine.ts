@@ -5,7 +5,7 @@
  * Write path: a command applies its mutations to memory (a recording workspace, or the session's
  * transaction), then the batch is appended to the journal and the reply waits for the fsync.
  */
-import { find as mingoFind } from 'mingo';
+import { Query } from 'mingo/query';
 import { Long, type Document } from 'bson';
 import type { Mutation } from './types';
 import { applyMutation, Store, type Workspace } from './store';
@@ -88,7 +88,7 @@ export class Engine {
 
   project(docs: Document[], projection: Document): Document[] {
     try {
-      return mingoFind(docs, {}, projection, mingoOptions()).all() as Document[];
+      return new Query({}, mingoOptions()).find(docs, projection).all() as Document[];
     } catch (err) {
       return fail(ErrorCodes.BadValue, (err as Error).message);
     }

@@ -22,6 +22,7 @@ export const ErrorCodes = {
   IndexOptionsConflict: 85,
   IndexKeySpecsConflict: 86,
   WriteConflict: 112,
+  ConversionFailure: 241,
   NoSuchTransaction: 251,
   TransactionCommitted: 256,
   TransactionTooOld: 225,

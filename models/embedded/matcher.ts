@@ -4,17 +4,34 @@
  * shape and value and kept in a small cache. Filters are normalised first so that mingo sees
  * JavaScript RegExps (with MongoDB's `x` flag honoured) instead of BSON regex objects.
  */
-import { Aggregator, Context, Query } from 'mingo';
-import { evalExpr } from 'mingo/core';
+import { Query } from 'mingo/query';
+import { Aggregator } from 'mingo/aggregator';
+import { Context, evalExpr } from 'mingo/core';
+import * as accumulatorOps from 'mingo/operators/accumulator';
+import * as expressionOps from 'mingo/operators/expression';
+import * as pipelineOps from 'mingo/operators/pipeline';
+import * as projectionOps from 'mingo/operators/projection';
+import * as queryOps from 'mingo/operators/query';
+import * as windowOps from 'mingo/operators/window';
 import { ObjectId, type Document } from 'bson';
 import { canonicalKey, isPlainObject, typeName, valuesAtPath } from './values';
 import { ErrorCodes, fail } from './errors';
 
 type Options = Parameters<typeof evalExpr>[2];
 
-/** Expression operators mingo lacks or gets wrong for BSON values. */
+/**
+ * mingo's full operator set with our BSON-aware expression operators in place of its own. Built
+ * here rather than passed as an extra context: mingo merges contexts first-wins, so an extra
+ * context cannot override a built-in operator.
+ */
 const bsonExpressionOps = Context.init({
+  accumulator: accumulatorOps as never,
+  pipeline: pipelineOps as never,
+  projection: projectionOps as never,
+  query: queryOps as never,
+  window: windowOps as never,
   expression: {
+    ...(expressionOps as never as Record<string, never>),
     $toString: (obj: unknown, expr: unknown, options: Options) => {
       const v = evalExpr(obj, expr, options);
       if (v === null || v === undefined) return null;
@@ -30,7 +47,7 @@ const bsonExpressionOps = Context.init({
       if (v === null || v === undefined) return null;
       if ((v as { _bsontype?: string })?._bsontype === 'ObjectId') return v;
       if (typeof v === 'string' && /^[0-9a-fA-F]{24}$/.test(v)) return new ObjectId(v);
-      return fail(ErrorCodes.BadValue, `Failed to parse objectId '${String(v)}' in $convert with no onError value`);
+      return fail(ErrorCodes.ConversionFailure, `Failed to parse objectId '${String(v)}' in $convert with no onError value: Invalid string length`);
     },
   },
 });
@@ -176,8 +193,15 @@ export function compileFilter(filter: Document | undefined | null): Predicate {
   return predicate;
 }
 
+/** `$count` as MongoDB defines it: a `$group` + `$project`, so empty input yields no document. */
+function expandCount(pipeline: Document[]): Document[] {
+  return pipeline.flatMap((stage) =>
+    typeof stage.$count === 'string' ? [{ $group: { _id: null, [stage.$count]: { $sum: 1 } } }, { $project: { _id: 0 } }] : [stage],
+  );
+}
+
 export function runPipeline(docs: Document[], pipeline: Document[], resolve: (name: string) => Document[]): Document[] {
-  const normalised = normaliseFilter(pipeline) as Document[];
+  const normalised = normaliseFilter(expandCount(pipeline)) as Document[];
   try {
     return new Aggregator(normalised, mingoOptions(resolve)).run(docs) as Document[];
   } catch (err) {

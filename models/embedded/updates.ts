@@ -2,7 +2,7 @@
  * Update documents: operator updates (through mingo's updater, after the checks MongoDB makes and
  * mingo skips), replacements, aggregation-pipeline updates, and the seed document of an upsert.
  */
-import { update as mingoUpdate } from 'mingo';
+import { update as mingoUpdate } from 'mingo/updater';
 import type { Document } from 'bson';
 import { cloneDocument, getPath, isPlainObject, nowTimestamp, renderValue, typeName, valuesEqual, compareValues } from './values';
 import { mingoOptions, normaliseFilter, runPipeline } from './matcher';
@@ -72,6 +72,7 @@ export function applyUpdate(doc: Document, u: UpdateSpec, opts: ApplyOptions = {
       modifier[op] = op === '$set' && modifier.$set ? { ...modifier.$set, ...spec } : spec;
     }
   }
+  checkIdNotTouched(doc, modifier);
   checkOperandTypes(doc, modifier);
   const next = cloneDocument(doc);
   let changedPaths: string[];
@@ -90,6 +91,20 @@ export function applyUpdate(doc: Document, u: UpdateSpec, opts: ApplyOptions = {
 function checkIdUnchanged(before: Document, after: Document): void {
   if (before._id !== undefined && !valuesEqual(before._id, after._id)) {
     fail(ErrorCodes.ImmutableField, "Performing an update on the path '_id' would modify the immutable field '_id'");
+  }
+}
+
+/** `_id` may be $set to its own value, and nothing else may touch it. */
+function checkIdNotTouched(doc: Document, modifier: Document): void {
+  for (const [op, spec] of Object.entries(modifier)) {
+    for (const path of Object.keys(spec as Document)) {
+      const targets = op === '$rename' ? [path, String((spec as Document)[path])] : [path];
+      for (const target of targets) {
+        if (target !== '_id' && !target.startsWith('_id.')) continue;
+        if (op === '$set' && target === '_id' && valuesEqual((spec as Document)._id, doc._id)) continue;
+        fail(ErrorCodes.ImmutableField, "Performing an update on the path '_id' would modify the immutable field '_id'");
+      }
+    }
   }
 }
 

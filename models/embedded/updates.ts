@@ -7,6 +7,7 @@ import type { Document } from 'bson';
 import { cloneDocument, getPath, isPlainObject, nowTimestamp, renderValue, typeName, valuesEqual, compareValues } from './values';
 import { mingoOptions, normaliseFilter, runPipeline } from './matcher';
 import { ErrorCodes, fail } from './errors';
+import { exactArithmetic, needsExactArithmetic } from './numeric';
 
 const NUMERIC_OPS = new Set(['$inc', '$mul']);
 const ARRAY_OPS = new Set(['$push', '$addToSet', '$pop', '$pull', '$pullAll']);
@@ -74,6 +75,7 @@ export function applyUpdate(doc: Document, u: UpdateSpec, opts: ApplyOptions = {
   }
   checkIdNotTouched(doc, modifier);
   checkOperandTypes(doc, modifier);
+  exactNumericUpdates(doc, modifier);
   const next = cloneDocument(doc);
   let changedPaths: string[];
   try {
@@ -91,6 +93,23 @@ export function applyUpdate(doc: Document, u: UpdateSpec, opts: ApplyOptions = {
 function checkIdUnchanged(before: Document, after: Document): void {
   if (before._id !== undefined && !valuesEqual(before._id, after._id)) {
     fail(ErrorCodes.ImmutableField, "Performing an update on the path '_id' would modify the immutable field '_id'");
+  }
+}
+
+/** Moves `$inc`/`$mul` on Longs and Decimal128s into `$set` with the exact result. */
+function exactNumericUpdates(doc: Document, modifier: Document): void {
+  for (const op of ['$inc', '$mul'] as const) {
+    if (!modifier[op]) continue;
+    const spec: Document = { ...(modifier[op] as Document) };
+    modifier[op] = spec;
+    for (const [path, operand] of Object.entries(spec)) {
+      if (path.includes('$')) continue;
+      const current = getPath(doc, path);
+      if (!needsExactArithmetic(current, operand)) continue;
+      modifier.$set = { ...(modifier.$set ?? {}), [path]: exactArithmetic(op, current, operand) };
+      delete spec[path];
+    }
+    if (Object.keys(spec).length === 0) delete modifier[op];
   }
 }
 
@@ -119,13 +138,13 @@ function checkOperandTypes(doc: Document, modifier: Document): void {
         fail(ErrorCodes.ConflictingUpdateOperators, `Updating the path '${path}' would create a conflict at '${earlier.length < path.length ? earlier : root}'`);
       }
       seen.set(path, op);
+      if (NUMERIC_OPS.has(op) && !['long', 'decimal', 'int', 'double'].includes(typeName(operand))) {
+        fail(ErrorCodes.TypeMismatch, `Cannot ${op === '$inc' ? 'increment' : 'multiply'} with non-numeric argument: {${path}: ${renderValue(operand)}}`);
+      }
       if (path.includes('$')) continue;
       const current = getPath(doc, path);
       if (current === undefined) continue;
       if (NUMERIC_OPS.has(op)) {
-        if (typeName(operand) === 'string' || typeof operand !== 'number' && !['long', 'decimal', 'int', 'double'].includes(typeName(operand))) {
-          fail(ErrorCodes.TypeMismatch, `Cannot ${op === '$inc' ? 'increment' : 'multiply'} with non-numeric argument: {${path}: ${renderValue(operand)}}`);
-        }
         if (!['int', 'long', 'double', 'decimal'].includes(typeName(current))) {
           fail(
             ErrorCodes.TypeMismatch,

@@ -18,6 +18,8 @@ import { ensureIndexes, openDatabase, type Database } from '../models/db';
 import { events, reportEventErrorsTo } from '../models/events';
 import { createLogger, type Logger } from '../models/log';
 import { attachRealtime } from '../realtime';
+import { startRecyclePurge } from '../models/recycle';
+import { setTimeZone } from '../models/time';
 import { WEB_DIST } from './paths';
 
 /** In-flight requests get this long to finish on shutdown before their connections are cut. */
@@ -82,6 +84,7 @@ export async function startQuire(
   );
 
   const state = createAppState();
+  setTimeZone(config.appTimezone);
   const app = createApp({
     config,
     logger,
@@ -119,6 +122,7 @@ export async function startQuire(
     throw error;
   }
 
+  const stopPurge = startRecyclePurge({ onError: (error) => logger.error({ err: error }, 'recycle purge failed') });
   state.database = database;
   state.phase = 'ready';
   const url = publicUrl(config.host, port);
@@ -136,6 +140,7 @@ export async function startQuire(
     stop() {
       stopping ??= (async () => {
         state.phase = 'stopping';
+        stopPurge();
         const closed = closeServer(server);
         await realtime.close();
         await closed;

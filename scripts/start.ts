@@ -32,14 +32,21 @@ try {
   fail(`Could not build the web app: ${(error as Error).message}`);
 }
 
-let quire;
-try {
-  quire = await startQuire(config, { print });
-} catch (error) {
-  fail(`Quire could not start: ${(error as Error).message}`);
+// Signal handlers go in before anything starts, so a signal during start-up is never the
+// default "die at once" (which would skip flushing the database).
+let quire: Awaited<ReturnType<typeof startQuire>> | undefined;
+let signalled = false;
+
+function stopAndExit(): void {
+  quire!.stop().then(
+    () => {
+      print('Quire stopped.');
+      process.exit(0);
+    },
+    (error: unknown) => fail(`Error while stopping: ${(error as Error).message}`),
+  );
 }
 
-let signalled = false;
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.on(signal, () => {
     if (signalled) {
@@ -48,12 +55,13 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     }
     signalled = true;
     print(`${signal} received: finishing requests and closing the database…`);
-    quire.stop().then(
-      () => {
-        print('Quire stopped.');
-        process.exit(0);
-      },
-      (error: unknown) => fail(`Error while stopping: ${(error as Error).message}`),
-    );
+    if (quire) stopAndExit();
   });
 }
+
+try {
+  quire = await startQuire(config, { print });
+} catch (error) {
+  fail(`Quire could not start: ${(error as Error).message}`);
+}
+if (signalled) stopAndExit();

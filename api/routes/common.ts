@@ -1,0 +1,145 @@
+/**
+ * ShowDoc's `common` controller (reference accounts §8.10–§8.13): the landing page's site
+ * settings, the version, QR codes for share links, and the image captcha.
+ */
+import { readFileSync } from 'node:fs';
+import { crc32, deflateSync } from 'node:zlib';
+import QRCode from 'qrcode';
+import { defineController } from '../registry';
+import { ApiError, failure } from '../../models/errors';
+import { captchaImage, createCaptcha } from '../../models/captcha';
+import { getSiteSettings } from '../../models/settings';
+
+const QR_DEFAULT_SIZE = 6;
+/** Module size cap: size 20 of a long URL is already a ~2,000 px image. */
+const QR_MAX_SIZE = 20;
+const QR_MAX_URL_LENGTH = 2000;
+
+let version: string | undefined;
+
+/** `v` + package.json's version, read once (ShowDoc answers e.g. "v3.9.2"). */
+function packageVersion(): string {
+  if (version === undefined) {
+    try {
+      const text = readFileSync(new URL('../../package.json', import.meta.url), 'utf8');
+      const parsed = JSON.parse(text) as { version?: unknown };
+      if (typeof parsed.version !== 'string' || parsed.version === '')
+        throw new Error('no version');
+      version = `v${parsed.version}`;
+    } catch {
+      throw new ApiError(10500, 'Version information is unavailable');
+    }
+  }
+  return version;
+}
+
+/** ShowDoc URL-decodes `url` once more on top of the transport's decoding. */
+function decodeOnce(text: string): string {
+  try {
+    return decodeURIComponent(text.replace(/\+/g, ' '));
+  } catch {
+    return text;
+  }
+}
+
+const QR_MARGIN = 2;
+const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+
+function pngChunk(type: string, data: Buffer): Buffer {
+  const head = Buffer.alloc(8);
+  head.writeUInt32BE(data.length, 0);
+  head.write(type, 4, 'ascii');
+  const crc = Buffer.alloc(4);
+  crc.writeUInt32BE(crc32(data, crc32(head.subarray(4))), 0);
+  return Buffer.concat([head, data, crc]);
+}
+
+/**
+ * The QR symbol (from the qrcode package, error correction H) as a 1-bit greyscale PNG with a
+ * 2-module quiet zone and `scale` pixels per module. Encoded here rather than by qrcode's pngjs
+ * renderer, which spends 60-260 ms of CPU per image on RGBA filtering: too much for an
+ * anonymous endpoint.
+ */
+export function qrCodePng(text: string, scale: number): Buffer {
+  const { modules } = QRCode.create(text, { errorCorrectionLevel: 'H' });
+  const width = (modules.size + QR_MARGIN * 2) * scale;
+  const rowBytes = Math.ceil(width / 8);
+  const raw = Buffer.alloc((rowBytes + 1) * width, 0xff); // all white
+  for (let y = 0; y < width; y++) {
+    const rowStart = y * (rowBytes + 1);
+    raw[rowStart] = 0; // the row's filter byte: none
+    const my = Math.floor(y / scale) - QR_MARGIN;
+    if (my < 0 || my >= modules.size) continue;
+    for (let x = 0; x < width; x++) {
+      const mx = Math.floor(x / scale) - QR_MARGIN;
+      if (mx < 0 || mx >= modules.size || !modules.get(my, mx)) continue;
+      raw[rowStart + 1 + (x >> 3)] &= ~(0x80 >> (x & 7)); // a dark module is a 0 bit (black)
+    }
+  }
+  const header = Buffer.alloc(13);
+  header.writeUInt32BE(width, 0);
+  header.writeUInt32BE(width, 4);
+  header[8] = 1; // bit depth
+  header[9] = 0; // greyscale
+  return Buffer.concat([
+    PNG_SIGNATURE,
+    pngChunk('IHDR', header),
+    pngChunk('IDAT', deflateSync(raw)),
+    pngChunk('IEND', Buffer.alloc(0)),
+  ]);
+}
+
+export const commonController = defineController('common', {
+  async homePageSetting() {
+    const settings = await getSiteSettings();
+    return {
+      home_page: settings.homePage,
+      home_item: settings.homeItem,
+      is_show_ai: settings.aiEnabled ? 1 : 0,
+      beian: settings.beian,
+      register_open: settings.registerOpen ? 1 : 0,
+    };
+  },
+
+  version() {
+    return { version: packageVersion() };
+  },
+
+  /** A PNG QR code of `url` (error correction H, margin 2, `size` pixels per module). */
+  async qrcode(ctx) {
+    const raw = ctx.params.str('url');
+    if (raw.length > QR_MAX_URL_LENGTH)
+      throw failure(`The URL must be at most ${QR_MAX_URL_LENGTH} characters`);
+    const url = decodeOnce(raw);
+    if (url === '') throw failure('The url parameter is required');
+    let size = ctx.params.int('size', QR_DEFAULT_SIZE);
+    if (size <= 0) size = QR_DEFAULT_SIZE;
+    size = Math.min(size, QR_MAX_SIZE);
+    let png: Buffer;
+    try {
+      png = qrCodePng(url, size);
+    } catch {
+      // Level H holds about 1,200 bytes: a longer (multi-byte) text does not fit in any version.
+      throw failure('The URL is too long for a QR code');
+    }
+    ctx.res
+      .set('Content-Type', 'image/png')
+      .set('Cache-Control', 'public, max-age=86400')
+      .send(png);
+  },
+
+  async createCaptcha() {
+    return { captcha_id: await createCaptcha() };
+  },
+
+  /** The captcha picture; HTTP 404 with an empty body when there is no such captcha. */
+  async showCaptcha(ctx) {
+    const png = await captchaImage(ctx.params.int('captcha_id'));
+    ctx.res.set('Cache-Control', 'no-store');
+    if (!png) {
+      ctx.res.status(404).end();
+      return;
+    }
+    ctx.res.set('Content-Type', 'image/png').send(png);
+  },
+});

@@ -1,0 +1,130 @@
+/**
+ * Test data built through the same model functions the API uses (so the rules and events apply):
+ * items, members, teams. Needs a running test server in this process (its database).
+ *
+ * Stable signatures: other suites (pages, catalogs, realtime) rely on makeItem and addMember.
+ */
+import type { Actor } from '../../models/access';
+import { createItem } from '../../models/items';
+import { addMembers } from '../../models/members';
+import { Item } from '../../models/schemas/item';
+import { ItemMember } from '../../models/schemas/itemMember';
+import { Team } from '../../models/schemas/team';
+import { TeamItemMember } from '../../models/schemas/teamItemMember';
+import { User } from '../../models/schemas/user';
+import { bindTeamItems, updateTeamItemMember } from '../../models/teamItems';
+import { addTeamMember as addTeamMemberModel, saveTeam } from '../../models/teams';
+import type { TestUser } from './users';
+
+/** The Actor of a test user (reads its group, so admins made by makeUser({admin}) act as admins). */
+export async function actorOf(user: Pick<TestUser, 'uid' | 'username'>): Promise<Actor> {
+  const row = await User.findOne({ uid: user.uid }, { groupid: 1 }).lean();
+  return { uid: user.uid, username: user.username, groupid: row?.groupid ?? 2 };
+}
+
+export interface MakeItemOptions {
+  item_name?: string;
+  /** 1 regular (default), 2 single page, 4 spreadsheet. */
+  item_type?: number;
+  /** Plain visit password: the item is private when set. */
+  password?: string;
+  item_domain?: string;
+  item_description?: string;
+}
+
+let itemCounter = 0;
+
+/** An item owned by `owner`, made by models/items.ts createItem. */
+export async function makeItem(
+  owner: TestUser,
+  opts: MakeItemOptions = {},
+): Promise<{ item_id: number; item_name: string }> {
+  const item_name = opts.item_name ?? `Item ${++itemCounter}`;
+  const { item_id } = await createItem(await actorOf(owner), {
+    item_name,
+    item_type: opts.item_type,
+    password: opts.password,
+    item_domain: opts.item_domain,
+    item_description: opts.item_description,
+  });
+  return { item_id, item_name };
+}
+
+/**
+ * Makes `user` a personal member of the item (0 read-only, 1 edit, 2 item admin), optionally
+ * restricted to top-level catalogs of the item (ids that are not are dropped). Added by the
+ * item's owner. Returns the item_member_id.
+ */
+export async function addMember(
+  itemId: number,
+  user: TestUser,
+  memberGroupId: 0 | 1 | 2,
+  catIds: number[] = [],
+): Promise<number> {
+  const item = await Item.findOne({ item_id: itemId }, { uid: 1, username: 1 }).lean();
+  if (!item) throw new Error(`addMember: item ${itemId} not found`);
+  const owner = await actorOf({ uid: item.uid, username: item.username });
+  const { id } = await addMembers(owner, itemId, {
+    usernames: [user.username],
+    member_group_id: memberGroupId,
+    cat_ids: catIds,
+  });
+  const row = await ItemMember.findOne({ item_member_id: id }, { cat_ids: 1 }).lean();
+  if ((row?.cat_ids.length ?? 0) !== new Set(catIds).size)
+    throw new Error(
+      `addMember: some of ${catIds.join(',')} are not top-level catalogs of item ${itemId}`,
+    );
+  return id;
+}
+
+/** A team created by `owner` (models/teams.ts saveTeam). */
+export async function makeTeam(
+  owner: TestUser,
+  teamName = `Team ${++itemCounter}`,
+): Promise<{ team_id: number; team_name: string }> {
+  const row = await saveTeam(await actorOf(owner), { id: 0, team_name: teamName });
+  return { team_id: Number(row.id), team_name: teamName };
+}
+
+/** Adds `user` to the team (1 member, 2 team admin), as the team's creator. Returns the team_member id. */
+export async function addTeamMember(
+  teamId: number,
+  user: TestUser,
+  role: 1 | 2 = 1,
+): Promise<number> {
+  const team = await Team.findOne({ id: teamId }, { uid: 1, username: 1 }).lean();
+  if (!team) throw new Error(`addTeamMember: team ${teamId} not found`);
+  const { id } = await addTeamMemberModel(
+    await actorOf({ uid: team.uid, username: team.username }),
+    teamId,
+    user.username,
+    role,
+  );
+  return id;
+}
+
+/** Binds an item to a team, acting as `by` (who must manage both). Returns the team_item id. */
+export async function bindTeamItem(teamId: number, itemId: number, by: TestUser): Promise<number> {
+  const { id } = await bindTeamItems(await actorOf(by), teamId, [itemId]);
+  return id;
+}
+
+/** Sets a team member's authority / catalogs on one item directly (by the team creator). */
+export async function setTeamItemAuthority(
+  teamId: number,
+  itemId: number,
+  user: TestUser,
+  memberGroupId: 0 | 1 | 2,
+  catIds?: number[],
+): Promise<void> {
+  const row = await TeamItemMember.findOne(
+    { team_id: teamId, item_id: itemId, member_uid: user.uid },
+    { id: 1 },
+  ).lean();
+  const team = await Team.findOne({ id: teamId }, { uid: 1, username: 1 }).lean();
+  if (!row || !team) throw new Error('setTeamItemAuthority: no such team item member');
+  await updateTeamItemMember(await actorOf({ uid: team.uid, username: team.username }), row.id, {
+    member_group_id: memberGroupId,
+    cat_ids: catIds,
+  });
+}

@@ -1,0 +1,148 @@
+/**
+ * The permission module (models/access.ts) against a real database: who may visit, edit, manage
+ * or own an item, for every kind of actor, and how archive, delete, visit passwords and catalog
+ * restrictions change that.
+ */
+import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import {
+  ANONYMOUS,
+  itemAccess,
+  requireItem,
+  requireItemRole,
+  type Actor,
+} from '../../models/access';
+import { nextId } from '../../models/counters';
+import { Catalog } from '../../models/schemas/catalog';
+import { Item } from '../../models/schemas/item';
+import { startTestServer, type TestServer } from '../helpers/server';
+import { makeUser, type TestUser } from '../helpers/users';
+import {
+  actorOf,
+  addMember,
+  addTeamMember,
+  bindTeamItem,
+  makeItem,
+  makeTeam,
+  setTeamItemAuthority,
+} from '../helpers/factories';
+
+let server: TestServer;
+const people: Record<string, TestUser> = {};
+const actors: Record<string, Actor> = {};
+let itemId: number;
+let topCat: number;
+
+beforeAll(async () => {
+  server = await startTestServer({ env: { LOG_LEVEL: 'silent' } });
+  for (const name of [
+    'owner',
+    'stranger',
+    'reader',
+    'editor',
+    'restricted',
+    'itemAdmin',
+    'teamAdmin',
+    'teamEditor',
+    'teamItemAdmin',
+  ])
+    people[name] = await makeUser();
+  people.siteAdmin = await makeUser({ admin: true });
+  for (const [name, user] of Object.entries(people)) actors[name] = await actorOf(user);
+  actors.anonymous = ANONYMOUS;
+
+  ({ item_id: itemId } = await makeItem(people.owner, { password: 'secret-pw' }));
+  topCat = await nextId('cat_id');
+  await Catalog.create({
+    cat_id: topCat,
+    cat_name: 'Top',
+    item_id: itemId,
+    addtime: 1,
+    parent_cat_id: 0,
+    level: 2,
+  });
+  await addMember(itemId, people.reader, 0);
+  await addMember(itemId, people.editor, 1);
+  await addMember(itemId, people.restricted, 1, [topCat]);
+  await addMember(itemId, people.itemAdmin, 2);
+  const { team_id } = await makeTeam(people.owner);
+  await addTeamMember(team_id, people.teamAdmin, 2);
+  await addTeamMember(team_id, people.teamEditor, 1);
+  await addTeamMember(team_id, people.teamItemAdmin, 1);
+  await bindTeamItem(team_id, itemId, people.owner);
+  await setTeamItemAuthority(team_id, itemId, people.teamItemAdmin, 2);
+});
+afterAll(async () => {
+  await server.stop();
+});
+
+type Row = [visit: boolean, edit: boolean, manage: boolean, owner: boolean];
+const MATRIX: Record<string, Row> = {
+  anonymous: [false, false, false, false],
+  stranger: [false, false, false, false],
+  reader: [true, false, false, false],
+  editor: [true, true, false, false],
+  restricted: [true, true, false, false],
+  itemAdmin: [true, true, true, false],
+  // A team admin manages the team, not its items: the binding gives them edit (authority 1).
+  teamAdmin: [true, true, false, false],
+  teamEditor: [true, true, false, false],
+  teamItemAdmin: [true, true, true, false],
+  owner: [true, true, true, true],
+  siteAdmin: [true, true, true, false],
+};
+
+describe('the permission matrix of a private item', () => {
+  test.each(Object.entries(MATRIX))(
+    '%s gets visit/edit/manage/owner = %j',
+    async (name, expected) => {
+      const access = await itemAccess(actors[name], itemId);
+      expect(access).not.toBeNull();
+      expect([access!.visit, access!.edit, access!.manage, access!.owner]).toEqual(expected);
+    },
+  );
+
+  test('the right visit password lets a stranger and an anonymous visitor read, and nothing more', async () => {
+    for (const who of ['stranger', 'anonymous']) {
+      const access = await itemAccess(actors[who], itemId, { itemPassword: 'secret-pw' });
+      expect([access!.visit, access!.edit, access!.manage]).toEqual([true, false, false]);
+      expect((await itemAccess(actors[who], itemId, { itemPassword: 'wrong' }))!.visit).toBe(false);
+    }
+  });
+
+  test('only the catalog-restricted member carries a restriction; admins and owners never do', async () => {
+    expect((await itemAccess(actors.restricted, itemId))!.catalogRestriction).toEqual([topCat]);
+    for (const who of ['owner', 'itemAdmin', 'siteAdmin', 'editor', 'teamItemAdmin'])
+      expect((await itemAccess(actors[who], itemId))!.catalogRestriction).toBeNull();
+  });
+});
+
+describe('archived and deleted items', () => {
+  test('an archived item stays readable but refuses edit and manage to everyone; role reads still answer', async () => {
+    const { item_id } = await makeItem(people.owner);
+    await addMember(item_id, people.editor, 1);
+    await Item.updateOne({ item_id }, { $set: { is_archived: 1 } });
+    for (const who of ['owner', 'siteAdmin', 'editor']) {
+      const access = await itemAccess(actors[who], item_id);
+      expect([access!.visit, access!.edit, access!.manage]).toEqual([true, false, false]);
+    }
+    await expect(requireItem(actors.owner, item_id, 'manage')).rejects.toMatchObject({
+      code: 10303,
+      message: expect.stringMatching(/archived/),
+    });
+    await expect(requireItemRole(actors.owner, item_id, 'manager')).resolves.toBeDefined();
+    await expect(requireItemRole(actors.editor, item_id, 'editor')).resolves.toBeDefined();
+    await expect(requireItemRole(actors.editor, item_id, 'manager')).rejects.toMatchObject({
+      code: 10303,
+    });
+  });
+
+  test('a deleted item grants nothing, not even to its owner or a site admin', async () => {
+    const { item_id } = await makeItem(people.owner);
+    await Item.updateOne({ item_id }, { $set: { is_del: 1 } });
+    expect(await itemAccess(actors.owner, item_id)).toBeNull();
+    expect(await itemAccess(actors.siteAdmin, item_id)).toBeNull();
+    await expect(requireItem(actors.owner, item_id, 'visit')).rejects.toMatchObject({
+      code: 10101,
+    });
+  });
+});

@@ -1,0 +1,161 @@
+/**
+ * `page/*` (reference pages §3): reading, saving, deleting, sharing and ordering pages. Versions
+ * are in pageHistory.ts and locks in pageLock.ts (same controller). The rules live in
+ * models/pages.ts, models/shareLinks.ts and models/sqlTable.ts; this file reads parameters the
+ * ShowDoc way and shapes answers as ShowDoc did.
+ */
+import { ApiError } from '../../models/errors';
+import { phpUrlDecode, unescapeFromClient } from '../../models/pageContent';
+import {
+  countAttachments,
+  deletePage,
+  readPage,
+  resolvePageId,
+  savePage,
+  sortPages,
+} from '../../models/pages';
+import { pageByShareKey, toggleShareLink } from '../../models/shareLinks';
+import { sqlToMarkdownTable } from '../../models/sqlTable';
+import { formatUnix } from '../../models/time';
+import { itemPassword, optionalLogin, requireLogin } from '../auth';
+import type { Params } from '../params';
+import { defineController } from '../registry';
+import { pageRow } from './pagePresent';
+
+/** `pages` of page/sort: a JSON object (maybe HTML-escaped) or a form map `pages[<id>]=<n>`. */
+function sortOrders(params: Params): Map<number, number> {
+  let value = params.value('pages');
+  if (typeof value === 'string') {
+    try {
+      value = JSON.parse(unescapeFromClient(value));
+    } catch {
+      return new Map(); // ShowDoc: invalid JSON is a successful no-op
+    }
+  }
+  const orders = new Map<number, number>();
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return orders;
+  for (const [key, raw] of Object.entries(value as Record<string, unknown>)) {
+    const pageId = Number(key);
+    const order =
+      typeof raw === 'number'
+        ? raw
+        : typeof raw === 'string' && /^\s*\d+\s*$/.test(raw)
+          ? Number(raw)
+          : NaN;
+    if (Number.isSafeInteger(pageId) && pageId > 0 && Number.isSafeInteger(order) && order >= 0)
+      orders.set(pageId, order);
+  }
+  return orders;
+}
+
+export const pageController = defineController('page', {
+  async info(ctx) {
+    const { actor } = await optionalLogin(ctx);
+    const details = await readPage(actor, ctx.params.int('page_id'), {
+      itemPassword: itemPassword(ctx),
+      withPath: ctx.params.bool('with_path'),
+    });
+    const row: Record<string, unknown> = {
+      ...pageRow(details.page, { times: 'formatted' }),
+      attachment_count: details.attachmentCount,
+      unique_key: details.uniqueKey,
+    };
+    if (details.fullPath)
+      row.full_path = details.fullPath.map((step) =>
+        'cat_id' in step
+          ? { cat_id: String(step.cat_id), cat_name: step.cat_name }
+          : { page_id: String(step.page_id), page_title: step.page_title },
+      );
+    return row;
+  },
+
+  async infoByKey(ctx) {
+    const { page, expireTime } = await pageByShareKey(ctx.params.str('unique_key').trim());
+    // A public link does not reveal where the page sits in its item.
+    const {
+      item_id: _item,
+      cat_id: _cat,
+      page_custom_id: _customId,
+      ...row
+    } = pageRow(page, { times: 'raw' });
+    return {
+      ...row,
+      addtime: formatUnix(page.addtime),
+      attachment_count: await countAttachments(page.page_id),
+      expire_time: expireTime,
+    };
+  },
+
+  async save(ctx) {
+    const { actor } = await requireLogin(ctx);
+    const p = ctx.params;
+    if (!p.has('page_id'))
+      throw new ApiError(10101, 'Parameter error: page_id is required (0 creates a page)');
+    // ShowDoc checks for empty content before URL-decoding it.
+    let content = p.str('page_content');
+    if (content === '') throw new ApiError(10101, 'Saving empty content is not allowed');
+    if (p.bool('is_urlencode')) content = phpUrlDecode(content);
+    const isNotify = p.bool('is_notify');
+    const { page, created } = await savePage(
+      actor,
+      {
+        pageId: p.int('page_id'),
+        itemId: p.int('item_id'),
+        title: p.str('page_title'),
+        content,
+        remark: p.str('page_comments'),
+        catId: p.has('cat_id') ? p.int('cat_id') : undefined,
+        sNumber: p.has('s_number') ? p.int('s_number') : undefined,
+        isDraft: p.int('is_draft', -1),
+        extInfo: p.has('ext_info') ? p.str('ext_info') : undefined,
+        customId: p.has('page_custom_id') ? p.str('page_custom_id').trim() : undefined,
+        notify: isNotify ? { content: p.str('notify_content') } : null,
+      },
+      { origin: 'rest' },
+    );
+    if (created) return { page_id: page.page_id };
+    return pageRow(page, { times: 'raw' });
+  },
+
+  async delete(ctx) {
+    const { actor } = await requireLogin(ctx);
+    await deletePage(actor, ctx.params.int('page_id'));
+    return [];
+  },
+
+  async createSinglePage(ctx) {
+    const { actor } = await optionalLogin(ctx);
+    const link = await toggleShareLink(actor, {
+      pageId: ctx.params.int('page_id'),
+      // Only the literal string "true" switches the link on (ShowDoc's client sends it so).
+      enable: ctx.params.str('isCreateSiglePage') === 'true',
+      expireDays: ctx.params.int('expire_days'),
+    });
+    return link ?? [];
+  },
+
+  async getPageID(ctx) {
+    const { actor } = await optionalLogin(ctx);
+    const ids = await resolvePageId(actor, {
+      pageId: ctx.params.int('page_id'),
+      itemId: ctx.params.int('item_id'),
+      customId: ctx.params.str('page_custom_id').trim(),
+      itemPassword: itemPassword(ctx),
+    });
+    return { page_id: String(ids.page_id), page_custom_id: ids.page_custom_id };
+  },
+
+  async sort(ctx) {
+    const { actor } = await requireLogin(ctx);
+    const itemId = ctx.params.int('item_id');
+    if (!(itemId > 0) || !ctx.params.has('pages')) throw new ApiError(10101, 'Parameter error');
+    await sortPages(actor, itemId, sortOrders(ctx.params));
+    return [];
+  },
+
+  async sqlToMarkdownTable(ctx) {
+    // ShowDoc let anyone feed its parser; Quire asks for a login (the editor always has one).
+    await requireLogin(ctx);
+    return { markdown: await sqlToMarkdownTable(ctx.params.str('sql')) };
+  },
+});

@@ -1,0 +1,57 @@
+/**
+ * Page rows as ShowDoc answered them (reference pages §0.2, §3): every column a string (its
+ * database layer returned strings), times raw or formatted per endpoint, and content HTML-escaped
+ * on the way out — Quire stores raw Markdown and ShowDoc's clients un-escape once (see
+ * models/pageContent.ts).
+ */
+import { escapeForClient } from '../../models/pageContent';
+import type { PageDoc } from '../../models/schemas/page';
+import type { PageHistoryDoc } from '../../models/schemas/pageHistory';
+import { formatUnix } from '../../models/time';
+
+export interface PageRowOptions {
+  /** `formatted` = `YYYY-MM-DD HH:MM:SS` (page/info), `raw` = Unix seconds string (save, diff). */
+  times: 'formatted' | 'raw';
+}
+
+/** The `page` row: ShowDoc's columns plus the hosted edition's `page_custom_id`. */
+export function pageRow(page: PageDoc, options: PageRowOptions) {
+  const formatted = options.times === 'formatted';
+  return {
+    page_id: String(page.page_id),
+    author_uid: String(page.author_uid),
+    author_username: page.author_username,
+    item_id: String(page.item_id),
+    cat_id: String(page.cat_id),
+    page_title: page.page_title,
+    page_content: escapeForClient(page.page_content),
+    s_number: String(page.s_number),
+    addtime: formatted ? formatUnix(page.addtime) : String(page.addtime),
+    page_addtime: formatted
+      ? formatUnix(page.page_addtime || page.addtime)
+      : String(page.page_addtime),
+    page_comments: page.page_comments,
+    is_del: String(page.is_del),
+    ext_info: page.ext_info,
+    is_draft: String(page.is_draft),
+    page_custom_id: page.page_custom_id,
+  };
+}
+
+/** A `page_history` row; `page/history` escapes content without quotes, as ShowDoc did. */
+export function historyRow(row: PageHistoryDoc, options: PageRowOptions & { quotes: boolean }) {
+  return {
+    page_history_id: String(row.page_history_id),
+    page_id: String(row.page_id),
+    item_id: String(row.item_id),
+    cat_id: String(row.cat_id),
+    page_title: row.page_title,
+    page_content: escapeForClient(row.page_content, { quotes: options.quotes }),
+    page_comments: row.page_comments,
+    s_number: String(row.s_number),
+    addtime: options.times === 'formatted' ? formatUnix(row.addtime) : String(row.addtime),
+    author_uid: String(row.author_uid),
+    author_username: row.author_username,
+    ext_info: row.ext_info,
+  };
+}

@@ -1,0 +1,47 @@
+/**
+ * ShowDoc's `page_history` (reference pages §1.3): the version a page had before a save. Each
+ * update of an existing page first copies the page's previous state here; creation writes none.
+ * `page_content` is raw Markdown like `page` (rows migrated from ShowDoc may hold zlib+Base64 or
+ * HTML-escaped content; the importer normalises them). `history_version_count` rows are kept.
+ */
+import mongoose, { Schema } from 'mongoose';
+
+export interface PageHistoryDoc {
+  page_history_id: number;
+  page_id: number;
+  item_id: number;
+  cat_id: number;
+  page_title: string;
+  page_content: string;
+  page_comments: string;
+  s_number: number;
+  /** The saved version's own time (its page's `addtime` when it was current). */
+  addtime: number;
+  author_uid: number;
+  author_username: string;
+  ext_info: string;
+}
+
+const pageHistorySchema = new Schema<PageHistoryDoc>(
+  {
+    page_history_id: { type: Number, required: true },
+    page_id: { type: Number, required: true },
+    item_id: { type: Number, required: true },
+    cat_id: { type: Number, default: 0 },
+    page_title: { type: String, default: '' },
+    page_content: { type: String, default: '' },
+    page_comments: { type: String, default: '' },
+    s_number: { type: Number, default: 99 },
+    addtime: { type: Number, required: true },
+    author_uid: { type: Number, default: 0 },
+    author_username: { type: String, default: '' },
+    ext_info: { type: String, default: '' },
+  },
+  { collection: 'page_history', versionKey: false },
+);
+
+pageHistorySchema.index({ page_history_id: 1 }, { unique: true });
+// A page's versions, newest first (history list, retention pruning, diff lookups).
+pageHistorySchema.index({ page_id: 1, page_history_id: -1 });
+
+export const PageHistory = mongoose.model<PageHistoryDoc>('PageHistory', pageHistorySchema);

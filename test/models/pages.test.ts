@@ -1,0 +1,142 @@
+/**
+ * savePage as the single write path: the live-document seam receives server-side saves (not the
+ * collaborative editor's own, not creations), a failing bridge never undoes a stored version, and
+ * page.saved names the origin so a live document does not re-apply its own save.
+ */
+import { afterAll, afterEach, beforeAll, describe, expect, test } from '@jest/globals';
+import type { Actor } from '../../models/access';
+import { events, type DomainEvents } from '../../models/events';
+import { connectLiveDocuments, savePage, type LivePageDocuments } from '../../models/pages';
+import { Page } from '../../models/schemas/page';
+import { PageHistory } from '../../models/schemas/pageHistory';
+import { actorOf, makeItem } from '../helpers/factories';
+import { startTestServer, type TestServer } from '../helpers/server';
+import { makeUser } from '../helpers/users';
+
+let server: TestServer;
+let actor: Actor;
+let itemId: number;
+
+beforeAll(async () => {
+  server = await startTestServer({ env: { LOG_LEVEL: 'silent' } });
+  const user = await makeUser();
+  actor = await actorOf(user);
+  ({ item_id: itemId } = await makeItem(user));
+});
+afterEach(() => connectLiveDocuments(null));
+afterAll(async () => {
+  await server.stop();
+});
+
+type LiveSave = Parameters<LivePageDocuments['applySave']>[0];
+
+function recordingBridge(fail = false): { saves: LiveSave[]; bridge: LivePageDocuments } {
+  const saves: LiveSave[] = [];
+  return {
+    saves,
+    bridge: {
+      async applySave(save) {
+        saves.push(save);
+        if (fail) throw new Error('live document unavailable');
+      },
+    },
+  };
+}
+
+describe('savePage and live documents', () => {
+  test('updates from REST, the open API, imports and history restores reach the live document; creations and collab saves do not', async () => {
+    const { saves, bridge } = recordingBridge();
+    connectLiveDocuments(bridge);
+    const { page } = await savePage(
+      actor,
+      { pageId: 0, itemId, title: 'Live', content: 'v0' },
+      { origin: 'rest' },
+    );
+    for (const origin of ['rest', 'open-api', 'import', 'history', 'collab'] as const)
+      await savePage(
+        actor,
+        { pageId: page.page_id, itemId, title: 'Live', content: `from ${origin}` },
+        { origin },
+      );
+    expect(saves.map((s) => s.content)).toEqual([
+      'from rest',
+      'from open-api',
+      'from import',
+      'from history',
+    ]);
+    expect(saves[0]).toEqual({
+      itemId,
+      pageId: page.page_id,
+      title: 'Live',
+      content: 'from rest',
+      byUid: actor.uid,
+      origin: 'rest',
+    });
+  });
+
+  test('a failing bridge does not fail the save: the version and the new text are stored', async () => {
+    const { bridge } = recordingBridge(true);
+    const { page } = await savePage(
+      actor,
+      { pageId: 0, itemId, title: 'Sturdy', content: 'v0' },
+      { origin: 'rest' },
+    );
+    connectLiveDocuments(bridge);
+    await expect(
+      savePage(
+        actor,
+        { pageId: page.page_id, itemId, title: 'Sturdy', content: 'v1' },
+        { origin: 'rest' },
+      ),
+    ).resolves.toMatchObject({ created: false });
+    expect((await Page.findOne({ page_id: page.page_id }).lean())!.page_content).toBe('v1');
+    expect(await PageHistory.countDocuments({ page_id: page.page_id })).toBe(1);
+  });
+
+  test('page.saved carries the origin, so the collaborative editor can skip its own saves', async () => {
+    const seen: DomainEvents['page.saved'][] = [];
+    const stop = events.subscribe('page.saved', (e) => void seen.push(e));
+    try {
+      const { page } = await savePage(
+        actor,
+        { pageId: 0, itemId, title: 'Evented', content: 'a' },
+        { origin: 'import' },
+      );
+      await savePage(
+        actor,
+        { pageId: page.page_id, itemId, title: 'Evented', content: 'b' },
+        { origin: 'collab' },
+      );
+      await new Promise((resolve) => setImmediate(resolve));
+    } finally {
+      stop();
+    }
+    expect(seen.map((e) => [e.origin, e.created])).toEqual([
+      ['import', true],
+      ['collab', false],
+    ]);
+  });
+
+  test('concurrent updates each keep the version they replaced', async () => {
+    const { page } = await savePage(
+      actor,
+      { pageId: 0, itemId, title: 'Race', content: 'base' },
+      { origin: 'rest' },
+    );
+    await Promise.all(
+      ['x', 'y', 'z'].map((content) =>
+        savePage(
+          actor,
+          { pageId: page.page_id, itemId, title: 'Race', content },
+          { origin: 'rest' },
+        ),
+      ),
+    );
+    const versions = (await PageHistory.find({ page_id: page.page_id }).lean()).map(
+      (v) => v.page_content,
+    );
+    const final = (await Page.findOne({ page_id: page.page_id }).lean())!.page_content;
+    expect(versions).toHaveLength(3);
+    expect(new Set([...versions, final])).toEqual(new Set(['base', 'x', 'y', 'z']));
+  });
+});

@@ -4,8 +4,41 @@
  * added to this list.
  */
 import { ControllerRegistry, type ControllerDefinition } from '../registry';
+import { commonController } from './common';
+import { userController } from './user';
+import { pageController } from './page';
+import { pageHistoryController } from './pageHistory';
+import { pageLockController } from './pageLock';
+import { recycleController } from './recycle';
+import { catalogController } from './catalog';
+import { itemSearchController } from './itemSearch';
+import { itemController } from './item';
+import { itemListController } from './itemList';
+import { itemGroupController } from './itemGroup';
+import { memberController } from './member';
+import { teamController } from './team';
+import { teamMemberController } from './teamMember';
+import { teamItemController } from './teamItem';
+import { teamItemMemberController } from './teamItemMember';
 
-export const controllers: ControllerDefinition[] = [];
+export const controllers: ControllerDefinition[] = [
+  itemController,
+  itemListController,
+  itemGroupController,
+  memberController,
+  teamController,
+  teamMemberController,
+  teamItemController,
+  teamItemMemberController,
+  commonController,
+  userController,
+  pageController,
+  pageHistoryController,
+  pageLockController,
+  recycleController,
+  catalogController,
+  itemSearchController,
+];
 
 /** A registry holding every controller above (one per app, so tests can add their own). */
 export function createControllerRegistry(extra: ControllerDefinition[] = []): ControllerRegistry {

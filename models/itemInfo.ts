@@ -9,6 +9,7 @@ import { ApiError } from './errors';
 import { verifyItemPassword } from './itemPasswords';
 import { AI_CONFIG_OFF, type AiConfig } from './items';
 import { buildMenu, defaultCatalogs, type Menu } from './menu';
+import { unreadRemindCount } from './notices';
 import { Page } from './schemas/page';
 import type { ItemDoc } from './schemas/item';
 import { getSiteSettings } from './settings';
@@ -83,8 +84,7 @@ export async function itemInfo(
     item_name: item.item_name ?? '',
     default_page_id: String(options.defaultPageId),
     ...defaults,
-    // Remind messages are not part of Quire's item area yet; the client polls message/getUnread.
-    unread_count: 0,
+    unread_count: await unreadRemindCount(actor.uid),
     item_type: String(item.item_type ?? 1),
     menu,
     ...clientFlags(access, actor),

@@ -1,0 +1,40 @@
+/**
+ * `adminMessage/*` (ShowDoc's admin back office, "publish system announcement"): site admins
+ * publish and list announcements. Rules in models/announcements.ts.
+ */
+import { addAnnouncement, adminAnnouncements } from '../../models/announcements';
+import { paging } from '../../models/notices';
+import { requireAdmin } from '../auth';
+import { defineController } from '../registry';
+
+const PAGE_SIZE = 20;
+
+export const adminMessageController = defineController('adminMessage', {
+  async addAnnouncement(ctx) {
+    const { actor } = await requireAdmin(ctx);
+    return addAnnouncement(actor, {
+      content: ctx.params.str('message_content'),
+      type: ctx.params.str('message_type').trim(),
+      sendAt: ctx.params.str('send_at'),
+    });
+  },
+
+  async listAnnouncements(ctx) {
+    const { actor } = await requireAdmin(ctx);
+    const rows = await adminAnnouncements(
+      actor,
+      paging(ctx.params.int('page', 1), ctx.params.int('count', PAGE_SIZE), PAGE_SIZE),
+    );
+    return rows.map((c) => ({
+      id: String(c.id),
+      from_uid: String(c.from_uid),
+      from_name: c.from_name,
+      message_type: c.message_type,
+      message_content: c.message_content,
+      action_type: c.action_type,
+      object_type: c.object_type,
+      object_id: String(c.object_id),
+      addtime: c.addtime,
+    }));
+  },
+});

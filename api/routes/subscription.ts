@@ -1,0 +1,43 @@
+/**
+ * `subscription/*` (reference pages §6): who is reminded when a page is saved with "save and
+ * notify". Rules in models/subscriptions.ts; the notify dialog picks people from
+ * `member/getAllList`.
+ */
+import { ApiError } from '../../models/errors';
+import { listPageSubscribers, subscribeUsers, unsubscribeUsers } from '../../models/subscriptions';
+import { requireLogin } from '../auth';
+import { defineController, type ActionContext } from '../registry';
+
+/** `uids`: a comma list (or array) of user ids. */
+function uidList(ctx: ActionContext): number[] {
+  const raw = ctx.params.list('uids');
+  if (raw.some((v) => !/^\d{1,15}$/.test(v))) throw new ApiError(10101, 'Invalid user id');
+  return raw.map(Number);
+}
+
+export const subscriptionController = defineController('subscription', {
+  async getPageList(ctx) {
+    const { actor } = await requireLogin(ctx);
+    const rows = await listPageSubscribers(actor, ctx.params.int('page_id'));
+    return rows.map(({ subscription: s, username, name }) => ({
+      id: String(s.id),
+      uid: String(s.uid),
+      object_id: String(s.object_id),
+      object_type: s.object_type,
+      action_type: s.action_type,
+      sub_time: s.sub_time,
+      username,
+      name,
+    }));
+  },
+
+  async savePage(ctx) {
+    const { actor } = await requireLogin(ctx);
+    await subscribeUsers(actor, ctx.params.int('page_id'), uidList(ctx));
+  },
+
+  async deletePage(ctx) {
+    const { actor } = await requireLogin(ctx);
+    await unsubscribeUsers(actor, ctx.params.int('page_id'), uidList(ctx));
+  },
+});

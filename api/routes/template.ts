@@ -1,0 +1,101 @@
+/**
+ * `template/*` (reference pages §5): a user's page templates and their shares to items. Rules in
+ * models/templates.ts. Rows as ShowDoc answered them: columns as strings, `addtime` formatted, and
+ * the content as written (ShowDoc un-escaped it once on the way out, so clients get the same text).
+ */
+import { ApiError } from '../../models/errors';
+import type { TemplateDoc } from '../../models/schemas/template';
+import type { TemplateItemDoc } from '../../models/schemas/templateItem';
+import {
+  deleteTemplate,
+  listItemTemplates,
+  listMyTemplates,
+  saveTemplate,
+  shareTemplate,
+  templateShares,
+} from '../../models/templates';
+import { formatUnix } from '../../models/time';
+import { requireLogin } from '../auth';
+import { defineController, type ActionContext } from '../registry';
+
+function templateRow(t: TemplateDoc) {
+  return {
+    id: String(t.id),
+    uid: String(t.uid),
+    username: t.username,
+    template_title: t.template_title,
+    template_content: t.template_content,
+    addtime: formatUnix(t.addtime),
+  };
+}
+
+function shareRow(s: TemplateItemDoc) {
+  return {
+    id: String(s.id),
+    template_id: String(s.template_id),
+    item_id: String(s.item_id),
+    uid: String(s.uid),
+    username: s.username,
+    created_at: s.created_at,
+  };
+}
+
+/** `item_id` of shareToItem: a comma list (or array) of positive ids; empty entries are skipped. */
+function itemIdList(ctx: ActionContext): number[] {
+  const raw = ctx.params.list('item_id');
+  if (raw.some((v) => !/^\d{1,15}$/.test(v))) throw new ApiError(10101, 'Invalid item id');
+  return raw.map(Number).filter((id) => id > 0);
+}
+
+async function getMyList(ctx: ActionContext) {
+  const { actor } = await requireLogin(ctx);
+  return (await listMyTemplates(actor)).map(({ template, shares }) => ({
+    ...templateRow(template),
+    share_item: shares.map(shareRow),
+    share_item_count: shares.length,
+  }));
+}
+
+export const templateController = defineController('template', {
+  async save(ctx) {
+    const { actor } = await requireLogin(ctx);
+    return saveTemplate(actor, {
+      title: ctx.params.str('template_title'),
+      content: ctx.params.str('template_content'),
+    });
+  },
+
+  getMyList,
+  // ShowDoc's older name for the same list.
+  getList: getMyList,
+
+  async getItemList(ctx) {
+    const { actor } = await requireLogin(ctx);
+    const rows = await listItemTemplates(actor, ctx.params.int('item_id'));
+    // ShowDoc merged the template with its share row: `id`, `uid` and `username` are the share's.
+    return rows.map(({ share, template }) => ({
+      ...templateRow(template),
+      ...shareRow(share),
+    }));
+  },
+
+  async delete(ctx) {
+    const { actor } = await requireLogin(ctx);
+    await deleteTemplate(actor, ctx.params.int('id'));
+  },
+
+  async shareToItem(ctx) {
+    const { actor } = await requireLogin(ctx);
+    const templateId = ctx.params.int('template_id');
+    const items = ctx.params.value('item_id');
+    // As ShowDoc: no item list at all is an error, while "0" or "," shares to nothing.
+    if (!(templateId > 0) || items === undefined || items === '')
+      throw new ApiError(10101, 'Parameter error');
+    await shareTemplate(actor, templateId, itemIdList(ctx));
+  },
+
+  async getShareItemList(ctx) {
+    const { actor } = await requireLogin(ctx);
+    return (await templateShares(actor, ctx.params.int('template_id'))).map(shareRow);
+  },
+});

@@ -9,6 +9,7 @@ import { defineController } from '../registry';
 import { ApiError, failure } from '../../models/errors';
 import { captchaImage, createCaptcha } from '../../models/captcha';
 import { getSiteSettings } from '../../models/settings';
+import { visitFile } from './attachment';
 
 const QR_DEFAULT_SIZE = 6;
 /** Module size cap: size 20 of a long URL is already a ~2,000 px image. */
@@ -142,4 +143,7 @@ export const commonController = defineController('common', {
     }
     ctx.res.set('Content-Type', 'image/png').send(png);
   },
+
+  /** Alias of attachment/visitFile (reference accounts §8.14). */
+  visitFile,
 });

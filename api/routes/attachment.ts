@@ -1,0 +1,193 @@
+/**
+ * `attachment/*` (reference accounts §9.19): the attachment manager (my files and usage, the
+ * admins' list), deleting and binding files, and serving a file by its `sign` (`visitFile`, also
+ * reachable as `common/visitFile`). ShowDoc's older names of the page upload actions are answered
+ * by the same handlers as `page/*` (pageUpload.ts).
+ *
+ * A served file is inert whatever it holds: raster images inline with their real type, everything
+ * else as a download; always `X-Content-Type-Options: nosniff` and a sandboxing CSP, never HTML or
+ * SVG. Rules are in models/attachments.ts and models/fileVisits.ts.
+ */
+import { pipeline } from 'node:stream/promises';
+import { type Actor } from '../../models/access';
+import { ANONYMOUS, authenticateToken } from '../../models/auth';
+import {
+  bindFileToPage,
+  deleteAnyFile,
+  deleteMyFile,
+  listAllFiles,
+  listMyFiles,
+  monthlyTraffic,
+  type ListFilter,
+} from '../../models/attachments';
+import { openFileForVisit, type FileVisit } from '../../models/fileVisits';
+import type { UploadFileDoc } from '../../models/schemas/uploadFile';
+import { formatUnix } from '../../models/time';
+import { itemPassword, requireAdmin, requireLogin } from '../auth';
+import type { Params } from '../params';
+import { defineController, type ActionContext, type ActionHandler } from '../registry';
+import { publicBaseUrl } from '../uploads';
+import {
+  deletePageUploadFile,
+  fileUrl,
+  pageUploadList,
+  uploadAttachment,
+  uploadImage,
+} from './pageUpload';
+
+const MB = 1024 * 1024;
+
+/** Bytes → megabytes with 3 decimals, as a number (ShowDoc's `*_m` fields). */
+function megabytes(bytes: number): number {
+  return Math.round((bytes / MB) * 1000) / 1000;
+}
+
+function listFilter(params: Params): ListFilter {
+  return {
+    attachmentType: params.int('attachment_type'),
+    displayName: params.str('display_name'),
+    page: params.int('page', 1),
+    count: params.int('count', 20),
+  };
+}
+
+function listRow(file: UploadFileDoc, base: string) {
+  return {
+    file_id: file.file_id,
+    uid: file.uid,
+    file_type: file.file_type,
+    visit_times: file.visit_times,
+    file_size: file.file_size,
+    item_id: file.item_id,
+    page_id: file.page_id,
+    file_size_m: megabytes(file.file_size),
+    display_name: file.display_name,
+    url: fileUrl(base, file.sign),
+    addtime: formatUnix(file.addtime),
+    last_visit_time: formatUnix(file.last_visit_time),
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Serving
+
+/** The `cookie_token` cookie ShowDoc's client sets: lets `<img>` tags of private pages load. */
+function cookieToken(ctx: ActionContext): string {
+  const header = ctx.req.get('cookie') ?? '';
+  const match = /(?:^|;\s*)cookie_token=([^;]*)/.exec(header);
+  if (!match) return '';
+  try {
+    return decodeURIComponent(match[1]).trim();
+  } catch {
+    return '';
+  }
+}
+
+/** The reader: a valid token (header, parameter, then cookie), else an anonymous visitor. */
+async function visitorOf(ctx: ActionContext): Promise<Actor> {
+  for (const token of [ctx.token(), cookieToken(ctx)]) {
+    if (!token) continue;
+    const auth = await authenticateToken(token);
+    if (auth) return auth.actor;
+  }
+  return ANONYMOUS;
+}
+
+/** RFC 6266 header: an ASCII fallback name plus the exact UTF-8 name. */
+function contentDisposition(name: string, inline: boolean): string {
+  const fallback = name.replace(/[^\x20-\x7e]|["\\%;]/g, '_') || 'file';
+  const exact = encodeURIComponent(name).replace(
+    /['()*]/g,
+    (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`,
+  );
+  return `${inline ? 'inline' : 'attachment'}; filename="${fallback}"; filename*=UTF-8''${exact}`;
+}
+
+async function sendFile(ctx: ActionContext, visit: FileVisit): Promise<void> {
+  ctx.res.status(200).set({
+    'Content-Type': visit.contentType,
+    'Content-Length': String(visit.stored.size),
+    'Content-Disposition': contentDisposition(visit.file.display_name || 'file', visit.inline),
+    'X-Content-Type-Options': 'nosniff',
+    'Content-Security-Policy': "default-src 'none'; sandbox",
+    'Cache-Control': 'private, no-cache',
+  });
+  try {
+    await pipeline(visit.stored.stream, ctx.res);
+  } catch {
+    // The client went away mid-download; nothing to answer.
+  }
+}
+
+/** attachment/visitFile (= common/visitFile): the file behind `sign`, for readers allowed to see it. */
+export const visitFile: ActionHandler = async (ctx) => {
+  const actor = await visitorOf(ctx);
+  const visit = await openFileForVisit(actor, ctx.params.str('sign').trim(), {
+    itemPassword: itemPassword(ctx),
+  });
+  await sendFile(ctx, visit);
+};
+
+// ---------------------------------------------------------------------------------------------
+
+export const attachmentController = defineController('attachment', {
+  async getMyList(ctx) {
+    const { actor } = await requireLogin(ctx);
+    const [result, flow] = await Promise.all([
+      listMyFiles(actor, listFilter(ctx.params)),
+      monthlyTraffic(actor.uid),
+    ]);
+    const base = await publicBaseUrl(ctx);
+    return {
+      list: result.rows.map((file) => listRow(file, base)),
+      total: result.total,
+      used: result.used,
+      used_m: megabytes(result.used),
+      used_flow_m: megabytes(flow),
+    };
+  },
+
+  async deleteMyAttachment(ctx) {
+    const { actor } = await requireLogin(ctx);
+    await deleteMyFile(actor, ctx.params.int('file_id'));
+    return [];
+  },
+
+  async getAllList(ctx) {
+    const { actor } = await requireAdmin(ctx);
+    const result = await listAllFiles(actor, {
+      ...listFilter(ctx.params),
+      username: ctx.params.str('username'),
+    });
+    const base = await publicBaseUrl(ctx);
+    return {
+      list: result.rows.map((file) => ({
+        ...listRow(file, base),
+        username: result.usernames.get(file.uid) ?? '',
+      })),
+      total: result.total,
+      used: result.used,
+      used_m: megabytes(result.used),
+    };
+  },
+
+  async deleteAttachment(ctx) {
+    const { actor } = await requireAdmin(ctx);
+    await deleteAnyFile(actor, ctx.params.int('file_id'));
+    return [];
+  },
+
+  async bindingPage(ctx) {
+    const { actor } = await requireLogin(ctx);
+    await bindFileToPage(actor, ctx.params.int('file_id'), ctx.params.int('page_id'));
+    return [];
+  },
+
+  visitFile,
+
+  // ShowDoc's older names of the page upload actions.
+  uploadImg: uploadImage,
+  attachmentUpload: uploadAttachment,
+  pageAttachmentUploadList: pageUploadList,
+  deletePageUploadFile,
+});

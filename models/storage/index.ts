@@ -1,0 +1,28 @@
+/**
+ * The process's file storage. The process entry configures it at start (the local disk under
+ * DATA_DIR today; an S3-compatible implementation of FileStorage can be plugged in the same way).
+ */
+import path from 'node:path';
+import { LocalFileStorage } from './local';
+import type { FileStorage } from './types';
+
+export type { FileStorage, StoredFile } from './types';
+export { newStorageKey } from './keys';
+export { LocalFileStorage } from './local';
+
+let current: FileStorage | null = null;
+
+export function configureFileStorage(storage: FileStorage | null): void {
+  current = storage;
+}
+
+/** The configured storage; throws when the process has none (a start-up bug, not a user error). */
+export function fileStorage(): FileStorage {
+  if (!current) throw new Error('file storage is not configured');
+  return current;
+}
+
+/** The local storage of a data directory: `<dataDir>/files`. */
+export function localStorageFor(dataDir: string): LocalFileStorage {
+  return new LocalFileStorage(path.join(dataDir, 'files'));
+}

@@ -45,12 +45,27 @@ const schema = z.object({
       (v) => v === '' || /^mongodb(\+srv)?:\/\//.test(v),
       'must start with mongodb:// or mongodb+srv://',
     ),
-  // Redis connection string for running several Quire processes behind a load balancer (event bus
-  // and socket fan-out). Empty = single process. Accepted and validated now; used by realtime.
+  // Redis connection string for running several Quire processes behind a load balancer: the
+  // domain-event bus, the Socket.IO adapter and Hocuspocus go through it. Empty = one process,
+  // everything in memory.
   REDIS_URL: z
     .string()
     .default('')
     .refine((v) => v === '' || /^rediss?:\/\//.test(v), 'must start with redis:// or rediss://'),
+  // What this process runs: `all` (API, web app and realtime on one port), `api` (API and web
+  // app only) or `realtime` (Socket.IO and Hocuspocus only). Split roles need REDIS_URL, which
+  // carries the events from API processes to realtime processes.
+  ROLE: z.enum(['all', 'api', 'realtime']).default('all'),
+  // Seconds a page lock survives after its holder's last socket has gone (a closed tab, a lost
+  // connection), before it is released for others; a reconnect within it keeps the lock.
+  LOCK_GRACE_SECONDS: z
+    .string()
+    .default('60')
+    .refine(
+      (v) => /^\d+$/.test(v) && Number(v) >= 1 && Number(v) <= 3600,
+      'must be an integer from 1 to 3600',
+    )
+    .transform(Number),
   // Password of the `showdoc` admin created on the very first start. Empty = a random one, printed
   // once. Changing it later has no effect: use `npm run quire -- user:password showdoc <new>`.
   ADMIN_PASSWORD: z.string().default(''),
@@ -89,6 +104,8 @@ export interface Config {
   dataDir: string;
   mongodbUri: string;
   redisUrl: string;
+  role: Parsed['ROLE'];
+  lockGraceSeconds: number;
   adminPassword: string;
   bodyLimitBytes: number;
   logLevel: Parsed['LOG_LEVEL'];
@@ -131,12 +148,18 @@ export function loadConfig(
     );
   }
   const c = result.data;
+  if (c.ROLE !== 'all' && !c.REDIS_URL)
+    throw new ConfigError([
+      `ROLE ${c.ROLE} needs REDIS_URL (split roles exchange events through Redis)`,
+    ]);
   return {
     port: c.PORT,
     host: c.HOST,
     dataDir: path.resolve(cwd, c.DATA_DIR),
     mongodbUri: c.MONGODB_URI,
     redisUrl: c.REDIS_URL,
+    role: c.ROLE,
+    lockGraceSeconds: c.LOCK_GRACE_SECONDS,
     adminPassword: c.ADMIN_PASSWORD,
     bodyLimitBytes: c.BODY_LIMIT,
     logLevel: c.LOG_LEVEL,

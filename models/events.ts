@@ -43,6 +43,17 @@ export interface DomainEvents {
   'page.deleted': { itemId: number; pageId: number; byUid: number };
   /** Pages were removed for good (recycle-bin purge): drop what hangs off them (files, subscriptions). */
   'page.purged': { itemId: number; pageIds: number[] };
+  /** A file was uploaded, bound to or unbound from pages, or deleted (attachment counts changed). */
+  'attachment.changed': {
+    fileId: number;
+    /** The uploader. */
+    uid: number;
+    /** The file's item (0 = a personal file). */
+    itemId: number;
+    /** Pages whose attachment list changed. */
+    pageIds: number[];
+    change: 'uploaded' | 'bound' | 'unbound' | 'deleted';
+  };
   /** The item's menu (catalogs, page titles, order) changed and readers should reload it. */
   'menu.changed': { itemId: number; byUid: number };
   /** A page lock was taken, renewed or released (`lock` null = released). */
@@ -60,10 +71,27 @@ export interface DomainEvents {
 export type EventName = keyof DomainEvents;
 export type EventHandler<N extends EventName> = (payload: DomainEvents[N]) => void | Promise<void>;
 
+export interface PublishOptions {
+  /** Set by the cross-process relay when it re-publishes an event another process published. */
+  remote?: boolean;
+}
+
+export interface SubscribeOptions {
+  /**
+   * Only events published in this process (not relayed ones): for listeners that write, such as
+   * reminders, which must run once per event, not once per process.
+   */
+  localOnly?: boolean;
+}
+
 export interface EventBus {
-  publish<N extends EventName>(name: N, payload: DomainEvents[N]): void;
+  publish<N extends EventName>(name: N, payload: DomainEvents[N], options?: PublishOptions): void;
   /** Returns the function that unsubscribes. */
-  subscribe<N extends EventName>(name: N, handler: EventHandler<N>): () => void;
+  subscribe<N extends EventName>(
+    name: N,
+    handler: EventHandler<N>,
+    options?: SubscribeOptions,
+  ): () => void;
 }
 
 /**
@@ -74,11 +102,13 @@ export function createEventBus(
   onError: (error: unknown, name: EventName) => void = () => {},
 ): EventBus {
   const handlers = new Map<EventName, Set<EventHandler<EventName>>>();
+  const localOnly = new WeakSet<EventHandler<EventName>>();
   return {
-    publish(name, payload) {
+    publish(name, payload, options = {}) {
       const set = handlers.get(name);
       if (!set) return;
       for (const handler of [...set]) {
+        if (options.remote && localOnly.has(handler)) continue;
         queueMicrotask(() => {
           try {
             Promise.resolve((handler as EventHandler<typeof name>)(payload)).catch((error) =>
@@ -90,10 +120,11 @@ export function createEventBus(
         });
       }
     },
-    subscribe(name, handler) {
+    subscribe(name, handler, options = {}) {
       let set = handlers.get(name);
       if (!set) handlers.set(name, (set = new Set()));
       set.add(handler as EventHandler<EventName>);
+      if (options.localOnly) localOnly.add(handler as EventHandler<EventName>);
       return () => set.delete(handler as EventHandler<EventName>);
     },
   };

@@ -13,6 +13,7 @@ import { nextId } from './counters';
 import { ApiError } from './errors';
 import { events } from './events';
 import { pageMissing, requirePage } from './pageAccess';
+import { Page } from './schemas/page';
 import { PageLock, type PageLockDoc } from './schemas/pageLock';
 import { nowSeconds } from './users';
 
@@ -132,4 +133,36 @@ export async function setPageLock(
       lock: release ? null : { uid: actor.uid, username: actor.username, lockTo },
     });
   return { id };
+}
+
+/**
+ * Releases the live locks `uid` holds on these pages, e.g. when the realtime service sees that
+ * the holder's editor connections have all been gone for a grace period (a lock no longer lingers
+ * for its full time after a closed tab). Each lock is removed with a compare-and-delete on the row
+ * as read, so a lock renewed meanwhile survives, and when several processes release the same lock
+ * only one of them publishes its `lock.changed`. Returns the pages released.
+ */
+export async function releaseLocksOf(
+  uid: number,
+  pageIds: number[],
+  options: { now?: number } = {},
+): Promise<number[]> {
+  if (!(uid > 0) || !pageIds.length) return [];
+  const now = options.now ?? nowSeconds();
+  const held = await PageLock.find(
+    { page_id: { $in: pageIds }, lock_uid: uid, lock_to: { $gt: now } },
+    { page_id: 1, lock_to: 1, _id: 0 },
+  ).lean();
+  const released: number[] = [];
+  for (const row of held) {
+    const removed = await PageLock.findOneAndDelete(
+      { page_id: row.page_id, lock_uid: uid, lock_to: row.lock_to },
+      { projection: { page_id: 1, _id: 0 } },
+    ).lean();
+    if (!removed) continue;
+    const page = await Page.findOne({ page_id: row.page_id }, { item_id: 1, _id: 0 }).lean();
+    events.publish('lock.changed', { itemId: page?.item_id ?? 0, pageId: row.page_id, lock: null });
+    released.push(row.page_id);
+  }
+  return released;
 }

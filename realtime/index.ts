@@ -1,15 +1,32 @@
 /**
- * The realtime service: Socket.IO at /socket.io on the same HTTP server as the API.
+ * The realtime service on the process's HTTP server: Socket.IO at /socket.io (authenticated
+ * sockets, user/item/page rooms, presence, domain events pushed to rooms, the lock grace) and
+ * Hocuspocus at /collab (realtime/collab/: live page documents).
  *
- * This is the seam only. Authentication (user_token), rooms (user:/item:/page:), the domain-event
- * fan-out and Hocuspocus (/collab) belong to the realtime issue, which fills in this function
- * without changing how the process wires it (scripts/quire.ts).
+ * With REDIS_URL, Socket.IO uses the Redis adapter, so room broadcasts (presence) and
+ * `fetchSockets()` (presence lists, "does this user still have a socket?") span every process.
+ * Domain events reach every process through models/eventBusRedis.ts (started by scripts/quire.ts,
+ * which every role needs), and each process pushes them to its own sockets (realtime/fanout.ts).
+ *
+ * The two share only the HTTP server and these deps: `attachCollab(httpServer, deps)`
+ * (realtime/collab/index.ts) takes only `/collab` upgrades, Socket.IO only `/socket.io`. The
+ * process entry wires this one service, in every role that serves realtime.
  */
 import type { Server as HttpServer } from 'node:http';
+import { createAdapter } from '@socket.io/redis-adapter';
+import type { Redis } from 'ioredis';
 import { Server as SocketServer } from 'socket.io';
 import type { Config } from '../models/config';
+import { connectRedis } from '../models/eventBusRedis';
 import type { EventBus } from '../models/events';
 import type { Logger } from '../models/log';
+import { attachCollab } from './collab';
+import { startFanout } from './fanout';
+import { createLockExpiry } from './lockExpiry';
+import { createLockGrace } from './lockGrace';
+import { createPresence } from './presence';
+import { setupSockets } from './sockets';
+import type { QuireServer } from './types';
 
 export interface RealtimeDeps {
   config: Config;
@@ -18,22 +35,62 @@ export interface RealtimeDeps {
 }
 
 export interface RealtimeService {
-  io: SocketServer;
-  /** Disconnects every client. Does not close the HTTP server (its owner does). */
+  io: QuireServer;
+  /**
+   * Resolves once the service can serve (with REDIS_URL: the adapter's Redis connections are up);
+   * rejects when they cannot be made. The process awaits it before listening.
+   */
+  ready: Promise<void>;
+  /** Disconnects every client and stops timers and Redis. Does not close the HTTP server. */
   close(): Promise<void>;
 }
 
+/** How long a cross-process `fetchSockets()` waits for the other processes' answers. */
+const ADAPTER_REQUEST_TIMEOUT_MS = 3000;
+
 export function attachRealtime(httpServer: HttpServer, deps: RealtimeDeps): RealtimeService {
-  const io = new SocketServer(httpServer, { path: '/socket.io', serveClient: false });
   const log = deps.logger.child({ service: 'realtime' });
-  io.on('connection', (socket) => {
-    log.debug({ socket: socket.id }, 'socket connected');
-  });
+  const io: QuireServer = new SocketServer(httpServer, { path: '/socket.io', serveClient: false });
+
+  const presence = createPresence(io, log);
+  const lockGrace = createLockGrace(io, deps.config.lockGraceSeconds * 1000, log);
+  const lockExpiry = createLockExpiry(io, log);
+  setupSockets(io, { logger: log, presence, lockGrace, lockExpiry });
+  const stopFanout = startFanout({ io, events: deps.events, presence, lockExpiry, logger: log });
+  const collab = attachCollab(httpServer, deps);
+
+  const redisClients: Redis[] = [];
+  const ready = (async () => {
+    if (!deps.config.redisUrl) return;
+    const pub = await connectRedis(deps.config.redisUrl, 'quire-socketio-pub', log);
+    redisClients.push(pub);
+    const sub = await connectRedis(deps.config.redisUrl, 'quire-socketio-sub', log);
+    redisClients.push(sub);
+    io.adapter(createAdapter(pub, sub, { requestsTimeout: ADAPTER_REQUEST_TIMEOUT_MS }));
+  })();
+  // The owner awaits `ready`; this only keeps an unobserved failure from crashing the process.
+  ready.catch(() => {});
+
+  let closing: Promise<void> | undefined;
   return {
     io,
-    async close() {
-      io.disconnectSockets(true);
-      io.engine.close();
+    ready,
+    close() {
+      closing ??= (async () => {
+        // First: it writes the open documents' drafts while the database is still there.
+        await collab.close();
+        stopFanout();
+        lockGrace.close();
+        lockExpiry.close();
+        presence.close();
+        io.disconnectSockets(true);
+        // Not io.close(): that would close the HTTP server, which belongs to the process entry.
+        io.engine.close();
+        await ready.catch(() => {});
+        await io.of('/').adapter.close();
+        await Promise.allSettled(redisClients.map((client) => client.quit()));
+      })();
+      return closing;
     },
   };
 }

@@ -3,9 +3,16 @@
  * (embedded engine or MongoDB), and the first-start admin. Used by `npm start` (scripts/start.ts)
  * and by the test helpers, so tests run exactly what production runs.
  *
- * Start order: listen first (health answers 503 while starting) → open the database → indexes →
- * first admin → ready. Stop order: not ready → stop accepting → drop sockets → let in-flight
- * requests finish (bounded) → close the database (the engine flushes its journal).
+ * Roles (ROLE): `all` runs everything; `api` serves the API and web app without sockets;
+ * `realtime` serves Socket.IO and Hocuspocus (plus /healthz) without the API. Model-level
+ * listeners (notifications, attachments) run in every role, since any role can write — the
+ * collaborative editor saves pages from a realtime process. With REDIS_URL the domain-event bus
+ * is relayed through Redis (models/eventBusRedis.ts), which is what lets the roles run apart.
+ *
+ * Start order: Redis (when set) → listen (health answers 503 while starting) → open the database
+ * → indexes → first admin → ready. Stop order: not ready → stop accepting → drop sockets → let
+ * in-flight requests finish (bounded) → close the event relay → close the database (the engine
+ * flushes its journal).
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -15,12 +22,16 @@ import { createAppState, type AppState } from '../api/state';
 import { ensureFirstAdmin } from '../models/bootstrap';
 import type { Config } from '../models/config';
 import { ensureIndexes, openDatabase, type Database } from '../models/db';
+import { startRedisEventRelay, type RedisEventRelay } from '../models/eventBusRedis';
 import { events, reportEventErrorsTo } from '../models/events';
 import { createLogger, type Logger } from '../models/log';
-import { attachRealtime } from '../realtime';
+import { attachRealtime, type RealtimeService } from '../realtime';
 import { startRecyclePurge } from '../models/recycle';
+import { startAttachments } from '../models/attachments';
+import { startNotifications } from '../models/notices';
 import { setTimeZone } from '../models/time';
 import { WEB_DIST } from './paths';
+import { createRealtimeOnlyApp } from './realtimeApp';
 
 /** In-flight requests get this long to finish on shutdown before their connections are cut. */
 const DRAIN_TIMEOUT_MS = 10_000;
@@ -85,17 +96,37 @@ export async function startQuire(
 
   const state = createAppState();
   setTimeZone(config.appTimezone);
-  const app = createApp({
-    config,
-    logger,
-    state,
-    webDistDir: options.webDistDir ?? WEB_DIST,
-    registry: options.registry,
-  });
+  const servesApi = config.role !== 'realtime';
+  const servesRealtime = config.role !== 'api';
+  const app = servesApi
+    ? createApp({
+        config,
+        logger,
+        state,
+        webDistDir: options.webDistDir ?? WEB_DIST,
+        registry: options.registry,
+      })
+    : createRealtimeOnlyApp(logger, state);
   const server = http.createServer(app);
-  const realtime = attachRealtime(server, { config, logger, events });
 
-  await listen(server, config.port, config.host);
+  // Redis comes first: a process that cannot reach it must not serve (its events would be lost).
+  let relay: RedisEventRelay | undefined;
+  let realtime: Pick<RealtimeService, 'close'> = { close: async () => {} };
+  try {
+    if (config.redisUrl)
+      relay = await startRedisEventRelay({ bus: events, redisUrl: config.redisUrl, logger });
+    if (servesRealtime) {
+      const service = attachRealtime(server, { config, logger, events });
+      realtime = service;
+      await service.ready;
+    }
+    await listen(server, config.port, config.host);
+  } catch (error) {
+    await realtime.close();
+    await relay?.close();
+    server.close();
+    throw error;
+  }
   const port = (server.address() as AddressInfo).port;
 
   let database: Database;
@@ -109,25 +140,32 @@ export async function startQuire(
   } catch (error) {
     await realtime.close();
     await closeServer(server);
+    await relay?.close();
     throw error;
   }
 
+  let stopAttachments: () => void;
   try {
     await ensureIndexes();
-    await ensureFirstAdmin({ adminPassword: config.adminPassword, print });
+    if (servesApi) await ensureFirstAdmin({ adminPassword: config.adminPassword, print });
+    stopAttachments = await startAttachments({ dataDir: config.dataDir });
   } catch (error) {
     await realtime.close();
     await closeServer(server);
+    await relay?.close();
     await database.close();
     throw error;
   }
 
   const stopPurge = startRecyclePurge({ onError: (error) => logger.error({ err: error }, 'recycle purge failed') });
+  const stopNotifications = startNotifications({
+    onError: (error, event) => logger.error({ err: error, event }, 'notification failed'),
+  });
   state.database = database;
   state.phase = 'ready';
   const url = publicUrl(config.host, port);
-  logger.info({ port, database: database.mode }, 'ready');
-  print(`Quire is ready at ${url}`);
+  logger.info({ port, database: database.mode, role: config.role }, 'ready');
+  print(`Quire is ready at ${url}${config.role === 'all' ? '' : ` (role: ${config.role})`}`);
 
   let stopping: Promise<void> | undefined;
   return {
@@ -141,9 +179,12 @@ export async function startQuire(
       stopping ??= (async () => {
         state.phase = 'stopping';
         stopPurge();
+        stopAttachments();
+        stopNotifications();
         const closed = closeServer(server);
         await realtime.close();
         await closed;
+        await relay?.close();
         await database.close();
         logger.info('stopped');
       })();

@@ -1,6 +1,7 @@
 /**
- * `npm start`: validate the configuration, build the web app if needed, run everything in this
- * process, and stop cleanly on SIGINT/SIGTERM (a second signal forces the exit).
+ * `npm start`: validate the configuration, build the web app if needed, run this process's role
+ * (ROLE: everything by default, or only the API, or only realtime — see scripts/quire.ts), and
+ * stop cleanly on SIGINT/SIGTERM (a second signal forces the exit).
  */
 import fs from 'node:fs';
 import { ConfigError, loadConfig } from '../models/config';
@@ -26,10 +27,13 @@ try {
 
 const print = (text: string) => process.stdout.write(`${text}\n`);
 
-try {
-  await ensureWebBuilt(ROOT, print);
-} catch (error) {
-  fail(`Could not build the web app: ${(error as Error).message}`);
+// A realtime-only process serves no web app, so it never builds one.
+if (config.role !== 'realtime') {
+  try {
+    await ensureWebBuilt(ROOT, print);
+  } catch (error) {
+    fail(`Could not build the web app: ${(error as Error).message}`);
+  }
 }
 
 // Signal handlers go in before anything starts, so a signal during start-up is never the

@@ -9,6 +9,8 @@ import { userController } from './user';
 import { pageController } from './page';
 import { pageHistoryController } from './pageHistory';
 import { pageLockController } from './pageLock';
+import { pageUploadController } from './pageUpload';
+import { attachmentController } from './attachment';
 import { recycleController } from './recycle';
 import { catalogController } from './catalog';
 import { itemSearchController } from './itemSearch';
@@ -20,6 +22,10 @@ import { teamController } from './team';
 import { teamMemberController } from './teamMember';
 import { teamItemController } from './teamItem';
 import { teamItemMemberController } from './teamItemMember';
+import { templateController } from './template';
+import { subscriptionController } from './subscription';
+import { messageController } from './message';
+import { adminMessageController } from './adminMessage';
 
 export const controllers: ControllerDefinition[] = [
   itemController,
@@ -35,9 +41,15 @@ export const controllers: ControllerDefinition[] = [
   pageController,
   pageHistoryController,
   pageLockController,
+  pageUploadController,
+  attachmentController,
   recycleController,
   catalogController,
   itemSearchController,
+  templateController,
+  subscriptionController,
+  messageController,
+  adminMessageController,
 ];
 
 /** A registry holding every controller above (one per app, so tests can add their own). */

@@ -26,6 +26,8 @@ describe('loadConfig', () => {
       logLevel: 'info',
       appTimezone: 'Asia/Shanghai',
       trustProxy: false,
+      role: 'all',
+      lockGraceSeconds: 60,
     });
   });
 

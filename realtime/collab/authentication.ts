@@ -1,0 +1,129 @@
+/**
+ * Who may open a page document. Every connection (one per page per socket) authenticates on its
+ * own with the provider's `token` (a user_token; expired or unknown → `unauthorized`) and a
+ * document name `page.<page_id>`; models/pageAccess.ts requirePage decides: edit access →
+ * read-write, visit access → read-only, anything else (no access, catalog restriction, someone
+ * else's draft page, deleted page) → `forbidden`, exactly like a page that does not exist.
+ *
+ * Access is re-checked while connections stay open: when an item's members, settings or menu
+ * change, each affected connection is asked again and closed (`access-revoked`) or has its write
+ * access recomputed; a deleted page closes its document's connections (`page-deleted`).
+ */
+import type { Extension, onAuthenticatePayload } from '@hocuspocus/server';
+import { authenticateToken } from '../../models/auth';
+import { pageDocumentName, pageIdOfDocument, type CollabCloseReason } from '../collabProtocol';
+import {
+  actorOf,
+  applyAccess,
+  contextOf,
+  displayName,
+  pageRole,
+  refusal,
+  writeAllowed,
+  type CollabContext,
+} from './access';
+import { readLiveLock } from './lockBridge';
+import { loadedPage, type CollabRuntime } from './runtime';
+
+/** WebSocket-style close codes for the document connections we end (4000–4999: ours). */
+const CLOSE_CODES: Record<CollabCloseReason, number> = {
+  'access-revoked': 4403,
+  'page-deleted': 4404,
+  'awareness-identity': 4401,
+  'refused-message': 4400,
+};
+
+export function closeEvent(reason: CollabCloseReason): { code: number; reason: string } {
+  return { code: CLOSE_CODES[reason], reason };
+}
+
+export function authentication(): Extension {
+  return {
+    extensionName: 'quire-authentication',
+    async onAuthenticate(data: onAuthenticatePayload): Promise<CollabContext> {
+      const pageId = pageIdOfDocument(data.documentName);
+      if (!pageId) throw refusal('bad-document');
+      const who = await authenticateToken(data.token);
+      if (!who) throw refusal('unauthorized');
+      const role = await pageRole(who.actor, pageId);
+      if (!role) throw refusal('forbidden');
+      const context: CollabContext = {
+        user: {
+          uid: who.user.uid,
+          username: who.user.username,
+          name: displayName(who.user),
+          groupid: who.user.groupid,
+        },
+        pageId,
+        itemId: role.page.item_id,
+        canEdit: role.canEdit,
+      };
+      // The lock bridge keeps this current once the connection is open.
+      const lock = await readLiveLock(pageId);
+      data.connectionConfig.readOnly = !writeAllowed(context, role.coEdit, lock);
+      return context;
+    },
+  };
+}
+
+/** Asks models/ again for the open connections of an item's pages (all, or these users'). */
+async function recheckItem(runtime: CollabRuntime, itemId: number, uids?: number[]): Promise<void> {
+  const only = uids ? new Set(uids) : null;
+  for (const name of runtime.pages.ofItem(itemId)) {
+    const loaded = loadedPage(runtime, name);
+    if (!loaded) continue;
+    const roles = new Map<number, Awaited<ReturnType<typeof pageRole>>>();
+    for (const connection of loaded.document.getConnections()) {
+      const context = contextOf(connection);
+      if (!context || (only && !only.has(context.user.uid))) continue;
+      if (!roles.has(context.user.uid))
+        roles.set(context.user.uid, await pageRole(actorOf(context), context.pageId));
+      const role = roles.get(context.user.uid);
+      if (!role) {
+        connection.close(closeEvent('access-revoked'));
+        continue;
+      }
+      context.canEdit = role.canEdit;
+      const settingChanged = loaded.live.coEdit !== role.coEdit;
+      loaded.live.coEdit = role.coEdit;
+      applyAccess(connection, loaded.live, settingChanged);
+    }
+  }
+}
+
+/** Subscribes the re-checks to the domain events; returns the unsubscriber. */
+export function watchAccess(runtime: CollabRuntime): () => void {
+  const { events, logger } = runtime;
+  const guard =
+    <T>(what: string, run: (payload: T) => Promise<void>) =>
+    async (payload: T) => {
+      try {
+        await run(payload);
+      } catch (error) {
+        logger.error({ err: error, what }, 'collab access re-check failed');
+      }
+    };
+  const stops = [
+    events.subscribe(
+      'membership.changed',
+      guard('membership', (e) => recheckItem(runtime, e.itemId, e.uids)),
+    ),
+    events.subscribe(
+      'item.changed',
+      guard('item', (e) => recheckItem(runtime, e.itemId)),
+    ),
+    events.subscribe(
+      'menu.changed',
+      guard('menu', (e) => recheckItem(runtime, e.itemId)),
+    ),
+    events.subscribe(
+      'page.deleted',
+      guard('page', async (e) => {
+        const loaded = loadedPage(runtime, pageDocumentName(e.pageId));
+        for (const connection of loaded?.document.getConnections() ?? [])
+          connection.close(closeEvent('page-deleted'));
+      }),
+    ),
+  ];
+  return () => stops.forEach((stop) => stop());
+}

@@ -1,0 +1,108 @@
+/**
+ * Loading and storing page documents as the page's live shared draft (models/drafts.ts).
+ *
+ * Load: the stored draft when there is one, brought up to the saved content if the page was saved
+ * while nobody had it open; otherwise the Y.Text starts as the saved page content. Both edits are
+ * made deterministically (text.ts), so processes that load the same page at the same time agree.
+ *
+ * Store: Hocuspocus calls onStoreDocument debounced after changes (DEBOUNCE_MS, at the latest
+ * MAX_DEBOUNCE_MS after the first unsaved change) and at once when the last editor leaves. Bytes
+ * and text are written together; a store that would write what is already stored is skipped.
+ */
+import { createHash } from 'node:crypto';
+import type {
+  afterUnloadDocumentPayload,
+  Extension,
+  onLoadDocumentPayload,
+  onStoreDocumentPayload,
+} from '@hocuspocus/server';
+import * as Y from 'yjs';
+import { contentHash, loadDraft, storeDraft } from '../../models/drafts';
+import { Item } from '../../models/schemas/item';
+import { Page } from '../../models/schemas/page';
+import { pageIdOfDocument } from '../collabProtocol';
+import { refusal, type CollabContext } from './access';
+import type { CollabRuntime } from './runtime';
+import { pageText, setPageTextDeterministically } from './text';
+
+/** Quiet time after the last change before the draft is written. */
+export const DEBOUNCE_MS = 2000;
+/** Longest a changed document waits to be written while edits keep coming. */
+export const MAX_DEBOUNCE_MS = 10_000;
+
+/** Transaction origin of changes made while loading (not a client's edit: nothing to store). */
+const LOAD_ORIGIN = { source: 'quire-load' };
+
+function signature(state: Uint8Array, baseHash: string): string {
+  return createHash('sha256').update(state).update(baseHash).digest('hex');
+}
+
+export function persistence(runtime: CollabRuntime): Extension {
+  return {
+    extensionName: 'quire-persistence',
+
+    async onLoadDocument({ documentName, document }: onLoadDocumentPayload) {
+      const pageId = pageIdOfDocument(documentName);
+      const page = pageId
+        ? await Page.findOne(
+            { page_id: pageId, is_del: 0 },
+            { page_content: 1, item_id: 1, _id: 0 },
+          ).lean()
+        : null;
+      if (!pageId || !page) throw refusal('forbidden');
+      const item = await Item.findOne({ item_id: page.item_id }, { co_edit: 1, _id: 0 }).lean();
+      const baseHash = contentHash(page.page_content);
+      const draft = await loadDraft(pageId);
+
+      let storedSignature = '';
+      if (draft && draft.state.length > 0) {
+        Y.applyUpdate(document, draft.state, LOAD_ORIGIN);
+        storedSignature = signature(Y.encodeStateAsUpdate(document), draft.baseHash);
+        // Saved while nobody had it open: the saved content wins, as it does for open documents.
+        if (draft.baseHash !== baseHash)
+          setPageTextDeterministically(
+            document,
+            page.page_content,
+            `reconcile:${pageId}`,
+            LOAD_ORIGIN,
+          );
+      } else {
+        setPageTextDeterministically(document, page.page_content, `init:${pageId}`, LOAD_ORIGIN);
+      }
+
+      runtime.pages.set(documentName, {
+        pageId,
+        itemId: page.item_id,
+        baseHash,
+        storedSignature,
+        recentTexts: new Map(),
+        coEdit: item?.co_edit === 1,
+        lock: null,
+      });
+    },
+
+    async onStoreDocument({ documentName, document, context }: onStoreDocumentPayload) {
+      const live = runtime.pages.get(documentName);
+      if (!live) return;
+      const state = Y.encodeStateAsUpdate(document);
+      const next = signature(state, live.baseHash);
+      if (next === live.storedSignature) return;
+      await storeDraft({
+        pageId: live.pageId,
+        itemId: live.itemId,
+        state,
+        text: pageText(document).toString(),
+        baseHash: live.baseHash,
+        byUid: (context as Partial<CollabContext> | undefined)?.user?.uid ?? 0,
+      });
+      live.storedSignature = next;
+    },
+
+    async afterUnloadDocument({ documentName, instance }: afterUnloadDocumentPayload) {
+      // A quick reconnect may already be loading the page again: keep that one's state.
+      if (instance.documents.has(documentName) || instance.loadingDocuments.has(documentName))
+        return;
+      runtime.pages.drop(documentName);
+    },
+  };
+}

@@ -1,0 +1,104 @@
+/**
+ * The contract between the collaborative page editor (web/, CodeMirror 6 + y-codemirror.next +
+ * @hocuspocus/provider 3) and the Hocuspocus server at /collab. Constants and types only: the web
+ * may import this file without pulling in any server code.
+ *
+ * Connecting: `new HocuspocusProvider({ url: <ws(s)://host>/collab, name: pageDocumentName(id),
+ * token: user_token })`. Editors get a read-write document, readers a read-only one
+ * (`onAuthenticated({ scope })` says which), anybody else `onAuthenticationFailed({ reason })` with
+ * one of CollabRefusal.
+ */
+
+/** The WebSocket path of the Hocuspocus server (Socket.IO keeps `/socket.io`). */
+export const COLLAB_PATH = '/collab';
+
+/** The Y.Text holding a page's Markdown: `doc.getText(PAGE_TEXT)`, bound with yCollab. */
+export const PAGE_TEXT = 'content';
+
+const DOCUMENT_NAME = /^page\.([1-9]\d{0,14})$/;
+
+/** One Yjs document per page. */
+export function pageDocumentName(pageId: number): string {
+  return `page.${pageId}`;
+}
+
+/** The page id of a document name, or null when the name is not one of ours. */
+export function pageIdOfDocument(name: string): number | null {
+  const match = DOCUMENT_NAME.exec(name);
+  return match ? Number(match[1]) : null;
+}
+
+/** Why the server refused a document (the provider's `authenticationFailed` reason). */
+export type CollabRefusal =
+  /** No token, an unknown one or an expired one: log in again. */
+  | 'unauthorized'
+  /** The page does not exist or the user may not read it. */
+  | 'forbidden'
+  /** The document name is not `page.<id>`. */
+  | 'bad-document';
+
+/**
+ * Why the server closed a document connection that was open (the provider's `close` event).
+ * A client that gets `awareness-identity` sent awareness in someone else's name.
+ */
+export type CollabCloseReason =
+  | 'access-revoked'
+  | 'page-deleted'
+  | 'awareness-identity'
+  /** The client sent a message kind only the server may send (stateless broadcasts). */
+  | 'refused-message';
+
+/** Who the person behind an awareness state is. `id` and `name` must be the connection's own. */
+export interface CollabUser {
+  /** The account's uid. */
+  id: number;
+  /** The account's username, or its display name when it has one (what `hello` sends). */
+  name: string;
+  /** Cursor colour (CSS), and its light variant for selections (y-codemirror.next's fields). */
+  color?: string;
+  colorLight?: string;
+}
+
+export type CollabMode = 'viewing' | 'editing';
+
+/**
+ * An awareness state (`provider.setAwarenessField(...)`). The server refuses a state whose `user`
+ * is not the connection's own user (the connection is then closed with `awareness-identity`), and
+ * states over MAX_AWARENESS_BYTES. `cursor` is y-codemirror.next's field.
+ */
+export interface CollabAwarenessState {
+  user?: CollabUser;
+  mode?: CollabMode;
+  cursor?: unknown;
+}
+
+/** Largest accepted awareness state, as JSON. */
+export const MAX_AWARENESS_BYTES = 4096;
+
+/** The page lock as the editor needs it (null = nobody holds it). */
+export interface CollabLock {
+  uid: number;
+  username: string;
+  /** Unix seconds. */
+  lockTo: number;
+}
+
+/**
+ * What the server tells one connection (HocuspocusProvider `onStateless`, JSON in `payload`).
+ * Clients' own stateless broadcasts are refused, so these always come from the server.
+ */
+export type CollabServerMessage =
+  /** Sent once the document is open: who you are (use it in your awareness `user`) and your access. */
+  | {
+      type: 'hello';
+      user: { id: number; name: string };
+      readOnly: boolean;
+      coEdit: boolean;
+      lock: CollabLock | null;
+    }
+  /**
+   * Your write access changed: the page's lock moved (simultaneous editing off: only the lock
+   * holder writes, the others watch live), the item's "simultaneous editing" setting changed, or
+   * your role did.
+   */
+  | { type: 'access'; readOnly: boolean; coEdit: boolean; lock: CollabLock | null };

@@ -1,0 +1,202 @@
+/**
+ * Domain events become socket pushes to the right rooms, caused through the real REST API:
+ * "save and notify" reminds subscribers only (`notice` + `unread`), reading a notice updates the
+ * badge, saves reach the page's watchers, catalog edits reach the item's watchers as
+ * `menu:changed`, deleted pages and archived items are announced, announcements reach everyone.
+ */
+import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import { addMember, makeItem } from '../helpers/factories';
+import { makePage } from '../helpers/pages';
+import { startTestServer, type TestServer } from '../helpers/server';
+import { closeAllSockets, connectClient, type TestClient } from '../helpers/sockets';
+import { makeUser, type TestUser } from '../helpers/users';
+
+let server: TestServer;
+let admin: TestUser;
+let owner: TestUser;
+let editor: TestUser;
+let subscriber: TestUser;
+let bystander: TestUser;
+let itemId: number;
+
+beforeAll(async () => {
+  server = await startTestServer({ env: { LOG_LEVEL: 'silent' } });
+  [admin, owner, editor, subscriber, bystander] = await Promise.all([
+    makeUser({ admin: true }),
+    makeUser(),
+    makeUser(),
+    makeUser(),
+    makeUser(),
+  ]);
+  ({ item_id: itemId } = await makeItem(owner, { password: 'private' }));
+  await addMember(itemId, editor, 1);
+  await addMember(itemId, subscriber, 0);
+  await addMember(itemId, bystander, 0);
+});
+afterAll(async () => {
+  closeAllSockets();
+  await server.stop();
+});
+
+const connect = (user: TestUser) => connectClient(server.url, { user_token: user.user_token });
+const as = (user: TestUser) => server.api.withToken(user.user_token);
+const roundTrip = (client: TestClient) => client.unwatch({ page_id: 999_999_999 });
+
+describe('notices and unread counts', () => {
+  test('save-and-notify pushes notice and unread to subscribers only; reading it updates the badge', async () => {
+    const page = await makePage(editor, itemId);
+    await as(editor).ok('subscription/savePage', {
+      page_id: page.page_id,
+      uids: String(subscriber.uid),
+    });
+    const subscribed = await connect(subscriber);
+    const notSubscribed = await connect(bystander);
+    const saver = await connect(editor);
+
+    await as(editor).ok('page/save', {
+      page_id: page.page_id,
+      item_id: itemId,
+      page_title: page.page_title,
+      page_content: 'changed',
+      is_notify: 1,
+      notify_content: 'Please review the new section',
+    });
+    const notice = await subscribed.waitFor('notice');
+    expect(notice).toMatchObject({
+      kind: 'remind',
+      from_name: editor.username,
+      object_type: 'page',
+      object_id: page.page_id,
+      message_content_id: expect.any(Number),
+    });
+    expect(notice.message_content).toContain('Please review the new section');
+    expect(await subscribed.waitFor('unread', (u) => u.remind === 1)).toMatchObject({ remind: 1 });
+
+    // The other member and the person who saved heard nothing.
+    await Promise.all([roundTrip(notSubscribed), roundTrip(saver)]);
+    for (const client of [notSubscribed, saver]) {
+      expect(client.all('notice')).toEqual([]);
+      expect(client.all('unread')).toEqual([]);
+    }
+
+    await as(subscriber).ok('message/setRead', {
+      message_content_id: notice.message_content_id,
+    });
+    await subscribed.waitFor('unread', (u) => u.remind === 0);
+    subscribed.close();
+    notSubscribed.close();
+    saver.close();
+  });
+
+  test("a user's pushes reach every one of their sockets and no one else's", async () => {
+    const page = await makePage(editor, itemId);
+    await as(editor).ok('subscription/savePage', {
+      page_id: page.page_id,
+      uids: String(subscriber.uid),
+    });
+    const tabs = [await connect(subscriber), await connect(subscriber)];
+    const other = await connect(bystander);
+    await as(editor).ok('page/save', {
+      page_id: page.page_id,
+      item_id: itemId,
+      page_title: page.page_title,
+      page_content: 'again',
+      is_notify: 1,
+      notify_content: 'Second round',
+    });
+    for (const tab of tabs) await tab.waitFor('notice', (n) => n.object_id === page.page_id);
+    await roundTrip(other);
+    expect(other.all('notice')).toEqual([]);
+    for (const client of [...tabs, other]) client.close();
+  });
+
+  test('a site announcement is pushed to every connected user', async () => {
+    const clients = [await connect(bystander), await connect(owner)];
+    const { id } = await as(admin).ok<{ id: number }>('adminMessage/addAnnouncement', {
+      message_content: 'Maintenance tonight',
+      message_type: 'announce_web',
+    });
+    for (const client of clients)
+      expect(await client.waitFor('notice', (n) => n.message_content_id === id)).toMatchObject({
+        kind: 'announce',
+        message_content: expect.stringContaining('Maintenance tonight'),
+      });
+    for (const client of clients) client.close();
+  });
+});
+
+describe('item and page rooms', () => {
+  test('a save reaches the page watchers with its title, author and time', async () => {
+    const page = await makePage(owner, itemId);
+    const watcher = await connect(subscriber);
+    await watcher.watch({ page_id: page.page_id });
+    await as(editor).ok('page/save', {
+      page_id: page.page_id,
+      item_id: itemId,
+      page_title: 'Release notes',
+      page_content: 'v2',
+    });
+    expect(await watcher.waitFor('page:saved')).toEqual({
+      item_id: itemId,
+      page_id: page.page_id,
+      cat_id: 0,
+      page_title: 'Release notes',
+      author: { uid: editor.uid, username: editor.username },
+      addtime: expect.any(Number),
+      origin: 'rest',
+      created: false,
+    });
+    watcher.close();
+  });
+
+  test('catalog edits push menu:changed to the item watchers, not to watchers of other items', async () => {
+    const { item_id: otherItem } = await makeItem(owner);
+    const watcher = await connect(subscriber);
+    const elsewhere = await connect(owner);
+    expect(await watcher.watch({ item_id: itemId })).toEqual({ ok: true });
+    expect(await elsewhere.watch({ item_id: otherItem })).toEqual({ ok: true });
+    await as(editor).ok('catalog/save', { item_id: itemId, cat_name: 'Guides' });
+    expect(await watcher.waitFor('menu:changed')).toEqual({ item_id: itemId });
+    await roundTrip(elsewhere);
+    expect(elsewhere.all('menu:changed')).toEqual([]);
+    watcher.close();
+    elsewhere.close();
+  });
+
+  test('a deleted page is announced to its watchers, who are then out of its room', async () => {
+    const page = await makePage(owner, itemId);
+    const watcher = await connect(subscriber);
+    await watcher.watch({ page_id: page.page_id, mode: 'viewing' });
+    await as(owner).ok('page/delete', { page_id: page.page_id, item_id: itemId });
+    expect(await watcher.waitFor('page:deleted')).toEqual({
+      item_id: itemId,
+      page_id: page.page_id,
+    });
+    expect(await watcher.presence({ page_id: page.page_id, mode: 'editing' })).toMatchObject({
+      error_code: 10101,
+    });
+    watcher.close();
+  });
+
+  test('archiving the item is pushed as item:changed to its watchers', async () => {
+    const { item_id: item } = await makeItem(owner);
+    const watcher = await connect(owner);
+    await watcher.watch({ item_id: item });
+    await as(owner).ok('item/archive', { item_id: item, password: owner.password });
+    expect(await watcher.waitFor('item:changed')).toEqual({ item_id: item, change: 'archived' });
+    watcher.close();
+  });
+
+  test('new members are told their access changed (access:changed on their user room)', async () => {
+    const { item_id: item } = await makeItem(owner);
+    const newcomer = await makeUser();
+    const client = await connect(newcomer);
+    await as(owner).ok('member/save', {
+      item_id: item,
+      username: newcomer.username,
+      member_group_id: 1,
+    });
+    expect(await client.waitFor('access:changed')).toEqual({ item_id: item, change: 'added' });
+    client.close();
+  });
+});

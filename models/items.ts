@@ -211,6 +211,8 @@ export interface ItemUpdate {
   is_private?: boolean;
   allow_comment?: boolean;
   allow_feedback?: boolean;
+  /** Simultaneous editing: several editors co-edit a page's live document (no auto-lock). */
+  co_edit?: boolean;
   group_ids?: number[];
 }
 
@@ -242,6 +244,7 @@ export async function updateItem(
     set.allow_comment = input.allow_comment ? 1 : 0;
   if (input.allow_feedback !== undefined && commentsAllowed)
     set.allow_feedback = input.allow_feedback ? 1 : 0;
+  if (input.co_edit !== undefined) set.co_edit = input.co_edit ? 1 : 0;
   set.last_update_time = nowSeconds();
   const result = await Item.updateOne(
     { item_id: item.item_id, is_del: 0, is_archived: { $ne: 1 } },

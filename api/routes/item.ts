@@ -60,6 +60,7 @@ export const itemController = defineController('item', {
         is_private: optionalBool(ctx, 'is_private'),
         allow_comment: optionalBool(ctx, 'allow_comment'),
         allow_feedback: optionalBool(ctx, 'allow_feedback'),
+        co_edit: optionalBool(ctx, 'co_edit'),
         group_ids: groupIdsParam(ctx),
       },
       { itemPassword: itemPassword(ctx) },

@@ -337,6 +337,24 @@ describe('item/update', () => {
     });
     expect((await row())!.password).toBe('');
   });
+
+  test('simultaneous editing (co_edit) is switched on and off by a manager and announced as item.changed', async () => {
+    const seen: DomainEvents['item.changed'][] = [];
+    const stop = events.subscribe('item.changed', (e) => void seen.push(e));
+    try {
+      await as(owner).ok('item/update', { item_id: itemId, co_edit: 1 });
+      expect((await row())!.co_edit).toBe(1);
+      await as(owner).ok('item/update', { item_id: itemId, item_description: 'keeps co_edit' });
+      expect((await row())!.co_edit).toBe(1);
+      await as(owner).ok('item/update', { item_id: itemId, co_edit: 0 });
+      expect((await row())!.co_edit).toBe(0);
+      expect(
+        seen.filter((e) => e.itemId === itemId && e.change === 'updated').length,
+      ).toBeGreaterThanOrEqual(3);
+    } finally {
+      stop();
+    }
+  });
 });
 
 describe('item/detail', () => {

@@ -1,21 +1,106 @@
 /**
- * The app shell: Ant Design theme and the route table. Screens live in web/features/<area>/ and
- * are added here as their issues land.
+ * The app shell: Ant Design (theme, language pack, message/modal context), the bridge that lets
+ * the API client alert and navigate, and the route table of spec 000 §2. Every screen but the
+ * landing page is a lazy chunk, so the reader route (`/:item`) loads no workspace code.
  */
-import { ConfigProvider } from 'antd';
+import { App as AntApp, ConfigProvider } from 'antd';
+import type { Locale } from 'antd/es/locale';
+import { lazy, Suspense, useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { Route, Routes } from 'react-router';
+import { RequireLogin } from './auth/RequireLogin';
+import { ApiBridge } from './components/ApiBridge';
+import { ScreenLoading } from './components/ScreenLoading';
 import { Landing } from './features/landing/Landing';
-import { LoginPlaceholder } from './features/landing/LoginPlaceholder';
 import { NotFound } from './features/landing/NotFound';
+import { loadAntdLocale } from './i18n/antdLocale';
+import { LANGUAGES } from './i18n';
+
+const LoginPage = lazy(() => import('./features/auth/LoginPage'));
+const RegisterPage = lazy(() => import('./features/auth/RegisterPage'));
+const TokenLoginBridge = lazy(() => import('./features/auth/TokenLoginBridge'));
+const ItemPasswordPage = lazy(() => import('./features/auth/ItemPasswordPage'));
+const PricesPage = lazy(() => import('./features/user/PricesPage'));
+const WorkspaceLayout = lazy(() => import('./features/layout/WorkspaceLayout'));
+const ItemListPage = lazy(() => import('./features/items/ItemListPage'));
+const GroupsPage = lazy(() => import('./features/groups/GroupsPage'));
+const UserCentrePage = lazy(() => import('./features/user/UserCentrePage'));
+const NoticesPage = lazy(() => import('./features/notices/NoticesPage'));
+const TeamListPage = lazy(() => import('./features/teams/TeamListPage'));
+const TeamMembersPage = lazy(() => import('./features/teams/TeamMembersPage'));
+const TeamItemsPage = lazy(() => import('./features/teams/TeamItemsPage'));
+const AttachmentsPage = lazy(() => import('./features/attachments/AttachmentsPage'));
+const AdminEntry = lazy(() => import('./features/admin/AdminEntry'));
+// The reader: its own chunks, no workspace, editor or admin code (DESIGN §6).
+const Reader = lazy(() => import('./features/reader/ReaderRoute'));
+const PageById = lazy(() => import('./features/reader/PageByIdRoute'));
+const SharedPage = lazy(() => import('./features/share/SharedPageRoute'));
+
+function useAntdLocale(): Locale | undefined {
+  const { i18n } = useTranslation();
+  const [locale, setLocale] = useState<Locale | undefined>(undefined);
+  useEffect(() => {
+    let current = true;
+    loadAntdLocale(i18n.language).then(
+      (loaded) => current && setLocale(loaded),
+      () => current && setLocale(undefined),
+    );
+    return () => {
+      current = false;
+    };
+  }, [i18n.language]);
+  return locale;
+}
 
 export function App() {
+  const locale = useAntdLocale();
   return (
-    <ConfigProvider theme={{ token: { colorPrimary: '#2f6fde' } }}>
-      <Routes>
-        <Route path="/" element={<Landing />} />
-        <Route path="/user/login" element={<LoginPlaceholder />} />
-        <Route path="*" element={<NotFound />} />
-      </Routes>
+    <ConfigProvider locale={locale} theme={{ token: { colorPrimary: '#2f6fde', borderRadius: 8 } }}>
+      {/* Notices pop up bottom right: top right would cover the header's icons. */}
+      <AntApp notification={{ placement: 'bottomRight' }}>
+        <ApiBridge />
+        <Suspense fallback={<ScreenLoading />}>
+          <Routes>
+            <Route path="/" element={<Landing />} />
+            <Route path="/user/login" element={<LoginPage />} />
+            <Route path="/user/register" element={<RegisterPage />} />
+            <Route path="/user/loginByUserToken" element={<TokenLoginBridge />} />
+            <Route path="/item/password/:item_id" element={<ItemPasswordPage />} />
+            <Route path="/prices" element={<PricesPage />} />
+            <Route
+              element={
+                <RequireLogin>
+                  <WorkspaceLayout />
+                </RequireLogin>
+              }
+            >
+              <Route path="/item/index" element={<ItemListPage />} />
+              <Route path="/item/group/index" element={<GroupsPage />} />
+              <Route path="/user/setting" element={<UserCentrePage />} />
+              <Route path="/message/index" element={<NoticesPage />} />
+              <Route path="/team/index" element={<TeamListPage />} />
+              <Route path="/team/member/:id" element={<TeamMembersPage />} />
+              <Route path="/team/item/:id" element={<TeamItemsPage />} />
+              <Route path="/attachment/index" element={<AttachmentsPage />} />
+              <Route path="/admin/index" element={<AdminEntry />} />
+            </Route>
+            <Route path="/p/:unique_key" element={<SharedPage />} />
+            <Route path="/page/:page_id" element={<PageById />} />
+            {/* A language code before an item selects the language (spec 002 §2). */}
+            {LANGUAGES.flatMap(({ code }) => [
+              <Route key={code} path={`/${code}/:item`} element={<Reader lang={code} />} />,
+              <Route
+                key={`${code}/p`}
+                path={`/${code}/:item/:page`}
+                element={<Reader lang={code} />}
+              />,
+            ])}
+            <Route path="/:item" element={<Reader />} />
+            <Route path="/:item/:page" element={<Reader />} />
+            <Route path="*" element={<NotFound />} />
+          </Routes>
+        </Suspense>
+      </AntApp>
     </ConfigProvider>
   );
 }

@@ -1,6 +1,8 @@
 /**
- * The interface catalogues: all 13 languages present, English and Simplified Chinese complete
- * (same keys, no empty texts), the others translating only keys that exist in English.
+ * The interface catalogues: all 13 languages present; English and Simplified Chinese complete
+ * (same keys, no empty texts); every workspace text present in all 13 (translated, or English
+ * where no translation exists) with the same {{placeholders}}; no catalogue with keys English
+ * lacks; and every literal `t('…')` key of the workspace code defined in English.
  */
 import { expect, test } from '@jest/globals';
 import fs from 'node:fs';
@@ -24,6 +26,55 @@ const LOCALES = [
 ];
 const dir = path.join(ROOT, 'web', 'i18n', 'locales');
 
+/** The workspace's namespaces (the reader's live in `reader.*`/`share.*`, checked by its suite). */
+const WORKSPACE_NAMESPACES = [
+  'app',
+  'landing',
+  'login',
+  'register',
+  'auth',
+  'bridge',
+  'itemPassword',
+  'header',
+  'live',
+  'common',
+  'errors',
+  'items',
+  'groups',
+  'sort',
+  'members',
+  'teams',
+  'attachments',
+  'notices',
+  'user',
+  'prices',
+  'admin',
+  'notFound',
+  'language',
+  'footer',
+];
+/** Workspace source folders whose `t('key')` literals must exist. */
+const WORKSPACE_SOURCES = [
+  'App.tsx',
+  'components',
+  'api',
+  'auth',
+  'live',
+  ...[
+    'auth',
+    'items',
+    'groups',
+    'teams',
+    'members',
+    'attachments',
+    'notices',
+    'user',
+    'layout',
+    'admin',
+    'landing',
+  ].map((f) => `features/${f}`),
+];
+
 function flatten(value: unknown, prefix = ''): Record<string, unknown> {
   if (value === null || typeof value !== 'object') return { [prefix]: value };
   return Object.assign(
@@ -36,6 +87,11 @@ function flatten(value: unknown, prefix = ''): Record<string, unknown> {
 
 const load = (locale: string) =>
   flatten(JSON.parse(fs.readFileSync(path.join(dir, `${locale}.json`), 'utf8')));
+
+const placeholders = (text: unknown) =>
+  String(text)
+    .match(/\{\{\w+\}\}/g)
+    ?.sort() ?? [];
 
 test('exactly the 13 spec languages have a catalogue', () => {
   expect(
@@ -54,12 +110,66 @@ test('English and Chinese have the same keys and no empty text', () => {
     expect(typeof text === 'string' && text.trim()).toBeTruthy();
 });
 
-test('the other languages only translate keys English has (the rest falls back to English)', () => {
-  const enKeys = new Set(Object.keys(load('en_us')));
-  for (const locale of LOCALES.filter((l) => l !== 'en_us' && l !== 'zh_cn')) {
-    const keys = Object.keys(load(locale));
-    expect(keys.length).toBeGreaterThan(0);
-    for (const key of keys)
-      expect(enKeys.has(key) ? key : `${locale}: unknown key ${key}`).toBe(key);
+test('every catalogue has every workspace text, with the placeholders English has', () => {
+  const en = load('en_us');
+  const workspaceKeys = Object.keys(en).filter((k) =>
+    WORKSPACE_NAMESPACES.includes(k.split('.')[0]),
+  );
+  expect(workspaceKeys.length).toBeGreaterThan(300);
+  for (const locale of LOCALES) {
+    const catalogue = load(locale);
+    const missing = workspaceKeys.filter((k) => typeof catalogue[k] !== 'string' || !catalogue[k]);
+    expect([locale, missing]).toEqual([locale, []]);
+    for (const key of Object.keys(catalogue).filter((k) => k in en))
+      expect([locale, key, placeholders(catalogue[key])]).toEqual([
+        locale,
+        key,
+        placeholders(en[key]),
+      ]);
   }
+});
+
+test('the other languages translate the common texts rather than repeating English', () => {
+  const en = load('en_us');
+  const common = [
+    'login.submit',
+    'common.cancel',
+    'common.save',
+    'items.all',
+    'items.create.button',
+    'user.logout',
+  ];
+  for (const locale of LOCALES.filter((l) => l !== 'en_us')) {
+    const catalogue = load(locale);
+    for (const key of common)
+      expect([locale, key, catalogue[key] !== en[key]]).toEqual([locale, key, true]);
+  }
+});
+
+test('no catalogue has keys English lacks (English is the fallback of every text)', () => {
+  const enKeys = new Set(Object.keys(load('en_us')));
+  for (const locale of LOCALES) {
+    const extra = Object.keys(load(locale)).filter((key) => !enKeys.has(key));
+    expect([locale, extra]).toEqual([locale, []]);
+  }
+});
+
+function sourceFiles(target: string): string[] {
+  const full = path.join(ROOT, 'web', target);
+  if (!fs.statSync(full).isDirectory()) return [full];
+  return fs
+    .readdirSync(full, { recursive: true, encoding: 'utf8' })
+    .filter((f) => /\.tsx?$/.test(f))
+    .map((f) => path.join(full, f));
+}
+
+test('every literal translation key used by the workspace code exists in English', () => {
+  const en = load('en_us');
+  const used = new Set<string>();
+  for (const file of WORKSPACE_SOURCES.flatMap(sourceFiles)) {
+    const text = fs.readFileSync(file, 'utf8');
+    for (const match of text.matchAll(/\bt\(\s*'([a-zA-Z0-9_.]+)'/g)) used.add(match[1]);
+  }
+  expect(used.size).toBeGreaterThan(200);
+  expect([...used].filter((key) => !(key in en))).toEqual([]);
 });

@@ -1,82 +1,78 @@
 /**
- * Interface languages: the 13 of the spec (route prefix code → catalogue locale). English and
- * Simplified Chinese are complete; the others translate what they have and fall back to English.
- * Catalogues are flat JSON files in ./locales, one per locale.
+ * i18next for the 13 interface languages (./languages.ts). Every catalogue in ./locales has every
+ * key (nested JSON, one file per locale); English is also the fallback. The choice is remembered
+ * in localStorage `help_lang`.
  */
 import i18n from 'i18next';
 import { initReactI18next } from 'react-i18next';
+import { DEFAULT_LOCALE, LANGUAGE_STORAGE_KEY, normaliseLocale } from './languages';
 
-export const LANGUAGES = [
-  { code: 'cn', locale: 'zh_cn', label: '简体中文' },
-  { code: 'en', locale: 'en_us', label: 'English' },
-  { code: 'kr', locale: 'ko_kr', label: '한국어' },
-  { code: 'jp', locale: 'ja_jp', label: '日本語' },
-  { code: 'de', locale: 'de_de', label: 'Deutsch' },
-  { code: 'fr', locale: 'fr_fr', label: 'Français' },
-  { code: 'it', locale: 'it_it', label: 'Italiano' },
-  { code: 'es', locale: 'es_es', label: 'Español' },
-  { code: 'hu', locale: 'hu_hu', label: 'Magyar' },
-  { code: 'pl', locale: 'pl_pl', label: 'Polski' },
-  { code: 'tr', locale: 'tr_tr', label: 'Türkçe' },
-  { code: 'ru', locale: 'ru_ru', label: 'Русский' },
-  { code: 'pt', locale: 'pt_pt', label: 'Português' },
-] as const;
-
-export const DEFAULT_LOCALE = 'en_us';
-const STORAGE_KEY = 'quire.locale';
+export { DEFAULT_LOCALE, LANGUAGE_STORAGE_KEY, LANGUAGES, normaliseLocale } from './languages';
 
 type Catalogue = Record<string, unknown>;
-const catalogues = import.meta.glob<Catalogue>('./locales/*.json', {
+// English is built in (every other language falls back to it); the others are fetched when
+// chosen, so a visitor downloads one catalogue, not thirteen.
+const english = import.meta.glob<Catalogue>('./locales/en_us.json', {
   eager: true,
   import: 'default',
 });
+const others = import.meta.glob<Catalogue>(['./locales/*.json', '!./locales/en_us.json'], {
+  import: 'default',
+});
 
-function resources() {
-  const out: Record<string, { translation: Catalogue }> = {};
-  for (const [file, translation] of Object.entries(catalogues)) {
-    const locale = file.replace(/^.*\/([a-z_]+)\.json$/, '$1');
-    out[locale] = { translation };
-  }
-  return out;
+function localeOfFile(file: string): string {
+  return file.replace(/^.*\/([a-z_]+)\.json$/, '$1');
 }
 
-/** The browser's language as one of ours: zh-* → zh_cn, de-AT → de_de, unknown → English. */
-function browserLocale(): string {
-  const wanted = (navigator.language || '').toLowerCase().slice(0, 2);
-  const byPrefix: Record<string, string> = { zh: 'zh_cn', ko: 'ko_kr', ja: 'ja_jp' };
-  const locale =
-    byPrefix[wanted] ?? LANGUAGES.find((l) => l.locale.startsWith(`${wanted}_`))?.locale;
-  return locale ?? DEFAULT_LOCALE;
+async function loadCatalogue(locale: string): Promise<void> {
+  if (locale === DEFAULT_LOCALE || i18n.hasResourceBundle(locale, 'translation')) return;
+  const entry = Object.entries(others).find(([file]) => localeOfFile(file) === locale);
+  if (!entry) return;
+  i18n.addResourceBundle(locale, 'translation', await entry[1]());
 }
 
 function storedLocale(): string | null {
   try {
-    return localStorage.getItem(STORAGE_KEY);
+    return normaliseLocale(localStorage.getItem(LANGUAGE_STORAGE_KEY));
   } catch {
     return null; // storage disabled
   }
 }
 
-export function initI18n(): typeof i18n {
-  const stored = storedLocale();
-  const lng = stored && LANGUAGES.some((l) => l.locale === stored) ? stored : browserLocale();
-  void i18n.use(initReactI18next).init({
-    resources: resources(),
-    lng,
+/** Resolves once the chosen language's catalogue is in: the first render is in that language. */
+export async function initI18n(): Promise<typeof i18n> {
+  const lng = storedLocale() ?? normaliseLocale(navigator.language) ?? DEFAULT_LOCALE;
+  await i18n.use(initReactI18next).init({
+    resources: { [DEFAULT_LOCALE]: { translation: Object.values(english)[0] ?? {} } },
+    partialBundledLanguages: true,
+    lng: DEFAULT_LOCALE,
     fallbackLng: DEFAULT_LOCALE,
     interpolation: { escapeValue: false }, // React escapes
     initAsync: false,
   });
-  document.documentElement.lang = lng.replace('_', '-');
+  try {
+    await loadCatalogue(lng);
+    await i18n.changeLanguage(lng);
+  } catch {
+    // the catalogue could not be fetched: English it is
+  }
+  document.documentElement.lang = i18n.language.replace('_', '-');
   return i18n;
 }
 
 export function setLanguage(locale: string): void {
-  void i18n.changeLanguage(locale);
+  void loadCatalogue(locale)
+    .catch(() => {})
+    .then(() => i18n.changeLanguage(locale));
   document.documentElement.lang = locale.replace('_', '-');
   try {
-    localStorage.setItem(STORAGE_KEY, locale);
+    localStorage.setItem(LANGUAGE_STORAGE_KEY, locale);
   } catch {
     // not remembered; still switched for this visit
   }
+}
+
+/** Translation outside React components (the API client's alerts). */
+export function translate(key: string, options?: Record<string, unknown>): string {
+  return i18n.t(key, options);
 }

@@ -1,0 +1,193 @@
+/**
+ * Browser-test plumbing for the workspace e2e suites: one headless Chromium per test file (with
+ * a desktop user agent — the server refuses HeadlessChrome), pages that record every console
+ * error and uncaught exception, logging in through the real captcha form (the captcha's text is
+ * read from the database of the server running in this process: the server has no bypass), and
+ * screenshots under test-results/screenshots/ (gitignored).
+ */
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { Captcha } from '../../models/schemas/captcha';
+import { ROOT } from '../../scripts/paths';
+import { webBuildIsStale } from '../../scripts/webBuild';
+import { BROWSER_UA } from '../helpers/client';
+
+export const CHROMIUM = '/usr/bin/chromium';
+export const SCREENSHOT_DIR = path.join(ROOT, 'test-results', 'screenshots');
+
+export async function launchBrowser(): Promise<Browser> {
+  if (!fs.existsSync(CHROMIUM))
+    throw new Error(`${CHROMIUM} is missing: apt-get update && apt-get install -y chromium`);
+  await buildForProduction();
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  });
+}
+
+/**
+ * `npm test` builds before jest; a direct jest run may find dist/ stale and builds it here, like
+ * scripts/webBuild.ts does (staging folder, then swap) but with NODE_ENV=production set for the
+ * child: under jest NODE_ENV is "test", which would give React and Ant Design development builds
+ * (Ant Design then even fixes every generated id to "test-id"). Setting process.env here would not
+ * help: jest gives the test its own copy, which child_process never sees.
+ */
+async function buildForProduction(): Promise<void> {
+  if (!webBuildIsStale(ROOT)) return;
+  const dist = path.join(ROOT, 'dist');
+  const staging = `${dist}.building-${process.pid}`;
+  const retired = `${dist}.old-${process.pid}`;
+  try {
+    await new Promise<void>((resolve, reject) => {
+      const child = spawn(
+        process.execPath,
+        [
+          path.join(ROOT, 'node_modules', 'vite', 'bin', 'vite.js'),
+          'build',
+          '--outDir',
+          staging,
+          '--emptyOutDir',
+          '--logLevel',
+          'warn',
+        ],
+        {
+          cwd: ROOT,
+          stdio: ['ignore', 'inherit', 'inherit'],
+          env: { ...process.env, NODE_ENV: 'production' },
+        },
+      );
+      child.once('error', reject);
+      child.once('exit', (code) =>
+        code === 0 ? resolve() : reject(new Error(`web build failed (${code})`)),
+      );
+    });
+    if (fs.existsSync(dist)) fs.renameSync(dist, retired);
+    fs.renameSync(staging, dist);
+  } finally {
+    fs.rmSync(staging, { recursive: true, force: true });
+    fs.rmSync(retired, { recursive: true, force: true });
+  }
+}
+
+export interface TestPage {
+  context: BrowserContext;
+  page: Page;
+  /** Console errors and uncaught exceptions seen so far (each with the URL it happened on). */
+  errors: string[];
+  close(): Promise<void>;
+}
+
+/**
+ * A fresh browser profile (own storage) with one page. `ignore` lists console texts that a test
+ * provokes on purpose.
+ */
+export async function openPage(
+  browser: Browser,
+  options: {
+    locale?: string;
+    viewport?: { width: number; height: number };
+    ignore?: RegExp[];
+  } = {},
+): Promise<TestPage> {
+  const context = await browser.newContext({
+    userAgent: BROWSER_UA,
+    locale: options.locale ?? 'en-US',
+    viewport: options.viewport ?? { width: 1280, height: 860 },
+  });
+  const page = await context.newPage();
+  const errors: string[] = [];
+  const ignored = (text: string) => (options.ignore ?? []).some((re) => re.test(text));
+  page.on('console', (message) => {
+    if (message.type() === 'error' && !ignored(message.text()))
+      errors.push(`${page.url()}: ${message.text()}`);
+  });
+  page.on('pageerror', (error) => errors.push(`${page.url()}: ${error.message}`));
+  return { context, page, errors, close: () => context.close() };
+}
+
+/** The text of the captcha the form on `page` shows (read from the database by its id). */
+export async function captchaAnswer(page: Page): Promise<string> {
+  const image = page.getByRole('img', { name: 'Captcha picture' });
+  await image.waitFor();
+  const src = (await image.getAttribute('src')) ?? '';
+  const id = Number(new URL(src, 'http://x').searchParams.get('captcha_id'));
+  const row = await Captcha.findOne({ captcha_id: id }, { captcha: 1 }).lean();
+  if (!row) throw new Error(`captcha ${id} is not in the database`);
+  return row.captcha;
+}
+
+export async function fillCaptcha(page: Page): Promise<void> {
+  await page.getByRole('textbox', { name: 'Captcha' }).fill(await captchaAnswer(page));
+}
+
+/** Logs in through /user/login and waits for the item list (or `expectPath`). */
+export async function loginViaUi(
+  page: Page,
+  baseUrl: string,
+  username: string,
+  password: string,
+  expectPath = '/item/index',
+): Promise<void> {
+  await page.goto(`${baseUrl}/user/login`);
+  await page.getByRole('textbox', { name: 'Username' }).fill(username);
+  await page.getByLabel('Password', { exact: true }).fill(password);
+  await fillCaptcha(page);
+  await page.getByRole('button', { name: 'Log in' }).click();
+  await page.waitForURL(`${baseUrl}${expectPath}`);
+}
+
+export async function screenshot(page: Page, name: string): Promise<string> {
+  fs.mkdirSync(SCREENSHOT_DIR, { recursive: true });
+  const file = path.join(SCREENSHOT_DIR, `${name}.png`);
+  await page.screenshot({ path: file, fullPage: true });
+  return file;
+}
+
+/** Clicks the "…" menu of an item card and then one of its entries. */
+export async function itemAction(
+  page: Page,
+  itemName: string,
+  action: string,
+  actionsFor = 'Actions for',
+): Promise<void> {
+  await page.getByRole('button', { name: `${actionsFor} ${itemName}`, exact: true }).click();
+  // Entries are named "<icon> <label>": match the label at the end, case-sensitively.
+  const label = action.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  await page.getByRole('menuitem', { name: new RegExp(`(^|\\s)${label}$`) }).click();
+}
+
+/** The item cards of the list, in screen order. */
+export async function itemNames(page: Page): Promise<string[]> {
+  return page
+    .locator('[data-item-name]')
+    .evaluateAll((rows) => rows.map((row) => row.getAttribute('data-item-name') ?? ''));
+}
+
+/** Drags `source` onto `target` with real mouse moves (dnd-kit's mouse sensor). */
+export async function dragOnto(
+  page: Page,
+  source: ReturnType<Page['locator']>,
+  target: ReturnType<Page['locator']>,
+): Promise<void> {
+  const from = await source.boundingBox();
+  const to = await target.boundingBox();
+  if (!from || !to) throw new Error('drag: element not visible');
+  await page.mouse.move(from.x + from.width / 2, from.y + from.height / 2);
+  await page.mouse.down();
+  // Past the 6 px activation distance first, then in steps so collision detection follows.
+  await page.mouse.move(from.x + from.width / 2, from.y + from.height / 2 + 10, { steps: 3 });
+  await page.mouse.move(to.x + to.width / 2, to.y + to.height / 2 + (to.y > from.y ? 8 : -8), {
+    steps: 12,
+  });
+  await page.mouse.up();
+}

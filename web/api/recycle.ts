@@ -1,0 +1,9 @@
+/** An item's page recycle bin (reference pages §8). */
+import type { RecycleEntry } from './types';
+import { request } from './request';
+
+export const recycleList = (itemId: number) =>
+  request<RecycleEntry[]>('recycle/getList', { item_id: itemId });
+
+export const recoverPage = (itemId: number, pageId: number) =>
+  request<unknown>('recycle/recover', { item_id: itemId, page_id: pageId });

@@ -1,0 +1,37 @@
+/**
+ * Connects the React-free API client to the app: alerts become Ant Design dialogs, navigation
+ * goes through the router, the missing-item rule resets the language. Renders nothing.
+ */
+import { App } from 'antd';
+import { useEffect } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router';
+import { configureApiClient } from '../api/request';
+import { DEFAULT_LOCALE, setLanguage } from '../i18n';
+import { QuotaNotice } from './QuotaNotice';
+
+export function ApiBridge() {
+  const { modal } = App.useApp();
+  const navigate = useNavigate();
+  const { t } = useTranslation();
+  useEffect(() => {
+    configureApiClient({
+      alert: (message) => {
+        modal.warning({ content: message, okText: t('common.ok'), maskClosable: true });
+      },
+      quotaAlert: (message) => {
+        modal.warning({
+          title: t('members.quotaTitle'),
+          content: <QuotaNotice message={message} />,
+          okText: t('common.ok'),
+          width: 520,
+        });
+      },
+      navigate: (to) => void navigate(to),
+      reload: (to) => window.location.assign(to),
+      resetLanguage: () => setLanguage(DEFAULT_LOCALE),
+      text: (key) => t(`errors.${key}`),
+    });
+  }, [modal, navigate, t]);
+  return null;
+}

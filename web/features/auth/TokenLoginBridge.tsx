@@ -1,0 +1,58 @@
+/**
+ * `/user/loginByUserToken?user_token=…&redirect_uri=…`: the landing spot of single sign-on
+ * (reference accounts §2.5). The token is checked with `user/info`, stored as the login, and the
+ * user goes on to `redirect_uri` (same rule as any login redirect) or the item list.
+ */
+import { App, Result } from 'antd';
+import { useEffect, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, useNavigate, useSearchParams } from 'react-router';
+import { userInfo } from '../../api/user';
+import { DEFAULT_AFTER_LOGIN, isSafeRedirect } from '../../auth/redirect';
+import { rememberLogin } from '../../auth/session';
+import { PageFrame } from '../../components/PageFrame';
+import { ScreenLoading } from '../../components/ScreenLoading';
+
+export default function TokenLoginBridge() {
+  const { t } = useTranslation();
+  const { modal } = App.useApp();
+  const navigate = useNavigate();
+  const [search] = useSearchParams();
+  const [failed, setFailed] = useState(false);
+  const started = useRef(false);
+
+  useEffect(() => {
+    // Once per visit: the dependencies below change identity when the language pack loads.
+    if (started.current) return;
+    started.current = true;
+    const token = search.get('user_token') ?? '';
+    const target = search.get('redirect_uri') || DEFAULT_AFTER_LOGIN;
+    if (!isSafeRedirect(target)) {
+      modal.warning({ content: t('auth.illegalRedirect'), okText: t('common.ok') });
+      setFailed(true);
+      return;
+    }
+    if (!token) {
+      setFailed(true);
+      return;
+    }
+    userInfo({ token, alert: false, redirect: false }).then(
+      (info) => {
+        rememberLogin({ ...info, user_token: token });
+        void navigate(target, { replace: true });
+      },
+      () => setFailed(true),
+    );
+  }, [search, navigate, modal, t]);
+
+  if (!failed) return <ScreenLoading />;
+  return (
+    <PageFrame>
+      <Result
+        status="warning"
+        title={t('bridge.failed')}
+        extra={<Link to="/user/login">{t('bridge.toLogin')}</Link>}
+      />
+    </PageFrame>
+  );
+}

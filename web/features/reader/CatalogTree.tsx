@@ -1,0 +1,157 @@
+/**
+ * The left menu: the item's catalogs (three levels in ShowDoc, any depth here) and pages, with a
+ * search that runs on Enter and ends when the box is cleared (spec 001 §2). The catalogs on the
+ * way to the open page are expanded; the rest keep whatever the reader opened or closed, also
+ * when a live menu change replaces the tree.
+ */
+import { FileTextOutlined, FolderOutlined } from '@ant-design/icons';
+import { Empty, Input, Tree, Typography } from 'antd';
+import type { DataNode } from 'antd/es/tree';
+import { useEffect, useMemo, useState, type Key } from 'react';
+import { useTranslation } from 'react-i18next';
+import { ApiRequestError } from '../../api/request';
+import { searchItem } from './api';
+import { findPage } from './menu';
+import type { Menu, MenuCatalog, MenuPage } from './types';
+
+const NO_RESULTS = 999;
+
+const pageKey = (id: string) => `page:${id}`;
+const catKey = (id: string) => `cat:${id}`;
+
+function pageNode(page: MenuPage): DataNode {
+  return {
+    key: pageKey(page.page_id),
+    title: <span data-testid="tree-page">{page.page_title}</span>,
+    icon: <FileTextOutlined />,
+    isLeaf: true,
+  };
+}
+
+function catalogNode(cat: MenuCatalog): DataNode {
+  return {
+    key: catKey(cat.cat_id),
+    title: <span data-testid="tree-catalog">{cat.cat_name}</span>,
+    icon: <FolderOutlined />,
+    selectable: false,
+    children: [...(cat.catalogs ?? []).map(catalogNode), ...cat.pages.map(pageNode)],
+  };
+}
+
+export function CatalogTree({
+  itemId,
+  menu,
+  currentPageId,
+  height,
+  onOpenPage,
+}: {
+  itemId: string;
+  menu: Menu;
+  currentPageId: number;
+  /** Pixel height of the scrolling tree (virtual list for items with thousands of pages). */
+  height: number;
+  onOpenPage: (pageId: string) => void;
+}) {
+  const { t } = useTranslation();
+  const [keyword, setKeyword] = useState('');
+  const [results, setResults] = useState<MenuPage[] | null>(null);
+  const [searching, setSearching] = useState(false);
+  const [expanded, setExpanded] = useState<Key[]>([]);
+
+  // Open the catalogs leading to the page being read.
+  useEffect(() => {
+    const location = findPage(menu, currentPageId);
+    if (!location) return;
+    setExpanded((keys) => {
+      const missing = location.catalogPath.map(catKey).filter((k) => !keys.includes(k));
+      return missing.length ? [...keys, ...missing] : keys;
+    });
+  }, [menu, currentPageId]);
+
+  const treeData = useMemo(
+    () => [...menu.pages.map(pageNode), ...menu.catalogs.map(catalogNode)],
+    [menu],
+  );
+
+  async function search(value: string) {
+    const word = value.trim();
+    if (!word) {
+      setResults(null);
+      return;
+    }
+    setSearching(true);
+    try {
+      const found = await searchItem(itemId, word);
+      setResults(found.menu.pages);
+    } catch (error) {
+      if (error instanceof ApiRequestError && error.code === NO_RESULTS) setResults([]);
+      else setResults(null);
+    } finally {
+      setSearching(false);
+    }
+  }
+
+  const selected = [pageKey(String(currentPageId))];
+  return (
+    <div style={{ display: 'flex', flexDirection: 'column', minHeight: 0 }}>
+      <Input.Search
+        allowClear
+        value={keyword}
+        placeholder={t('reader.searchPlaceholder')}
+        aria-label={t('reader.searchPlaceholder')}
+        loading={searching}
+        onChange={(e) => {
+          setKeyword(e.target.value);
+          if (e.target.value === '') setResults(null); // cleared: back to the tree
+        }}
+        onSearch={(value) => void search(value)}
+        style={{ marginBottom: 8 }}
+      />
+      {results ? (
+        <div data-testid="search-results" style={{ overflowY: 'auto', maxHeight: height }}>
+          {results.length === 0 ? (
+            <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('reader.noResults')} />
+          ) : (
+            results.map((page) => (
+              <Typography.Link
+                key={page.page_id}
+                data-testid="search-result"
+                onClick={() => onOpenPage(page.page_id)}
+                style={{
+                  display: 'block',
+                  padding: '4px 8px',
+                  fontWeight: String(currentPageId) === page.page_id ? 600 : 400,
+                }}
+              >
+                {page.page_title}
+              </Typography.Link>
+            ))
+          )}
+        </div>
+      ) : (
+        <Tree
+          showIcon
+          blockNode
+          height={height}
+          treeData={treeData}
+          selectedKeys={selected}
+          expandedKeys={expanded}
+          onExpand={(keys) => setExpanded(keys)}
+          onSelect={(_keys, info) => {
+            const key = String(info.node.key);
+            if (key.startsWith('page:')) onOpenPage(key.slice(5));
+          }}
+          onClick={(_event, node) => {
+            // A click on a catalog's name opens or closes it, as ShowDoc's menu does.
+            const key = String(node.key);
+            if (!key.startsWith('cat:')) return;
+            setExpanded((keys) =>
+              keys.includes(key) ? keys.filter((k) => k !== key) : [...keys, key],
+            );
+          }}
+          data-testid="catalog-tree"
+        />
+      )}
+    </div>
+  );
+}

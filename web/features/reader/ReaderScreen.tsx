@@ -1,0 +1,215 @@
+/**
+ * The reader for one item: loads it and the open page, follows live changes, and picks the view
+ * by item type — regular (0, 1, 3), single page (2), spreadsheet (4, its own chunk).
+ */
+import { Result, Skeleton } from 'antd';
+import { lazy, Suspense, useCallback, useEffect, useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router';
+import { useLogin } from '../../auth/useLogin';
+import { pageMarkdown, unescapeHtml } from '../../markdown';
+import { resolvePageId } from './api';
+import { apiLabels } from './apiLabels';
+import type { ReaderDialog } from './dialogs';
+import { HeaderActions } from './HeaderActions';
+import { LiveNotes } from './LiveNotes';
+import { findPage, firstPage } from './menu';
+import { itemAddress, readerPath } from './paths';
+import { ReaderDialogs } from './ReaderDialogs';
+import { RegularView } from './RegularView';
+import { SinglePageView } from './SinglePageView';
+import type { ItemInfo } from './types';
+import { useDocumentTitle } from './useDocumentTitle';
+import { useItem } from './useItem';
+import { usePage } from './usePage';
+import { useReaderLive } from './useReaderLive';
+import { Watermark } from './Watermark';
+
+const SpreadsheetView = lazy(() => import('./SpreadsheetView'));
+
+const SINGLE_PAGE = '2';
+const SPREADSHEET = '4';
+/** Scrolled less than this: a newer version replaces the page at once instead of asking. */
+const UNSCROLLED_PX = 40;
+
+function numeric(value: string | undefined): number {
+  return value && /^\d{1,15}$/.test(value) ? Number(value) : 0;
+}
+
+/** The page to open: the asked one when it is in the menu, else resolved by the server. */
+function usePageId(
+  item: ItemInfo | null,
+  pageParam: string | undefined,
+  onUnknown: () => void,
+): number {
+  const [pageId, setPageId] = useState(0);
+  useEffect(() => {
+    if (!item) return;
+    const single = item.item_type === SINGLE_PAGE || item.item_type === SPREADSHEET;
+    if (!pageParam || single) {
+      setPageId(
+        Number(
+          (single ? (item.menu.pages[0] ?? firstPage(item.menu)) : firstPage(item.menu))?.page_id ??
+            0,
+        ),
+      );
+      return;
+    }
+    const asked = numeric(pageParam);
+    if (asked && findPage(item.menu, asked)) {
+      setPageId(asked);
+      return;
+    }
+    let current = true;
+    resolvePageId(item.item_id, pageParam).then(
+      (id) => current && setPageId(id),
+      () => current && onUnknown(),
+    );
+    return () => {
+      current = false;
+    };
+  }, [item, pageParam, onUnknown]);
+  return pageId;
+}
+
+export function ReaderScreen({
+  itemParam,
+  pageParam,
+  lang,
+}: {
+  itemParam: string;
+  pageParam: string | undefined;
+  lang?: string;
+}) {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const login = useLogin();
+  const { state: itemState, refresh } = useItem(itemParam, numeric(pageParam));
+  const item = itemState.status === 'ready' ? itemState.item : null;
+  const toItemRoot = useCallback(() => {
+    void navigate(readerPath(itemParam, null, lang), { replace: true });
+  }, [navigate, itemParam, lang]);
+  const pageId = usePageId(item, pageParam, toItemRoot);
+  const { state: pageState, reload } = usePage(pageId);
+  const page = pageState.status === 'ready' ? pageState.page : null;
+  const [dialog, setDialog] = useState<ReaderDialog | null>(null);
+  const closeDialog = useCallback(() => setDialog(null), []);
+
+  const live = useReaderLive(Number(item?.item_id ?? 0), pageId, Number(login?.uid ?? 0), {
+    onMenuChanged: () => void refresh(),
+    onItemChanged: () => void refresh(),
+  });
+  const { saved, clearSaved } = live;
+  useEffect(() => {
+    if (saved && window.scrollY < UNSCROLLED_PX) {
+      clearSaved();
+      reload();
+    }
+  }, [saved, clearSaved, reload]);
+
+  useDocumentTitle(
+    item
+      ? page && item.item_type !== SINGLE_PAGE
+        ? `${page.page_title} - ${item.item_name}`
+        : item.item_name
+      : null,
+  );
+
+  const labels = useMemo(() => apiLabels(t), [t]);
+  const source = useMemo(() => {
+    if (!page) return '';
+    const globals = item && !Array.isArray(item.global_param) ? item.global_param : {};
+    return pageMarkdown(unescapeHtml(page.page_content), labels, globals);
+  }, [page, item, labels]);
+
+  if (itemState.status === 'error')
+    return (
+      <Result status="warning" title={t('reader.itemUnavailable')} subTitle={itemState.message} />
+    );
+  if (!item) return <Skeleton active style={{ padding: 40 }} />;
+
+  const loggedIn = !!login;
+  const notes = (
+    <LiveNotes
+      lockHolder={live.lockHolder}
+      others={live.others}
+      saved={live.saved}
+      deleted={live.deleted}
+      onReload={() => {
+        live.clearSaved();
+        reload();
+      }}
+    />
+  );
+  const open = (which: ReaderDialog) => setDialog(which);
+  const address = itemAddress(item);
+
+  let view;
+  if (item.item_type === SINGLE_PAGE || item.item_type === SPREADSHEET) {
+    const actions = (
+      <HeaderActions item={item} pageId={pageId} loggedIn={loggedIn} simple open={open} />
+    );
+    if (item.item_type === SPREADSHEET)
+      view = (
+        <div
+          data-testid="spreadsheet"
+          style={{ padding: 16, minHeight: '100vh', background: '#fff' }}
+        >
+          <div style={{ display: 'flex', alignItems: 'center', marginBottom: 12 }}>
+            <h2 style={{ flex: 1, margin: 0 }}>{item.item_name}</h2>
+            {actions}
+          </div>
+          <Suspense fallback={<Skeleton active />}>
+            {page ? <SpreadsheetView content={page.page_content} /> : <Skeleton active />}
+          </Suspense>
+        </div>
+      );
+    else
+      view = page ? (
+        <SinglePageView
+          title={page.page_title}
+          headerTitle={item.item_name}
+          source={source}
+          actions={actions}
+          notes={notes}
+          attachmentCount={Number(page.attachment_count) || 0}
+          onAttachments={() => open('attachments')}
+        />
+      ) : (
+        <Skeleton active style={{ padding: 40 }} />
+      );
+  } else
+    view = (
+      <RegularView
+        item={item}
+        pageId={pageId}
+        pageState={pageState}
+        source={source}
+        loggedIn={loggedIn}
+        notes={notes}
+        open={open}
+        onOpenPage={(id) => void navigate(readerPath(address, id, lang), { replace: true })}
+        onPageDeleted={() => {
+          void navigate(readerPath(address, null, lang), { replace: true });
+          void refresh();
+        }}
+      />
+    );
+
+  return (
+    <>
+      {view}
+      {login && item.show_watermark === 1 && (
+        <Watermark username={login.username} name={login.name} />
+      )}
+      <ReaderDialogs
+        dialog={dialog}
+        item={item}
+        page={page}
+        onClose={closeDialog}
+        onItemChanged={() => void refresh()}
+        onShareKeyChange={() => reload()}
+      />
+    </>
+  );
+}

@@ -1,0 +1,75 @@
+/**
+ * The reader's calls (reference pages §2–§3). Reader screens are not workspace screens: a dead
+ * login or a missing item sends the visitor to `/`, not to the item list (`manager: false`), and
+ * the answers the reader turns into screens of its own (password, no results, missing page) are
+ * not alerted.
+ */
+import { request } from '../../api/request';
+import type {
+  ChangeLogEntry,
+  HistoryEntry,
+  ItemInfo,
+  PageAttachment,
+  PageInfo,
+  SharedPage,
+} from './types';
+
+const READER = { manager: false } as const;
+const QUIET = { manager: false, alert: false } as const;
+
+export const fetchItemInfo = (item: string, pageId = 0) =>
+  request<ItemInfo>(
+    'item/info',
+    { item_id: item, default_page_id: pageId || undefined, page_id: pageId || undefined },
+    QUIET,
+  );
+
+/** Keyword mode of item/info: matching pages (999 when there is none). */
+export const searchItem = (itemId: string, keyword: string) =>
+  request<ItemInfo>('item/info', { item_id: itemId, keyword }, QUIET);
+
+export const fetchPage = (pageId: number) =>
+  request<PageInfo>('page/info', { page_id: pageId }, QUIET);
+
+/** A custom page id (or a page id) of an item → its page id. */
+export async function resolvePageId(itemId: string, pageParam: string): Promise<number> {
+  const data = await request<{ page_id: string | number }>(
+    'page/getPageID',
+    { item_id: itemId, page_custom_id: pageParam },
+    QUIET,
+  );
+  return Number(data.page_id);
+}
+
+export const fetchSharedPage = (uniqueKey: string) =>
+  request<SharedPage>('page/infoByKey', { unique_key: uniqueKey }, QUIET);
+
+/** Turns the page's single-page link on (returns its key) or off (returns ''). */
+export async function toggleSinglePage(pageId: number, on: boolean): Promise<string> {
+  const data = await request<{ unique_key?: string } | unknown[]>(
+    'page/createSinglePage',
+    { page_id: pageId, isCreateSiglePage: on ? 'true' : 'false' },
+    READER,
+  );
+  return !Array.isArray(data) && data?.unique_key ? data.unique_key : '';
+}
+
+export const pageHistory = (pageId: number) =>
+  request<HistoryEntry[] | Record<string, never>>('page/history', { page_id: pageId }, READER).then(
+    (rows) => (Array.isArray(rows) ? rows : []),
+  );
+
+export const pageAttachments = (pageId: number) =>
+  request<PageAttachment[]>('page/uploadList', { page_id: pageId }, READER).then((rows) =>
+    Array.isArray(rows) ? rows : [],
+  );
+
+export const deletePage = (pageId: number) =>
+  request<unknown>('page/delete', { page_id: pageId }, READER);
+
+export const changeLog = (itemId: number, page: number, count: number) =>
+  request<{ list: ChangeLogEntry[]; total: number }>(
+    'item/getChangeLog',
+    { item_id: itemId, page, count },
+    READER,
+  );

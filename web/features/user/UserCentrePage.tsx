@@ -1,0 +1,33 @@
+/** `/user/setting`: the user centre — profile, password, plan, logout. */
+import { Card, Col, Row } from 'antd';
+import { useTranslation } from 'react-i18next';
+import { ScreenCard } from '../layout/ScreenCard';
+import { LogoutButton } from './LogoutButton';
+import { PasswordForm } from './PasswordForm';
+import { PlanCard } from './PlanCard';
+import { ProfileForm } from './ProfileForm';
+
+export default function UserCentrePage() {
+  const { t } = useTranslation();
+  return (
+    <ScreenCard title={t('user.centre')} back="/item/index" extra={<LogoutButton />}>
+      <Row gutter={[16, 16]}>
+        <Col xs={24} md={12}>
+          <Card size="small" title={t('user.profile')}>
+            <ProfileForm />
+          </Card>
+        </Col>
+        <Col xs={24} md={12}>
+          <Card size="small" title={t('user.plan')}>
+            <PlanCard />
+          </Card>
+        </Col>
+        <Col xs={24} md={12}>
+          <Card size="small" title={t('user.changePassword')}>
+            <PasswordForm />
+          </Card>
+        </Col>
+      </Row>
+    </ScreenCard>
+  );
+}

@@ -1,0 +1,399 @@
+/**
+ * The reader in Chromium (issue "Web: reading"): opening an item by id and by custom domain, the
+ * catalog tree and its search, the table of contents, full screen, the mobile layout, language
+ * prefixes, the document title, what each role sees, and the special item types. No test may
+ * leave a console error behind.
+ */
+import { afterAll, afterEach, beforeAll, describe, expect, test } from '@jest/globals';
+import type { Browser } from 'playwright-core';
+import { startTestServer, type TestServer } from '../helpers/server';
+import { launchBrowser, openPage, type TestPage } from './helpers';
+import {
+  eventually,
+  GUIDE_DOMAIN,
+  loginAs,
+  makeFixture,
+  shot,
+  waitForPage,
+  type Fixture,
+} from './readerFixture';
+
+let server: TestServer;
+let browser: Browser;
+let fx: Fixture;
+const opened: TestPage[] = [];
+
+async function open(options: Parameters<typeof openPage>[1] = {}): Promise<TestPage> {
+  const tp = await openPage(browser, options);
+  opened.push(tp);
+  return tp;
+}
+
+beforeAll(async () => {
+  browser = await launchBrowser();
+  server = await startTestServer({ env: { LOG_LEVEL: 'silent' } });
+  fx = await makeFixture();
+}, 180_000);
+
+afterEach(async () => {
+  const errors = opened.flatMap((tp) => tp.errors);
+  await Promise.all(opened.splice(0).map((tp) => tp.close()));
+  expect(errors).toEqual([]);
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+describe('opening an item', () => {
+  test('by id and by custom domain it shows the first page, the tree and the titles', async () => {
+    const { page } = await open();
+    await page.goto(`${server.url}/${fx.guide.itemId}`);
+    await waitForPage(page, 'Welcome');
+    await expect(page.getByTestId('item-name').textContent()).resolves.toBe('Guide');
+    expect(await page.title()).toBe('Welcome - Guide');
+    await expect(page.getByTestId('tree-catalog').first().textContent()).resolves.toBe('Chapter A');
+
+    await page.goto(`${server.url}/${GUIDE_DOMAIN}`);
+    await waitForPage(page, 'Welcome');
+    await shot(page, 'reader-desktop');
+
+    // A page by id, and one by its custom page id.
+    await page.goto(`${server.url}/${GUIDE_DOMAIN}/${fx.guide.alpha}`);
+    await waitForPage(page, 'Alpha page');
+    await page.goto(`${server.url}/${GUIDE_DOMAIN}/gamma`);
+    await waitForPage(page, 'Gamma page');
+    // …and the page_id query.
+    await page.goto(`${server.url}/${GUIDE_DOMAIN}?page_id=${fx.guide.beta}`);
+    await waitForPage(page, 'Beta page');
+  });
+
+  test('an unknown page id goes back to the item root', async () => {
+    const { page } = await open();
+    await page.goto(`${server.url}/${GUIDE_DOMAIN}/no-such-page`);
+    await page.waitForURL(`${server.url}/${GUIDE_DOMAIN}`);
+    await waitForPage(page, 'Welcome');
+  });
+
+  test('the document title is reset when the reader is left', async () => {
+    const { page } = await open();
+    await page.goto(`${server.url}/${GUIDE_DOMAIN}`);
+    await waitForPage(page, 'Welcome');
+    await page.getByRole('link', { name: 'Quire', exact: true }).click();
+    await page.waitForURL(`${server.url}/`);
+    await eventually(() => page.title(), 'Quire');
+  });
+
+  test('an empty item says so', async () => {
+    const { page } = await open();
+    await page.goto(`${server.url}/${fx.blank.itemId}`);
+    await page.getByTestId('empty-item').waitFor();
+    await expect(page.getByTestId('empty-item').textContent()).resolves.toContain('no pages yet');
+  });
+});
+
+describe('the catalog tree', () => {
+  test('opens catalogs three levels deep; picking a page replaces the address', async () => {
+    const { page } = await open();
+    await page.goto(`${server.url}/${GUIDE_DOMAIN}`);
+    await waitForPage(page, 'Welcome');
+    const tree = page.getByTestId('reader-sidebar');
+    await tree.getByText('Chapter A', { exact: true }).click();
+    await tree.getByText('Section B', { exact: true }).click();
+    await tree.getByText('Part C', { exact: true }).click();
+    await tree.getByText('Gamma page', { exact: true }).click();
+    await waitForPage(page, 'Gamma page');
+    expect(page.url()).toBe(`${server.url}/${GUIDE_DOMAIN}/${fx.guide.gamma}`);
+    // The address was replaced, not pushed: going back leaves the item.
+    await tree.getByText('Alpha page', { exact: true }).click();
+    await waitForPage(page, 'Alpha page');
+    expect(page.url()).toBe(`${server.url}/${GUIDE_DOMAIN}/${fx.guide.alpha}`);
+  });
+
+  test('a page opened by address has its catalogs expanded and is selected', async () => {
+    const { page } = await open();
+    await page.goto(`${server.url}/${GUIDE_DOMAIN}/${fx.guide.gamma}`);
+    await waitForPage(page, 'Gamma page');
+    const selected = page.locator('.ant-tree-treenode-selected');
+    await expect(selected.textContent()).resolves.toBe('Gamma page');
+  });
+
+  test('search runs on Enter and ends when the box is cleared; no match says so', async () => {
+    const { page } = await open();
+    await page.goto(`${server.url}/${GUIDE_DOMAIN}`);
+    await waitForPage(page, 'Welcome');
+    const box = page.getByRole('searchbox', { name: 'Search this item (Enter)' });
+    await box.fill('zebra');
+    await expect(page.getByTestId('search-results').count()).resolves.toBe(0); // not before Enter
+    await box.press('Enter');
+    await page.getByTestId('search-result').first().waitFor();
+    await expect(page.getByTestId('search-result').allTextContents()).resolves.toEqual([
+      'Beta page',
+    ]);
+    await page.getByTestId('search-result').click();
+    await waitForPage(page, 'Beta page');
+
+    await box.fill('nothing-matches-this');
+    await box.press('Enter');
+    await page.getByTestId('search-results').getByText('No search results').waitFor();
+
+    await box.fill('');
+    await page.getByTestId('catalog-tree').waitFor();
+    await expect(page.getByTestId('search-results').count()).resolves.toBe(0);
+  });
+});
+
+describe('reading a page', () => {
+  test('the table of contents lists the headings, jumps to them, and is open on wide screens', async () => {
+    const { page } = await open({ viewport: { width: 1400, height: 800 } });
+    await page.goto(`${server.url}/${GUIDE_DOMAIN}/${fx.guide.welcome}`);
+    await waitForPage(page, 'Welcome');
+    const entries = page.getByTestId('toc-entry');
+    await entries.first().waitFor();
+    await expect(entries.allTextContents()).resolves.toEqual([
+      'Welcome',
+      'Install',
+      'Configure',
+      'Details',
+      'FAQ',
+    ]);
+    await entries.filter({ hasText: 'Configure' }).click();
+    // The heading lands just under the header (130 px scroll offset).
+    await eventually(
+      () => page.locator('#configure').evaluate((h) => Math.round(h.getBoundingClientRect().top)),
+      130,
+    );
+    expect(page.url()).toContain('#configure');
+    await shot(page, 'reader-toc');
+
+    // Closing and opening it again.
+    await page.getByRole('button', { name: 'Contents' }).click();
+    await expect(page.getByTestId('toc').count()).resolves.toBe(0);
+    await page.getByRole('button', { name: 'Contents' }).click();
+    await page.getByTestId('toc').waitFor();
+  });
+
+  test('full screen hides the header, menu and contents, narrows the page and enlarges the text', async () => {
+    const { page } = await open();
+    await page.goto(`${server.url}/${GUIDE_DOMAIN}/${fx.guide.welcome}`);
+    await waitForPage(page, 'Welcome');
+    const fontSize = () =>
+      page.getByTestId('markdown').evaluate((e) => getComputedStyle(e).fontSize);
+    await expect(fontSize()).resolves.toBe('14px');
+    await page.getByTestId('fullscreen-toggle').click();
+    await page.locator('[data-layout="fullscreen"]').waitFor();
+    await expect(page.getByTestId('reader-sidebar').count()).resolves.toBe(0);
+    await expect(page.getByTestId('reader-header').count()).resolves.toBe(0);
+    await expect(page.getByTestId('toc').count()).resolves.toBe(0);
+    await expect(fontSize()).resolves.toBe('16px');
+    const width = await page
+      .getByTestId('page-article')
+      .evaluate((e) => e.getBoundingClientRect().width);
+    expect(width).toBeLessThanOrEqual(860);
+    await shot(page, 'reader-fullscreen');
+    await page.getByTestId('fullscreen-toggle').click();
+    await page.getByTestId('reader-sidebar').waitFor();
+  });
+
+  test('Markdown: table, task list, highlighted code, KaTeX, a mermaid diagram and an API document', async () => {
+    const { page } = await open();
+    await page.goto(`${server.url}/${GUIDE_DOMAIN}/${fx.guide.rendering}`);
+    await waitForPage(page, 'Rendering');
+    const md = page.getByTestId('markdown');
+    await md.locator('code.language-js .hljs-keyword').first().waitFor();
+    await expect(md.locator('.katex').count()).resolves.toBe(2);
+    await md.locator('.md-mermaid[data-drawn="yes"] svg').waitFor();
+    await expect(md.locator('.md-mermaid svg').textContent()).resolves.toContain('Finish');
+    await shot(page, 'reader-rendering');
+
+    await page.goto(`${server.url}/${GUIDE_DOMAIN}/${fx.guide.welcome}`);
+    await waitForPage(page, 'Welcome');
+    await expect(md.locator('table td').first().textContent()).resolves.toBe('port');
+    await expect(md.locator('input[type="checkbox"][disabled]').count()).resolves.toBe(2);
+
+    await page.goto(`${server.url}/${GUIDE_DOMAIN}/${fx.guide.apiDoc}`);
+    await waitForPage(page, 'Login API');
+    await expect(md.locator('h5').allTextContents()).resolves.toEqual([
+      'Description',
+      'Status',
+      'Request URL',
+      'Method',
+      'Body parameters',
+      'Success response example',
+      'Success response fields',
+    ]);
+    await expect(md.locator('code').first().textContent()).resolves.toBe('/api/user/login');
+  });
+
+  test('mermaid is loaded only for pages that have a diagram', async () => {
+    const { page } = await open();
+    const scripts: string[] = [];
+    page.on('request', (r) => r.resourceType() === 'script' && scripts.push(r.url()));
+    await page.goto(`${server.url}/${GUIDE_DOMAIN}/${fx.guide.welcome}`);
+    await waitForPage(page, 'Welcome');
+    await page.waitForLoadState('networkidle');
+    expect(scripts.filter((u) => /mermaid/i.test(u))).toEqual([]);
+    await page.getByTestId('reader-sidebar').getByText('Chapter A', { exact: true }).click();
+    await page.getByTestId('reader-sidebar').getByText('Rendering', { exact: true }).click();
+    await page.locator('.md-mermaid[data-drawn="yes"]').waitFor();
+    expect(scripts.filter((u) => /mermaidRenderer/.test(u))).toHaveLength(1);
+  });
+});
+
+describe('layouts and languages', () => {
+  test('under 1000 px: a compact header with the item name, a catalog drawer and a language drawer', async () => {
+    const { page } = await open({ viewport: { width: 390, height: 780 } });
+    await page.goto(`${server.url}/${GUIDE_DOMAIN}`);
+    await waitForPage(page, 'Welcome');
+    await page.locator('[data-layout="mobile"]').waitFor();
+    await expect(page.getByTestId('mobile-title').textContent()).resolves.toBe('Guide');
+    await expect(page.getByTestId('reader-sidebar').count()).resolves.toBe(0);
+    await expect(page.getByTestId('fullscreen-toggle').count()).resolves.toBe(0);
+    await expect(page.getByTestId('toc').count()).resolves.toBe(0);
+    await shot(page, 'reader-mobile');
+
+    await page.getByTestId('mobile-catalog').click();
+    const drawer = page.locator('.ant-drawer-open');
+    await drawer.getByText('Chapter A', { exact: true }).click();
+    await drawer.getByText('Alpha page', { exact: true }).click();
+    await waitForPage(page, 'Alpha page');
+    await eventually(() => page.locator('.ant-drawer-open').count(), 0);
+
+    await page.getByTestId('mobile-language').click();
+    await page.getByTestId('mobile-languages').getByText('Deutsch').click();
+    await page.getByRole('button', { name: 'Katalog' }).waitFor();
+    await shot(page, 'reader-mobile-german');
+  });
+
+  test('a language code before the item selects the language, and switching rewrites it', async () => {
+    const { page } = await open();
+    await page.goto(`${server.url}/cn/${GUIDE_DOMAIN}/${fx.guide.alpha}`);
+    await waitForPage(page, 'Alpha page');
+    await page.getByRole('searchbox', { name: '搜索本项目（回车）' }).waitFor();
+    expect(await page.evaluate(() => localStorage.getItem('help_lang'))).toBe('zh_cn');
+
+    await page.getByTestId('language-switch').click();
+    await page.getByRole('menuitem', { name: 'English' }).click();
+    await page.waitForURL(`${server.url}/en/${GUIDE_DOMAIN}/${fx.guide.alpha}`);
+    await page.getByRole('searchbox', { name: 'Search this item (Enter)' }).waitFor();
+
+    // Tree navigation keeps the prefix.
+    await page.getByTestId('reader-sidebar').getByText('Welcome', { exact: true }).click();
+    await page.waitForURL(`${server.url}/en/${GUIDE_DOMAIN}/${fx.guide.welcome}`);
+  });
+});
+
+describe('what each role sees', () => {
+  test('anonymous visitors: share, login and about; no editing, no manager menu', async () => {
+    const { page } = await open();
+    await page.goto(`${server.url}/${GUIDE_DOMAIN}`);
+    await waitForPage(page, 'Welcome');
+    const actions = page.getByTestId('header-actions');
+    await expect(actions.getByTestId('share').count()).resolves.toBe(1);
+    await expect(actions.getByTestId('login').count()).resolves.toBe(1);
+    await expect(actions.getByRole('button', { name: 'About' }).count()).resolves.toBe(1);
+    await expect(actions.getByTestId('edit-page').count()).resolves.toBe(0);
+    await expect(actions.getByTestId('manage-menu').count()).resolves.toBe(0);
+    await expect(page.getByTestId('editor-bar').count()).resolves.toBe(0);
+    await expect(page.getByTestId('back-to-items').count()).resolves.toBe(0);
+    await actions.getByTestId('login').click();
+    await page.waitForURL(/\/user\/login\?redirect=%2Fguide/);
+  });
+
+  test('a read-only member: notices and user centre, no edit tools', async () => {
+    const tp = await open();
+    await loginAs(tp, fx.viewer);
+    await tp.page.goto(`${server.url}/${GUIDE_DOMAIN}`);
+    await waitForPage(tp.page, 'Welcome');
+    const actions = tp.page.getByTestId('header-actions');
+    await actions.getByTestId('notices-icon').waitFor();
+    await expect(actions.getByTestId('user-centre').count()).resolves.toBe(1);
+    await expect(actions.getByTestId('login').count()).resolves.toBe(0);
+    await expect(actions.getByTestId('edit-page').count()).resolves.toBe(0);
+    await expect(tp.page.getByTestId('editor-bar').count()).resolves.toBe(0);
+    await expect(tp.page.getByTestId('back-to-items').count()).resolves.toBe(1);
+  });
+
+  test('an editor: edit button and the bottom bar, whose buttons lead to the editor screens', async () => {
+    const tp = await open();
+    await loginAs(tp, fx.editor);
+    await tp.page.goto(`${server.url}/${GUIDE_DOMAIN}/${fx.guide.alpha}`);
+    await waitForPage(tp.page, 'Alpha page');
+    await expect(tp.page.getByTestId('manage-menu').count()).resolves.toBe(0);
+    await tp.page.getByTestId('editor-more').click();
+    await tp.page.getByRole('menuitem', { name: 'Page info' }).click();
+    const dialog = tp.page.getByRole('dialog');
+    await expect(dialog.textContent()).resolves.toContain(String(fx.guide.alpha));
+    await tp.page.keyboard.press('Escape');
+    await tp.page.getByTestId('edit-page').click();
+    await tp.page.waitForURL(`${server.url}/page/edit/${fx.guide.itemId}/${fx.guide.alpha}`);
+  });
+
+  test('the owner: the manager menu with its entries; the change log lists what was done', async () => {
+    const tp = await open();
+    await loginAs(tp, fx.owner);
+    await tp.page.goto(`${server.url}/${GUIDE_DOMAIN}/${fx.guide.welcome}`);
+    await waitForPage(tp.page, 'Welcome');
+    await tp.page.getByTestId('manage-menu').click();
+    const entries = await tp.page.getByRole('menuitem').allTextContents();
+    expect(entries).toEqual([
+      'Import',
+      'Export',
+      'Members',
+      'Recycle bin',
+      'Update base info',
+      'Change log',
+      'Transfer',
+      'Archive',
+      'Delete item',
+    ]);
+    await tp.page.getByRole('menuitem', { name: 'Change log' }).click();
+    await tp.page.locator('.ant-modal', { hasText: 'Change log' }).waitFor();
+    const rows = tp.page.locator('.ant-modal .ant-table-tbody tr.ant-table-row');
+    await eventually(() => rows.count(), 10); // 10 a page (spec 001 §9)
+    await expect(tp.page.locator('.ant-modal').textContent()).resolves.toContain('Chapter A');
+    await shot(tp.page, 'reader-change-log');
+  });
+});
+
+describe('item types', () => {
+  test('a single-page item shows its page alone with contents and full screen', async () => {
+    const { page } = await open();
+    await page.goto(`${server.url}/${fx.solo.itemId}`);
+    await waitForPage(page, 'Solo');
+    await page.getByTestId('single-page').waitFor();
+    await expect(page.getByTestId('reader-sidebar').count()).resolves.toBe(0);
+    await expect(page.getByTestId('toc-entry').allTextContents()).resolves.toEqual([
+      'Solo',
+      'Part one',
+      'Part two',
+    ]);
+    await expect(page.getByTestId('fullscreen-toggle').count()).resolves.toBe(1);
+    expect(await page.title()).toBe('Solo');
+    await shot(page, 'reader-single-page-item');
+  });
+
+  test('a page by id (/page/:id) is shown on its own', async () => {
+    const { page } = await open();
+    await page.goto(`${server.url}/page/${fx.guide.beta}`);
+    await waitForPage(page, 'Beta page');
+    await page.getByTestId('single-page').waitFor();
+    await expect(page.getByTestId('reader-sidebar').count()).resolves.toBe(0);
+    expect(await page.title()).toBe('Beta page');
+  });
+
+  test('a spreadsheet item shows its sheets as read-only tables', async () => {
+    const { page } = await open();
+    await page.goto(`${server.url}/${fx.sheet.itemId}`);
+    await page.getByTestId('sheet-table').first().waitFor();
+    await expect(page.getByRole('tab').allTextContents()).resolves.toEqual(['Prices', 'Notes']);
+    await expect(page.getByTestId('sheet-table').locator('td').allTextContents()).resolves.toEqual([
+      'Plan',
+      'Price',
+      'Basic',
+      '10',
+    ]);
+    await shot(page, 'reader-spreadsheet');
+  });
+});

@@ -9,8 +9,16 @@ import { sanitizeDiagram } from './sanitize';
 
 let initialised = false;
 let counter = 0;
+/** Drawing runs one container at a time: mermaid's render is not safe to run concurrently, and
+ * a re-render (KaTeX arriving) can ask again while the first drawing is still in flight. */
+let queue: Promise<void> = Promise.resolve();
 
-export async function drawDiagrams(container: HTMLElement): Promise<void> {
+export function drawDiagrams(container: HTMLElement): Promise<void> {
+  queue = queue.then(() => drawNow(container)).catch(() => {});
+  return queue;
+}
+
+async function drawNow(container: HTMLElement): Promise<void> {
   if (!initialised) {
     mermaid.initialize({ startOnLoad: false, securityLevel: 'strict', theme: 'default' });
     initialised = true;

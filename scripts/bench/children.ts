@@ -1,0 +1,106 @@
+/**
+ * Starting and stopping the benchmark's child processes (the Quire server, the bare Node ceiling).
+ * Each runs as `node --import <tsx loader> <script>` — one process, so the pid we measure is the
+ * server itself — and reports `{type: 'ready', port}` over IPC. Children that are still running
+ * when this process exits are killed, so an interrupted bench leaves nothing behind.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { CONFIG_KEYS } from '../../models/config';
+import { ROOT } from '../paths';
+
+const TSX_LOADER = pathToFileURL(path.join(ROOT, 'node_modules', 'tsx', 'dist', 'loader.mjs')).href;
+const STARTUP_TIMEOUT_MS = 120_000;
+const STOP_TIMEOUT_MS = 20_000;
+const STDERR_KEPT = 8_000;
+
+export interface BenchChild {
+  pid: number;
+  port: number;
+  url: string;
+  /** SIGTERM, then SIGKILL if it has not exited in time. Resolves when it has exited. */
+  stop(): Promise<void>;
+  /** The last few KB it wrote to stderr (for error messages). */
+  stderr(): string;
+}
+
+const running = new Set<ChildProcess>();
+let exitHookInstalled = false;
+
+function killLeftovers(): void {
+  for (const child of running) child.kill('SIGKILL');
+}
+
+/** The parent's environment without any Quire setting, plus the given ones. */
+function childEnv(env: Record<string, string>): NodeJS.ProcessEnv {
+  const base: NodeJS.ProcessEnv = { ...process.env };
+  for (const key of CONFIG_KEYS) delete base[key];
+  return { ...base, ...env };
+}
+
+export function startChild(
+  script: string,
+  env: Record<string, string> = {},
+  nodeArgs: string[] = [],
+): Promise<BenchChild> {
+  if (!exitHookInstalled) {
+    process.on('exit', killLeftovers);
+    exitHookInstalled = true;
+  }
+  const child = spawn(
+    process.execPath,
+    [...nodeArgs, '--import', TSX_LOADER, path.join(ROOT, script)],
+    {
+      cwd: ROOT,
+      env: childEnv(env),
+      // stdout (the JSON request log) goes to /dev/null: writing it is part of the server's real
+      // work, reading it back here would load the generator.
+      stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
+    },
+  );
+  running.add(child);
+  let stderr = '';
+  child.stderr!.on('data', (chunk: Buffer) => {
+    stderr = (stderr + chunk.toString()).slice(-STDERR_KEPT);
+  });
+  const exited = new Promise<void>((resolve) => {
+    child.once('exit', () => {
+      running.delete(child);
+      resolve();
+    });
+  });
+
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(
+        new Error(`${script} did not become ready in ${STARTUP_TIMEOUT_MS / 1000} s:\n${stderr}`),
+      );
+    }, STARTUP_TIMEOUT_MS);
+    child.once('exit', (code, signal) => {
+      clearTimeout(timer);
+      reject(new Error(`${script} exited (${signal ?? code}) before it was ready:\n${stderr}`));
+    });
+    child.on('message', (message: { type?: string; port?: number }) => {
+      if (message?.type !== 'ready' || typeof message.port !== 'number') return;
+      clearTimeout(timer);
+      const port = message.port;
+      resolve({
+        pid: child.pid!,
+        port,
+        url: `http://127.0.0.1:${port}`,
+        stderr: () => stderr,
+        async stop() {
+          if (child.exitCode === null && child.signalCode === null) {
+            child.kill('SIGTERM');
+            const killer = setTimeout(() => child.kill('SIGKILL'), STOP_TIMEOUT_MS);
+            await exited;
+            clearTimeout(killer);
+          }
+          if (child.connected) child.disconnect();
+        },
+      });
+    });
+  });
+}

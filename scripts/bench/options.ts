@@ -1,0 +1,187 @@
+/**
+ * The benchmark's settings: defaults (the full run, under 10 minutes), `--quick` (a fast run for
+ * development), and the command line that overrides either.
+ */
+import { ENDPOINTS, type Endpoint } from './http';
+
+export interface RealtimeSizes {
+  /** Sockets watching one page while its lock changes / users receiving a notice. */
+  watchers: number;
+  /** Lock changes and notices measured (each reaches every watcher). */
+  rounds: number;
+  /** Yjs editors on one page. */
+  editors: number;
+  /** Edits measured (each reaches every other editor). */
+  edits: number;
+  /** Idle Socket.IO connections held open for the memory figure. */
+  idleSockets: number;
+  /** How long they are held before memory is read (the first 40% lets set-up garbage settle). */
+  idleSeconds: number;
+}
+
+export interface BenchOptions {
+  quick: boolean;
+  /** Seconds of load per cell. */
+  durationSec: number;
+  /** Untimed load before each scenario's cells (JIT, caches, connection pools). */
+  warmupSec: number;
+  concurrency: number[];
+  pages: number;
+  /** Catalogs per level, top level first. */
+  catalogLevels: number[];
+  endpoints: Endpoint[];
+  /** Also measure the bare Node server (the ceiling). */
+  ceiling: boolean;
+  /** `false` skips the realtime scenarios. */
+  realtime: RealtimeSizes | false;
+  /** Also run the embedded engine bench (scripts/bench/engine.ts). */
+  engine: boolean;
+  /** The server's LOG_LEVEL: `info` (the default of `npm start`) logs a line per request. */
+  serverLogLevel: string;
+  jsonPath?: string;
+  /** Write a V8 CPU profile of the server process into this folder (opens in Chrome DevTools). */
+  serverProfileDir?: string;
+  /**
+   * For the harness's own test: send this token instead of the seeded user's on the named
+   * endpoints, which must then fail their cells.
+   */
+  tokenOverride?: Partial<Record<Endpoint, string>>;
+  /** Progress lines (default: stderr, so stdout stays the table). */
+  log: (line: string) => void;
+}
+
+export const DEFAULT_REALTIME: RealtimeSizes = {
+  watchers: 1000,
+  rounds: 20,
+  editors: 50,
+  edits: 50,
+  idleSockets: 10_000,
+  idleSeconds: 5,
+};
+
+/** Progress on stderr (stdout stays the table), each line with the seconds since the start. */
+function progressLog(): (line: string) => void {
+  const started = Date.now();
+  return (line) =>
+    process.stderr.write(`[${((Date.now() - started) / 1000).toFixed(0).padStart(4)} s] ${line}\n`);
+}
+
+export function defaultOptions(quick = false): BenchOptions {
+  return {
+    quick,
+    durationSec: quick ? 3 : 15,
+    warmupSec: quick ? 1 : 2,
+    concurrency: [1, 10, 50],
+    pages: quick ? 200 : 1000,
+    catalogLevels: quick ? [5, 20, 50] : [10, 50, 200],
+    endpoints: [...ENDPOINTS],
+    ceiling: true,
+    realtime: quick
+      ? { watchers: 100, rounds: 10, editors: 10, edits: 20, idleSockets: 1000, idleSeconds: 3 }
+      : { ...DEFAULT_REALTIME },
+    engine: false,
+    serverLogLevel: 'info',
+    log: progressLog(),
+  };
+}
+
+export const USAGE = `npm run bench -- [options]
+  --quick                 short cells and a smaller data set, for development
+  --json <path>           also write the report as JSON
+  --duration <s>          seconds per cell (default 15, quick 3)
+  --warmup <s>            untimed load before each scenario (default 2, quick 1)
+  --concurrency <list>    e.g. 1,10,50
+  --pages <n>             pages to seed (default 1000, quick 200)
+  --catalogs <list>       catalogs per level, e.g. 10,50,200
+  --endpoints <list>      subset of ${ENDPOINTS.join(',')}
+  --no-ceiling            skip the bare Node server
+  --no-realtime           skip the realtime scenarios
+  --watchers <n> --editors <n> --idle-sockets <n>   realtime sizes
+  --engine                also run the embedded engine bench
+  --log-level <level>     server LOG_LEVEL (default info, as npm start)
+  --profile <dir>         write a CPU profile of the server (.cpuprofile) into <dir>`;
+
+function numberList(value: string | undefined, flag: string): number[] {
+  const list = (value ?? '').split(',').map(Number);
+  if (!value || list.some((n) => !Number.isInteger(n) || n < 0))
+    throw new Error(`${flag} needs a comma-separated list of whole numbers`);
+  return list;
+}
+
+function positive(value: string | undefined, flag: string): number {
+  const n = Number(value);
+  if (!value || !Number.isFinite(n) || n <= 0) throw new Error(`${flag} needs a positive number`);
+  return n;
+}
+
+export function parseArgs(argv: string[]): BenchOptions {
+  const options = defaultOptions(argv.includes('--quick'));
+  const realtime = (): RealtimeSizes => {
+    if (!options.realtime) options.realtime = { ...DEFAULT_REALTIME };
+    return options.realtime;
+  };
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i];
+    const value = () => argv[++i];
+    switch (arg) {
+      case '--quick':
+        break;
+      case '--json':
+        options.jsonPath = value();
+        if (!options.jsonPath) throw new Error('--json needs a path');
+        break;
+      case '--duration':
+        options.durationSec = positive(value(), arg);
+        break;
+      case '--warmup':
+        options.warmupSec = Number(value());
+        if (!(options.warmupSec >= 0)) throw new Error('--warmup needs a number');
+        break;
+      case '--concurrency':
+        options.concurrency = numberList(value(), arg).filter((n) => n > 0);
+        if (!options.concurrency.length) throw new Error('--concurrency needs a level above 0');
+        break;
+      case '--pages':
+        options.pages = Math.round(positive(value(), arg));
+        break;
+      case '--catalogs':
+        options.catalogLevels = numberList(value(), arg);
+        break;
+      case '--endpoints': {
+        const list = (value() ?? '').split(',') as Endpoint[];
+        const unknown = list.filter((e) => !ENDPOINTS.includes(e));
+        if (unknown.length) throw new Error(`unknown endpoint(s): ${unknown.join(', ')}`);
+        options.endpoints = list;
+        break;
+      }
+      case '--no-ceiling':
+        options.ceiling = false;
+        break;
+      case '--no-realtime':
+        options.realtime = false;
+        break;
+      case '--watchers':
+        realtime().watchers = Math.round(positive(value(), arg));
+        break;
+      case '--editors':
+        realtime().editors = Math.round(positive(value(), arg));
+        break;
+      case '--idle-sockets':
+        realtime().idleSockets = Math.round(positive(value(), arg));
+        break;
+      case '--engine':
+        options.engine = true;
+        break;
+      case '--profile':
+        options.serverProfileDir = value();
+        if (!options.serverProfileDir) throw new Error('--profile needs a folder');
+        break;
+      case '--log-level':
+        options.serverLogLevel = value() ?? '';
+        break;
+      default:
+        throw new Error(`unknown argument: ${arg}\n${USAGE}`);
+    }
+  }
+  return options;
+}

@@ -1,0 +1,195 @@
+/**
+ * The realtime part of the bench: idle-socket memory, lock and notice fan-out to many watching
+ * sockets (Socket.IO), and Yjs edit propagation between editors (Hocuspocus). Each part first
+ * checks that the running server offers it; a part it does not offer is reported as "not
+ * available" with the reason — never with made-up numbers.
+ *
+ * Order: idle sockets first, so its memory baseline is the server as the HTTP cells left it.
+ */
+import { processMemory, startCpuMeter } from './procstat';
+import type { RealtimeSizes } from './options';
+import { yjsPropagation } from './realtimeCollab';
+import {
+  closeAll,
+  connectMany,
+  connectSocket,
+  lockPropagation,
+  noticePropagation,
+  watchPage,
+  type PropagationResult,
+  type TargetPage,
+} from './realtimeSockets';
+import type { RealtimeCell } from './report';
+import type { SeedResult } from './seed';
+
+export interface RealtimeInput {
+  url: string;
+  serverPid: number;
+  ownPids: number[];
+  seed: SeedResult;
+  sizes: RealtimeSizes;
+  log: (line: string) => void;
+}
+
+/** Users the realtime scenarios need: every editor but the writer is one of them. */
+export function realtimeUserCount(sizes: RealtimeSizes): number {
+  return Math.max(1, sizes.editors - 1);
+}
+
+const MB = 1024 * 1024;
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+/** Lock rounds alternate take/release; an even count leaves the page unlocked. */
+const evenRounds = (n: number) => n + (n % 2);
+
+export function plannedCells(sizes: RealtimeSizes): RealtimeCell[] {
+  const cell = (scenario: string, size: string): RealtimeCell => ({
+    scenario,
+    size,
+    available: false,
+    errors: 0,
+    ok: false,
+  });
+  return [
+    cell('idle sockets', `${sizes.idleSockets} Socket.IO connections`),
+    cell(
+      'lock propagation',
+      `${sizes.watchers} watching sockets × ${evenRounds(sizes.rounds)} lock changes`,
+    ),
+    cell(
+      'notice propagation',
+      `${sizes.watchers} sockets of ${realtimeUserCount(sizes)} subscribers × ${sizes.rounds} notices`,
+    ),
+    cell('Yjs edit propagation', `${sizes.editors} editors (1 writing) × ${sizes.edits} edits`),
+  ];
+}
+
+function latencyCell(
+  base: RealtimeCell,
+  result: PropagationResult,
+  extraErrors = 0,
+  extraNote?: string,
+): RealtimeCell {
+  const summary = result.latencies.summary();
+  const errors = result.errors + extraErrors;
+  return {
+    ...base,
+    available: true,
+    samples: result.latencies.count,
+    p50Ms: summary.p50Ms,
+    p99Ms: summary.p99Ms,
+    maxMs: summary.maxMs,
+    firstP50Ms: result.firstDeliveries.summary().p50Ms,
+    errors,
+    ok: errors === 0 && result.latencies.count > 0,
+    cpu: result.cpu,
+    ...(extraNote || result.firstError ? { note: extraNote ?? result.firstError } : {}),
+  };
+}
+
+export async function runRealtime(input: RealtimeInput): Promise<RealtimeCell[]> {
+  const { url, seed, sizes, serverPid, ownPids, log } = input;
+  const [idleCell, lockCell, noticeCell, yjsCell] = plannedCells(sizes);
+  const tokens = seed.realtimeUsers.map((u) => u.token);
+  const page = seed.pages[0];
+  if (!tokens.length || !page)
+    return [idleCell, lockCell, noticeCell, yjsCell].map((c) => ({
+      ...c,
+      note: 'no realtime users or pages were seeded',
+    }));
+  const target: TargetPage = {
+    url,
+    itemId: seed.itemId,
+    pageId: page.pageId,
+    pageNumber: page.number,
+    ownerToken: seed.userToken,
+    serverPid,
+    ownPids,
+  };
+  const cells: RealtimeCell[] = [];
+
+  let socketsAvailable: string | null = null;
+  try {
+    (await connectSocket(url, seed.userToken)).disconnect();
+  } catch (error) {
+    socketsAvailable = `Socket.IO: ${(error as Error).message}`;
+  }
+
+  if (socketsAvailable) {
+    for (const cell of [idleCell, lockCell, noticeCell])
+      cells.push({ ...cell, note: socketsAvailable });
+  } else {
+    log(`  ${sizes.idleSockets} idle sockets…`);
+    const before = processMemory(serverPid)?.rssMB ?? 0;
+    const idle = await connectMany(url, tokens, sizes.idleSockets, 200);
+    await sleep(sizes.idleSeconds * 400); // let connection set-up garbage settle
+    const cpu = startCpuMeter(serverPid, ownPids);
+    await sleep(sizes.idleSeconds * 600);
+    const cpuUse = cpu.stop();
+    const rss = processMemory(serverPid)?.rssMB ?? 0;
+    closeAll(idle.sockets);
+    // Without a pause the closing sockets would still be in the server when the watchers connect.
+    await sleep(1000);
+    cells.push({
+      ...idleCell,
+      available: true,
+      samples: idle.sockets.length,
+      serverRssMB: rss,
+      serverRssBeforeMB: before,
+      bytesPerSocket: idle.sockets.length
+        ? Math.round(((rss - before) * MB) / idle.sockets.length)
+        : undefined,
+      errors: idle.failures,
+      ok: idle.failures === 0,
+      cpu: cpuUse,
+      ...(idle.firstError ? { note: `refused: ${idle.firstError}` } : {}),
+    });
+    log(
+      `  idle: ${rss} MB RSS with ${idle.sockets.length} sockets (${before} MB before), ${idle.failures} failed`,
+    );
+    await sleep(1000);
+
+    log(`  ${sizes.watchers} watchers…`);
+    const watchers = await connectMany(url, tokens, sizes.watchers, 100);
+    const refused = await watchPage(watchers.sockets, page.pageId);
+    const setupErrors = watchers.failures + refused;
+    const setupNote = setupErrors
+      ? `${watchers.failures} connections failed, ${refused} watches refused${watchers.firstError ? `: ${watchers.firstError}` : ''}`
+      : undefined;
+    try {
+      const lock = await lockPropagation(watchers.sockets, target, evenRounds(sizes.rounds));
+      cells.push(latencyCell(lockCell, lock, setupErrors, setupNote));
+      log(
+        `  lock: p50 ${cells.at(-1)!.p50Ms} ms, p99 ${cells.at(-1)!.p99Ms} ms, errors ${cells.at(-1)!.errors}`,
+      );
+      const notice = await noticePropagation(watchers.sockets, target, sizes.rounds);
+      cells.push(latencyCell(noticeCell, notice, setupErrors, setupNote));
+      log(
+        `  notice: p50 ${cells.at(-1)!.p50Ms} ms, p99 ${cells.at(-1)!.p99Ms} ms, errors ${cells.at(-1)!.errors}`,
+      );
+    } finally {
+      closeAll(watchers.sockets);
+    }
+  }
+
+  log(`  ${sizes.editors} Yjs editors…`);
+  const yjsPage = seed.pages[1] ?? page;
+  const yjs = await yjsPropagation(
+    { ...target, pageId: yjsPage.pageId, pageNumber: yjsPage.number },
+    tokens,
+    sizes.editors,
+    sizes.edits,
+  );
+  if (!yjs.available) cells.push({ ...yjsCell, note: yjs.reason });
+  else {
+    cells.push(
+      latencyCell(
+        { ...yjsCell, size: `${yjs.editors} editors (1 writing) × ${sizes.edits} edits` },
+        yjs,
+      ),
+    );
+    log(
+      `  yjs: p50 ${cells.at(-1)!.p50Ms} ms, p99 ${cells.at(-1)!.p99Ms} ms, errors ${cells.at(-1)!.errors}`,
+    );
+  }
+  return cells;
+}

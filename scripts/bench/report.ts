@@ -1,0 +1,156 @@
+/**
+ * The benchmark's result: one JSON-able object (written with `--json`) and its Markdown form
+ * (printed on stdout). Every planned cell appears in both, also the ones that failed or could not
+ * run, so a reader sees what was not measured instead of a shorter table.
+ */
+import type { EngineBenchResult } from './engine';
+import { formatEngineBench } from './engine';
+import type { HttpCell } from './http';
+import type { MachineInfo } from './procstat';
+import { NOISY_OTHER_PERCENT, type CpuUse } from './procstat';
+
+export interface RealtimeCell {
+  scenario: string;
+  /** What was measured, e.g. "1000 watchers × 20 lock changes". */
+  size: string;
+  /** False when the realtime layer (or this part of it) is not there to measure. */
+  available: boolean;
+  /** Why it was not measured, or what went wrong. */
+  note?: string;
+  /** Latency cells: deliveries measured and their percentiles. */
+  samples?: number;
+  p50Ms?: number;
+  p99Ms?: number;
+  maxMs?: number;
+  /** Median over rounds of the first delivery (the server's share, before the client's queue). */
+  firstP50Ms?: number;
+  /** Memory cell: the server's RSS with the sockets open, and the growth per socket. */
+  serverRssMB?: number;
+  serverRssBeforeMB?: number;
+  bytesPerSocket?: number;
+  /** Deliveries that never arrived, refused connections, error answers. */
+  errors: number;
+  ok: boolean;
+  cpu?: CpuUse | null;
+}
+
+export interface BenchReport {
+  generatedAt: string;
+  totalSeconds: number;
+  quick: boolean;
+  machine: MachineInfo;
+  /** Load averages when the run ended. */
+  loadAverageEnd: number[];
+  settings: {
+    durationSec: number;
+    warmupSec: number;
+    concurrency: number[];
+    serverLogLevel: string;
+  };
+  seed: {
+    catalogs: number;
+    pages: number;
+    avgPageBytes: number;
+    keyword: string;
+    keywordHits: number;
+    seconds: number;
+  };
+  http: HttpCell[];
+  memory: {
+    /** Server RSS after start-up, before any load (MB). */
+    serverRssAtRestMB: number | null;
+    /** Server RSS after the HTTP cells (MB). */
+    serverRssAfterHttpMB: number | null;
+    /** Peak server RSS over the whole run (VmHWM, MB). */
+    serverPeakMB: number | null;
+  };
+  realtime: RealtimeCell[];
+  engine?: EngineBenchResult;
+  /** Problems found outside the cells (a failed sanity check, a crashed server). */
+  problems: string[];
+  ok: boolean;
+}
+
+const fmt = (n: number) => n.toLocaleString('en-US');
+const opt = (n: number | null | undefined, unit = '') =>
+  n === null || n === undefined ? '–' : `${fmt(n)}${unit}`;
+
+function cpuCells(cpu: CpuUse | null | undefined): string {
+  if (!cpu) return '– | – | –';
+  return `${cpu.serverPct}% | ${cpu.generatorPct}% | ${cpu.otherPct}%${cpu.noisy ? ' ⚠' : ''}`;
+}
+
+function status(ok: boolean, cpu: CpuUse | null | undefined): string {
+  if (!ok) return '**FAIL**';
+  return cpu?.noisy ? 'ok (noisy)' : 'ok';
+}
+
+function httpRow(c: HttpCell): string {
+  const errors = c.errors.total
+    ? `**${fmt(c.errors.total)}** (${Object.entries(c.errors.byCode)
+        .map(([code, n]) => `${code}: ${fmt(n)}`)
+        .join(', ')})`
+    : c.requests === 0
+      ? '0, but no answer came back in time'
+      : '0';
+  const name = c.target === 'node' ? 'bare Node (ceiling)' : c.scenario;
+  const fraction = c.fractionOfNode === undefined ? '–' : `${Math.round(c.fractionOfNode * 100)}%`;
+  return `| ${name} | ${c.concurrency} | ${fmt(c.rps)} | ${fraction} | ${c.latency.p50Ms} | ${c.latency.p99Ms} | ${fmt(c.requests)} | ${errors} | ${cpuCells(c.cpu)} | ${c.serverRssPeakMB} | ${status(c.ok, c.cpu)} |`;
+}
+
+function realtimeRow(c: RealtimeCell): string {
+  if (!c.available)
+    return `| ${c.scenario} | ${c.size} | not available | – | – | – | – | ${c.note ?? ''} |`;
+  const result =
+    c.serverRssMB !== undefined
+      ? `${fmt(c.serverRssMB)} MB RSS (${opt(c.serverRssBeforeMB)} MB before)` +
+        (c.bytesPerSocket !== undefined ? `, ~${fmt(c.bytesPerSocket)} B/socket` : '')
+      : `p50 ${c.p50Ms} ms · p99 ${c.p99Ms} ms · max ${c.maxMs} ms (first delivery p50 ${c.firstP50Ms} ms)`;
+  return `| ${c.scenario} | ${c.size} | ${result} | ${opt(c.samples)} | ${fmt(c.errors)} | ${c.cpu ? `${c.cpu.serverPct}%` : '–'} | ${c.cpu ? `${c.cpu.otherPct}%${c.cpu.noisy ? ' ⚠' : ''}` : '–'} | ${c.ok ? 'ok' : '**FAIL**'}${c.note ? ` ${c.note}` : ''} |`;
+}
+
+export function formatReport(r: BenchReport): string {
+  const m = r.machine;
+  const lines = [
+    `## Quire benchmark${r.quick ? ' (quick)' : ''} — ${r.generatedAt}`,
+    '',
+    `Machine: ${m.cpuModel}, ${m.cpus} CPUs, ${fmt(m.memoryMB)} MB, ${m.platform}, kernel ${m.kernel}, Node ${m.node}. ` +
+      `Load average at start ${m.loadAverage.join(' / ')}, at end ${r.loadAverageEnd.join(' / ')}.`,
+    `Data: 1 item, ${fmt(r.seed.catalogs)} catalogs, ${fmt(r.seed.pages)} pages of ~${fmt(r.seed.avgPageBytes)} B ` +
+      `(seeded through the models in ${r.seed.seconds.toFixed(1)} s); search keyword hits ${r.seed.keywordHits} pages.`,
+    `Cells: ${r.settings.durationSec} s each after ${r.settings.warmupSec} s warm-up, keep-alive connections = concurrency; ` +
+      `server LOG_LEVEL=${r.settings.serverLogLevel}; server and load generator are separate processes.`,
+    '',
+    '### HTTP API',
+    '',
+    '| scenario | conc. | req/s | of Node | p50 ms | p99 ms | requests | errors | server CPU | generator CPU | other CPU | server RSS MB | status |',
+    '|---|---:|---:|---:|---:|---:|---:|---|---:|---:|---:|---:|---|',
+    ...r.http.map(httpRow),
+    '',
+    `CPU: server and generator in % of one core; "other" = every other process on the machine, in % of all ` +
+      `${m.cpus} cores (⚠ above ${NOISY_OTHER_PERCENT}%: the cell ran on a busy machine). "of Node" = req/s ÷ the bare Node server's at the same concurrency.`,
+    '',
+    '### Memory (server process)',
+    '',
+    '| at rest | after HTTP load | peak (VmHWM) |',
+    '|---:|---:|---:|',
+    `| ${opt(r.memory.serverRssAtRestMB, ' MB')} | ${opt(r.memory.serverRssAfterHttpMB, ' MB')} | ${opt(r.memory.serverPeakMB, ' MB')} |`,
+    '',
+    '### Realtime',
+    '',
+    '| scenario | size | result | samples | errors | server CPU | other CPU | status |',
+    '|---|---|---|---:|---:|---:|---:|---|',
+    ...(r.realtime.length ? r.realtime.map(realtimeRow) : ['| (skipped) | | | | | | | |']),
+  ];
+  if (r.engine) lines.push('', formatEngineBench(r.engine));
+  lines.push('');
+  if (r.problems.length) lines.push('### Problems', '', ...r.problems.map((p) => `- ${p}`), '');
+  const failed =
+    r.http.filter((c) => !c.ok).length + r.realtime.filter((c) => c.available && !c.ok).length;
+  const missing = r.realtime.filter((c) => !c.available).length;
+  lines.push(
+    `Result: ${r.ok ? 'every measured cell passed' : `**${failed} cell(s) failed**`}` +
+      `${missing ? `; ${missing} realtime cell(s) not available` : ''}; total ${r.totalSeconds.toFixed(0)} s.`,
+  );
+  return lines.join('\n');
+}

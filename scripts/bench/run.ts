@@ -1,0 +1,266 @@
+/**
+ * The whole benchmark. `openBenchSession()` seeds a fresh data directory through the models and
+ * starts Quire and the bare Node ceiling as child processes; `measureBench()` checks that the
+ * seeded data answers as expected, runs the HTTP cells (ceiling first, `page/save` last because
+ * it writes), then the realtime scenarios, and reads the server's memory; `runBench()` does both,
+ * stops everything, deletes the directory and adds the optional engine bench.
+ */
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { startChild, type BenchChild } from './children';
+import { runEngineBench } from './engine';
+import { planRequests, runHttpCell, type Endpoint, type HttpCell, type RequestPlan } from './http';
+import type { BenchOptions } from './options';
+import { machineInfo, processMemory, waitForQuiet } from './procstat';
+import { realtimeUserCount, runRealtime } from './realtime';
+import type { BenchReport, RealtimeCell } from './report';
+import { seedDataDir, type SeedResult } from './seed';
+
+const round = (n: number, digits = 0) => Number(n.toFixed(digits));
+
+/** POSTs a form to the API and returns the envelope. */
+async function call(url: string, route: string, fields: Record<string, string | number>) {
+  const response = await fetch(`${url}/api/${route}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams(Object.entries(fields).map(([k, v]) => [k, String(v)])),
+  });
+  return (await response.json()) as { error_code: number; data?: unknown; error_message?: string };
+}
+
+/** The seeded data answers as the cells assume: a page reads back, the keyword finds its pages. */
+async function sanityProblems(url: string, seed: SeedResult): Promise<string[]> {
+  const problems: string[] = [];
+  const token = seed.userToken;
+  const page = seed.pages[0];
+  if (page) {
+    const info = await call(url, 'page/info', { page_id: page.pageId, user_token: token });
+    const data = info.data as { page_id?: string } | undefined;
+    if (info.error_code !== 0 || String(data?.page_id) !== String(page.pageId))
+      problems.push(`page/info of a seeded page answered ${JSON.stringify(info).slice(0, 200)}`);
+  }
+  const search = await call(url, 'item/search', {
+    item_id: seed.itemId,
+    keyword: seed.keyword,
+    user_token: token,
+  });
+  const hits = (search.data as { pages?: unknown[] } | undefined)?.pages?.length;
+  if (search.error_code !== 0 || hits !== seed.keywordHits)
+    problems.push(
+      `item/search found ${hits ?? 'nothing'} pages, expected ${seed.keywordHits} (error_code ${search.error_code})`,
+    );
+  const item = await call(url, 'item/info', { item_id: seed.itemId, user_token: token });
+  if (item.error_code !== 0) problems.push(`item/info answered error_code ${item.error_code}`);
+  return problems;
+}
+
+interface Scenario {
+  name: string;
+  target: 'quire' | 'node';
+  child: BenchChild;
+  plan: RequestPlan;
+}
+
+async function runScenario(
+  scenario: Scenario,
+  options: BenchOptions,
+  ownPids: number[],
+): Promise<HttpCell[]> {
+  const base = {
+    scenario: scenario.name,
+    target: scenario.target,
+    url: scenario.child.url,
+    plan: scenario.plan,
+    serverPid: scenario.child.pid,
+    ownPids,
+  };
+  if (options.warmupSec > 0)
+    await runHttpCell({
+      ...base,
+      concurrency: Math.max(...options.concurrency),
+      durationSec: options.warmupSec,
+    });
+  // Each measurement starts on a server that has finished the previous load's last requests.
+  await waitForQuiet(scenario.child.pid);
+  const cells: HttpCell[] = [];
+  for (const concurrency of options.concurrency) {
+    const cell = await runHttpCell({ ...base, concurrency, durationSec: options.durationSec });
+    await waitForQuiet(scenario.child.pid);
+    options.log(
+      `  ${scenario.target === 'node' ? 'bare Node' : scenario.name} ×${concurrency}: ${cell.rps} req/s, ` +
+        `p50 ${cell.latency.p50Ms} ms, p99 ${cell.latency.p99Ms} ms, errors ${cell.errors.total}` +
+        `${cell.cpu ? `, other CPU ${cell.cpu.otherPct}%` : ''}`,
+    );
+    cells.push(cell);
+  }
+  return cells;
+}
+
+export interface BenchSession {
+  seed: SeedResult;
+  quire: BenchChild;
+  /** The bare Node server, when the options asked for it. */
+  ceiling: BenchChild | null;
+  /** Stops the children and deletes the data directory. */
+  stop(): Promise<void>;
+}
+
+/**
+ * Seeds a fresh data directory and starts the server (and the ceiling) on it. Separate from the
+ * measurements so the harness's own test can measure one session twice.
+ */
+export async function openBenchSession(options: BenchOptions): Promise<BenchSession> {
+  const log = options.log;
+  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'quire-bench-'));
+  const children: BenchChild[] = [];
+  const stop = async () => {
+    for (const child of children.splice(0)) await child.stop();
+    await rm(dataDir, { recursive: true, force: true });
+  };
+  try {
+    log(`Seeding ${options.pages} pages and ${options.catalogLevels.join('/')} catalogs…`);
+    const seed = await seedDataDir({
+      dataDir,
+      pages: options.pages,
+      catalogLevels: options.catalogLevels,
+      realtimeUsers: options.realtime ? realtimeUserCount(options.realtime) : 0,
+    });
+    log(`  seeded in ${seed.seconds.toFixed(1)} s`);
+
+    log('Starting the server (and the bare Node ceiling)…');
+    const quire = await startChild(
+      'scripts/bench/server.ts',
+      { PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: options.serverLogLevel },
+      options.serverProfileDir
+        ? ['--cpu-prof', '--cpu-prof-dir', path.resolve(options.serverProfileDir)]
+        : [],
+    );
+    children.push(quire);
+    const ceiling = options.ceiling ? await startChild('scripts/bench/ceiling.ts') : null;
+    if (ceiling) children.push(ceiling);
+    return { seed, quire, ceiling, stop };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+}
+
+/** Runs every cell of `options` against an open session; the report has no engine section. */
+export async function measureBench(
+  session: BenchSession,
+  options: BenchOptions,
+): Promise<BenchReport> {
+  const started = process.hrtime.bigint();
+  const log = options.log;
+  const machine = machineInfo();
+  const { seed, quire } = session;
+  const ceiling = options.ceiling ? session.ceiling : null;
+  const ownPids = [quire.pid, ...(session.ceiling ? [session.ceiling.pid] : [])];
+
+  const problems = await sanityProblems(quire.url, seed).catch((error: unknown) => [
+    `the server did not answer the sanity checks: ${(error as Error).message}`,
+  ]);
+  const serverRssAtRestMB = processMemory(quire.pid)?.rssMB ?? null;
+
+  const http: HttpCell[] = [];
+  if (ceiling) {
+    log('Bare Node (ceiling)…');
+    const plan = planRequests('page/info', seed);
+    http.push(
+      ...(await runScenario(
+        { name: 'bare Node', target: 'node', child: ceiling, plan },
+        options,
+        ownPids,
+      )),
+    );
+  }
+  // page/save last: it is the only scenario that changes the data the others read.
+  const order: Endpoint[] = ['page/info', 'item/info', 'item/search', 'page/save'];
+  for (const endpoint of order.filter((e) => options.endpoints.includes(e))) {
+    log(`${endpoint}…`);
+    const plan = planRequests(endpoint, seed, options.tokenOverride?.[endpoint]);
+    http.push(
+      ...(await runScenario(
+        { name: endpoint, target: 'quire', child: quire, plan },
+        options,
+        ownPids,
+      )),
+    );
+  }
+  const ceilingRps = new Map(
+    http.filter((c) => c.target === 'node').map((c) => [c.concurrency, c.rps]),
+  );
+  for (const cell of http) {
+    const node = ceilingRps.get(cell.concurrency);
+    if (cell.target === 'quire' && node) cell.fractionOfNode = round(cell.rps / node, 3);
+  }
+  const serverRssAfterHttpMB = processMemory(quire.pid)?.rssMB ?? null;
+
+  let realtime: RealtimeCell[] = [];
+  if (options.realtime) {
+    log('Realtime…');
+    realtime = await runRealtime({
+      url: quire.url,
+      serverPid: quire.pid,
+      ownPids,
+      seed,
+      sizes: options.realtime,
+      log,
+    });
+  }
+  const serverPeakMB = processMemory(quire.pid)?.peakMB ?? null;
+  if (serverPeakMB === null) problems.push('the server process was gone before the end of the run');
+
+  const ok =
+    problems.length === 0 && http.every((c) => c.ok) && realtime.every((c) => !c.available || c.ok);
+  return {
+    generatedAt: new Date().toISOString(),
+    totalSeconds: round(Number(process.hrtime.bigint() - started) / 1e9, 1),
+    quick: options.quick,
+    machine,
+    loadAverageEnd: os.loadavg().map((n) => round(n, 2)),
+    settings: {
+      durationSec: options.durationSec,
+      warmupSec: options.warmupSec,
+      concurrency: options.concurrency,
+      serverLogLevel: options.serverLogLevel,
+    },
+    seed: {
+      catalogs: seed.catalogs,
+      pages: seed.pages.length,
+      avgPageBytes: seed.avgPageBytes,
+      keyword: seed.keyword,
+      keywordHits: seed.keywordHits,
+      seconds: round(seed.seconds, 1),
+    },
+    http,
+    memory: { serverRssAtRestMB, serverRssAfterHttpMB, serverPeakMB },
+    realtime,
+    problems,
+    ok,
+  };
+}
+
+/** The whole benchmark: session, cells, optional engine bench, JSON file. */
+export async function runBench(options: BenchOptions): Promise<BenchReport> {
+  const started = process.hrtime.bigint();
+  const session = await openBenchSession(options);
+  let report: BenchReport;
+  try {
+    report = await measureBench(session, options);
+  } finally {
+    await session.stop();
+  }
+  if (options.engine) {
+    // After the servers are gone, so it has the machine to itself.
+    options.log('Embedded engine…');
+    report.engine = await runEngineBench({
+      quick: options.quick,
+      log: (line) => options.log(`  engine: ${line}`),
+    });
+  }
+  report.totalSeconds = round(Number(process.hrtime.bigint() - started) / 1e9, 1);
+  if (options.jsonPath) await writeFile(options.jsonPath, `${JSON.stringify(report, null, 2)}\n`);
+  return report;
+}

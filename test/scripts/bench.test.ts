@@ -1,0 +1,137 @@
+/**
+ * `npm run bench` checks its own correctness on a tiny configuration: every planned cell is in
+ * the report and every response is checked; error answers (a bogus token) and connection errors
+ * (a server that is gone) are counted and fail their cells. Figures are not asserted: speed is
+ * measured by the bench, never by a test.
+ */
+import { afterAll, beforeAll, expect, test } from '@jest/globals';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { runHttpCell } from '../../scripts/bench/http';
+import { defaultOptions, type BenchOptions } from '../../scripts/bench/options';
+import { formatReport } from '../../scripts/bench/report';
+import { measureBench, openBenchSession, type BenchSession } from '../../scripts/bench/run';
+
+function tiny(overrides: Partial<BenchOptions> = {}): BenchOptions {
+  return {
+    ...defaultOptions(true),
+    durationSec: 1,
+    warmupSec: 0,
+    concurrency: [1],
+    pages: 50, // page 50 carries the search keyword: item/search has one hit
+    catalogLevels: [2, 3],
+    realtime: { watchers: 5, rounds: 2, editors: 3, edits: 3, idleSockets: 20, idleSeconds: 0.5 },
+    log: () => {},
+    ...overrides,
+  };
+}
+
+// One seeded server for both measurements (starting one is most of this file's time).
+let session: BenchSession;
+beforeAll(async () => {
+  session = await openBenchSession(tiny());
+});
+afterAll(async () => {
+  await session?.stop();
+});
+
+test('a tiny run reports every planned cell, each with checked responses and zero errors', async () => {
+  const report = await measureBench(session, tiny());
+
+  expect(report.problems).toEqual([]);
+  expect(report.http.map((c) => `${c.target} ${c.scenario} ×${c.concurrency}`)).toEqual([
+    'node bare Node ×1',
+    'quire page/info ×1',
+    'quire item/info ×1',
+    'quire item/search ×1',
+    'quire page/save ×1',
+  ]);
+  for (const cell of report.http) {
+    expect(cell.requests).toBeGreaterThan(0);
+    expect(cell.errors.total).toBe(0);
+    expect(cell.ok).toBe(true);
+    if (cell.target === 'quire') expect(cell.fractionOfNode).toBeGreaterThan(0);
+  }
+  expect(report.seed).toMatchObject({ pages: 50, catalogs: 5, keywordHits: 1 });
+  expect(report.memory.serverRssAtRestMB).toBeGreaterThan(0);
+  expect(report.memory.serverPeakMB).toBeGreaterThanOrEqual(report.memory.serverRssAtRestMB!);
+
+  // Realtime cells: every one measured with real sockets and editors, every delivery arrived.
+  expect(report.realtime.map((c) => c.scenario)).toEqual([
+    'idle sockets',
+    'lock propagation',
+    'notice propagation',
+    'Yjs edit propagation',
+  ]);
+  for (const cell of report.realtime)
+    expect(cell).toMatchObject({ available: true, ok: true, errors: 0 });
+  const samples = Object.fromEntries(report.realtime.map((c) => [c.scenario, c.samples]));
+  expect(samples).toEqual({
+    'idle sockets': 20,
+    'lock propagation': 5 * 2, // every watcher × every lock change
+    'notice propagation': 5 * 2,
+    'Yjs edit propagation': 2 * 3, // every editor but the writer × every edit
+  });
+  expect(report.ok).toBe(true);
+
+  const table = formatReport(report);
+  for (const name of [
+    'bare Node (ceiling)',
+    'page/info',
+    'item/info',
+    'item/search',
+    'page/save',
+    'idle sockets',
+  ])
+    expect(table).toContain(`| ${name} |`);
+  expect(table).not.toContain('FAIL');
+});
+
+test('error answers fail their cell and every one is counted (bogus token on page/save)', async () => {
+  const report = await measureBench(
+    session,
+    tiny({
+      endpoints: ['page/info', 'page/save'],
+      ceiling: false,
+      realtime: false,
+      tokenOverride: { 'page/save': 'bogus-token' },
+    }),
+  );
+
+  const [info, save] = report.http;
+  expect(info).toMatchObject({ scenario: 'page/info', ok: true });
+  expect(save.scenario).toBe('page/save');
+  expect(save.ok).toBe(false);
+  expect(save.requests).toBeGreaterThan(0);
+  // HTTP 200 with {"error_code":10102} (not logged in): each answer is an error.
+  expect(save.errors).toMatchObject({
+    total: save.requests,
+    envelope: save.requests,
+    httpStatus: 0,
+  });
+  expect(save.errors.byCode).toEqual({ '10102': save.requests });
+  expect(save.errors.sample).toMatch(/^\{"error_code":10102/);
+  expect(report.ok).toBe(false);
+  expect(formatReport(report)).toMatch(/\| page\/save \| 1 \|.*\*\*FAIL\*\*/);
+});
+
+test('a server that is gone: connection errors are counted and fail the cell', async () => {
+  const server = http.createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+
+  const cell = await runHttpCell({
+    scenario: 'stopped',
+    target: 'node',
+    url: `http://127.0.0.1:${port}`,
+    plan: { path: '/api/page/info', body: () => 'page_id=1' },
+    concurrency: 1,
+    durationSec: 1,
+    serverPid: process.pid,
+  });
+  expect(cell.requests).toBe(0);
+  expect(cell.errors.transport).toBeGreaterThan(0);
+  expect(cell.errors.total).toBe(cell.errors.transport);
+  expect(cell.ok).toBe(false);
+});

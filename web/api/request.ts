@@ -157,6 +157,8 @@ async function send<T>(
   headers: Record<string, string>,
   options: RequestOptions,
   timeoutMs: number,
+  /** The answer may be a bare object (ShowDoc's upload actions): no `error_code` = success. */
+  bare = false,
 ): Promise<T> {
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(), timeoutMs);
@@ -196,6 +198,7 @@ async function send<T>(
   } finally {
     clearTimeout(timer);
   }
+  if (bare && envelope.error_code === undefined) return envelope as T;
   const code = Number(envelope.error_code ?? TRANSPORT_FAILURE);
   if (code === 0) return envelope.data as T;
   const message =
@@ -227,8 +230,31 @@ export function upload<T>(
   fields: Params = {},
   options: RequestOptions = {},
 ) {
+  const form = uploadForm(file, fileName, fields, options);
+  return send<T>(route, form, {}, options, uploadTimeout(options));
+}
+
+/**
+ * An upload to one of ShowDoc's actions that succeed without the envelope (`page/upload`,
+ * `page/uploadImg`: `{url, success, message}`): resolves with that body as it is; envelope errors
+ * (10102, 10101 …) are handled as for any call.
+ */
+export function uploadBare<T>(
+  route: string,
+  file: Blob,
+  fileName: string,
+  fields: Params = {},
+  options: RequestOptions = {},
+) {
+  const form = uploadForm(file, fileName, fields, options);
+  return send<T>(route, form, {}, options, uploadTimeout(options), true);
+}
+
+function uploadForm(file: Blob, fileName: string, fields: Params, options: RequestOptions) {
   const form = new FormData();
   for (const [key, value] of encodeForm(withAuth(fields, options.token))) form.append(key, value);
   form.append('file', file, fileName);
-  return send<T>(route, form, {}, options, options.timeoutMs ?? UPLOAD_TIMEOUT_MS);
+  return form;
 }
+
+const uploadTimeout = (options: RequestOptions) => options.timeoutMs ?? UPLOAD_TIMEOUT_MS;

@@ -4,7 +4,7 @@
  */
 import { DeleteOutlined, LinkOutlined } from '@ant-design/icons';
 import { App, Button, Input, Popconfirm, Select, Space, Statistic, Table } from 'antd';
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { deleteMyAttachment, myAttachments } from '../../api/attachments';
 import type { Attachment } from '../../api/types';
@@ -23,7 +23,12 @@ const ALL = 0;
 const IMAGES = 1;
 const OTHER = 2;
 
-export function AttachmentManager() {
+export function AttachmentManager({
+  rowAction,
+}: {
+  /** One more action per file (the editor's file hub: "bind to this page"). */
+  rowAction?: (file: Attachment) => ReactNode;
+} = {}) {
   const { t } = useTranslation();
   const { message } = App.useApp();
   const [page, setPage] = useState(1);
@@ -123,9 +128,10 @@ export function AttachmentManager() {
           { title: t('attachments.addedAt'), dataIndex: 'addtime', width: 170 },
           {
             title: t('common.actions'),
-            width: 100,
+            width: rowAction ? 140 : 100,
             render: (_v, row) => (
               <Space size={2}>
+                {rowAction?.(row)}
                 <Button
                   type="text"
                   icon={<LinkOutlined />}

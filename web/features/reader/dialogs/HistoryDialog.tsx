@@ -4,7 +4,7 @@
  * empty history closes the dialog with a note (spec 001 §8).
  */
 import { App, Button, Modal, Space, Table } from 'antd';
-import { useEffect, useState } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { unescapeHtml } from '../../../markdown';
 import { Markdown } from '../../../markdown/Markdown';
@@ -15,9 +15,15 @@ import type { HistoryEntry } from '../types';
 export default function HistoryDialog({
   pageId,
   onClose,
+  renderRemark,
+  extraActions,
 }: {
   pageId: number;
   onClose: () => void;
+  /** The editor's history (editor/tools/HistoryTool.tsx): remarks editable in place… */
+  renderRemark?: (row: HistoryEntry) => ReactNode;
+  /** …and more actions per version (restore). */
+  extraActions?: (row: HistoryEntry) => ReactNode;
 }) {
   const { t } = useTranslation();
   const { message } = App.useApp();
@@ -51,10 +57,14 @@ export default function HistoryDialog({
         columns={[
           { title: t('reader.history.time'), dataIndex: 'addtime', width: 170 },
           { title: t('reader.history.author'), dataIndex: 'author_username', width: 140 },
-          { title: t('reader.history.remark'), dataIndex: 'page_comments' },
+          {
+            title: t('reader.history.remark'),
+            dataIndex: 'page_comments',
+            render: renderRemark && ((_v, row) => renderRemark(row)),
+          },
           {
             title: t('common.actions'),
-            width: 170,
+            width: extraActions ? 250 : 170,
             render: (_v, row) => (
               <Space size={0}>
                 <Button type="link" size="small" onClick={() => setReading(row)}>
@@ -69,6 +79,7 @@ export default function HistoryDialog({
                 >
                   {t('reader.history.diff')}
                 </Button>
+                {extraActions?.(row)}
               </Space>
             ),
           },

@@ -34,7 +34,11 @@ const AdminEntry = lazy(() => import('./features/admin/AdminEntry'));
 // The reader: its own chunks, no workspace, editor or admin code (DESIGN §6).
 const Reader = lazy(() => import('./features/reader/ReaderRoute'));
 const PageById = lazy(() => import('./features/reader/PageByIdRoute'));
+const CatalogManagerPage = lazy(() => import('./features/catalog/CatalogManagerPage'));
 const SharedPage = lazy(() => import('./features/share/SharedPageRoute'));
+const DiffPage = lazy(() => import('./features/diff/DiffPage'));
+// The editor: its own chunk (CodeMirror, Yjs), never part of the reader's.
+const EditorRoute = lazy(() => import('./features/editor/EditorRoute'));
 
 function useAntdLocale(): Locale | undefined {
   const { i18n } = useTranslation();
@@ -84,8 +88,25 @@ export function App() {
               <Route path="/attachment/index" element={<AttachmentsPage />} />
               <Route path="/admin/index" element={<AdminEntry />} />
             </Route>
+            <Route
+              path="/page/edit/:item_id/:page_id"
+              element={
+                <RequireLogin>
+                  <EditorRoute />
+                </RequireLogin>
+              }
+            />
+            <Route path="/page/diff/:page_id/:page_history_id" element={<DiffPage />} />
             <Route path="/p/:unique_key" element={<SharedPage />} />
             <Route path="/page/:page_id" element={<PageById />} />
+            <Route
+              path="/catalog/:item_id"
+              element={
+                <RequireLogin>
+                  <CatalogManagerPage />
+                </RequireLogin>
+              }
+            />
             {/* A language code before an item selects the language (spec 002 §2). */}
             {LANGUAGES.flatMap(({ code }) => [
               <Route key={code} path={`/${code}/:item`} element={<Reader lang={code} />} />,

@@ -256,7 +256,11 @@ export async function loginAs(
     user_token: user.user_token,
   });
   await tp.context.addInitScript((value) => {
-    if (!localStorage.getItem('userinfo')) localStorage.setItem('userinfo', value);
+    try {
+      if (!localStorage.getItem('userinfo')) localStorage.setItem('userinfo', value);
+    } catch {
+      // about:blank of a new window has no storage of its own; the real page runs this again
+    }
   }, userinfo);
 }
 

@@ -1,0 +1,589 @@
+/**
+ * The page editor (spec 001 §2 "Page editor", §4, §5, §8, §9): a full-screen Markdown editor with
+ * live preview, bound to the page's shared Yjs document so that locks, drafts and co-editing are
+ * live.
+ *
+ * Opening an existing page: the document connects; unless the item has simultaneous editing on,
+ * the lock is asked (`isLock`). Held by someone else → an alert with their name whose default is to
+ * leave; the other choice watches the page live, read-only, until the server says the lock is free
+ * (then we take it and may write). Otherwise we take the lock, renew it every 20 minutes and give
+ * it back on "cancel lock", on leaving and when the tab closes.
+ *
+ * Drafts: the shared document is the server's live draft — a crash or another device opens the
+ * same unsaved text, and a banner says so. The local draft (every 30 s) is offered back when it
+ * differs. Saving: one at a time (10 s guard), 'saved', drafts cleared; a new page's first save
+ * moves the address to its page ID and the session becomes shared.
+ */
+import { Alert, App, Button, Empty, Spin, Tooltip } from 'antd';
+import { EyeInvisibleOutlined, EyeOutlined } from '@ant-design/icons';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, useNavigate } from 'react-router';
+import { ApiRequestError } from '../../api/request';
+import { itemAddress, readerPath, editPagePath } from '../reader/paths';
+import type { ItemInfo } from '../reader/types';
+import { CodeEditor } from './CodeEditor';
+import type { EditorHandle, EditorPageContext } from './contract';
+import { isLock, savePage } from './editorApi';
+import { EditorHeader, type SaveState } from './EditorHeader';
+import { EditorToolbar } from './EditorToolbar';
+import {
+  draftKey,
+  DRAFT_INTERVAL_MS,
+  readDraft,
+  removeDraft,
+  shouldOfferDraft,
+  writeDraft,
+} from './localDraft';
+import { NotifySaveModal } from './NotifySaveModal';
+import { PageMetaModal, type PageMeta, type PageMetaMode } from './PageMetaModal';
+import { classifyPaste, htmlToMarkdown } from './paste';
+import { PasteChoiceModal } from './PasteChoiceModal';
+import { PreviewPane } from './PreviewPane';
+import { useCoEditors } from './useCoEditors';
+import { useCollabDoc } from './useCollabDoc';
+import { useEditorLock } from './useEditorLock';
+import { uploadPastedImage } from './assets/imageUpload';
+import { SaveTemplateModal } from './assets/SaveTemplateModal';
+
+/** Live preview turns itself off above this many characters (spec §9). */
+export const PREVIEW_LIMIT = 4000;
+/** One save at a time; a save that never answers frees the button after this (spec §9). */
+export const SAVE_GUARD_MS = 10_000;
+/** Saved, but the account has no verified e-mail (spec §8). */
+const UNVERIFIED_EMAIL = 10250;
+const ID_TAKEN = /already exists|已存在/i;
+
+export interface EditorSession {
+  item: ItemInfo;
+  itemId: number;
+  /** 0: a new page. */
+  pageId: number;
+  title: string;
+  customId: string;
+  catId: number;
+  /** The saved content ('' for a new page). */
+  savedContent: string;
+  /** What a new page starts with (a copied page's content). */
+  startContent: string;
+  /** The popup to show first (new and copied pages). */
+  metaMode: PageMetaMode | null;
+}
+
+type Phase =
+  /** Waiting for the document and the lock answer. */
+  | 'opening'
+  | 'editing'
+  /** Someone else holds the lock: read-only, live. */
+  | 'watching';
+
+const previewWarnedKey = (itemId: number, pageId: number) =>
+  `quire.previewWarned.${itemId}.${pageId || 'new'}`;
+
+export function EditorScreen({ session }: { session: EditorSession }) {
+  const { t, i18n } = useTranslation();
+  const { modal, message, notification } = App.useApp();
+  const navigate = useNavigate();
+  const { item, itemId, pageId } = session;
+
+  const collab = useCollabDoc(pageId);
+  const lock = useEditorLock(pageId, itemId);
+  const coEditors = useCoEditors(collab.provider, collab.me?.id ?? null);
+
+  const [handle, setHandle] = useState<EditorHandle | null>(null);
+  const handleRef = useRef<EditorHandle | null>(null);
+  const [text, setText] = useState(session.startContent);
+  const [previewText, setPreviewText] = useState(session.startContent);
+  const [previewOn, setPreviewOn] = useState(true);
+  const [meta, setMeta] = useState<PageMeta>({ title: session.title, customId: session.customId });
+  const [catId, setCatId] = useState(session.catId);
+  const [metaModal, setMetaModal] = useState<{ mode: PageMetaMode; error?: string } | null>(
+    session.metaMode ? { mode: session.metaMode } : null,
+  );
+  const [phase, setPhase] = useState<Phase>(pageId ? 'opening' : 'editing');
+  const [saving, setSaving] = useState(false);
+  const savingRef = useRef(false);
+  const [savedContent, setSavedContent] = useState(session.savedContent);
+  const [liveDraftBanner, setLiveDraftBanner] = useState(false);
+  const [notifyOpen, setNotifyOpen] = useState(false);
+  const [templateOpen, setTemplateOpen] = useState(false);
+  const [paste, setPaste] = useState<{ html: string; text: string } | null>(null);
+
+  const shared = useMemo(
+    () =>
+      collab.status === 'ready' && collab.text && collab.provider?.awareness
+        ? { text: collab.text, awareness: collab.provider.awareness }
+        : null,
+    [collab.status, collab.text, collab.provider],
+  );
+  const readOnly = !!pageId && (collab.readOnly || phase !== 'editing');
+  const lockable = !!pageId && !collab.coEdit;
+  const address = itemAddress(item);
+  const draftStorageKey = draftKey(itemId, pageId);
+
+  const pageContext: EditorPageContext = {
+    itemId,
+    pageId,
+    pageTitle: meta.title,
+    canManage: item.item_manage,
+    locale: i18n.language,
+  };
+
+  // ---------------------------------------------------------------- leaving
+  const leaveNow = useCallback(
+    async (target?: string) => {
+      await lock.release();
+      void navigate(target ?? readerPath(address, pageId ? meta.customId || pageId : null));
+    },
+    [lock, navigate, address, pageId, meta.customId],
+  );
+
+  function leave() {
+    const dirty = handleRef.current && handleRef.current.getText() !== savedContent;
+    if (!dirty || phase !== 'editing') return void leaveNow();
+    modal.confirm({
+      title: t('editor.leave.title'),
+      content: t(pageId ? 'editor.leave.sharedDraft' : 'editor.leave.localDraft'),
+      okText: t('editor.leave.ok'),
+      cancelText: t('editor.leave.stay'),
+      onOk: () => {
+        if (!pageId) writeDraft(draftStorageKey, draftOf(handleRef.current!));
+        return leaveNow();
+      },
+    });
+  }
+
+  function draftOf(editor: EditorHandle) {
+    return { content: editor.getText(), title: meta.title, at: Date.now() };
+  }
+
+  // ---------------------------------------------------------------- opening: lock or watch
+  const decided = useRef(false);
+  useEffect(() => {
+    if (!pageId || collab.status !== 'ready' || decided.current) return;
+    decided.current = true;
+    void (async () => {
+      if (collab.coEdit) return setPhase('editing');
+      const state = await isLock(pageId, itemId).catch(() => null);
+      const holder =
+        state && Number(state.lock) === 1 && Number(state.is_cur_user) !== 1
+          ? state.lock_username
+          : '';
+      const refusal = holder ? holder : await lock.acquire();
+      if (!refusal) return setPhase('editing');
+      modal.confirm({
+        title: t('editor.lock.lockedTitle'),
+        content: t('editor.lock.lockedBy', { name: holder || collab.lock?.username || '' }),
+        okText: t('editor.lock.leave'),
+        cancelText: t('editor.lock.watch'),
+        autoFocusButton: 'ok',
+        onOk: () => leaveNow(),
+        onCancel: () => setPhase('watching'),
+      });
+    })();
+  }, [pageId, itemId, collab.status, collab.coEdit, collab.lock, lock, modal, t, leaveNow]);
+
+  // The server's word on write access moved: a watcher learns at once that the lock is free (and
+  // takes it); an editor whose lock someone else now holds becomes a watcher.
+  const wasReadOnly = useRef(collab.readOnly);
+  useEffect(() => {
+    const before = wasReadOnly.current;
+    wasReadOnly.current = collab.readOnly;
+    if (collab.status !== 'ready' || collab.coEdit) return;
+    if (phase === 'watching' && before && !collab.readOnly) {
+      void lock.acquire().then((refusal) => {
+        if (refusal) return;
+        setPhase('editing');
+        notification.success({
+          key: 'lock-free',
+          message: t('editor.lock.freeTitle'),
+          description: t('editor.lock.freeText'),
+        });
+      });
+    } else if (phase === 'editing' && !before && collab.readOnly && collab.lock) {
+      setPhase('watching');
+      notification.warning({
+        key: 'lock-taken',
+        message: t('editor.lock.takenTitle'),
+        description: t('editor.lock.lockedBy', { name: collab.lock.username }),
+      });
+    }
+  }, [collab.readOnly, collab.status, collab.coEdit, collab.lock, phase, lock, notification, t]);
+
+  // ---------------------------------------------------------------- drafts
+  const draftChecked = useRef(false);
+  useEffect(() => {
+    if (!handle || draftChecked.current || phase !== 'editing' || metaModal) return;
+    draftChecked.current = true;
+    const current = handle.getText();
+    // The shared document brought unsaved text (a crash, another device): say so.
+    if (pageId && current !== savedContent && coEditors.length === 0) setLiveDraftBanner(true);
+    const draft = readDraft(draftStorageKey);
+    if (!shouldOfferDraft(draft, current, !pageId)) {
+      if (draft) removeDraft(draftStorageKey);
+      return;
+    }
+    modal.confirm({
+      title: t('editor.draft.title'),
+      content: t('editor.draft.question', { time: new Date(draft!.at).toLocaleString() }),
+      okText: t('editor.draft.restore'),
+      cancelText: t('editor.draft.discard'),
+      onOk: () => {
+        removeDraft(draftStorageKey);
+        handle.setText(draft!.content);
+        if (!pageId && draft!.title && !meta.title) setMeta((m) => ({ ...m, title: draft!.title }));
+      },
+      onCancel: () => removeDraft(draftStorageKey),
+    });
+  }, [
+    handle,
+    phase,
+    metaModal,
+    pageId,
+    savedContent,
+    coEditors.length,
+    draftStorageKey,
+    modal,
+    t,
+    meta.title,
+  ]);
+
+  useEffect(() => {
+    if (phase !== 'editing') return;
+    const timer = window.setInterval(() => {
+      const editor = handleRef.current;
+      if (!editor) return;
+      const draft = draftOf(editor);
+      if (draft.content !== savedContent) writeDraft(draftStorageKey, draft);
+    }, DRAFT_INTERVAL_MS);
+    return () => window.clearInterval(timer);
+  });
+
+  // ---------------------------------------------------------------- text, preview
+  const previewTimer = useRef(0);
+  const warnedPreview = useRef(sessionStorage.getItem(previewWarnedKey(itemId, pageId)) === '1');
+  const onChange = useCallback(
+    (value: string) => {
+      setText(value);
+      window.clearTimeout(previewTimer.current);
+      previewTimer.current = window.setTimeout(() => setPreviewText(value), 250);
+      if (value.length > PREVIEW_LIMIT && !warnedPreview.current) {
+        warnedPreview.current = true;
+        sessionStorage.setItem(previewWarnedKey(itemId, pageId), '1');
+        setPreviewOn(false);
+        message.info(t('editor.previewOff', { limit: PREVIEW_LIMIT }));
+      }
+    },
+    [itemId, pageId, message, t],
+  );
+  useEffect(() => () => window.clearTimeout(previewTimer.current), []);
+
+  const onReady = useCallback((editor: EditorHandle) => {
+    handleRef.current = editor;
+    setHandle(editor);
+  }, []);
+
+  // ---------------------------------------------------------------- paste
+  const onPaste = useCallback(
+    (event: ClipboardEvent, editor: EditorHandle) => {
+      if (!editor.isWritable()) return false;
+      const kind = classifyPaste(event.clipboardData);
+      if (kind.kind === 'default') return false;
+      event.preventDefault();
+      if (kind.kind === 'html') {
+        setPaste({ html: kind.html, text: kind.text });
+        return true;
+      }
+      const hide = message.loading(t('editor.paste.uploading'), 0);
+      uploadPastedImage(kind.file, pageContext).then(
+        (url) => {
+          hide();
+          editor.insert(`![${kind.file.name || 'image'}](${url})`);
+        },
+        (error: unknown) => {
+          hide();
+          const text = error instanceof Error && error.message ? error.message : '';
+          modal.error({ title: text || t('editor.paste.uploadFailed') });
+        },
+      );
+      return true;
+    },
+    // pageContext is rebuilt every render; the ids in it are what matter.
+    [itemId, pageId, message, modal, t],
+  );
+
+  // ---------------------------------------------------------------- saving
+  const save = useCallback(
+    async (notify?: string) => {
+      const editor = handleRef.current;
+      if (!editor || savingRef.current || !editor.isWritable()) return;
+      if (!meta.title || !meta.customId) return setMetaModal({ mode: pageId ? 'edit' : 'new' });
+      savingRef.current = true;
+      setSaving(true);
+      const guard = window.setTimeout(() => {
+        savingRef.current = false;
+        setSaving(false);
+      }, SAVE_GUARD_MS);
+      const content = editor.getText();
+      const done = (id: number) => {
+        removeDraft(draftStorageKey);
+        removeDraft(draftKey(itemId, id));
+        setSavedContent(content);
+        setLiveDraftBanner(false);
+        if (notify !== undefined) return void leaveNow(readerPath(address, meta.customId || id));
+        message.success(t('editor.saved'));
+        if (!pageId) void navigate(editPagePath(itemId, meta.customId || id), { replace: true });
+      };
+      try {
+        done(
+          await savePage({
+            pageId,
+            itemId,
+            title: meta.title,
+            content,
+            catId,
+            customId: meta.customId,
+            notify,
+          }),
+        );
+      } catch (error) {
+        const failure = error instanceof ApiRequestError ? error : null;
+        if (failure?.code === UNVERIFIED_EMAIL) {
+          done(pageId);
+          notification.warning({
+            key: 'unverified',
+            duration: 0,
+            message: t('editor.unverified.title'),
+            description: (
+              <span>
+                {failure.message || t('editor.unverified.text')}{' '}
+                <Link to="/user/setting">{t('editor.unverified.link')}</Link>
+              </span>
+            ),
+          });
+        } else if (failure && ID_TAKEN.test(failure.message)) {
+          setMeta((m) => ({ ...m, customId: '' }));
+          setMetaModal({ mode: pageId ? 'edit' : 'new', error: failure.message });
+        } else {
+          modal.error({
+            title: t('editor.saveFailed'),
+            content: (error as Error).message,
+          });
+        }
+      } finally {
+        window.clearTimeout(guard);
+        savingRef.current = false;
+        setSaving(false);
+      }
+    },
+    [
+      meta,
+      pageId,
+      itemId,
+      catId,
+      draftStorageKey,
+      address,
+      leaveNow,
+      message,
+      navigate,
+      notification,
+      modal,
+      t,
+    ],
+  );
+
+  // Ctrl/Cmd+S anywhere on the screen (the browser's own "save page" is kept away).
+  useEffect(() => {
+    const onKey = (event: KeyboardEvent) => {
+      if ((event.ctrlKey || event.metaKey) && !event.altKey && event.key.toLowerCase() === 's') {
+        event.preventDefault();
+        void save();
+      }
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [save]);
+
+  // ---------------------------------------------------------------- render
+  if (collab.status === 'refused')
+    return (
+      <Empty
+        style={{ marginTop: 120 }}
+        description={t('editor.refused', { reason: collab.reason })}
+        data-testid="editor-refused"
+      >
+        <Button onClick={() => void leaveNow()}>{t('editor.denied.back')}</Button>
+      </Empty>
+    );
+
+  const loadingDoc = !!pageId && !shared;
+  const dirty = text !== savedContent;
+  const state: SaveState = saving
+    ? 'saving'
+    : !collab.online
+      ? 'offline'
+      : phase === 'watching'
+        ? 'watching'
+        : dirty
+          ? 'dirty'
+          : 'saved';
+
+  return (
+    <div
+      data-testid="editor-screen"
+      data-ready={handle && !loadingDoc && phase !== 'opening' ? 'true' : 'false'}
+      data-phase={phase}
+      style={{
+        position: 'fixed',
+        inset: 0,
+        display: 'flex',
+        flexDirection: 'column',
+        background: '#f5f6f8',
+        zIndex: 10,
+      }}
+    >
+      <EditorHeader
+        title={meta.title}
+        catalogs={item.menu?.catalogs}
+        catId={catId}
+        coEditors={coEditors}
+        state={state}
+        writable={!readOnly}
+        lockable={lockable}
+        lockHeld={lock.held}
+        onBack={leave}
+        onTitle={() => setMetaModal({ mode: pageId ? 'edit' : (session.metaMode ?? 'new') })}
+        onCatalog={setCatId}
+        onSave={() => void save()}
+        onSaveNotify={() => setNotifyOpen(true)}
+        onSaveTemplate={() => setTemplateOpen(true)}
+        onLock={() =>
+          void lock.acquire().then((refusal) => {
+            if (refusal) modal.error({ title: refusal });
+            else void message.success(t('editor.lock.locked'));
+          })
+        }
+        onUnlock={() => void lock.release().then(() => message.success(t('editor.lock.released')))}
+      />
+      <div
+        data-testid="editor-toolbar"
+        style={{
+          display: 'flex',
+          alignItems: 'center',
+          gap: 2,
+          padding: '2px 12px',
+          background: '#fff',
+          borderBottom: '1px solid #eceef2',
+          flexWrap: 'wrap',
+        }}
+      >
+        {handle && <EditorToolbar editor={handle} page={pageContext} catId={catId} />}
+        <div style={{ flex: 1 }} />
+        <Tooltip title={t(previewOn ? 'editor.hidePreview' : 'editor.showPreview')}>
+          <Button
+            type="text"
+            icon={previewOn ? <EyeInvisibleOutlined /> : <EyeOutlined />}
+            onClick={() => setPreviewOn((on) => !on)}
+            aria-label={t(previewOn ? 'editor.hidePreview' : 'editor.showPreview')}
+            data-testid="editor-preview-toggle"
+          />
+        </Tooltip>
+      </div>
+      {phase === 'watching' && (
+        <Alert
+          type="info"
+          showIcon
+          banner
+          data-testid="editor-watching"
+          message={t('editor.lock.watching', { name: collab.lock?.username ?? '' })}
+        />
+      )}
+      {liveDraftBanner && (
+        <Alert
+          type="warning"
+          showIcon
+          banner
+          closable
+          onClose={() => setLiveDraftBanner(false)}
+          data-testid="editor-live-draft"
+          message={t('editor.liveDraft.text')}
+          action={
+            <Button
+              size="small"
+              onClick={() => {
+                handleRef.current?.setText(savedContent);
+                setLiveDraftBanner(false);
+              }}
+              data-testid="editor-live-draft-discard"
+            >
+              {t('editor.liveDraft.discard')}
+            </Button>
+          }
+        />
+      )}
+      <div style={{ flex: 1, display: 'flex', minHeight: 0 }}>
+        <div style={{ flex: 1, minWidth: 0, background: '#fff' }}>
+          {loadingDoc ? (
+            <Spin style={{ display: 'block', marginTop: 80 }} />
+          ) : (
+            <CodeEditor
+              shared={shared}
+              initial={session.startContent}
+              readOnly={readOnly}
+              placeholder={t('editor.placeholder')}
+              onReady={onReady}
+              onChange={onChange}
+              onPaste={onPaste}
+            />
+          )}
+        </div>
+        {previewOn && (
+          <div style={{ flex: 1, minWidth: 0, background: '#fff' }}>
+            <PreviewPane source={previewText} />
+          </div>
+        )}
+      </div>
+      <PageMetaModal
+        open={!!metaModal}
+        mode={metaModal?.mode ?? 'new'}
+        value={meta}
+        error={metaModal?.error}
+        onSubmit={(value) => {
+          setMeta(value);
+          setMetaModal(null);
+        }}
+        onCancel={() => {
+          setMetaModal(null);
+          // A new page without a title and page ID has nowhere to go.
+          if (!pageId && (!meta.title || !meta.customId)) void leaveNow();
+        }}
+      />
+      <NotifySaveModal
+        open={notifyOpen}
+        onCancel={() => setNotifyOpen(false)}
+        onSubmit={(remark) => {
+          setNotifyOpen(false);
+          void save(remark);
+        }}
+      />
+      <SaveTemplateModal
+        open={templateOpen}
+        content={templateOpen ? (handleRef.current?.getText() ?? '') : ''}
+        onClose={() => setTemplateOpen(false)}
+      />
+      <PasteChoiceModal
+        open={!!paste}
+        onCancel={() => setPaste(null)}
+        onText={() => {
+          handleRef.current?.insert(paste!.text);
+          setPaste(null);
+        }}
+        onMarkdown={() => {
+          const html = paste!.html;
+          setPaste(null);
+          void htmlToMarkdown(html).then((md) => handleRef.current?.insert(md));
+        }}
+      />
+    </div>
+  );
+}

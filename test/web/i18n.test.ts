@@ -26,8 +26,15 @@ const LOCALES = [
 ];
 const dir = path.join(ROOT, 'web', 'i18n', 'locales');
 
-/** The workspace's namespaces (the reader's live in `reader.*`/`share.*`, checked by its suite). */
+/** The interface's namespaces: workspace, reader, share link, editor and its tools. */
 const WORKSPACE_NAMESPACES = [
+  'reader',
+  'share',
+  'editor',
+  'editTools',
+  'diff',
+  'editAssets',
+  'catalogManager',
   'app',
   'landing',
   'login',
@@ -72,6 +79,9 @@ const WORKSPACE_SOURCES = [
     'layout',
     'admin',
     'landing',
+    'editor',
+    'catalog',
+    'diff',
   ].map((f) => `features/${f}`),
 ];
 

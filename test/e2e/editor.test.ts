@@ -5,6 +5,7 @@
  */
 import { afterAll, afterEach, beforeAll, expect, test } from '@jest/globals';
 import type { Browser } from 'playwright-core';
+import { Catalog } from '../../models/schemas/catalog';
 import { Page as PageModel } from '../../models/schemas/page';
 import { PageHistory } from '../../models/schemas/pageHistory';
 import { addMember, makeItem } from '../helpers/factories';
@@ -247,5 +248,30 @@ test('sort pages from the editor lists the pages beside this one, also at the to
   await eventually(
     async () => (await dialog.getByTestId('sort-page-row').allTextContents()).map((t) => t.trim()),
     ['First root page', 'Second root page'],
+  );
+});
+
+test('a catalog made in the manager dialog is offered by the chooser and the page saves into it', async () => {
+  const saved = await makePage(owner, itemId, { title: 'Needs a home', content: 'Body' });
+  const page = await openEditor(browser, server.url, owner, itemId, saved.page_id, opened);
+  const name = `Appendix ${++attempt}`;
+  await page.getByTestId('editor-manage-catalogs').click();
+  const manager = page.getByRole('dialog', { name: 'Catalog manager' });
+  await manager.getByTestId('catalog-add').click();
+  const form = page.getByRole('dialog', { name: 'New catalog' });
+  await form.getByLabel('Catalog name').fill(name);
+  await form.getByRole('button', { name: 'Save' }).click();
+  await form.waitFor({ state: 'detached' });
+  await manager.getByText(name).waitFor();
+  await manager.getByRole('button', { name: 'Close' }).click();
+  await manager.waitFor({ state: 'detached' });
+
+  const catalog = (await Catalog.findOne({ item_id: itemId, cat_name: name }).lean())!;
+  await page.getByTestId('editor-catalog').click();
+  await page.getByTitle(name, { exact: true }).click();
+  await page.getByTestId('editor-save').click();
+  await eventually(
+    async () => (await PageModel.findOne({ page_id: saved.page_id }).lean())?.cat_id,
+    catalog.cat_id,
   );
 });

@@ -8,6 +8,7 @@ import {
   ArrowLeftOutlined,
   DownOutlined,
   EditOutlined,
+  FolderOpenOutlined,
   LockOutlined,
   NotificationOutlined,
   SaveOutlined,
@@ -49,6 +50,8 @@ export interface EditorHeaderProps {
   onBack(): void;
   onTitle(): void;
   onCatalog(catId: number): void;
+  /** Opens the catalog manager over the editor (the chooser reloads when it closes). */
+  onManageCatalogs(): void;
   onSave(): void;
   onSaveNotify(): void;
   onSaveTemplate(): void;
@@ -132,6 +135,18 @@ export function EditorHeader(props: EditorHeaderProps) {
         data-testid="editor-catalog"
         popupMatchSelectWidth={false}
       />
+      {props.writable && (
+        <Tooltip title={t('editor.manageCatalogs')}>
+          <Button
+            type="text"
+            size="small"
+            icon={<FolderOpenOutlined />}
+            aria-label={t('editor.manageCatalogs')}
+            onClick={props.onManageCatalogs}
+            data-testid="editor-manage-catalogs"
+          />
+        </Tooltip>
+      )}
       <div style={{ flex: 1 }} />
       {props.coEditors.length > 0 && (
         <span data-testid="editor-coeditors" aria-label={t('editor.coEditors')}>

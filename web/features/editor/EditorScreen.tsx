@@ -16,10 +16,11 @@
  */
 import { Alert, App, Button, Empty, Spin, Tooltip } from 'antd';
 import { EyeInvisibleOutlined, EyeOutlined } from '@ant-design/icons';
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 import { ApiRequestError } from '../../api/request';
+import { fetchItemInfo } from '../reader/api';
 import { itemAddress, readerPath, editPagePath } from '../reader/paths';
 import type { ItemInfo } from '../reader/types';
 import { CodeEditor } from './CodeEditor';
@@ -45,6 +46,10 @@ import { useCollabDoc } from './useCollabDoc';
 import { useEditorLock } from './useEditorLock';
 import { uploadPastedImage } from './assets/imageUpload';
 import { SaveTemplateModal } from './assets/SaveTemplateModal';
+
+const CatalogManagerModal = lazy(() =>
+  import('../catalog/CatalogManagerModal').then((m) => ({ default: m.CatalogManagerModal })),
+);
 
 /** Live preview turns itself off above this many characters (spec §9). */
 export const PREVIEW_LIMIT = 4000;
@@ -108,6 +113,8 @@ export function EditorScreen({ session }: { session: EditorSession }) {
   const [notifyOpen, setNotifyOpen] = useState(false);
   const [templateOpen, setTemplateOpen] = useState(false);
   const [paste, setPaste] = useState<{ html: string; text: string } | null>(null);
+  const [managingCatalogs, setManagingCatalogs] = useState(false);
+  const [catalogs, setCatalogs] = useState(item.menu?.catalogs);
 
   const shared = useMemo(
     () =>
@@ -444,7 +451,7 @@ export function EditorScreen({ session }: { session: EditorSession }) {
     >
       <EditorHeader
         title={meta.title}
-        catalogs={item.menu?.catalogs}
+        catalogs={catalogs}
         catId={catId}
         coEditors={coEditors}
         state={state}
@@ -454,6 +461,7 @@ export function EditorScreen({ session }: { session: EditorSession }) {
         onBack={leave}
         onTitle={() => setMetaModal({ mode: pageId ? 'edit' : (session.metaMode ?? 'new') })}
         onCatalog={setCatId}
+        onManageCatalogs={() => setManagingCatalogs(true)}
         onSave={() => void save()}
         onSaveNotify={() => setNotifyOpen(true)}
         onSaveTemplate={() => setTemplateOpen(true)}
@@ -571,6 +579,22 @@ export function EditorScreen({ session }: { session: EditorSession }) {
         content={templateOpen ? (handleRef.current?.getText() ?? '') : ''}
         onClose={() => setTemplateOpen(false)}
       />
+      {managingCatalogs && (
+        <Suspense fallback={null}>
+          <CatalogManagerModal
+            itemId={itemId}
+            open
+            onClose={() => {
+              setManagingCatalogs(false);
+              // The chooser offers what the manager left (new, renamed, moved catalogs).
+              void fetchItemInfo(String(itemId)).then(
+                (info) => setCatalogs(info.menu?.catalogs),
+                () => {},
+              );
+            }}
+          />
+        </Suspense>
+      )}
       <PasteChoiceModal
         open={!!paste}
         onCancel={() => setPaste(null)}

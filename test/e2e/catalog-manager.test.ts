@@ -6,38 +6,19 @@
  * deleting catalogs, copying and moving one to another item, the "sort pages" dialog, and the
  * context menu that stays 5 px inside the screen. No test may leave a console error behind.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, test } from '@jest/globals';
-import type { Browser, Page } from 'playwright-core';
+import { describe, expect, test } from '@jest/globals';
+import type { Page } from 'playwright-core';
 import { Catalog } from '../../models/schemas/catalog';
 import { ItemMember } from '../../models/schemas/itemMember';
 import { Page as PageModel } from '../../models/schemas/page';
 import { Recycle } from '../../models/schemas/recycle';
 import { addMember, makeItem } from '../helpers/factories';
 import { makeCatalog, makePage } from '../helpers/pages';
-import { startTestServer, type TestServer } from '../helpers/server';
 import { makeUser, type TestUser } from '../helpers/users';
-import { dragOnto, launchBrowser, openPage, screenshot, type TestPage } from './helpers';
+import { browserSuite, dragOnto, openPage, screenshot } from './helpers';
 import { eventually, loginAs, shot } from './readerFixture';
 
-let server: TestServer;
-let browser: Browser;
-const opened: TestPage[] = [];
-
-beforeAll(async () => {
-  browser = await launchBrowser();
-  server = await startTestServer({ env: { LOG_LEVEL: 'silent' } });
-}, 180_000);
-
-afterEach(async () => {
-  const errors = opened.flatMap((tp) => tp.errors);
-  await Promise.all(opened.splice(0).map((tp) => tp.close()));
-  expect(errors).toEqual([]);
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const suite = browserSuite();
 
 // ── set-up ──────────────────────────────────────────────────────────────────────────────────────
 
@@ -63,8 +44,8 @@ async function browserAs(
   user: TestUser,
   viewport?: { width: number; height: number },
 ): Promise<Page> {
-  const tp = await openPage(browser, { viewport });
-  opened.push(tp);
+  const tp = await openPage(suite.browser, { viewport });
+  suite.opened.push(tp);
   await loginAs(tp, user);
   return tp.page;
 }
@@ -83,7 +64,7 @@ const menuItem = (page: Page, label: string) =>
   page.getByRole('menuitem', { name: new RegExp(`(^|\\s)${label}$`) });
 
 async function openManager(page: Page, itemId: number): Promise<void> {
-  await page.goto(`${server.url}/catalog/${itemId}`);
+  await page.goto(`${suite.server.url}/catalog/${itemId}`);
   await page.locator('[data-testid="catalog-manager"][data-busy="false"]').waitFor();
 }
 
@@ -207,9 +188,9 @@ describe('dragging', () => {
 
     const page = await browserAs(fx.editor);
     // The reader's "new catalog" button leads here.
-    await page.goto(`${server.url}/${fx.itemId}`);
+    await page.goto(`${suite.server.url}/${fx.itemId}`);
     await page.getByTestId('new-catalog').click();
-    await page.waitForURL(`${server.url}/catalog/${fx.itemId}`);
+    await page.waitForURL(`${suite.server.url}/catalog/${fx.itemId}`);
     await settled(page);
     await page.getByRole('heading', { name: 'Catalogs of Drag item' }).waitFor();
     expect(await rows(page)).toEqual([

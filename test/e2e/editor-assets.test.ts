@@ -9,8 +9,8 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, afterEach, beforeAll, expect, test } from '@jest/globals';
-import type { Browser, Page } from 'playwright-core';
+import { expect, test } from '@jest/globals';
+import type { Page } from 'playwright-core';
 import { setSetting } from '../../models/settings';
 import { FilePage } from '../../models/schemas/filePage';
 import { Subscription } from '../../models/schemas/subscription';
@@ -19,16 +19,12 @@ import { TemplateItem } from '../../models/schemas/templateItem';
 import { UploadFile } from '../../models/schemas/uploadFile';
 import { addMember, makeItem } from '../helpers/factories';
 import { makePage } from '../helpers/pages';
-import { startTestServer, type TestServer } from '../helpers/server';
 import { postMultipart, samples } from '../helpers/uploads';
 import { makeUser, type TestUser } from '../helpers/users';
 import { editorText, openEditor, pasteInto } from './editorHelpers';
-import { launchBrowser, screenshot, type TestPage } from './helpers';
+import { browserSuite, screenshot } from './helpers';
 import { eventually } from './readerFixture';
 
-let server: TestServer;
-let browser: Browser;
-const opened: TestPage[] = [];
 let owner: TestUser;
 let editor: TestUser;
 let subscriber: TestUser;
@@ -36,29 +32,21 @@ let docsId: number;
 let otherId: number;
 let workDir: string;
 
-beforeAll(async () => {
-  server = await startTestServer({ env: { LOG_LEVEL: 'silent' } });
-  browser = await launchBrowser();
-  owner = await makeUser({ name: 'Olive Owner' });
-  editor = await makeUser({ name: 'Eddie Editor' });
-  subscriber = await makeUser({ name: 'Sam Subscriber' });
-  docsId = (await makeItem(owner, { item_name: 'Docs' })).item_id;
-  otherId = (await makeItem(owner, { item_name: 'Other project' })).item_id;
-  await addMember(docsId, editor, 1);
-  await addMember(docsId, subscriber, 0);
-  workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'quire-editor-assets-'));
-}, 240_000);
-
-afterEach(async () => {
-  const errors = opened.flatMap((p) => p.errors);
-  await Promise.all(opened.splice(0).map((p) => p.close()));
-  expect(errors).toEqual([]);
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-  if (workDir) fs.rmSync(workDir, { recursive: true, force: true });
+const suite = browserSuite({
+  setup: async () => {
+    owner = await makeUser({ name: 'Olive Owner' });
+    editor = await makeUser({ name: 'Eddie Editor' });
+    subscriber = await makeUser({ name: 'Sam Subscriber' });
+    docsId = (await makeItem(owner, { item_name: 'Docs' })).item_id;
+    otherId = (await makeItem(owner, { item_name: 'Other project' })).item_id;
+    await addMember(docsId, editor, 1);
+    await addMember(docsId, subscriber, 0);
+    workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'quire-editor-assets-'));
+  },
+  teardown: () => {
+    if (workDir) fs.rmSync(workDir, { recursive: true, force: true });
+  },
+  timeoutMs: 240_000,
 });
 
 /** A fresh page of `itemId` opened in the editor by `user`. */
@@ -68,7 +56,14 @@ async function editFreshPage(
   content = '# Notes\n\nFirst line.\n',
 ): Promise<{ page: Page; pageId: number }> {
   const made = await makePage(owner, itemId, { content });
-  const page = await openEditor(browser, server.url, user, itemId, made.page_id, opened);
+  const page = await openEditor(
+    suite.browser,
+    suite.server.url,
+    user,
+    itemId,
+    made.page_id,
+    suite.opened,
+  );
   return { page, pageId: made.page_id };
 }
 
@@ -159,7 +154,7 @@ test('"save to template" in the Save menu stores the text as a template of mine'
 });
 
 test('my templates: insert, share to another project (listed there as a project template), delete', async () => {
-  const api = server.api.withToken(owner.user_token);
+  const api = suite.server.api.withToken(owner.user_token);
   const { id } = await api.ok<{ id: number }>('template/save', {
     template_title: 'Release checklist',
     template_content: '## Release checklist\n\n- [ ] tag the version\n',
@@ -232,7 +227,7 @@ test('attachments: upload a picture, the badge counts it, insert it as an image,
   await dialog.waitFor({ state: 'hidden' });
   await editorContains(
     page,
-    `![diagram.png](${server.url}/server/?s=/api/attachment/visitFile&sign=${file!.sign})`,
+    `![diagram.png](${suite.server.url}/server/?s=/api/attachment/visitFile&sign=${file!.sign})`,
   );
 
   await openAttachments(page);
@@ -257,12 +252,12 @@ test('a pasted picture is uploaded (page/uploadImg) and inserted with its URL', 
   expect(file!.page_id).toBe(pageId);
   await editorContains(
     page,
-    `(${server.url}/server/?s=/api/attachment/visitFile&sign=${file!.sign})`,
+    `(${suite.server.url}/server/?s=/api/attachment/visitFile&sign=${file!.sign})`,
   );
 });
 
 test('the file hub binds one of my own uploads to the page', async () => {
-  const uploaded = await postMultipart(server.url, 'page/upload', [
+  const uploaded = await postMultipart(suite.server.url, 'page/upload', [
     { name: 'user_token', value: owner.user_token },
     { name: 'item_id', value: String(docsId) },
     { name: 'file', filename: 'handbook.pdf', content: samples.pdf(), type: 'application/pdf' },
@@ -286,7 +281,7 @@ test('the file hub binds one of my own uploads to the page', async () => {
     .click();
   await editorContains(
     page,
-    `[handbook.pdf](${server.url}/server/?s=/api/attachment/visitFile&sign=${file!.sign})`,
+    `[handbook.pdf](${suite.server.url}/server/?s=/api/attachment/visitFile&sign=${file!.sign})`,
   );
   expect(await editorText(page)).not.toContain('![handbook.pdf]');
 });
@@ -323,14 +318,21 @@ test('notify: a member is added to the page notify list and removed again', asyn
 
 test('an editor who is not a manager sees the files but cannot upload, insert, delete or bind', async () => {
   const made = await makePage(owner, docsId, { content: '# Shared\n' });
-  const uploaded = await postMultipart(server.url, 'page/upload', [
+  const uploaded = await postMultipart(suite.server.url, 'page/upload', [
     { name: 'user_token', value: owner.user_token },
     { name: 'page_id', value: String(made.page_id) },
     { name: 'file', filename: 'spec.pdf', content: samples.pdf(), type: 'application/pdf' },
   ]);
   expect(uploaded.body.success).toBe(1);
 
-  const page = await openEditor(browser, server.url, editor, docsId, made.page_id, opened);
+  const page = await openEditor(
+    suite.browser,
+    suite.server.url,
+    editor,
+    docsId,
+    made.page_id,
+    suite.opened,
+  );
   await badge(page, 1).waitFor();
   const dialog = await openAttachments(page);
   const row = dialog.locator('[data-testid="attachment-row"][data-name="spec.pdf"]');
@@ -357,9 +359,17 @@ test('an editor who is not a manager sees the files but cannot upload, insert, d
 
 /** The editor in Chinese: the interface language is the stored choice, read when the app loads. */
 async function editInChinese(pageId: number): Promise<Page> {
-  const page = await openEditor(browser, server.url, owner, docsId, pageId, opened, {
-    wait: false,
-  });
+  const page = await openEditor(
+    suite.browser,
+    suite.server.url,
+    owner,
+    docsId,
+    pageId,
+    suite.opened,
+    {
+      wait: false,
+    },
+  );
   await page.evaluate(() => localStorage.setItem('help_lang', 'zh_cn'));
   await page.reload();
   return page;

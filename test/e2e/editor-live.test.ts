@@ -2,65 +2,64 @@
  * The editor with two people at once, in two real browser profiles: the lock (the second editor
  * is told who holds it, may watch live read-only, and is told at once — and gets the lock — when
  * it is released), a closed tab's lock released by its beacon, the live draft surviving a killed
- * browser, and co-editing with both cursors when the item allows simultaneous editing.
+ * suite.browser, and co-editing with both cursors when the item allows simultaneous editing.
  */
-import { afterAll, afterEach, beforeAll, expect, test } from '@jest/globals';
-import type { Browser } from 'playwright-core';
+import { expect, test } from '@jest/globals';
 import { Item } from '../../models/schemas/item';
 import { Page as PageModel } from '../../models/schemas/page';
 import { PageDraft } from '../../models/schemas/pageDraft';
 import { PageLock } from '../../models/schemas/pageLock';
 import { addMember, makeItem } from '../helpers/factories';
 import { makePage } from '../helpers/pages';
-import { startTestServer, type TestServer } from '../helpers/server';
 import { makeUser, type TestUser } from '../helpers/users';
-import { launchBrowser, screenshot, type TestPage } from './helpers';
+import { browserSuite, screenshot } from './helpers';
 import { editorText, openEditor, typeAtEnd } from './editorHelpers';
 import { eventually } from './readerFixture';
 
-let server: TestServer;
-let browser: Browser;
 let owner: TestUser;
 let editor: TestUser;
 let reader: TestUser;
 let itemId: number;
-const opened: TestPage[] = [];
 
 const lockHolder = async (pageId: number) => {
   const row = await PageLock.findOne({ page_id: pageId }).lean();
   return row && row.lock_to > Date.now() / 1000 ? row.lock_uid : 0;
 };
 
-beforeAll(async () => {
-  server = await startTestServer({ env: { LOG_LEVEL: 'silent' } });
-  browser = await launchBrowser();
-  owner = await makeUser({ name: 'Olive Owner' });
-  editor = await makeUser({ name: 'Eddie Editor' });
-  reader = await makeUser({ name: 'Rita Reader' });
-  ({ item_id: itemId } = await makeItem(owner, { item_name: 'Live handbook' }));
-  await addMember(itemId, editor, 1);
-  await addMember(itemId, reader, 0);
-}, 180_000);
-
-afterEach(async () => {
-  const errors = opened.flatMap((p) => p.errors);
-  await Promise.all(opened.splice(0).map((p) => p.close()));
-  expect(errors).toEqual([]);
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
+const suite = browserSuite({
+  setup: async () => {
+    owner = await makeUser({ name: 'Olive Owner' });
+    editor = await makeUser({ name: 'Eddie Editor' });
+    reader = await makeUser({ name: 'Rita Reader' });
+    ({ item_id: itemId } = await makeItem(owner, { item_name: 'Live handbook' }));
+    await addMember(itemId, editor, 1);
+    await addMember(itemId, reader, 0);
+  },
 });
 
 test('a locked page: the second editor is told who holds it, watches live, and gets it on release', async () => {
   const page = await makePage(owner, itemId, { title: 'Locked', content: 'Line one' });
-  const first = await openEditor(browser, server.url, owner, itemId, page.page_id, opened);
+  const first = await openEditor(
+    suite.browser,
+    suite.server.url,
+    owner,
+    itemId,
+    page.page_id,
+    suite.opened,
+  );
   await eventually(() => lockHolder(page.page_id), owner.uid);
 
-  const second = await openEditor(browser, server.url, editor, itemId, page.page_id, opened, {
-    wait: false,
-  });
+  const second = await openEditor(
+    suite.browser,
+    suite.server.url,
+    editor,
+    itemId,
+    page.page_id,
+    suite.opened,
+    {
+      wait: false,
+    },
+  );
   const alert = second.locator('.ant-modal-confirm', { hasText: 'Locking' });
   await alert.getByText(`${owner.username} is editing this page`).waitFor();
   // Leaving is the default (focused) answer; this user chooses to watch.
@@ -90,11 +89,19 @@ test('a locked page: the second editor is told who holds it, watches live, and g
 
 test('leaving is the default answer to a foreign lock', async () => {
   const page = await makePage(owner, itemId, { title: 'Busy', content: 'Busy page' });
-  await openEditor(browser, server.url, owner, itemId, page.page_id, opened);
+  await openEditor(suite.browser, suite.server.url, owner, itemId, page.page_id, suite.opened);
   await eventually(() => lockHolder(page.page_id), owner.uid);
-  const second = await openEditor(browser, server.url, editor, itemId, page.page_id, opened, {
-    wait: false,
-  });
+  const second = await openEditor(
+    suite.browser,
+    suite.server.url,
+    editor,
+    itemId,
+    page.page_id,
+    suite.opened,
+    {
+      wait: false,
+    },
+  );
   await second.locator('.ant-modal-confirm', { hasText: 'Locking' }).waitFor();
   await second.keyboard.press('Enter');
   await second.waitForURL(`**/${itemId}/${page.page_id}`);
@@ -103,7 +110,14 @@ test('leaving is the default answer to a foreign lock', async () => {
 
 test('closing the tab releases the lock (beacon)', async () => {
   const page = await makePage(owner, itemId, { title: 'Closed tab', content: 'Body' });
-  const tab = await openEditor(browser, server.url, editor, itemId, page.page_id, opened);
+  const tab = await openEditor(
+    suite.browser,
+    suite.server.url,
+    editor,
+    itemId,
+    page.page_id,
+    suite.opened,
+  );
   await eventually(() => lockHolder(page.page_id), editor.uid);
   await tab.close({ runBeforeUnload: true });
   await eventually(() => lockHolder(page.page_id), 0);
@@ -111,16 +125,30 @@ test('closing the tab releases the lock (beacon)', async () => {
 
 test('unsaved text survives a killed browser as the live draft, and can be dropped', async () => {
   const page = await makePage(owner, itemId, { title: 'Crash', content: 'Saved body' });
-  const first = await openEditor(browser, server.url, editor, itemId, page.page_id, opened);
+  const first = await openEditor(
+    suite.browser,
+    suite.server.url,
+    editor,
+    itemId,
+    page.page_id,
+    suite.opened,
+  );
   await typeAtEnd(first, ' plus unsaved words');
   // The shared document is stored (debounced) as the page's live draft.
   await eventually(
     async () => (await PageDraft.findOne({ page_id: page.page_id }).lean())?.text,
     'Saved body plus unsaved words',
   );
-  await opened.pop()!.context.close(); // the browser goes away without saving
+  await suite.opened.pop()!.context.close(); // the browser goes away without saving
 
-  const again = await openEditor(browser, server.url, editor, itemId, page.page_id, opened);
+  const again = await openEditor(
+    suite.browser,
+    suite.server.url,
+    editor,
+    itemId,
+    page.page_id,
+    suite.opened,
+  );
   await eventually(() => editorText(again), 'Saved body plus unsaved words');
   await again.getByTestId('editor-live-draft').waitFor();
   await screenshot(again, 'editor-live-draft');
@@ -137,8 +165,22 @@ test('with simultaneous editing on, two editors type together and see each other
   await Item.updateOne({ item_id: coItem }, { $set: { co_edit: 1 } });
   const page = await makePage(owner, coItem, { title: 'Together', content: 'Start.' });
 
-  const a = await openEditor(browser, server.url, owner, coItem, page.page_id, opened);
-  const b = await openEditor(browser, server.url, editor, coItem, page.page_id, opened);
+  const a = await openEditor(
+    suite.browser,
+    suite.server.url,
+    owner,
+    coItem,
+    page.page_id,
+    suite.opened,
+  );
+  const b = await openEditor(
+    suite.browser,
+    suite.server.url,
+    editor,
+    coItem,
+    page.page_id,
+    suite.opened,
+  );
   // No lock dance: both edit.
   for (const p of [a, b])
     await p.locator('[data-testid="editor-screen"][data-phase="editing"]').waitFor();
@@ -164,9 +206,17 @@ test('with simultaneous editing on, two editors type together and see each other
 
 test('a read-only member cannot open the editor', async () => {
   const page = await makePage(owner, itemId, { title: 'Not yours', content: 'Body' });
-  const tab = await openEditor(browser, server.url, reader, itemId, page.page_id, opened, {
-    wait: false,
-  });
+  const tab = await openEditor(
+    suite.browser,
+    suite.server.url,
+    reader,
+    itemId,
+    page.page_id,
+    suite.opened,
+    {
+      wait: false,
+    },
+  );
   await tab.getByText('You cannot edit here').waitFor();
   expect(await tab.locator('[data-testid="editor-screen"]').count()).toBe(0);
   expect(await lockHolder(page.page_id)).toBe(0);

@@ -5,49 +5,41 @@
  * stored, restore into the editor, compare in a new window), and the diff screen opened by its
  * address. No test may leave a console error behind, in any window.
  */
-import { afterAll, afterEach, beforeAll, expect, test } from '@jest/globals';
-import type { Browser, Page } from 'playwright-core';
+import { expect, test } from '@jest/globals';
+import type { Page } from 'playwright-core';
 import { PageHistory } from '../../models/schemas/pageHistory';
 import { sqlToMarkdownTable } from '../../models/sqlTable';
 import { addMember, makeItem } from '../helpers/factories';
 import { makePage, updatePage } from '../helpers/pages';
-import { startTestServer, type TestServer } from '../helpers/server';
 import { makeUser, type TestUser } from '../helpers/users';
 import { editorText, openEditor } from './editorHelpers';
-import { launchBrowser, openPage, screenshot, type TestPage } from './helpers';
+import { browserSuite, openPage, screenshot } from './helpers';
 import { eventually, loginAs } from './readerFixture';
 
-let server: TestServer;
-let browser: Browser;
 let owner: TestUser;
 let editor: TestUser;
 let itemId: number;
-const opened: TestPage[] = [];
 
-beforeAll(async () => {
-  server = await startTestServer({ env: { LOG_LEVEL: 'silent' } });
-  browser = await launchBrowser();
-  owner = await makeUser({ name: 'Olive Owner' });
-  editor = await makeUser({ name: 'Eddie Editor' });
-  ({ item_id: itemId } = await makeItem(owner, { item_name: 'Tools' }));
-  await addMember(itemId, editor, 1);
-}, 180_000);
-
-afterEach(async () => {
-  const errors = opened.flatMap((tp) => tp.errors);
-  await Promise.all(opened.splice(0).map((tp) => tp.close()));
-  expect(errors).toEqual([]);
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
+const suite = browserSuite({
+  setup: async () => {
+    owner = await makeUser({ name: 'Olive Owner' });
+    editor = await makeUser({ name: 'Eddie Editor' });
+    ({ item_id: itemId } = await makeItem(owner, { item_name: 'Tools' }));
+    await addMember(itemId, editor, 1);
+  },
 });
 
 /** The editor on a fresh page (no lock or draft left by another test), as the item editor. */
 async function editFreshPage(content = '# Tools'): Promise<Page> {
   const made = await makePage(owner, itemId, { content });
-  const page = await openEditor(browser, server.url, editor, itemId, made.page_id, opened);
+  const page = await openEditor(
+    suite.browser,
+    suite.server.url,
+    editor,
+    itemId,
+    made.page_id,
+    suite.opened,
+  );
   await page.locator('[data-testid="editor-screen"][data-phase="editing"]').waitFor();
   return page;
 }
@@ -165,7 +157,14 @@ test('history: versions listed, a remark edited and stored, a version restored, 
   expect(versions.map((v) => v.page_content)).toEqual([V1, V2]);
   const [first, second] = versions.map((v) => v.page_history_id);
 
-  const page = await openEditor(browser, server.url, editor, itemId, made.page_id, opened);
+  const page = await openEditor(
+    suite.browser,
+    suite.server.url,
+    editor,
+    itemId,
+    made.page_id,
+    suite.opened,
+  );
   await page.locator('[data-testid="editor-screen"][data-phase="editing"]').waitFor();
   await editorContains(page, V3);
   await page.getByTestId('tool-history').click();
@@ -200,7 +199,7 @@ test('history: versions listed, a remark edited and stored, a version restored, 
   const diffErrors: string[] = [];
   diffWindow.on('console', (m) => m.type() === 'error' && diffErrors.push(m.text()));
   diffWindow.on('pageerror', (e) => diffErrors.push(e.message));
-  await diffWindow.waitForURL(`${server.url}/page/diff/${made.page_id}/${first}`);
+  await diffWindow.waitForURL(`${suite.server.url}/page/diff/${made.page_id}/${first}`);
   await checkDiffScreen(diffWindow, 'Plan', V3, V1);
   await expect(diffWindow.getByTestId('diff-history-label').textContent()).resolves.toContain(
     'Before the budget',
@@ -219,7 +218,9 @@ test('history: versions listed, a remark edited and stored, a version restored, 
 });
 
 test('history of a page never saved is disabled; an empty history closes the dialog with a note', async () => {
-  const page = await openEditor(browser, server.url, editor, itemId, 0, opened, { wait: false });
+  const page = await openEditor(suite.browser, suite.server.url, editor, itemId, 0, suite.opened, {
+    wait: false,
+  });
   await expect(page.getByTestId('tool-history').isDisabled()).resolves.toBe(true);
 
   const fresh = await editFreshPage('# Only one version');
@@ -262,19 +263,19 @@ test('the diff screen by its address: both versions side by side; a missing vers
   await updatePage(owner, made, 'alpha\nBETA\ngamma\ndelta', 'Notes v2');
   const version = await PageHistory.findOne({ page_id: made.page_id }).lean();
 
-  const tp = await openPage(browser);
-  opened.push(tp);
+  const tp = await openPage(suite.browser);
+  suite.opened.push(tp);
   await loginAs(tp, editor);
-  await tp.page.goto(`${server.url}/page/diff/${made.page_id}/${version!.page_history_id}`);
+  await tp.page.goto(`${suite.server.url}/page/diff/${made.page_id}/${version!.page_history_id}`);
   await checkDiffScreen(tp.page, 'Notes v2', 'alpha\nBETA\ngamma\ndelta', 'alpha\nbeta\ngamma');
   await eventually(() => tp.page.title(), 'Notes v2 - Compare versions');
   await screenshot(tp.page, 'editor-tools-diff');
 
-  await tp.page.goto(`${server.url}/page/diff/${made.page_id}/99999999`);
+  await tp.page.goto(`${suite.server.url}/page/diff/${made.page_id}/99999999`);
   await tp.page.getByTestId('diff-error').waitFor();
   await expect(tp.page.getByTestId('diff-error').textContent()).resolves.toContain(
     'History version does not exist',
   );
-  await tp.page.goto(`${server.url}/page/diff/${made.page_id}/abc`);
+  await tp.page.goto(`${suite.server.url}/page/diff/${made.page_id}/abc`);
   await tp.page.getByText('This address does not name a page and a history version.').waitFor();
 });

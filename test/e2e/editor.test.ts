@@ -3,25 +3,20 @@
  * Ctrl+S), a taken page ID, the preview limit, paste rules, the local-draft restore question, and
  * leaving. Two-browser locks, live drafts and co-editing are in editor-live.test.ts.
  */
-import { afterAll, afterEach, beforeAll, expect, test } from '@jest/globals';
-import type { Browser } from 'playwright-core';
+import { expect, test } from '@jest/globals';
 import { Catalog } from '../../models/schemas/catalog';
 import { Page as PageModel } from '../../models/schemas/page';
 import { PageHistory } from '../../models/schemas/pageHistory';
 import { addMember, makeItem } from '../helpers/factories';
 import { makePage } from '../helpers/pages';
-import { startTestServer, type TestServer } from '../helpers/server';
 import { makeUser, type TestUser } from '../helpers/users';
-import { launchBrowser, screenshot, type TestPage } from './helpers';
+import { browserSuite, screenshot } from './helpers';
 import { editorReady, editorText, openEditor, pasteInto, typeAtEnd } from './editorHelpers';
 import { eventually } from './readerFixture';
 
-let server: TestServer;
-let browser: Browser;
 let owner: TestUser;
 let editor: TestUser;
 let itemId: number;
-const opened: TestPage[] = [];
 /** Browser tests may be rerun (test/helpers/e2eRetry.ts): page IDs differ per attempt. */
 let attempt = 0;
 
@@ -29,29 +24,20 @@ let attempt = 0;
 const PNG =
   'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==';
 
-beforeAll(async () => {
-  server = await startTestServer({ env: { LOG_LEVEL: 'silent' } });
-  browser = await launchBrowser();
-  owner = await makeUser({ name: 'Olive Owner' });
-  editor = await makeUser({ name: 'Eddie Editor' });
-  ({ item_id: itemId } = await makeItem(owner, { item_name: 'Handbook' }));
-  await addMember(itemId, editor, 1);
-}, 180_000);
-
-afterEach(async () => {
-  const errors = opened.flatMap((p) => p.errors);
-  await Promise.all(opened.splice(0).map((p) => p.close()));
-  expect(errors).toEqual([]);
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
+const suite = browserSuite({
+  setup: async () => {
+    owner = await makeUser({ name: 'Olive Owner' });
+    editor = await makeUser({ name: 'Eddie Editor' });
+    ({ item_id: itemId } = await makeItem(owner, { item_name: 'Handbook' }));
+    await addMember(itemId, editor, 1);
+  },
 });
 
 test('a new page asks for its page ID and title, saves with Ctrl+S and moves to its page ID', async () => {
   const customId = `getting-started-${++attempt}`;
-  const page = await openEditor(browser, server.url, editor, itemId, 0, opened, { wait: false });
+  const page = await openEditor(suite.browser, suite.server.url, editor, itemId, 0, suite.opened, {
+    wait: false,
+  });
   const popup = page.locator('.ant-modal', { hasText: 'New page' });
   await popup.waitFor();
   await popup.getByRole('button', { name: 'OK' }).click();
@@ -88,7 +74,9 @@ test('a page ID that is already taken clears the field and says so; nothing is s
   const free = `free-${attempt}`;
   await makePage(owner, itemId, { title: 'Taken', customId: taken });
   const before = await PageModel.countDocuments({ item_id: itemId });
-  const page = await openEditor(browser, server.url, editor, itemId, 0, opened, { wait: false });
+  const page = await openEditor(suite.browser, suite.server.url, editor, itemId, 0, suite.opened, {
+    wait: false,
+  });
   await page.getByTestId('page-meta-id').fill(taken);
   await page.getByTestId('page-meta-title').fill('Another');
   await page.locator('.ant-modal').getByRole('button', { name: 'OK' }).click();
@@ -109,7 +97,14 @@ test('a page ID that is already taken clears the field and says so; nothing is s
 
 test('editing an existing page saves a new version; the state tag follows the text', async () => {
   const saved = await makePage(owner, itemId, { title: 'Release notes', content: '# Notes' });
-  const page = await openEditor(browser, server.url, editor, itemId, saved.page_id, opened);
+  const page = await openEditor(
+    suite.browser,
+    suite.server.url,
+    editor,
+    itemId,
+    saved.page_id,
+    suite.opened,
+  );
   expect(await editorText(page)).toBe('# Notes');
   expect(await page.getByTestId('editor-state').getAttribute('data-state')).toBe('saved');
   await typeAtEnd(page, '\n\n- fixed a bug');
@@ -126,7 +121,14 @@ test('editing an existing page saves a new version; the state tag follows the te
 
 test('the live preview turns itself off above 4000 characters, with one warning', async () => {
   const saved = await makePage(owner, itemId, { title: 'Long', content: 'x'.repeat(3990) });
-  const page = await openEditor(browser, server.url, editor, itemId, saved.page_id, opened);
+  const page = await openEditor(
+    suite.browser,
+    suite.server.url,
+    editor,
+    itemId,
+    saved.page_id,
+    suite.opened,
+  );
   await page.getByTestId('editor-preview').waitFor();
   await typeAtEnd(page, ' more than enough');
   await page.getByText(/live preview is off/).waitFor();
@@ -140,7 +142,14 @@ test('the live preview turns itself off above 4000 characters, with one warning'
 
 test('paste rules: short text as is, long HTML asks Markdown or text, images are uploaded', async () => {
   const saved = await makePage(owner, itemId, { title: 'Paste', content: 'Start' });
-  const page = await openEditor(browser, server.url, owner, itemId, saved.page_id, opened);
+  const page = await openEditor(
+    suite.browser,
+    suite.server.url,
+    owner,
+    itemId,
+    saved.page_id,
+    suite.opened,
+  );
   await pasteInto(page, { text: ' short', html: '<b>short</b>' });
   await eventually(() => editorText(page), 'Start short');
 
@@ -174,9 +183,17 @@ test('paste rules: short text as is, long HTML asks Markdown or text, images are
 test('a local draft that differs is offered back; either answer removes it', async () => {
   const saved = await makePage(owner, itemId, { title: 'Draft me', content: 'Saved text here' });
   const key = `quire.draft.${itemId}.${saved.page_id}`;
-  const tpPage = await openEditor(browser, server.url, editor, itemId, saved.page_id, opened, {
-    wait: false,
-  });
+  const tpPage = await openEditor(
+    suite.browser,
+    suite.server.url,
+    editor,
+    itemId,
+    saved.page_id,
+    suite.opened,
+    {
+      wait: false,
+    },
+  );
   await tpPage.evaluate(
     ([k, v]) => localStorage.setItem(k, v),
     [key, JSON.stringify({ content: 'Draft text from before', title: 'Draft me', at: Date.now() })],
@@ -194,7 +211,14 @@ test('a local draft that differs is offered back; either answer removes it', asy
 
 test('leaving the editor releases the lock and returns to the page', async () => {
   const saved = await makePage(owner, itemId, { title: 'Leave me', content: 'Body' });
-  const page = await openEditor(browser, server.url, editor, itemId, saved.page_id, opened);
+  const page = await openEditor(
+    suite.browser,
+    suite.server.url,
+    editor,
+    itemId,
+    saved.page_id,
+    suite.opened,
+  );
   const { PageLock } = await import('../../models/schemas/pageLock');
   await eventually(
     async () =>
@@ -210,7 +234,9 @@ test('leaving the editor releases the lock and returns to the page', async () =>
 });
 
 test('a new page is kept as a local draft every 30 s and comes back after the browser was closed', async () => {
-  const tp = await openEditor(browser, server.url, editor, itemId, 0, opened, { wait: false });
+  const tp = await openEditor(suite.browser, suite.server.url, editor, itemId, 0, suite.opened, {
+    wait: false,
+  });
   await tp.clock.install();
   await tp.reload();
   await tp.getByTestId('page-meta-id').fill(`drafted-${++attempt}`);
@@ -228,7 +254,7 @@ test('a new page is kept as a local draft every 30 s and comes back after the br
   });
 
   // The same browser profile opens a new page again: the draft is offered back.
-  await tp.goto(`${server.url}/page/edit/${itemId}/0`);
+  await tp.goto(`${suite.server.url}/page/edit/${itemId}/0`);
   await tp.getByTestId('page-meta-id').fill(`drafted-again-${attempt}`);
   await tp.getByTestId('page-meta-title').fill('Drafted again');
   await tp.locator('.ant-modal').getByRole('button', { name: 'OK' }).click();
@@ -242,7 +268,14 @@ test('sort pages from the editor lists the pages beside this one, also at the to
   const { item_id: small } = await makeItem(owner, { item_name: `Small ${++attempt}` });
   const first = await makePage(owner, small, { title: 'First root page' });
   await makePage(owner, small, { title: 'Second root page' });
-  const page = await openEditor(browser, server.url, owner, small, first.page_id, opened);
+  const page = await openEditor(
+    suite.browser,
+    suite.server.url,
+    owner,
+    small,
+    first.page_id,
+    suite.opened,
+  );
   await page.getByTestId('tool-sort-pages').click();
   const dialog = page.getByRole('dialog', { name: 'Sort pages' });
   await eventually(
@@ -253,7 +286,14 @@ test('sort pages from the editor lists the pages beside this one, also at the to
 
 test('a catalog made in the manager dialog is offered by the chooser and the page saves into it', async () => {
   const saved = await makePage(owner, itemId, { title: 'Needs a home', content: 'Body' });
-  const page = await openEditor(browser, server.url, owner, itemId, saved.page_id, opened);
+  const page = await openEditor(
+    suite.browser,
+    suite.server.url,
+    owner,
+    itemId,
+    saved.page_id,
+    suite.opened,
+  );
   const name = `Appendix ${++attempt}`;
   await page.getByTestId('editor-manage-catalogs').click();
   const manager = page.getByRole('dialog', { name: 'Catalog manager' });

@@ -5,6 +5,7 @@
  * read from the database of the server running in this process: the server has no bypass), and
  * screenshots under test-results/screenshots/ (gitignored).
  */
+import { afterAll, afterEach, beforeAll, expect } from '@jest/globals';
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -13,6 +14,7 @@ import { Captcha } from '../../models/schemas/captcha';
 import { ROOT } from '../../scripts/paths';
 import { webBuildIsStale } from '../../scripts/webBuild';
 import { BROWSER_UA } from '../helpers/client';
+import { startTestServer, type TestServer } from '../helpers/server';
 
 export const CHROMIUM = '/usr/bin/chromium';
 export const SCREENSHOT_DIR = path.join(ROOT, 'test-results', 'screenshots');
@@ -190,4 +192,43 @@ export async function dragOnto(
     steps: 12,
   });
   await page.mouse.up();
+}
+
+/** One test file's server and browser, and the pages its tests opened (filled in by beforeAll). */
+export interface BrowserSuite {
+  server: TestServer;
+  browser: Browser;
+  /** Every page a test opens goes here: afterEach closes them and fails on their console errors. */
+  opened: TestPage[];
+}
+
+/**
+ * Registers a browser suite's hooks: a server (silent logs) and a Chromium for the file, `setup`
+ * after both are up; after each test every opened page is closed and none may have logged a
+ * console error or thrown; at the end both are stopped and `teardown` runs.
+ */
+export function browserSuite(
+  options: {
+    setup?: (suite: BrowserSuite) => Promise<void>;
+    teardown?: () => Promise<void> | void;
+    timeoutMs?: number;
+  } = {},
+): BrowserSuite {
+  const suite = { opened: [] as TestPage[] } as unknown as BrowserSuite;
+  beforeAll(async () => {
+    suite.server = await startTestServer({ env: { LOG_LEVEL: 'silent' } });
+    suite.browser = await launchBrowser();
+    await options.setup?.(suite);
+  }, options.timeoutMs ?? 180_000);
+  afterEach(async () => {
+    const errors = suite.opened.flatMap((tp) => tp.errors);
+    await Promise.all(suite.opened.splice(0).map((tp) => tp.close()));
+    expect(errors).toEqual([]);
+  });
+  afterAll(async () => {
+    await suite.browser?.close();
+    await suite.server?.stop();
+    await options.teardown?.();
+  });
+  return suite;
 }

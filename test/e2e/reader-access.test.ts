@@ -4,11 +4,11 @@
  * and off, the watermark, and a page full of stored XSS that must stay inert (a sentinel that any
  * executed payload would set). No test may leave an unexpected console error behind.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, test } from '@jest/globals';
-import type { Browser } from 'playwright-core';
+import { describe, expect, test } from '@jest/globals';
+
 import { setSetting } from '../../models/settings';
-import { startTestServer, type TestServer } from '../helpers/server';
-import { captchaAnswer, launchBrowser, openPage, type TestPage } from './helpers';
+
+import { captchaAnswer, openPage, type TestPage, browserSuite } from './helpers';
 import {
   eventually,
   GUIDE_DOMAIN,
@@ -20,38 +20,24 @@ import {
   type Fixture,
 } from './readerFixture';
 
-let server: TestServer;
-let browser: Browser;
 let fx: Fixture;
-const opened: TestPage[] = [];
 
 async function open(options: Parameters<typeof openPage>[1] = {}): Promise<TestPage> {
-  const tp = await openPage(browser, options);
-  opened.push(tp);
+  const tp = await openPage(suite.browser, options);
+  suite.opened.push(tp);
   return tp;
 }
 
-beforeAll(async () => {
-  browser = await launchBrowser();
-  server = await startTestServer({ env: { LOG_LEVEL: 'silent' } });
-  fx = await makeFixture();
-}, 180_000);
-
-afterEach(async () => {
-  const errors = opened.flatMap((tp) => tp.errors);
-  await Promise.all(opened.splice(0).map((tp) => tp.close()));
-  expect(errors).toEqual([]);
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
+const suite = browserSuite({
+  setup: async () => {
+    fx = await makeFixture();
+  },
 });
 
 describe('a private item', () => {
   test('sends a visitor to the password screen; wrong password and wrong captcha are refused; the right one leads back to the page', async () => {
     const { page } = await open();
-    await page.goto(`${server.url}/${fx.secret.itemId}/${fx.secret.hidden}`);
+    await page.goto(`${suite.server.url}/${fx.secret.itemId}/${fx.secret.hidden}`);
     await page.waitForURL(/\/item\/password\//);
     const url = new URL(page.url());
     expect(url.pathname).toBe(`/item/password/${fx.secret.itemId}`);
@@ -91,17 +77,17 @@ describe('a private item', () => {
     await password.fill(PRIVATE_PASSWORD);
     await captcha.fill(await freshCaptcha(spent));
     await submit.click();
-    await page.waitForURL(`${server.url}/${fx.secret.itemId}/${fx.secret.hidden}`);
+    await page.waitForURL(`${suite.server.url}/${fx.secret.itemId}/${fx.secret.hidden}`);
     await waitForPage(page, 'Hidden page');
     // The password is remembered for the session: other pages of the item open directly.
-    await page.goto(`${server.url}/${fx.secret.itemId}`);
+    await page.goto(`${suite.server.url}/${fx.secret.itemId}`);
     await waitForPage(page, 'Hidden page');
   });
 
   test('members read it without a password', async () => {
     const tp = await open();
     await loginAs(tp, fx.owner);
-    await tp.page.goto(`${server.url}/${fx.secret.itemId}`);
+    await tp.page.goto(`${suite.server.url}/${fx.secret.itemId}`);
     await waitForPage(tp.page, 'Hidden page');
   });
 });
@@ -110,20 +96,20 @@ describe('sharing', () => {
   test('the share dialog shows the item address (custom domain), copies name and link, and shows its QR code', async () => {
     const tp = await open();
     await tp.context.grantPermissions(['clipboard-read', 'clipboard-write'], {
-      origin: server.url,
+      origin: suite.server.url,
     });
     const { page } = tp;
-    await page.goto(`${server.url}/${fx.guide.itemId}/${fx.guide.alpha}`);
+    await page.goto(`${suite.server.url}/${fx.guide.itemId}/${fx.guide.alpha}`);
     await waitForPage(page, 'Alpha page');
     await page.getByTestId('share').click();
     const dialog = page.getByRole('dialog');
     await expect(dialog.getByTestId('share-item-url').inputValue()).resolves.toBe(
-      `${server.url}/${GUIDE_DOMAIN}`,
+      `${suite.server.url}/${GUIDE_DOMAIN}`,
     );
     await dialog.getByTestId('share-copy').click();
     await page.locator('.ant-message').getByText('Copied').waitFor();
     expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(
-      `Guide ${server.url}/${GUIDE_DOMAIN}`,
+      `Guide ${suite.server.url}/${GUIDE_DOMAIN}`,
     );
     const qr = dialog.getByTestId('share-qr');
     await eventually(
@@ -131,7 +117,7 @@ describe('sharing', () => {
       true,
     );
     expect(await qr.getAttribute('src')).toBe(
-      `/api/common/qrcode?size=3&url=${encodeURIComponent(`${server.url}/${GUIDE_DOMAIN}`)}`,
+      `/api/common/qrcode?size=3&url=${encodeURIComponent(`${suite.server.url}/${GUIDE_DOMAIN}`)}`,
     );
     // Readers get no single-page switch.
     await expect(dialog.getByTestId('share-single-switch').count()).resolves.toBe(0);
@@ -142,7 +128,7 @@ describe('sharing', () => {
     const tp = await open();
     await loginAs(tp, fx.editor);
     const { page } = tp;
-    await page.goto(`${server.url}/${GUIDE_DOMAIN}/${fx.guide.beta}`);
+    await page.goto(`${suite.server.url}/${GUIDE_DOMAIN}/${fx.guide.beta}`);
     await waitForPage(page, 'Beta page');
     await page.getByTestId('share').click();
     const dialog = page.getByRole('dialog');
@@ -150,7 +136,7 @@ describe('sharing', () => {
     const link = dialog.getByTestId('share-single-url');
     await link.waitFor();
     const shareUrl = await link.inputValue();
-    expect(shareUrl).toMatch(new RegExp(`^${server.url}/p/[0-9a-f]{32}$`));
+    expect(shareUrl).toMatch(new RegExp(`^${suite.server.url}/p/[0-9a-f]{32}$`));
     await shot(page, 'reader-share-single-on');
 
     const visitor = await open();
@@ -176,7 +162,7 @@ describe('the watermark', () => {
     try {
       const member = await open();
       await loginAs(member, fx.viewer, 'Vera Viewer');
-      await member.page.goto(`${server.url}/${GUIDE_DOMAIN}`);
+      await member.page.goto(`${suite.server.url}/${GUIDE_DOMAIN}`);
       await waitForPage(member.page, 'Welcome');
       const mark = member.page.getByTestId('watermark');
       const text = await mark.getAttribute('data-text');
@@ -190,7 +176,7 @@ describe('the watermark', () => {
       await shot(member.page, 'reader-watermark');
 
       const visitor = await open();
-      await visitor.page.goto(`${server.url}/${GUIDE_DOMAIN}`);
+      await visitor.page.goto(`${suite.server.url}/${GUIDE_DOMAIN}`);
       await waitForPage(visitor.page, 'Welcome');
       await expect(visitor.page.getByTestId('watermark').count()).resolves.toBe(0);
     } finally {
@@ -201,7 +187,7 @@ describe('the watermark', () => {
   test('is absent when the site has it off', async () => {
     const member = await open();
     await loginAs(member, fx.viewer);
-    await member.page.goto(`${server.url}/${GUIDE_DOMAIN}`);
+    await member.page.goto(`${suite.server.url}/${GUIDE_DOMAIN}`);
     await waitForPage(member.page, 'Welcome');
     await expect(member.page.getByTestId('watermark').count()).resolves.toBe(0);
   });
@@ -216,7 +202,7 @@ describe('stored XSS', () => {
     await page.addInitScript(() => {
       (window as unknown as { __xss?: string }).__xss = undefined;
     });
-    await page.goto(`${server.url}/${GUIDE_DOMAIN}/${fx.guide.xss}`);
+    await page.goto(`${suite.server.url}/${GUIDE_DOMAIN}/${fx.guide.xss}`);
     await waitForPage(page, 'Hostile');
     const md = page.getByTestId('markdown');
     await md.getByText('The end.').waitFor();
@@ -235,7 +221,7 @@ describe('stored XSS', () => {
     expect(
       await page.evaluate(() => (window as unknown as { __xss?: string }).__xss),
     ).toBeUndefined();
-    expect(page.url()).toBe(`${server.url}/${GUIDE_DOMAIN}/${fx.guide.xss}`);
+    expect(page.url()).toBe(`${suite.server.url}/${GUIDE_DOMAIN}/${fx.guide.xss}`);
     await expect(
       md.locator('script, iframe, [onerror], [onload], [ontoggle]').count(),
     ).resolves.toBe(0);

@@ -5,11 +5,11 @@
  * (at once when the reader has not scrolled, else behind a "reload" note), the new page in the
  * tree, who is editing, and who else is reading.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, test } from '@jest/globals';
-import type { Browser, Page } from 'playwright-core';
-import { startTestServer, type TestServer } from '../helpers/server';
+import { describe, expect, test } from '@jest/globals';
+import type { Page } from 'playwright-core';
+
 import type { TestUser } from '../helpers/users';
-import { launchBrowser, openPage, type TestPage } from './helpers';
+import { openPage, browserSuite } from './helpers';
 import {
   eventually,
   GUIDE_DOMAIN,
@@ -20,16 +20,13 @@ import {
   type Fixture,
 } from './readerFixture';
 
-let server: TestServer;
-let browser: Browser;
 let fx: Fixture;
-const opened: TestPage[] = [];
 
 async function reader(user: TestUser, path: string, title: string): Promise<Page> {
-  const tp = await openPage(browser);
-  opened.push(tp);
+  const tp = await openPage(suite.browser);
+  suite.opened.push(tp);
   await loginAs(tp, user);
-  await tp.page.goto(`${server.url}${path}`);
+  await tp.page.goto(`${suite.server.url}${path}`);
   await waitForPage(tp.page, title);
   return tp.page;
 }
@@ -54,21 +51,10 @@ async function call(
   expect(answer.error_code === 0 ? 'ok' : answer.error_message).toBe('ok');
 }
 
-beforeAll(async () => {
-  browser = await launchBrowser();
-  server = await startTestServer({ env: { LOG_LEVEL: 'silent' } });
-  fx = await makeFixture();
-}, 180_000);
-
-afterEach(async () => {
-  const errors = opened.flatMap((tp) => tp.errors);
-  await Promise.all(opened.splice(0).map((tp) => tp.close()));
-  expect(errors).toEqual([]);
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
+const suite = browserSuite({
+  setup: async () => {
+    fx = await makeFixture();
+  },
 });
 
 describe('live reading', () => {
@@ -122,7 +108,7 @@ describe('live reading', () => {
     await expect(a.getByTestId('page-title').textContent()).resolves.toBe('Alpha page');
 
     // The editor leaves: the reader's presence list empties.
-    await b.goto(`${server.url}/`);
+    await b.goto(`${suite.server.url}/`);
     await eventually(() => a.getByTestId('presence-user').count(), 0);
   });
 

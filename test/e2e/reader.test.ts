@@ -4,10 +4,9 @@
  * prefixes, the document title, what each role sees, and the special item types. No test may
  * leave a console error behind.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, test } from '@jest/globals';
-import type { Browser } from 'playwright-core';
-import { startTestServer, type TestServer } from '../helpers/server';
-import { launchBrowser, openPage, type TestPage } from './helpers';
+import { describe, expect, test } from '@jest/globals';
+
+import { openPage, type TestPage, browserSuite } from './helpers';
 import {
   eventually,
   GUIDE_DOMAIN,
@@ -18,76 +17,62 @@ import {
   type Fixture,
 } from './readerFixture';
 
-let server: TestServer;
-let browser: Browser;
 let fx: Fixture;
-const opened: TestPage[] = [];
 
 async function open(options: Parameters<typeof openPage>[1] = {}): Promise<TestPage> {
-  const tp = await openPage(browser, options);
-  opened.push(tp);
+  const tp = await openPage(suite.browser, options);
+  suite.opened.push(tp);
   return tp;
 }
 
-beforeAll(async () => {
-  browser = await launchBrowser();
-  server = await startTestServer({ env: { LOG_LEVEL: 'silent' } });
-  fx = await makeFixture();
-}, 180_000);
-
-afterEach(async () => {
-  const errors = opened.flatMap((tp) => tp.errors);
-  await Promise.all(opened.splice(0).map((tp) => tp.close()));
-  expect(errors).toEqual([]);
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
+const suite = browserSuite({
+  setup: async () => {
+    fx = await makeFixture();
+  },
 });
 
 describe('opening an item', () => {
   test('by id and by custom domain it shows the first page, the tree and the titles', async () => {
     const { page } = await open();
-    await page.goto(`${server.url}/${fx.guide.itemId}`);
+    await page.goto(`${suite.server.url}/${fx.guide.itemId}`);
     await waitForPage(page, 'Welcome');
     await expect(page.getByTestId('item-name').textContent()).resolves.toBe('Guide');
     expect(await page.title()).toBe('Welcome - Guide');
     await expect(page.getByTestId('tree-catalog').first().textContent()).resolves.toBe('Chapter A');
 
-    await page.goto(`${server.url}/${GUIDE_DOMAIN}`);
+    await page.goto(`${suite.server.url}/${GUIDE_DOMAIN}`);
     await waitForPage(page, 'Welcome');
     await shot(page, 'reader-desktop');
 
     // A page by id, and one by its custom page id.
-    await page.goto(`${server.url}/${GUIDE_DOMAIN}/${fx.guide.alpha}`);
+    await page.goto(`${suite.server.url}/${GUIDE_DOMAIN}/${fx.guide.alpha}`);
     await waitForPage(page, 'Alpha page');
-    await page.goto(`${server.url}/${GUIDE_DOMAIN}/gamma`);
+    await page.goto(`${suite.server.url}/${GUIDE_DOMAIN}/gamma`);
     await waitForPage(page, 'Gamma page');
     // …and the page_id query.
-    await page.goto(`${server.url}/${GUIDE_DOMAIN}?page_id=${fx.guide.beta}`);
+    await page.goto(`${suite.server.url}/${GUIDE_DOMAIN}?page_id=${fx.guide.beta}`);
     await waitForPage(page, 'Beta page');
   });
 
   test('an unknown page id goes back to the item root', async () => {
     const { page } = await open();
-    await page.goto(`${server.url}/${GUIDE_DOMAIN}/no-such-page`);
-    await page.waitForURL(`${server.url}/${GUIDE_DOMAIN}`);
+    await page.goto(`${suite.server.url}/${GUIDE_DOMAIN}/no-such-page`);
+    await page.waitForURL(`${suite.server.url}/${GUIDE_DOMAIN}`);
     await waitForPage(page, 'Welcome');
   });
 
   test('the document title is reset when the reader is left', async () => {
     const { page } = await open();
-    await page.goto(`${server.url}/${GUIDE_DOMAIN}`);
+    await page.goto(`${suite.server.url}/${GUIDE_DOMAIN}`);
     await waitForPage(page, 'Welcome');
     await page.getByRole('link', { name: 'Quire', exact: true }).click();
-    await page.waitForURL(`${server.url}/`);
+    await page.waitForURL(`${suite.server.url}/`);
     await eventually(() => page.title(), 'Quire');
   });
 
   test('an empty item says so', async () => {
     const { page } = await open();
-    await page.goto(`${server.url}/${fx.blank.itemId}`);
+    await page.goto(`${suite.server.url}/${fx.blank.itemId}`);
     await page.getByTestId('empty-item').waitFor();
     await expect(page.getByTestId('empty-item').textContent()).resolves.toContain('no pages yet');
   });
@@ -96,7 +81,7 @@ describe('opening an item', () => {
 describe('the catalog tree', () => {
   test('opens catalogs three levels deep; picking a page replaces the address', async () => {
     const { page } = await open();
-    await page.goto(`${server.url}/${GUIDE_DOMAIN}`);
+    await page.goto(`${suite.server.url}/${GUIDE_DOMAIN}`);
     await waitForPage(page, 'Welcome');
     const tree = page.getByTestId('reader-sidebar');
     await tree.getByText('Chapter A', { exact: true }).click();
@@ -104,16 +89,16 @@ describe('the catalog tree', () => {
     await tree.getByText('Part C', { exact: true }).click();
     await tree.getByText('Gamma page', { exact: true }).click();
     await waitForPage(page, 'Gamma page');
-    expect(page.url()).toBe(`${server.url}/${GUIDE_DOMAIN}/${fx.guide.gamma}`);
+    expect(page.url()).toBe(`${suite.server.url}/${GUIDE_DOMAIN}/${fx.guide.gamma}`);
     // The address was replaced, not pushed: going back leaves the item.
     await tree.getByText('Alpha page', { exact: true }).click();
     await waitForPage(page, 'Alpha page');
-    expect(page.url()).toBe(`${server.url}/${GUIDE_DOMAIN}/${fx.guide.alpha}`);
+    expect(page.url()).toBe(`${suite.server.url}/${GUIDE_DOMAIN}/${fx.guide.alpha}`);
   });
 
   test('a page opened by address has its catalogs expanded and is selected', async () => {
     const { page } = await open();
-    await page.goto(`${server.url}/${GUIDE_DOMAIN}/${fx.guide.gamma}`);
+    await page.goto(`${suite.server.url}/${GUIDE_DOMAIN}/${fx.guide.gamma}`);
     await waitForPage(page, 'Gamma page');
     const selected = page.locator('.ant-tree-treenode-selected');
     await expect(selected.textContent()).resolves.toBe('Gamma page');
@@ -121,7 +106,7 @@ describe('the catalog tree', () => {
 
   test('search runs on Enter and ends when the box is cleared; no match says so', async () => {
     const { page } = await open();
-    await page.goto(`${server.url}/${GUIDE_DOMAIN}`);
+    await page.goto(`${suite.server.url}/${GUIDE_DOMAIN}`);
     await waitForPage(page, 'Welcome');
     const box = page.getByRole('searchbox', { name: 'Search this item (Enter)' });
     await box.fill('zebra');
@@ -147,7 +132,7 @@ describe('the catalog tree', () => {
 describe('reading a page', () => {
   test('the table of contents lists the headings, jumps to them, and is open on wide screens', async () => {
     const { page } = await open({ viewport: { width: 1400, height: 800 } });
-    await page.goto(`${server.url}/${GUIDE_DOMAIN}/${fx.guide.welcome}`);
+    await page.goto(`${suite.server.url}/${GUIDE_DOMAIN}/${fx.guide.welcome}`);
     await waitForPage(page, 'Welcome');
     const entries = page.getByTestId('toc-entry');
     await entries.first().waitFor();
@@ -176,7 +161,7 @@ describe('reading a page', () => {
 
   test('full screen hides the header, menu and contents, narrows the page and enlarges the text', async () => {
     const { page } = await open();
-    await page.goto(`${server.url}/${GUIDE_DOMAIN}/${fx.guide.welcome}`);
+    await page.goto(`${suite.server.url}/${GUIDE_DOMAIN}/${fx.guide.welcome}`);
     await waitForPage(page, 'Welcome');
     const fontSize = () =>
       page.getByTestId('markdown').evaluate((e) => getComputedStyle(e).fontSize);
@@ -198,7 +183,7 @@ describe('reading a page', () => {
 
   test('Markdown: table, task list, highlighted code, KaTeX, a mermaid diagram and an API document', async () => {
     const { page } = await open();
-    await page.goto(`${server.url}/${GUIDE_DOMAIN}/${fx.guide.rendering}`);
+    await page.goto(`${suite.server.url}/${GUIDE_DOMAIN}/${fx.guide.rendering}`);
     await waitForPage(page, 'Rendering');
     const md = page.getByTestId('markdown');
     await md.locator('code.language-js .hljs-keyword').first().waitFor();
@@ -207,12 +192,12 @@ describe('reading a page', () => {
     await expect(md.locator('.md-mermaid svg').textContent()).resolves.toContain('Finish');
     await shot(page, 'reader-rendering');
 
-    await page.goto(`${server.url}/${GUIDE_DOMAIN}/${fx.guide.welcome}`);
+    await page.goto(`${suite.server.url}/${GUIDE_DOMAIN}/${fx.guide.welcome}`);
     await waitForPage(page, 'Welcome');
     await expect(md.locator('table td').first().textContent()).resolves.toBe('port');
     await expect(md.locator('input[type="checkbox"][disabled]').count()).resolves.toBe(2);
 
-    await page.goto(`${server.url}/${GUIDE_DOMAIN}/${fx.guide.apiDoc}`);
+    await page.goto(`${suite.server.url}/${GUIDE_DOMAIN}/${fx.guide.apiDoc}`);
     await waitForPage(page, 'Login API');
     await expect(md.locator('h5').allTextContents()).resolves.toEqual([
       'Description',
@@ -230,7 +215,7 @@ describe('reading a page', () => {
     const { page } = await open();
     const scripts: string[] = [];
     page.on('request', (r) => r.resourceType() === 'script' && scripts.push(r.url()));
-    await page.goto(`${server.url}/${GUIDE_DOMAIN}/${fx.guide.welcome}`);
+    await page.goto(`${suite.server.url}/${GUIDE_DOMAIN}/${fx.guide.welcome}`);
     await waitForPage(page, 'Welcome');
     await page.waitForLoadState('networkidle');
     expect(scripts.filter((u) => /mermaid/i.test(u))).toEqual([]);
@@ -244,7 +229,7 @@ describe('reading a page', () => {
 describe('layouts and languages', () => {
   test('under 1000 px: a compact header with the item name, a catalog drawer and a language drawer', async () => {
     const { page } = await open({ viewport: { width: 390, height: 780 } });
-    await page.goto(`${server.url}/${GUIDE_DOMAIN}`);
+    await page.goto(`${suite.server.url}/${GUIDE_DOMAIN}`);
     await waitForPage(page, 'Welcome');
     await page.locator('[data-layout="mobile"]').waitFor();
     await expect(page.getByTestId('mobile-title').textContent()).resolves.toBe('Guide');
@@ -268,26 +253,26 @@ describe('layouts and languages', () => {
 
   test('a language code before the item selects the language, and switching rewrites it', async () => {
     const { page } = await open();
-    await page.goto(`${server.url}/cn/${GUIDE_DOMAIN}/${fx.guide.alpha}`);
+    await page.goto(`${suite.server.url}/cn/${GUIDE_DOMAIN}/${fx.guide.alpha}`);
     await waitForPage(page, 'Alpha page');
     await page.getByRole('searchbox', { name: '搜索本项目（回车）' }).waitFor();
     expect(await page.evaluate(() => localStorage.getItem('help_lang'))).toBe('zh_cn');
 
     await page.getByTestId('language-switch').click();
     await page.getByRole('menuitem', { name: 'English' }).click();
-    await page.waitForURL(`${server.url}/en/${GUIDE_DOMAIN}/${fx.guide.alpha}`);
+    await page.waitForURL(`${suite.server.url}/en/${GUIDE_DOMAIN}/${fx.guide.alpha}`);
     await page.getByRole('searchbox', { name: 'Search this item (Enter)' }).waitFor();
 
     // Tree navigation keeps the prefix.
     await page.getByTestId('reader-sidebar').getByText('Welcome', { exact: true }).click();
-    await page.waitForURL(`${server.url}/en/${GUIDE_DOMAIN}/${fx.guide.welcome}`);
+    await page.waitForURL(`${suite.server.url}/en/${GUIDE_DOMAIN}/${fx.guide.welcome}`);
   });
 });
 
 describe('what each role sees', () => {
   test('anonymous visitors: share, login and about; no editing, no manager menu', async () => {
     const { page } = await open();
-    await page.goto(`${server.url}/${GUIDE_DOMAIN}`);
+    await page.goto(`${suite.server.url}/${GUIDE_DOMAIN}`);
     await waitForPage(page, 'Welcome');
     const actions = page.getByTestId('header-actions');
     await expect(actions.getByTestId('share').count()).resolves.toBe(1);
@@ -304,7 +289,7 @@ describe('what each role sees', () => {
   test('a read-only member: notices and user centre, no edit tools', async () => {
     const tp = await open();
     await loginAs(tp, fx.viewer);
-    await tp.page.goto(`${server.url}/${GUIDE_DOMAIN}`);
+    await tp.page.goto(`${suite.server.url}/${GUIDE_DOMAIN}`);
     await waitForPage(tp.page, 'Welcome');
     const actions = tp.page.getByTestId('header-actions');
     await actions.getByTestId('notices-icon').waitFor();
@@ -318,7 +303,7 @@ describe('what each role sees', () => {
   test('an editor: edit button and the bottom bar, whose buttons lead to the editor screens', async () => {
     const tp = await open();
     await loginAs(tp, fx.editor);
-    await tp.page.goto(`${server.url}/${GUIDE_DOMAIN}/${fx.guide.alpha}`);
+    await tp.page.goto(`${suite.server.url}/${GUIDE_DOMAIN}/${fx.guide.alpha}`);
     await waitForPage(tp.page, 'Alpha page');
     await expect(tp.page.getByTestId('manage-menu').count()).resolves.toBe(0);
     await tp.page.getByTestId('editor-more').click();
@@ -327,13 +312,13 @@ describe('what each role sees', () => {
     await expect(dialog.textContent()).resolves.toContain(String(fx.guide.alpha));
     await tp.page.keyboard.press('Escape');
     await tp.page.getByTestId('edit-page').click();
-    await tp.page.waitForURL(`${server.url}/page/edit/${fx.guide.itemId}/${fx.guide.alpha}`);
+    await tp.page.waitForURL(`${suite.server.url}/page/edit/${fx.guide.itemId}/${fx.guide.alpha}`);
   });
 
   test('the owner: the manager menu with its entries; the change log lists what was done', async () => {
     const tp = await open();
     await loginAs(tp, fx.owner);
-    await tp.page.goto(`${server.url}/${GUIDE_DOMAIN}/${fx.guide.welcome}`);
+    await tp.page.goto(`${suite.server.url}/${GUIDE_DOMAIN}/${fx.guide.welcome}`);
     await waitForPage(tp.page, 'Welcome');
     await tp.page.getByTestId('manage-menu').click();
     const entries = await tp.page.getByRole('menuitem').allTextContents();
@@ -371,7 +356,7 @@ describe('what each role sees', () => {
 describe('item types', () => {
   test('a single-page item shows its page alone with contents and full screen', async () => {
     const { page } = await open();
-    await page.goto(`${server.url}/${fx.solo.itemId}`);
+    await page.goto(`${suite.server.url}/${fx.solo.itemId}`);
     await waitForPage(page, 'Solo');
     await page.getByTestId('single-page').waitFor();
     await expect(page.getByTestId('reader-sidebar').count()).resolves.toBe(0);
@@ -387,7 +372,7 @@ describe('item types', () => {
 
   test('a page by id (/page/:id) is shown on its own', async () => {
     const { page } = await open();
-    await page.goto(`${server.url}/page/${fx.guide.beta}`);
+    await page.goto(`${suite.server.url}/page/${fx.guide.beta}`);
     await waitForPage(page, 'Beta page');
     await page.getByTestId('single-page').waitFor();
     await expect(page.getByTestId('reader-sidebar').count()).resolves.toBe(0);
@@ -396,7 +381,7 @@ describe('item types', () => {
 
   test('a spreadsheet item shows its sheets as read-only tables', async () => {
     const { page } = await open();
-    await page.goto(`${server.url}/${fx.sheet.itemId}`);
+    await page.goto(`${suite.server.url}/${fx.sheet.itemId}`);
     await page.getByTestId('sheet-table').first().waitFor();
     await expect(page.getByRole('tab').allTextContents()).resolves.toEqual(['Prices', 'Notes']);
     await expect(page.getByTestId('sheet-table').locator('td').allTextContents()).resolves.toEqual([

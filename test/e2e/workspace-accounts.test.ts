@@ -4,45 +4,27 @@
  * logout, the redirect rule ('illegal redirect'), the 10102 rule, the token-login bridge, the
  * landing page's home-page setting and the remembered language. No console errors anywhere.
  */
-import { afterAll, afterEach, beforeAll, expect, test } from '@jest/globals';
-import type { Browser } from 'playwright-core';
+import { expect, test } from '@jest/globals';
+
 import { deleteSetting, setSetting } from '../../models/settings';
-import { startTestServer, type TestServer } from '../helpers/server';
+
 import { makeUser } from '../helpers/users';
 import {
   fillCaptcha,
-  launchBrowser,
   loginViaUi,
   openPage,
   screenshot,
   type TestPage,
+  browserSuite,
 } from './helpers';
 
-let server: TestServer;
-let browser: Browser;
-const opened: TestPage[] = [];
-
 async function open(options?: Parameters<typeof openPage>[1]): Promise<TestPage> {
-  const page = await openPage(browser, options);
-  opened.push(page);
+  const page = await openPage(suite.browser, options);
+  suite.opened.push(page);
   return page;
 }
 
-beforeAll(async () => {
-  server = await startTestServer({ env: { LOG_LEVEL: 'silent' } });
-  browser = await launchBrowser();
-}, 180_000);
-
-afterEach(async () => {
-  const errors = opened.flatMap((p) => p.errors);
-  await Promise.all(opened.splice(0).map((p) => p.close()));
-  expect(errors).toEqual([]);
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const suite = browserSuite();
 
 const storedLogin = (tp: TestPage) =>
   tp.page.evaluate(() => JSON.parse(localStorage.getItem('userinfo') ?? 'null'));
@@ -50,11 +32,11 @@ const storedLogin = (tp: TestPage) =>
 test('a visitor registers with the captcha, lands on the item list, and the login survives a reload', async () => {
   const tp = await open();
   const { page } = tp;
-  await page.goto(`${server.url}/`);
+  await page.goto(`${suite.server.url}/`);
   await page.getByRole('link', { name: 'Login / Register' }).waitFor();
   await screenshot(page, '01-landing');
   await page.getByRole('link', { name: 'Create an account' }).click();
-  await page.waitForURL(`${server.url}/user/register`);
+  await page.waitForURL(`${suite.server.url}/user/register`);
 
   await page.getByRole('textbox', { name: 'Username' }).fill('alice_e2e');
   await page.getByLabel('Password', { exact: true }).fill('Secret-pass-1');
@@ -62,7 +44,7 @@ test('a visitor registers with the captcha, lands on the item list, and the logi
   await fillCaptcha(page);
   await screenshot(page, '02-register');
   await page.getByRole('button', { name: 'Register' }).click();
-  await page.waitForURL(`${server.url}/item/index`);
+  await page.waitForURL(`${suite.server.url}/item/index`);
   await page.getByText('No items here yet').waitFor();
 
   const login = await storedLogin(tp);
@@ -71,24 +53,24 @@ test('a visitor registers with the captcha, lands on the item list, and the logi
 
   await page.reload();
   await page.getByRole('button', { name: 'Notices' }).waitFor();
-  expect(page.url()).toBe(`${server.url}/item/index`);
+  expect(page.url()).toBe(`${suite.server.url}/item/index`);
 });
 
 test('logout clears the stored login and goes to /; a wrong captcha is alerted and replaced; login then follows the redirect', async () => {
   const user = await makeUser({ password: 'Pass-word-2' });
   const tp = await open();
   const { page } = tp;
-  await loginViaUi(page, server.url, user.username, user.password);
+  await loginViaUi(page, suite.server.url, user.username, user.password);
 
   await page.getByRole('button', { name: 'User centre' }).click();
   await page
     .getByRole('dialog', { name: 'My account' })
     .getByRole('button', { name: 'Log out' })
     .click();
-  await page.waitForURL(`${server.url}/`);
+  await page.waitForURL(`${suite.server.url}/`);
   expect(await storedLogin(tp)).toBeNull();
 
-  await page.goto(`${server.url}/user/login?redirect=/team/index`);
+  await page.goto(`${suite.server.url}/user/login?redirect=/team/index`);
   await page.getByRole('textbox', { name: 'Username' }).fill(user.username);
   await page.getByLabel('Password', { exact: true }).fill(user.password);
   const firstSrc = await page.getByRole('img', { name: 'Captcha picture' }).getAttribute('src');
@@ -107,7 +89,7 @@ test('logout clears the stored login and goes to /; a wrong captcha is alerted a
 
   await fillCaptcha(page);
   await page.getByRole('button', { name: 'Log in' }).click();
-  await page.waitForURL(`${server.url}/team/index`);
+  await page.waitForURL(`${suite.server.url}/team/index`);
   await page.getByRole('heading', { name: 'Teams' }).waitFor();
 });
 
@@ -116,7 +98,7 @@ test('a redirect outside the rule is refused with "illegal redirect" and no logi
   const tp = await open();
   const { page } = tp;
   for (const bad of ['//evil.example/x', '/item/../admin', 'https:/x']) {
-    await page.goto(`${server.url}/user/login?redirect=${encodeURIComponent(bad)}`);
+    await page.goto(`${suite.server.url}/user/login?redirect=${encodeURIComponent(bad)}`);
     await page.getByRole('textbox', { name: 'Username' }).fill(user.username);
     await page.getByLabel('Password', { exact: true }).fill(user.password);
     await fillCaptcha(page);
@@ -132,7 +114,7 @@ test('an invalid stored login (10102) sends the user to login with the current p
   const user = await makeUser({ password: 'Pass-word-4' });
   const tp = await open();
   const { page } = tp;
-  await page.goto(`${server.url}/`);
+  await page.goto(`${suite.server.url}/`);
   await page.evaluate(() =>
     localStorage.setItem(
       'userinfo',
@@ -145,15 +127,15 @@ test('an invalid stored login (10102) sends the user to login with the current p
       }),
     ),
   );
-  await page.goto(`${server.url}/team/index`);
-  await page.waitForURL(`${server.url}/user/login?redirect=%2Fteam%2Findex`);
+  await page.goto(`${suite.server.url}/team/index`);
+  await page.waitForURL(`${suite.server.url}/user/login?redirect=%2Fteam%2Findex`);
   expect(await storedLogin(tp)).toBeNull();
 
   await page.getByRole('textbox', { name: 'Username' }).fill(user.username);
   await page.getByLabel('Password', { exact: true }).fill(user.password);
   await fillCaptcha(page);
   await page.getByRole('button', { name: 'Log in' }).click();
-  await page.waitForURL(`${server.url}/team/index`);
+  await page.waitForURL(`${suite.server.url}/team/index`);
 });
 
 test('the token-login bridge stores the login and goes to redirect_uri; an illegal redirect_uri is refused', async () => {
@@ -161,9 +143,9 @@ test('the token-login bridge stores the login and goes to redirect_uri; an illeg
   const tp = await open();
   const { page } = tp;
   await page.goto(
-    `${server.url}/user/loginByUserToken?user_token=${user.user_token}&redirect_uri=${encodeURIComponent('/attachment/index')}`,
+    `${suite.server.url}/user/loginByUserToken?user_token=${user.user_token}&redirect_uri=${encodeURIComponent('/attachment/index')}`,
   );
-  await page.waitForURL(`${server.url}/attachment/index`);
+  await page.waitForURL(`${suite.server.url}/attachment/index`);
   await page.getByRole('heading', { name: 'My attachments' }).waitFor();
   expect(await storedLogin(tp)).toMatchObject({
     username: user.username,
@@ -172,7 +154,7 @@ test('the token-login bridge stores the login and goes to redirect_uri; an illeg
   expect(await page.evaluate(() => document.cookie)).toContain('cookie_token=');
 
   await page.goto(
-    `${server.url}/user/loginByUserToken?user_token=${user.user_token}&redirect_uri=${encodeURIComponent('//evil.example')}`,
+    `${suite.server.url}/user/loginByUserToken?user_token=${user.user_token}&redirect_uri=${encodeURIComponent('//evil.example')}`,
   );
   await page.getByRole('dialog').getByText('illegal redirect').waitFor();
   expect(new URL(page.url()).pathname).toBe('/user/loginByUserToken');
@@ -184,24 +166,24 @@ test('the landing page follows the home-page setting and offers "My items" to a 
   const { page } = tp;
   await setSetting('home_page', '2');
   try {
-    await page.goto(`${server.url}/`);
-    await page.waitForURL(`${server.url}/user/login`);
+    await page.goto(`${suite.server.url}/`);
+    await page.waitForURL(`${suite.server.url}/user/login`);
   } finally {
     await deleteSetting('home_page');
   }
   await page.goto(
-    `${server.url}/user/loginByUserToken?user_token=${user.user_token}&redirect_uri=/item/index`,
+    `${suite.server.url}/user/loginByUserToken?user_token=${user.user_token}&redirect_uri=/item/index`,
   );
-  await page.waitForURL(`${server.url}/item/index`);
-  await page.goto(`${server.url}/`);
+  await page.waitForURL(`${suite.server.url}/item/index`);
+  await page.goto(`${suite.server.url}/`);
   await page.getByRole('link', { name: 'My items' }).first().click();
-  await page.waitForURL(`${server.url}/item/index`);
+  await page.waitForURL(`${suite.server.url}/item/index`);
 });
 
 test('the chosen language is stored under help_lang and kept after a reload', async () => {
   const tp = await open();
   const { page } = tp;
-  await page.goto(`${server.url}/user/login`);
+  await page.goto(`${suite.server.url}/user/login`);
   await page.getByRole('combobox', { name: 'Language' }).click();
   await page.getByTitle('简体中文').click();
   await page.getByRole('heading', { name: '登录' }).waitFor();
@@ -217,9 +199,9 @@ test('every workspace screen opens from its own address; the back office is for 
   const tp = await open();
   const { page } = tp;
   await page.goto(
-    `${server.url}/user/loginByUserToken?user_token=${admin.user_token}&redirect_uri=/user/setting`,
+    `${suite.server.url}/user/loginByUserToken?user_token=${admin.user_token}&redirect_uri=/user/setting`,
   );
-  await page.waitForURL(`${server.url}/user/setting`);
+  await page.waitForURL(`${suite.server.url}/user/setting`);
   const screens: [string, string, string][] = [
     ['/user/setting', 'User centre', '05-user-centre'],
     ['/message/index?dtab=announcementList', 'Notices', '06-notices-page'],
@@ -229,23 +211,23 @@ test('every workspace screen opens from its own address; the back office is for 
     ['/admin/index', 'Back office', '09b-admin-entry'],
   ];
   for (const [path, heading, shot] of screens) {
-    await page.goto(`${server.url}${path}`);
+    await page.goto(`${suite.server.url}${path}`);
     await page.getByRole('heading', { name: heading, exact: true }).waitFor();
     await screenshot(page, shot);
   }
-  await page.goto(`${server.url}/message/index?dtab=announcementList`);
+  await page.goto(`${suite.server.url}/message/index?dtab=announcementList`);
   await page.getByRole('tab', { name: 'System announcements', selected: true }).waitFor();
   await page.getByRole('button', { name: 'Back office' }).waitFor();
-  await page.goto(`${server.url}/prices`);
+  await page.goto(`${suite.server.url}/prices`);
   await page.getByRole('heading', { name: 'Plans' }).waitFor();
 
   // An ordinary user has no back-office icon, and its address sends them back to their items.
   const user = await makeUser();
   const other = await open();
   await other.page.goto(
-    `${server.url}/user/loginByUserToken?user_token=${user.user_token}&redirect_uri=/admin/index`,
+    `${suite.server.url}/user/loginByUserToken?user_token=${user.user_token}&redirect_uri=/admin/index`,
   );
-  await other.page.waitForURL(`${server.url}/item/index`);
+  await other.page.waitForURL(`${suite.server.url}/item/index`);
   await other.page.getByRole('button', { name: 'Notices' }).waitFor();
   expect(await other.page.getByRole('button', { name: 'Back office' }).count()).toBe(0);
 });

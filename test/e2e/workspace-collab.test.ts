@@ -5,50 +5,25 @@
  * arriving live in the second user's browser — the 'New' badge appears without a reload. No
  * console errors anywhere.
  */
-import { afterAll, afterEach, beforeAll, expect, test } from '@jest/globals';
-import type { Browser, Page } from 'playwright-core';
+import { expect, test } from '@jest/globals';
+import type { Page } from 'playwright-core';
 import { subscribeToPage } from '../../models/subscriptions';
 import { ItemMember } from '../../models/schemas/itemMember';
 import { TeamItemMember } from '../../models/schemas/teamItemMember';
 import { makeItem } from '../helpers/factories';
-import { startTestServer, type TestServer } from '../helpers/server';
+
 import { makeUser, type TestUser } from '../helpers/users';
-import {
-  itemAction,
-  itemNames,
-  launchBrowser,
-  openPage,
-  screenshot,
-  type TestPage,
-} from './helpers';
+import { itemAction, itemNames, openPage, screenshot, browserSuite } from './helpers';
 
-let server: TestServer;
-let browser: Browser;
-const opened: TestPage[] = [];
-
-beforeAll(async () => {
-  server = await startTestServer({ env: { LOG_LEVEL: 'silent' } });
-  browser = await launchBrowser();
-}, 180_000);
-
-afterEach(async () => {
-  const errors = opened.flatMap((p) => p.errors);
-  await Promise.all(opened.splice(0).map((p) => p.close()));
-  expect(errors).toEqual([]);
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const suite = browserSuite();
 
 async function loggedIn(user: TestUser, path = '/item/index'): Promise<Page> {
-  const tp = await openPage(browser);
-  opened.push(tp);
+  const tp = await openPage(suite.browser);
+  suite.opened.push(tp);
   await tp.page.goto(
-    `${server.url}/user/loginByUserToken?user_token=${user.user_token}&redirect_uri=${path}`,
+    `${suite.server.url}/user/loginByUserToken?user_token=${user.user_token}&redirect_uri=${path}`,
   );
-  await tp.page.waitForURL(`${server.url}${path}`);
+  await tp.page.waitForURL(`${suite.server.url}${path}`);
   return tp.page;
 }
 
@@ -168,10 +143,10 @@ test('teams: a manager adds a member and an item, sets authorities and "all read
   await teamRow.waitFor();
   expect(await teamRow.getByRole('button', { name: 'Manage team Core' }).count()).toBe(0);
   await screenshot(carolPage, '23-team-list-member');
-  await carolPage.goto(`${server.url}/item/index`);
+  await carolPage.goto(`${suite.server.url}/item/index`);
   await carolPage.locator('[data-item-name="Team handbook"]').waitFor();
   expect(await itemNames(carolPage)).toEqual(['Team handbook']);
-  await carolPage.goto(`${server.url}/team/index`);
+  await carolPage.goto(`${suite.server.url}/team/index`);
   await carolPage
     .getByRole('row', { name: /Core/ })
     .getByRole('button', { name: 'Leave team' })
@@ -190,7 +165,7 @@ async function upload(user: TestUser, name: string, body: Buffer, type: string):
   const form = new FormData();
   form.append('user_token', user.user_token);
   form.append('file', new Blob([new Uint8Array(body)], { type }), name);
-  const response = await fetch(`${server.url}/api/page/upload`, {
+  const response = await fetch(`${suite.server.url}/api/page/upload`, {
     method: 'POST',
     body: form,
     headers: { 'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) Chrome/126.0.0.0' },
@@ -234,7 +209,7 @@ test('a reminder reaches the second user live: the New badge and an in-page noti
   const author = await makeUser();
   const reader = await makeUser();
   const item = await makeItem(author, { item_name: 'Payments' });
-  const { page_id: pageId } = await server.api
+  const { page_id: pageId } = await suite.server.api
     .withToken(author.user_token)
     .ok<{ page_id: number | string }>('page/save', {
       page_id: 0,
@@ -254,7 +229,7 @@ test('a reminder reaches the second user live: the New badge and an in-page noti
   // The author saves with "notify": the reader's browser is told over the socket.
   const authorPage = await loggedIn(author);
   await live(authorPage);
-  await server.api.withToken(author.user_token).ok('page/save', {
+  await suite.server.api.withToken(author.user_token).ok('page/save', {
     page_id: pageId,
     item_id: item.item_id,
     page_title: 'Refund rules',

@@ -5,52 +5,26 @@
  * keys, and the password-confirmed actions (archive, attorn, delete). The phone layout is
  * checked for overflow. No console errors anywhere.
  */
-import { afterAll, afterEach, beforeAll, expect, test } from '@jest/globals';
-import type { Browser, Page } from 'playwright-core';
+import { expect, test } from '@jest/globals';
+import type { Page } from 'playwright-core';
 import { Item } from '../../models/schemas/item';
 import { ItemGroup } from '../../models/schemas/itemGroup';
 import { Page as PageModel } from '../../models/schemas/page';
 import { makeItem } from '../helpers/factories';
-import { startTestServer, type TestServer } from '../helpers/server';
+
 import { makeUser, type TestUser } from '../helpers/users';
-import {
-  dragOnto,
-  itemAction,
-  itemNames,
-  launchBrowser,
-  openPage,
-  screenshot,
-  type TestPage,
-} from './helpers';
+import { dragOnto, itemAction, itemNames, openPage, screenshot, browserSuite } from './helpers';
 
-let server: TestServer;
-let browser: Browser;
-const opened: TestPage[] = [];
-
-beforeAll(async () => {
-  server = await startTestServer({ env: { LOG_LEVEL: 'silent' } });
-  browser = await launchBrowser();
-}, 180_000);
-
-afterEach(async () => {
-  const errors = opened.flatMap((p) => p.errors);
-  await Promise.all(opened.splice(0).map((p) => p.close()));
-  expect(errors).toEqual([]);
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const suite = browserSuite();
 
 /** A browser page logged in as `user` (token-login bridge), on the item list. */
 async function loggedIn(user: TestUser, options?: Parameters<typeof openPage>[1]): Promise<Page> {
-  const tp = await openPage(browser, options);
-  opened.push(tp);
+  const tp = await openPage(suite.browser, options);
+  suite.opened.push(tp);
   await tp.page.goto(
-    `${server.url}/user/loginByUserToken?user_token=${user.user_token}&redirect_uri=/item/index`,
+    `${suite.server.url}/user/loginByUserToken?user_token=${user.user_token}&redirect_uri=/item/index`,
   );
-  await tp.page.waitForURL(`${server.url}/item/index`);
+  await tp.page.waitForURL(`${suite.server.url}/item/index`);
   return tp.page;
 }
 
@@ -197,7 +171,7 @@ async function waitFor(check: () => Promise<boolean>, timeoutMs = 10_000): Promi
 test('search shows results only past the keyword rule, listing matching items and pages', async () => {
   const user = await makeUser();
   const item = await makeItem(user, { item_name: 'Payments' });
-  const client = server.api.withToken(user.user_token);
+  const client = suite.server.api.withToken(user.user_token);
   await client.ok('page/save', {
     page_id: 0,
     item_id: item.item_id,
@@ -247,7 +221,7 @@ test('starring from the menu marks the card and fills the starred view; unstarri
 test('copying an item from its menu adds the copy with the pages', async () => {
   const user = await makeUser();
   const item = await makeItem(user, { item_name: 'Template project' });
-  await server.api.withToken(user.user_token).ok('page/save', {
+  await suite.server.api.withToken(user.user_token).ok('page/save', {
     page_id: 0,
     item_id: item.item_id,
     page_title: 'Intro',
@@ -277,7 +251,7 @@ test('items are dragged into a new order that the server keeps', async () => {
   await page.waitForFunction(
     () => document.querySelector('[data-item-name]')?.getAttribute('data-item-name') === 'Three',
   );
-  expect(page.url()).toBe(`${server.url}/item/index`); // the drag did not open the item
+  expect(page.url()).toBe(`${suite.server.url}/item/index`); // the drag did not open the item
   await waitFor(async () => {
     await page.waitForTimeout(200);
     await page.reload();
@@ -302,7 +276,7 @@ test('update base info, share link and open API key of a managed item', async ()
   await itemAction(page, 'Ops runbook', 'Share');
   const share = page.getByRole('dialog', { name: 'Share item' });
   expect(await share.getByRole('textbox', { name: 'Item link' }).inputValue()).toBe(
-    `${server.url}/${item.item_id}`,
+    `${suite.server.url}/${item.item_id}`,
   );
   await share.getByRole('img', { name: 'QR code of the link' }).waitFor();
   await share.getByRole('button', { name: 'Close' }).click();
@@ -358,13 +332,13 @@ test('archive, attorn and delete need the login password: a wrong one is refused
 test('importing tells plainly that the server has no import yet', async () => {
   const user = await makeUser();
   // The import API is a later issue: its 404 is expected here, and only here.
-  const tp = await openPage(browser, { ignore: [/status of 404/] });
-  opened.push(tp);
+  const tp = await openPage(suite.browser, { ignore: [/status of 404/] });
+  suite.opened.push(tp);
   const { page } = tp;
   await page.goto(
-    `${server.url}/user/loginByUserToken?user_token=${user.user_token}&redirect_uri=/item/index`,
+    `${suite.server.url}/user/loginByUserToken?user_token=${user.user_token}&redirect_uri=/item/index`,
   );
-  await page.waitForURL(`${server.url}/item/index`);
+  await page.waitForURL(`${suite.server.url}/item/index`);
   await page.getByRole('button', { name: 'New item' }).first().click();
   const dialog = page.getByRole('dialog', { name: 'New item' });
   await dialog.getByRole('tab', { name: 'Import a file' }).click();
@@ -384,12 +358,12 @@ test('an item deleted elsewhere: its next call resets the language and reloads t
   await page.evaluate(() => localStorage.setItem('help_lang', 'de_de'));
   await page.reload();
   await page.getByText('Alle Projekte').first().waitFor();
-  await server.api
+  await suite.server.api
     .withToken(user.user_token)
     .ok('item/delete', { item_id: item.item_id, password: user.password });
   await itemAction(page, 'Vanishing', 'Grunddaten ändern', 'Aktionen für');
   await page.getByText('All items').first().waitFor();
-  expect(page.url()).toBe(`${server.url}/item/index`);
+  expect(page.url()).toBe(`${suite.server.url}/item/index`);
   expect(await page.evaluate(() => localStorage.getItem('help_lang'))).toBe('en_us');
   expect(await page.locator('[data-item-name="Vanishing"]').count()).toBe(0);
 });

@@ -106,6 +106,7 @@ test('editing an existing page saves a new version; the state tag follows the te
     suite.opened,
   );
   expect(await editorText(page)).toBe('# Notes');
+  expect(await page.title()).toBe('Editing: Release notes');
   expect(await page.getByTestId('editor-state').getAttribute('data-state')).toBe('saved');
   await typeAtEnd(page, '\n\n- fixed a bug');
   await page.locator('[data-testid="editor-state"][data-state="dirty"]').waitFor();

@@ -22,6 +22,7 @@ import { Link, useNavigate } from 'react-router';
 import { ApiRequestError } from '../../api/request';
 import { fetchItemInfo } from '../reader/api';
 import { itemAddress, readerPath, editPagePath } from '../reader/paths';
+import { useDocumentTitle } from '../reader/useDocumentTitle';
 import type { ItemInfo } from '../reader/types';
 import { CodeEditor } from './CodeEditor';
 import type { EditorHandle, EditorPageContext } from './contract';
@@ -127,6 +128,7 @@ export function EditorScreen({ session }: { session: EditorSession }) {
   const lockable = !!pageId && !collab.coEdit;
   const address = itemAddress(item);
   const draftStorageKey = draftKey(itemId, pageId);
+  useDocumentTitle(t('editor.documentTitle', { title: meta.title || t('editor.untitled') }));
 
   const pageContext: EditorPageContext = {
     itemId,

@@ -257,16 +257,20 @@ export function EditorScreen({ session }: { session: EditorSession }) {
     meta.title,
   ]);
 
+  // Every 30 s while editing (one timer for the session: typing must not restart it).
+  const draftSource = useRef({ title: meta.title, savedContent });
+  draftSource.current = { title: meta.title, savedContent };
   useEffect(() => {
     if (phase !== 'editing') return;
     const timer = window.setInterval(() => {
       const editor = handleRef.current;
       if (!editor) return;
-      const draft = draftOf(editor);
-      if (draft.content !== savedContent) writeDraft(draftStorageKey, draft);
+      const content = editor.getText();
+      if (content !== draftSource.current.savedContent)
+        writeDraft(draftStorageKey, { content, title: draftSource.current.title, at: Date.now() });
     }, DRAFT_INTERVAL_MS);
     return () => window.clearInterval(timer);
-  });
+  }, [phase, draftStorageKey]);
 
   // ---------------------------------------------------------------- text, preview
   const previewTimer = useRef(0);

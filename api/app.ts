@@ -10,6 +10,7 @@ import { ApiError } from '../models/errors';
 import type { Logger } from '../models/log';
 import { errorHandler } from './errorHandler';
 import { healthCheck } from './health';
+import { mockServing } from './mockServing';
 import type { ControllerRegistry } from './registry';
 import { requestLog } from './requestLog';
 import { createControllerRegistry } from './routes';
@@ -39,6 +40,7 @@ export function createApp(options: AppOptions): Express {
 
   app.use(requestLog(logger));
   app.get('/healthz', healthCheck(state));
+  app.use(mockServing(state));
   app.use(
     ['/api', '/server'],
     showdocTransport({

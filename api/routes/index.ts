@@ -26,6 +26,7 @@ import { templateController } from './template';
 import { subscriptionController } from './subscription';
 import { messageController } from './message';
 import { adminMessageController } from './adminMessage';
+import { mockController } from './mock';
 
 export const controllers: ControllerDefinition[] = [
   itemController,
@@ -50,6 +51,7 @@ export const controllers: ControllerDefinition[] = [
   subscriptionController,
   messageController,
   adminMessageController,
+  mockController,
 ];
 
 /** A registry holding every controller above (one per app, so tests can add their own). */

@@ -383,8 +383,8 @@ test('in Chinese the Mock and HTTP test tools show, and the AI button only when 
   await first.locator('[data-testid="editor-tool-http"]').waitFor();
   expect(await first.locator('[data-testid="editor-tool-ai"]').count()).toBe(0);
 
-  await first.locator('[data-testid="editor-tool-mock"]').click();
-  const later = first.locator('[data-testid="coming-soon-dialog"][data-tool="mock"]');
+  await first.locator('[data-testid="editor-tool-http"]').click();
+  const later = first.locator('[data-testid="coming-soon-dialog"][data-tool="http"]');
   await later.getByText('将在后续版本提供').waitFor();
   await first
     .locator('.ant-modal', { has: later })

@@ -19,13 +19,14 @@ import { homePageSetting } from '../../../api/common';
 import { pageAttachments } from '../../reader/api';
 import type { EditorToolProps } from '../contract';
 import { ComingSoonDialog, type LaterTool } from './ComingSoonDialog';
+import { MockDialog } from './MockDialog';
 import { templateBlock } from './markdown';
 import { NotifyDialog } from './NotifyDialog';
 import { PageAttachmentsDialog } from './PageAttachmentsDialog';
 import { TemplateListDialog } from './TemplateListDialog';
 import { ToolButton } from '../ToolButton';
 
-type AssetDialog = 'attachments' | 'templates' | 'notify' | LaterTool;
+type AssetDialog = 'attachments' | 'templates' | 'notify' | 'mock' | LaterTool;
 
 const CHINESE = 'zh_cn';
 
@@ -144,7 +145,7 @@ export function AssetTools({ editor, page }: EditorToolProps) {
           <ToolButton
             testId="editor-tool-mock"
             icon={<ApiOutlined />}
-            tip={t('editAssets.later.mock')}
+            tip={t('editAssets.mock.title')}
             onClick={openMock}
           />
           <ToolButton
@@ -180,9 +181,8 @@ export function AssetTools({ editor, page }: EditorToolProps) {
         <TemplateListDialog itemId={page.itemId} editor={editor} onClose={close} />
       )}
       {dialog === 'notify' && <NotifyDialog page={page} onClose={close} />}
-      {(dialog === 'mock' || dialog === 'http' || dialog === 'ai') && (
-        <ComingSoonDialog tool={dialog} onClose={close} />
-      )}
+      {dialog === 'mock' && <MockDialog page={page} editor={editor} onClose={close} />}
+      {(dialog === 'http' || dialog === 'ai') && <ComingSoonDialog tool={dialog} onClose={close} />}
     </>
   );
 }

@@ -1,8 +1,8 @@
-/** Mock, HTTP test and AI have no server side yet: their buttons say so instead of failing. */
+/** HTTP test and AI have no server side yet: their buttons say so instead of failing. */
 import { Modal, Result } from 'antd';
 import { useTranslation } from 'react-i18next';
 
-export type LaterTool = 'mock' | 'http' | 'ai';
+export type LaterTool = 'http' | 'ai';
 
 export function ComingSoonDialog({ tool, onClose }: { tool: LaterTool; onClose: () => void }) {
   const { t } = useTranslation();

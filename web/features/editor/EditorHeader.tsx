@@ -100,6 +100,7 @@ export function EditorHeader(props: EditorHeaderProps) {
         alignItems: 'center',
         gap: 12,
         padding: '8px 16px',
+        flexWrap: 'wrap',
         borderBottom: '1px solid #eceef2',
         background: '#fff',
       }}

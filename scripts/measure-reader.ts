@@ -14,7 +14,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
-import { chromium, type Browser, type BrowserContextOptions } from 'playwright-core';
+import { chromium, type Browser, type BrowserContextOptions, type Page } from 'playwright-core';
 import type { Actor } from '../models/access';
 import { saveCatalog } from '../models/catalogs';
 import { loadConfig } from '../models/config';
@@ -124,11 +124,69 @@ export const CHROMIUM_ARGS = [
 export const DESKTOP_UA =
   'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Safari/537.36';
 
-export interface ReaderFigures {
+export interface ScriptFile {
+  /** Path on the server, e.g. /assets/index-C3wsCnQh.js */
+  url: string;
+  bytes: number;
+  gzipBytes: number;
+}
+
+export interface ScriptTotals {
   /** Script files downloaded until the page settled. */
-  scripts: { url: string; bytes: number; gzipBytes: number }[];
+  scripts: ScriptFile[];
   jsBytes: number;
   jsGzipBytes: number;
+}
+
+/**
+ * Records every script `page` downloads from now on; the returned function waits for their bodies
+ * and sums them (gzip at level 9, as a compressing proxy would send them).
+ */
+export function recordScripts(page: Page): () => Promise<ScriptTotals> {
+  const pending: Promise<ScriptFile>[] = [];
+  page.on('response', (response) => {
+    if (response.request().resourceType() !== 'script') return;
+    pending.push(
+      response.body().then((body) => ({
+        url: new URL(response.url()).pathname,
+        bytes: body.length,
+        gzipBytes: gzipSync(body, { level: 9 }).length,
+      })),
+    );
+  });
+  return async () => {
+    const scripts = await Promise.all(pending);
+    return {
+      scripts,
+      jsBytes: scripts.reduce((sum, s) => sum + s.bytes, 0),
+      jsGzipBytes: scripts.reduce((sum, s) => sum + s.gzipBytes, 0),
+    };
+  };
+}
+
+/**
+ * A browser profile in which `user` is logged in the way the web app keeps a login (its token in
+ * localStorage), for `browser.newContext({ storageState })`: no login round trip to measure.
+ */
+export function loggedInState(
+  origin: string,
+  user: { uid: number; username: string },
+  token: string,
+): NonNullable<BrowserContextOptions['storageState']> {
+  const userinfo = JSON.stringify({
+    uid: String(user.uid),
+    username: user.username,
+    name: '',
+    groupid: '2',
+    user_token: token,
+  });
+  return {
+    cookies: [],
+    origins: [{ origin, localStorage: [{ name: 'userinfo', value: userinfo }] }],
+  };
+}
+
+export interface ReaderFigures extends ScriptTotals {
   /** First contentful paint (ms from navigation start). */
   fcpMs: number;
   /** When the page's title element appeared (ms from navigation start). */
@@ -156,17 +214,7 @@ export async function measureReader(
       }).observe(document, { childList: true, subtree: true });
     });
     const page = await ctx.newPage();
-    const pending: Promise<{ url: string; bytes: number; gzipBytes: number }>[] = [];
-    page.on('response', (response) => {
-      if (response.request().resourceType() !== 'script') return;
-      pending.push(
-        response.body().then((body) => ({
-          url: new URL(response.url()).pathname,
-          bytes: body.length,
-          gzipBytes: gzipSync(body, { level: 9 }).length,
-        })),
-      );
-    });
+    const downloaded = recordScripts(page);
     await page.goto(url, { waitUntil: 'load' });
     await page.locator('[data-testid="page-title"]').waitFor();
     await page.waitForLoadState('networkidle');
@@ -177,13 +225,7 @@ export async function measureReader(
         contentMs: (window as unknown as { __contentAt?: number }).__contentAt ?? -1,
       };
     });
-    const scripts = await Promise.all(pending);
-    return {
-      scripts,
-      jsBytes: scripts.reduce((sum, s) => sum + s.bytes, 0),
-      jsGzipBytes: scripts.reduce((sum, s) => sum + s.gzipBytes, 0),
-      ...times,
-    };
+    return { ...(await downloaded()), ...times };
   } finally {
     await ctx.close();
   }
@@ -212,51 +254,71 @@ function median(figures: ReaderFigures[]): ReaderFigures {
   return { ...mid, contentMs: contents[Math.floor(contents.length / 2)] };
 }
 
-async function main(): Promise<void> {
-  await ensureWebBuilt(ROOT, (text) => process.stdout.write(`${text}\n`));
+export interface MeasureSession {
+  /** http://127.0.0.1:<port> */
+  origin: string;
+  browser: Browser;
+  /** Closes the browser, stops the server and deletes its data directory. */
+  close(): Promise<void>;
+}
+
+/**
+ * Builds the web app when stale, then starts a throw-away Quire in this process (temporary data
+ * directory, random port, silent logs; the models then write to its database directly) and a
+ * headless Chromium. Shared with scripts/measure-editor.ts.
+ */
+export async function openMeasureSession(print: (text: string) => void): Promise<MeasureSession> {
+  await ensureWebBuilt(ROOT, print);
   const dataDir = await mkdtemp(path.join(tmpdir(), 'quire-measure-'));
   const quire = await startQuire(
     loadConfig({ PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'silent' }),
     { logger: createLogger({ level: 'silent' }), print: () => {} },
   );
-  const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
+  const stopServer = async () => {
+    await quire.stop();
+    await rm(dataDir, { recursive: true, force: true });
+  };
+  let browser: Browser;
+  try {
+    browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
+  } catch (error) {
+    await stopServer();
+    throw error;
+  }
+  return {
+    origin: `http://127.0.0.1:${quire.port}`,
+    browser,
+    async close() {
+      await browser.close();
+      await stopServer();
+    },
+  };
+}
+
+async function main(): Promise<void> {
+  const { origin, browser, close } = await openMeasureSession((text) =>
+    process.stdout.write(`${text}\n`),
+  );
   try {
     const owner = await createUser({ username: 'measure_owner', password: 'measure-pass-1' });
     const actor = { uid: owner.uid, username: owner.username, groupid: 2 };
     process.stdout.write('Making a 1,000-page item…\n');
     const item = await makeLargeItem(actor);
     const pageId = item.pageIds[Math.floor(item.pageIds.length / 2)];
-    const url = `http://127.0.0.1:${quire.port}/${item.itemId}/${pageId}`;
+    const url = `${origin}/${item.itemId}/${pageId}`;
 
     const anonymous: ReaderFigures[] = [];
     for (let i = 0; i < RUNS; i++) anonymous.push(await measureReader(browser, url));
     process.stdout.write(`${describeFigures('Anonymous visitor', median(anonymous))}\n`);
 
     const { token } = await issueToken(owner.uid, { ip: '127.0.0.1' });
-    const userinfo = JSON.stringify({
-      uid: String(owner.uid),
-      username: owner.username,
-      name: '',
-      groupid: '2',
-      user_token: token,
-    });
-    const storageState = {
-      cookies: [],
-      origins: [
-        {
-          origin: `http://127.0.0.1:${quire.port}`,
-          localStorage: [{ name: 'userinfo', value: userinfo }],
-        },
-      ],
-    };
+    const storageState = loggedInState(origin, owner, token);
     const member: ReaderFigures[] = [];
     for (let i = 0; i < RUNS; i++)
       member.push(await measureReader(browser, url, { storageState, userAgent: DESKTOP_UA }));
     process.stdout.write(`${describeFigures('Logged-in owner', median(member))}\n`);
   } finally {
-    await browser.close();
-    await quire.stop();
-    await rm(dataDir, { recursive: true, force: true });
+    await close();
   }
 }
 

@@ -34,6 +34,11 @@ export interface BenchOptions {
   ceiling: boolean;
   /** `false` skips the realtime scenarios. */
   realtime: RealtimeSizes | false;
+  /**
+   * The page editor in Chromium (scripts/measure-editor.ts: cold open, keystroke to a co-editor,
+   * save round trip); shorter under --quick.
+   */
+  editor: boolean;
   /** Also run the embedded engine bench (scripts/bench/engine.ts). */
   engine: boolean;
   /** The server's LOG_LEVEL: `info` (the default of `npm start`) logs a line per request. */
@@ -79,6 +84,7 @@ export function defaultOptions(quick = false): BenchOptions {
     realtime: quick
       ? { watchers: 100, rounds: 10, editors: 10, edits: 20, idleSockets: 1000, idleSeconds: 3 }
       : { ...DEFAULT_REALTIME },
+    editor: true,
     engine: false,
     serverLogLevel: 'info',
     log: progressLog(),
@@ -97,6 +103,7 @@ export const USAGE = `npm run bench -- [options]
   --no-ceiling            skip the bare Node server
   --no-realtime           skip the realtime scenarios
   --watchers <n> --editors <n> --idle-sockets <n>   realtime sizes
+  --no-editor             skip the page editor in Chromium
   --engine                also run the embedded engine bench
   --log-level <level>     server LOG_LEVEL (default info, as npm start)
   --profile <dir>         write a CPU profile of the server (.cpuprofile) into <dir>`;
@@ -168,6 +175,9 @@ export function parseArgs(argv: string[]): BenchOptions {
         break;
       case '--idle-sockets':
         realtime().idleSockets = Math.round(positive(value(), arg));
+        break;
+      case '--no-editor':
+        options.editor = false;
         break;
       case '--engine':
         options.engine = true;

@@ -3,6 +3,7 @@
  * (printed on stdout). Every planned cell appears in both, also the ones that failed or could not
  * run, so a reader sees what was not measured instead of a shorter table.
  */
+import { formatEditorFigures, type EditorFigures } from '../measure-editor';
 import type { EngineBenchResult } from './engine';
 import { formatEngineBench } from './engine';
 import type { HttpCell } from './http';
@@ -65,6 +66,8 @@ export interface BenchReport {
     serverPeakMB: number | null;
   };
   realtime: RealtimeCell[];
+  /** The page editor in Chromium (absent with --no-editor or when it failed: see problems). */
+  editor?: EditorFigures;
   engine?: EngineBenchResult;
   /** Problems found outside the cells (a failed sanity check, a crashed server). */
   problems: string[];
@@ -142,6 +145,7 @@ export function formatReport(r: BenchReport): string {
     '|---|---|---|---:|---:|---:|---:|---|',
     ...(r.realtime.length ? r.realtime.map(realtimeRow) : ['| (skipped) | | | | | | | |']),
   ];
+  if (r.editor) lines.push('', formatEditorFigures(r.editor));
   if (r.engine) lines.push('', formatEngineBench(r.engine));
   lines.push('');
   if (r.problems.length) lines.push('### Problems', '', ...r.problems.map((p) => `- ${p}`), '');

@@ -3,12 +3,14 @@
  * starts Quire and the bare Node ceiling as child processes; `measureBench()` checks that the
  * seeded data answers as expected, runs the HTTP cells (ceiling first, `page/save` last because
  * it writes), then the realtime scenarios, and reads the server's memory; `runBench()` does both,
- * stops everything, deletes the directory and adds the optional engine bench.
+ * stops everything, deletes the directory and adds the page editor section (its own server and
+ * Chromium) and the optional engine bench.
  */
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { startChild, type BenchChild } from './children';
+import { measureEditor } from '../measure-editor';
 import { runEngineBench } from './engine';
 import { planRequests, runHttpCell, type Endpoint, type HttpCell, type RequestPlan } from './http';
 import type { BenchOptions } from './options';
@@ -251,6 +253,19 @@ export async function runBench(options: BenchOptions): Promise<BenchReport> {
     report = await measureBench(session, options);
   } finally {
     await session.stop();
+  }
+  if (options.editor) {
+    // After the servers are gone: a browser, and a server of its own with the web build.
+    options.log('Page editor (Chromium)…');
+    try {
+      report.editor = await measureEditor({
+        quick: options.quick,
+        log: (line) => options.log(`  editor: ${line}`),
+      });
+    } catch (error) {
+      report.problems.push(`the page editor section failed: ${(error as Error).message}`);
+      report.ok = false;
+    }
   }
   if (options.engine) {
     // After the servers are gone, so it has the machine to itself.

@@ -1,12 +1,14 @@
 /**
  * `npm run bench` checks its own correctness on a tiny configuration: every planned cell is in
  * the report and every response is checked; error answers (a bogus token) and connection errors
- * (a server that is gone) are counted and fail their cells. Figures are not asserted: speed is
- * measured by the bench, never by a test.
+ * (a server that is gone) are counted and fail their cells; the page editor section drives
+ * Chromium through every planned sample. Figures are not asserted: speed is measured by the bench,
+ * never by a test.
  */
 import { afterAll, beforeAll, expect, test } from '@jest/globals';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { formatEditorFigures, measureEditor } from '../../scripts/measure-editor';
 import { runHttpCell } from '../../scripts/bench/http';
 import { defaultOptions, type BenchOptions } from '../../scripts/bench/options';
 import { formatReport } from '../../scripts/bench/report';
@@ -135,3 +137,30 @@ test('a server that is gone: connection errors are counted and fail the cell', a
   expect(cell.errors.total).toBe(cell.errors.transport);
   expect(cell.ok).toBe(false);
 });
+
+test('the page editor section takes every planned sample in Chromium and prints with the report', async () => {
+  const figures = await measureEditor({
+    sizes: { openRuns: 1, keystrokes: 3, saves: 2 },
+    log: () => {},
+  });
+
+  expect(figures.open.ready.samples).toBe(1);
+  expect(figures.open.ready.p50Ms).toBeGreaterThan(0);
+  // The editor's own chunk is what the reader of the page does not load.
+  expect(figures.open.editorOnly.scripts.map((s) => s.url)).toContainEqual(
+    expect.stringMatching(/\/EditorRoute-[\w-]+\.js$/),
+  );
+  expect(figures.open.js.jsGzipBytes).toBeGreaterThan(figures.open.editorOnly.jsGzipBytes);
+  expect(figures.keystroke).toMatchObject({ samples: 3, missed: 0 });
+  expect(figures.save.samples).toBe(2);
+
+  const report = await measureBench(
+    session,
+    tiny({ endpoints: [], ceiling: false, realtime: false }),
+  );
+  report.editor = figures;
+  const table = formatReport(report);
+  expect(table).toContain(formatEditorFigures(figures));
+  for (const row of ['open, cold, until ready to type', 'keystroke → co-editor', 'save → "saved"'])
+    expect(table).toContain(`| ${row}`);
+}, 240_000);

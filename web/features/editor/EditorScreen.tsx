@@ -26,7 +26,7 @@ import { useDocumentTitle } from '../reader/useDocumentTitle';
 import type { ItemInfo } from '../reader/types';
 import { CodeEditor } from './CodeEditor';
 import type { EditorHandle, EditorPageContext } from './contract';
-import { isLock, savePage } from './editorApi';
+import { savePage } from './editorApi';
 import { EditorHeader, type SaveState } from './EditorHeader';
 import { EditorToolbar } from './EditorToolbar';
 import {
@@ -45,6 +45,7 @@ import { PreviewPane } from './PreviewPane';
 import { useCoEditors } from './useCoEditors';
 import { useCollabDoc } from './useCollabDoc';
 import { useEditorLock } from './useEditorLock';
+import { useLockGate } from './useLockGate';
 import { uploadPastedImage } from './assets/imageUpload';
 import { SaveTemplateModal } from './assets/SaveTemplateModal';
 
@@ -76,13 +77,6 @@ export interface EditorSession {
   metaMode: PageMetaMode | null;
 }
 
-type Phase =
-  /** Waiting for the document and the lock answer. */
-  | 'opening'
-  | 'editing'
-  /** Someone else holds the lock: read-only, live. */
-  | 'watching';
-
 const previewWarnedKey = (itemId: number, pageId: number) =>
   `quire.previewWarned.${itemId}.${pageId || 'new'}`;
 
@@ -106,7 +100,6 @@ export function EditorScreen({ session }: { session: EditorSession }) {
   const [metaModal, setMetaModal] = useState<{ mode: PageMetaMode; error?: string } | null>(
     session.metaMode ? { mode: session.metaMode } : null,
   );
-  const [phase, setPhase] = useState<Phase>(pageId ? 'opening' : 'editing');
   const [saving, setSaving] = useState(false);
   const savingRef = useRef(false);
   const [savedContent, setSavedContent] = useState(session.savedContent);
@@ -124,7 +117,6 @@ export function EditorScreen({ session }: { session: EditorSession }) {
         : null,
     [collab.status, collab.text, collab.provider],
   );
-  const readOnly = !!pageId && (collab.readOnly || phase !== 'editing');
   const lockable = !!pageId && !collab.coEdit;
   const address = itemAddress(item);
   const draftStorageKey = draftKey(itemId, pageId);
@@ -147,6 +139,9 @@ export function EditorScreen({ session }: { session: EditorSession }) {
     [lock, navigate, address, pageId, meta.customId],
   );
 
+  const phase = useLockGate({ pageId, itemId, collab, lock, leaveNow });
+  const readOnly = !!pageId && (collab.readOnly || phase !== 'editing');
+
   function leave() {
     const dirty = handleRef.current && handleRef.current.getText() !== savedContent;
     if (!dirty || phase !== 'editing') return void leaveNow();
@@ -165,59 +160,6 @@ export function EditorScreen({ session }: { session: EditorSession }) {
   function draftOf(editor: EditorHandle) {
     return { content: editor.getText(), title: meta.title, at: Date.now() };
   }
-
-  // ---------------------------------------------------------------- opening: lock or watch
-  const decided = useRef(false);
-  useEffect(() => {
-    if (!pageId || collab.status !== 'ready' || decided.current) return;
-    decided.current = true;
-    void (async () => {
-      if (collab.coEdit) return setPhase('editing');
-      const state = await isLock(pageId, itemId).catch(() => null);
-      const holder =
-        state && Number(state.lock) === 1 && Number(state.is_cur_user) !== 1
-          ? state.lock_username
-          : '';
-      const refusal = holder ? holder : await lock.acquire();
-      if (!refusal) return setPhase('editing');
-      modal.confirm({
-        title: t('editor.lock.lockedTitle'),
-        content: t('editor.lock.lockedBy', { name: holder || collab.lock?.username || '' }),
-        okText: t('editor.lock.leave'),
-        cancelText: t('editor.lock.watch'),
-        autoFocusButton: 'ok',
-        onOk: () => leaveNow(),
-        onCancel: () => setPhase('watching'),
-      });
-    })();
-  }, [pageId, itemId, collab.status, collab.coEdit, collab.lock, lock, modal, t, leaveNow]);
-
-  // The server's word on write access moved: a watcher learns at once that the lock is free (and
-  // takes it); an editor whose lock someone else now holds becomes a watcher.
-  const wasReadOnly = useRef(collab.readOnly);
-  useEffect(() => {
-    const before = wasReadOnly.current;
-    wasReadOnly.current = collab.readOnly;
-    if (collab.status !== 'ready' || collab.coEdit) return;
-    if (phase === 'watching' && before && !collab.readOnly) {
-      void lock.acquire().then((refusal) => {
-        if (refusal) return;
-        setPhase('editing');
-        notification.success({
-          key: 'lock-free',
-          message: t('editor.lock.freeTitle'),
-          description: t('editor.lock.freeText'),
-        });
-      });
-    } else if (phase === 'editing' && !before && collab.readOnly && collab.lock) {
-      setPhase('watching');
-      notification.warning({
-        key: 'lock-taken',
-        message: t('editor.lock.takenTitle'),
-        description: t('editor.lock.lockedBy', { name: collab.lock.username }),
-      });
-    }
-  }, [collab.readOnly, collab.status, collab.coEdit, collab.lock, phase, lock, notification, t]);
 
   // ---------------------------------------------------------------- drafts
   const draftChecked = useRef(false);

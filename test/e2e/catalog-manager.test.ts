@@ -395,8 +395,11 @@ describe('catalog actions', () => {
     await confirm.getByRole('button', { name: 'Cancel' }).click();
     await confirm.waitFor({ state: 'detached' });
     expect(await dbCatalogs(fx.itemId)).toHaveLength(3);
+    await row(page, `cat:${home}`).hover();
     await row(page, `cat:${home}`).getByTestId('node-delete').click();
+    await confirm.waitFor();
     await confirm.getByRole('button', { name: 'Delete' }).click();
+    await confirm.waitFor({ state: 'detached' });
     await eventually(() => dbCatalogs(fx.itemId), []);
     expect(await Recycle.countDocuments({ page_id: kept.page_id })).toBe(1);
     await page.getByText('No catalogs or pages yet').waitFor();

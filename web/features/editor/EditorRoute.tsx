@@ -6,7 +6,7 @@
  * new page that gets saved starts a fresh, shared session.
  */
 import { Button, Result } from 'antd';
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams, useSearchParams } from 'react-router';
 import { ScreenLoading } from '../../components/ScreenLoading';
@@ -76,17 +76,21 @@ export default function EditorRoute() {
   const copyId = Number(search.get('copy_page_id')) || 0;
   const catId = Number(search.get('cat_id')) || 0;
   const [loaded, setLoaded] = useState<Loaded>({ state: 'loading' });
+  // Read when loading, not a reason to load again: a new `t` (catalogue or language arriving)
+  // must not throw away an editor session that is already open.
+  const copySuffix = useRef((title: string) => t('editor.copyOf', { title }));
+  copySuffix.current = (title: string) => t('editor.copyOf', { title });
 
   useEffect(() => {
     let current = true;
     setLoaded({ state: 'loading' });
-    void load(itemParam, pageParam, copyId, catId, (title) => t('editor.copyOf', { title })).then(
+    void load(itemParam, pageParam, copyId, catId, (title) => copySuffix.current(title)).then(
       (result) => current && setLoaded(result),
     );
     return () => {
       current = false;
     };
-  }, [itemParam, pageParam, copyId, catId, t]);
+  }, [itemParam, pageParam, copyId, catId]);
 
   if (loaded.state === 'loading') return <ScreenLoading />;
   if (loaded.state === 'denied') {

@@ -181,7 +181,8 @@ export function EditorScreen({ session }: { session: EditorSession }) {
       cancelText: t('editor.draft.discard'),
       onOk: () => {
         removeDraft(draftStorageKey);
-        handle.setText(draft!.content);
+        // The editor as it is now (the view may have been rebuilt while the question was open).
+        (handleRef.current ?? handle).setText(draft!.content);
         if (!pageId && draft!.title && !meta.title) setMeta((m) => ({ ...m, title: draft!.title }));
       },
       onCancel: () => removeDraft(draftStorageKey),

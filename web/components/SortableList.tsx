@@ -4,6 +4,7 @@
  * keyboard through the row's handle (Space to lift, arrows to move, Space to drop). The new
  * order is reported once, on drop.
  */
+import { HolderOutlined } from '@ant-design/icons';
 import {
   closestCenter,
   DndContext,
@@ -150,5 +151,51 @@ export function SortableList<T>({
         ))}
       </SortableContext>
     </DndContext>
+  );
+}
+
+/**
+ * How a sortable row looks (groups, sort pages): a bordered card, tinted while dragged, with the
+ * grab handle first and the row's content after it. `attributes` go on the row (test ids, data).
+ */
+export function SortableCard({
+  drag,
+  handleLabel,
+  attributes,
+  children,
+}: {
+  drag: DragBindings;
+  /** The handle's accessible name ("Drag to move …"). */
+  handleLabel: string;
+  attributes?: Record<string, string>;
+  children: ReactNode;
+}) {
+  return (
+    <div
+      {...drag.rowProps}
+      {...attributes}
+      role="listitem"
+      style={{
+        ...drag.rowProps.style,
+        display: 'flex',
+        alignItems: 'center',
+        gap: 8,
+        padding: '8px 10px',
+        marginBottom: 6,
+        background: drag.dragging ? '#eef4ff' : '#fff',
+        border: '1px solid #edf0f3',
+        borderRadius: 8,
+        cursor: 'grab',
+      }}
+    >
+      <span
+        {...drag.handleProps}
+        aria-label={handleLabel}
+        style={{ color: '#98a2b3', cursor: 'grab', padding: 4 }}
+      >
+        <HolderOutlined />
+      </span>
+      {children}
+    </div>
   );
 }

@@ -3,11 +3,11 @@
  * once with `page/sort` (page id → position); when the server refuses, its message is alerted and
  * the list is reloaded to show the order it kept (spec 001 §8).
  */
-import { FileTextOutlined, HolderOutlined } from '@ant-design/icons';
+import { FileTextOutlined } from '@ant-design/icons';
 import { App, Button, Empty, Modal, Spin, Typography } from 'antd';
 import { useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { SortableList } from '../../components/SortableList';
+import { SortableCard, SortableList } from '../../components/SortableList';
 import { pagesOfCatalog, sortPages, type CatalogPage } from './api';
 
 export function SortPagesModal({
@@ -94,36 +94,19 @@ export function SortPagesModal({
                 disabled={saving}
               >
                 {(page, drag) => (
-                  <div
-                    {...drag.rowProps}
-                    role="listitem"
-                    data-testid="sort-page-row"
-                    data-page-title={page.page_title}
-                    style={{
-                      ...drag.rowProps.style,
-                      display: 'flex',
-                      alignItems: 'center',
-                      gap: 8,
-                      padding: '8px 10px',
-                      marginBottom: 6,
-                      background: drag.dragging ? '#eef4ff' : '#fff',
-                      border: '1px solid #edf0f3',
-                      borderRadius: 8,
-                      cursor: 'grab',
+                  <SortableCard
+                    drag={drag}
+                    handleLabel={t('sort.handle', { name: page.page_title })}
+                    attributes={{
+                      'data-testid': 'sort-page-row',
+                      'data-page-title': page.page_title,
                     }}
                   >
-                    <span
-                      {...drag.handleProps}
-                      aria-label={t('sort.handle', { name: page.page_title })}
-                      style={{ color: '#98a2b3', cursor: 'grab', padding: 4 }}
-                    >
-                      <HolderOutlined />
-                    </span>
                     <FileTextOutlined style={{ color: '#98a2b3' }} />
                     <Typography.Text ellipsis style={{ flex: 1 }}>
                       {page.page_title}
                     </Typography.Text>
-                  </div>
+                  </SortableCard>
                 )}
               </SortableList>
             </div>

@@ -2,13 +2,13 @@
  * The item group manager (spec 000 §2): drag to sort, add, edit, delete. Used in the dialog of
  * the item list and on `/item/group/index`.
  */
-import { DeleteOutlined, EditOutlined, HolderOutlined, PlusOutlined } from '@ant-design/icons';
+import { DeleteOutlined, EditOutlined, PlusOutlined } from '@ant-design/icons';
 import { Button, Empty, Popconfirm, Space, Spin, Typography } from 'antd';
 import { useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { deleteGroup, listGroups, saveGroupOrder } from '../../api/groups';
 import type { ItemGroup } from '../../api/types';
-import { SortableList } from '../../components/SortableList';
+import { SortableCard, SortableList } from '../../components/SortableList';
 import { GroupFormModal } from './GroupFormModal';
 
 export function GroupManager({ onChanged }: { onChanged?: () => void }) {
@@ -68,30 +68,11 @@ export function GroupManager({ onChanged }: { onChanged?: () => void }) {
             onReorder={reorder}
           >
             {(group, drag) => (
-              <div
-                {...drag.rowProps}
-                role="listitem"
-                data-group-name={group.group_name}
-                style={{
-                  ...drag.rowProps.style,
-                  display: 'flex',
-                  alignItems: 'center',
-                  gap: 8,
-                  padding: '8px 10px',
-                  marginBottom: 6,
-                  background: drag.dragging ? '#eef4ff' : '#fff',
-                  border: '1px solid #edf0f3',
-                  borderRadius: 8,
-                  cursor: 'grab',
-                }}
+              <SortableCard
+                drag={drag}
+                handleLabel={t('sort.handle', { name: group.group_name })}
+                attributes={{ 'data-group-name': group.group_name }}
               >
-                <span
-                  {...drag.handleProps}
-                  aria-label={t('sort.handle', { name: group.group_name })}
-                  style={{ color: '#98a2b3', cursor: 'grab', padding: 4 }}
-                >
-                  <HolderOutlined />
-                </span>
                 <Typography.Text strong style={{ flex: 1 }} ellipsis>
                   {group.group_name}
                 </Typography.Text>
@@ -122,7 +103,7 @@ export function GroupManager({ onChanged }: { onChanged?: () => void }) {
                     />
                   </Popconfirm>
                 </Space>
-              </div>
+              </SortableCard>
             )}
           </SortableList>
         </div>

@@ -133,6 +133,12 @@ export function receiveMultipart(
     });
 
     parser.on('file', (name, stream, info) => {
+      // A body cut mid-file makes busboy fail the file stream itself ("Unexpected end of form");
+      // an error with no listener would be thrown by Node and end the process. Every file stream
+      // gets one, whether it is written, drained or ignored.
+      stream.on('error', () => {
+        refusal ??= new ApiError(10101, 'Malformed multipart body');
+      });
       if (refusal || fileSeen || !options.fileFields.includes(name)) {
         stream.resume();
         return;

@@ -15,6 +15,7 @@ import { Landing } from './features/landing/Landing';
 import { NotFound } from './features/landing/NotFound';
 import { loadAntdLocale } from './i18n/antdLocale';
 import { LANGUAGES } from './i18n';
+import { motionWanted } from './motion';
 
 const LoginPage = lazy(() => import('./features/auth/LoginPage'));
 const RegisterPage = lazy(() => import('./features/auth/RegisterPage'));
@@ -56,10 +57,15 @@ function useAntdLocale(): Locale | undefined {
   return locale;
 }
 
+const MOTION = motionWanted();
+const THEME = { token: { colorPrimary: '#2f6fde', borderRadius: 8, motion: MOTION } };
+// The click ripple is drawn in a separate React root: it has its own switch.
+const WAVE = { disabled: !MOTION };
+
 export function App() {
   const locale = useAntdLocale();
   return (
-    <ConfigProvider locale={locale} theme={{ token: { colorPrimary: '#2f6fde', borderRadius: 8 } }}>
+    <ConfigProvider locale={locale} theme={THEME} wave={WAVE}>
       {/* Notices pop up bottom right: top right would cover the header's icons. */}
       <AntApp notification={{ placement: 'bottomRight' }}>
         <ApiBridge />

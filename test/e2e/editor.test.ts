@@ -17,7 +17,7 @@ import { eventually } from './readerFixture';
 let owner: TestUser;
 let editor: TestUser;
 let itemId: number;
-/** Browser tests may be rerun (test/helpers/e2eRetry.ts): page IDs differ per attempt. */
+/** Custom page IDs and item names are unique in the suite's one database: numbered per use. */
 let attempt = 0;
 
 /** A 1×1 PNG. */

@@ -4,13 +4,13 @@
  * effects (version, change log, item touch, events), and nothing written on any refusal.
  */
 import { describe, expect, test } from '@jest/globals';
-import { events, type DomainEvents, type EventName } from '../../models/events';
-import { unescapeFromClient } from '../../models/pageContent';
-import { Item } from '../../models/schemas/item';
-import { ItemChangeLog } from '../../models/schemas/itemChangeLog';
-import { Page } from '../../models/schemas/page';
-import { PageHistory } from '../../models/schemas/pageHistory';
-import { Recycle } from '../../models/schemas/recycle';
+import { events, type DomainEvents, type EventName } from '../../models/platform/events';
+import { unescapeFromClient } from '../../models/pages/pageContent';
+import { Item } from '../../models/items/schemas/item';
+import { ItemChangeLog } from '../../models/items/schemas/itemChangeLog';
+import { Page } from '../../models/pages/schemas/page';
+import { PageHistory } from '../../models/pages/schemas/pageHistory';
+import { Recycle } from '../../models/pages/schemas/recycle';
 import { apiSuite } from '../helpers/apiSuite';
 import { addMember, makeItem } from '../helpers/factories';
 import { makeCatalog, makePage } from '../helpers/pages';
@@ -452,7 +452,7 @@ describe('page/delete', () => {
     const formerEditor = await makeUser();
     await addMember(suite.itemId, formerEditor, 1);
     const byFormer = await makePage(formerEditor, suite.itemId);
-    const { ItemMember } = await import('../../models/schemas/itemMember');
+    const { ItemMember } = await import('../../models/members/schemas/itemMember');
     await ItemMember.deleteOne({ item_id: suite.itemId, uid: formerEditor.uid });
     for (const [user, page] of [
       [suite.reader, byOwner],

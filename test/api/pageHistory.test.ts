@@ -4,9 +4,9 @@
  * the page named in the request.
  */
 import { describe, expect, test } from '@jest/globals';
-import { unescapeFromClient } from '../../models/pageContent';
-import { PageHistory } from '../../models/schemas/pageHistory';
-import { deleteSetting, setSetting } from '../../models/settings';
+import { unescapeFromClient } from '../../models/pages/pageContent';
+import { PageHistory } from '../../models/pages/schemas/pageHistory';
+import { deleteSetting, setSetting } from '../../models/settings/settings';
 import { apiSuite } from '../helpers/apiSuite';
 import { makeItem } from '../helpers/factories';
 import { makePage, updatePage } from '../helpers/pages';

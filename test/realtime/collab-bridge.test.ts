@@ -1,9 +1,8 @@
 /**
  * Server-side saves into open page documents (models/pages/pages.ts connectLiveDocuments): a REST save
- * by a script shows up in every connected editor as a minimal diff and rebases the draft; the
- * editor's own save of a text the document already went through does not undo later typing; a
+ * by a script shows up in every connected editor as a minimal diff and rebases the draft; a
  * history restore is applied even to a text the document held lately; saves made by the
- * collaborative editor itself (origin 'collab') are not re-applied.
+ * collaborative editor itself (origin 'collab', collab-save.test.ts) are not re-applied.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, test } from '@jest/globals';
 import * as Y from 'yjs';
@@ -37,7 +36,7 @@ afterAll(async () => {
 
 const open = (user: TestUser, pageId: number) => openSynced(server.url, pageId, user.user_token);
 
-/** page/save over HTTP, the way a script or the editor's save button calls it. */
+/** page/save over HTTP, the way a script calls it. */
 const restSave = (user: TestUser, pageId: number, content: string) =>
   server.api.withToken(user.user_token).ok('page/save', {
     page_id: pageId,
@@ -74,31 +73,6 @@ describe('a REST save of an open page', () => {
     await textBecomes(client, 'A much longer head line\nmiddle\nTAIL marker\n');
     const resolved = Y.createAbsolutePositionFromRelativePosition(anchor, client.doc);
     expect(resolved?.index).toBe(client.text.toString().indexOf('marker'));
-  });
-
-  test("the editor's own save of a text the document went through does not undo later typing", async () => {
-    const page = await makePage(owner, itemId, { content: 'draft' });
-    const saver = await open(editor, page.page_id);
-    const typist = await open(owner, page.page_id);
-    saver.append(' v2');
-    await textBecomes(typist, 'draft v2');
-    const onScreen = saver.text.toString();
-    // The co-editor types on while the save request is on its way.
-    typist.append(' +typed later');
-    await textBecomes(saver, 'draft v2 +typed later');
-    await restSave(editor, page.page_id, onScreen);
-
-    expect((await Page.findOne({ page_id: page.page_id }).lean())?.page_content).toBe('draft v2');
-    // A later edit round-trips, so the save has been handled; the typing is still there.
-    saver.append('!');
-    await textBecomes(typist, 'draft v2 +typed later!');
-    await eventually(async () =>
-      expect(await loadDraft(page.page_id)).toMatchObject({
-        text: 'draft v2 +typed later!',
-        baseHash: contentHash('draft v2'),
-        saved: false,
-      }),
-    );
   });
 });
 

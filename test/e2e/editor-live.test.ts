@@ -204,6 +204,26 @@ test('with simultaneous editing on, two editors type together and see each other
   );
 });
 
+test('a page saved by a script over REST appears live in the open editor', async () => {
+  const page = await makePage(owner, itemId, { title: 'Scripted', content: 'Before the script.' });
+  const tab = await openEditor(
+    suite.browser,
+    suite.server.url,
+    editor,
+    itemId,
+    page.page_id,
+    suite.opened,
+  );
+  await tab.locator('[data-testid="editor-screen"][data-phase="editing"]').waitFor();
+  await suite.server.api.withToken(owner.user_token).ok('page/save', {
+    page_id: page.page_id,
+    item_id: itemId,
+    page_title: 'Scripted',
+    page_content: 'After the script.',
+  });
+  await eventually(() => editorText(tab), 'After the script.');
+});
+
 test('a read-only member cannot open the editor', async () => {
   const page = await makePage(owner, itemId, { title: 'Not yours', content: 'Body' });
   const tab = await openEditor(

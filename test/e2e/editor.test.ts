@@ -112,8 +112,14 @@ test('editing an existing page saves a new version; the state tag follows the te
   await page.locator('[data-testid="editor-state"][data-state="dirty"]').waitFor();
   // The catalog chooser and the live preview show the same page.
   await page.getByTestId('editor-preview').getByText('fixed a bug').waitFor();
+  // An open page is saved as a command on its live document: no text travels over REST.
+  const restSaves: string[] = [];
+  page.on('request', (request) => {
+    if (request.url().includes('page/save')) restSaves.push(request.url());
+  });
   await page.getByTestId('editor-save').click();
   await page.locator('[data-testid="editor-state"][data-state="saved"]').waitFor();
+  expect(restSaves).toEqual([]);
   const row = await PageModel.findOne({ page_id: saved.page_id }).lean();
   expect(row?.page_content).toBe('# Notes\n\n- fixed a bug');
   expect(await PageHistory.countDocuments({ page_id: saved.page_id })).toBe(1);

@@ -207,6 +207,8 @@ export interface BrowserSuite {
   browser: Browser;
   /** Every page a test opens goes here: afterEach closes them and fails on their console errors. */
   opened: TestPage[];
+  /** Opens a page (openPage) and registers it in `opened`. */
+  open(options?: Parameters<typeof openPage>[1]): Promise<TestPage>;
 }
 
 /**
@@ -221,7 +223,14 @@ export function browserSuite(
     timeoutMs?: number;
   } = {},
 ): BrowserSuite {
-  const suite = { opened: [] as TestPage[] } as unknown as BrowserSuite;
+  const suite = {
+    opened: [] as TestPage[],
+    async open(pageOptions?: Parameters<typeof openPage>[1]) {
+      const tp = await openPage(suite.browser, pageOptions);
+      suite.opened.push(tp);
+      return tp;
+    },
+  } as unknown as BrowserSuite;
   beforeAll(async () => {
     suite.server = await startTestServer({ env: { LOG_LEVEL: 'silent' } });
     suite.browser = await launchBrowser();

@@ -77,7 +77,7 @@ export const itemController = defineController('item', {
     const { actor } = await optionalLogin(ctx);
     const raw = ctx.params.str('item_id').trim() || ctx.params.str('item_domain').trim();
     return itemInfo(actor, raw, {
-      pageId: ctx.params.str('page_id', '0'),
+      pageId: ctx.params.int('page_id'),
       defaultPageId: ctx.params.int('default_page_id'),
       keyword: ctx.params.str('keyword'),
       itemPassword: itemPassword(ctx),

@@ -56,7 +56,6 @@ export interface PageInfo {
   addtime: string;
   page_addtime: string;
   page_comments: string;
-  page_custom_id?: string;
   attachment_count: number;
   /** The active single-page share key, or ''. */
   unique_key: string;

@@ -4,6 +4,7 @@
  * registry merges actions of the same controller. Rules live in models/items.ts and friends.
  */
 import { requireItemRole } from '../../models/access';
+import { itemAiConfig, setItemAiConfig } from '../../models/aiOff';
 import { listChangeLog } from '../../models/changeLog';
 import { copyItem } from '../../models/itemCopy';
 import { checkVisitPassword, itemInfo, resolveItemId } from '../../models/itemInfo';
@@ -137,6 +138,24 @@ export const itemController = defineController('item', {
       projectName: ctx.params.str('project_name'),
     });
     return { success: true };
+  },
+
+  /** The AI knowledge base is left out (models/aiOff.ts): its settings read as off. */
+  async getAiConfig(ctx) {
+    const { actor } = await optionalLogin(ctx);
+    return itemAiConfig(actor, ctx.params.int('item_id'));
+  },
+
+  async setAiConfig(ctx) {
+    const { actor } = await requireLogin(ctx);
+    const fields = [
+      'enabled',
+      'dialog_collapsed',
+      'welcome_message',
+      'system_prompt',
+      'guest_enabled',
+    ].filter((name) => ctx.params.has(name));
+    return setItemAiConfig(actor, ctx.params.int('item_id'), fields);
   },
 
   async getChangeLog(ctx) {

@@ -199,7 +199,7 @@ async function drive(entry: Entry): Promise<{ status: number; code: number | nul
     redirect: 'manual',
   });
   const text = await response.text();
-  let code: number | null = null;
+  let code: number | null;
   try {
     const body = JSON.parse(text) as { error_code?: number };
     code = typeof body.error_code === 'number' ? body.error_code : null;

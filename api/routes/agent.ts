@@ -7,7 +7,7 @@ import {
   agentSessionAction,
   agentSessions,
   agentUnavailable,
-} from '../../models/aiOff';
+} from '../../models/compat';
 import { optionalLogin } from '../auth';
 import { defineController, type ActionContext } from '../registry';
 

@@ -2,7 +2,7 @@
  * `ai_token/*`: ShowDoc's access tokens for its MCP server. Quire has no MCP server (README,
  * "Left out"): the list is empty, no token exists, creating one fails — models/aiOff.ts.
  */
-import { aiTokenMissing, createAiToken, listAiTokens } from '../../models/aiOff';
+import { aiTokenMissing, createAiToken, listAiTokens } from '../../models/compat';
 import { requireLogin } from '../auth';
 import { defineController } from '../registry';
 

@@ -1,5 +1,5 @@
 /** `kanban/*`: kanban items are left out; answers as ShowDoc for a non-kanban item (models/kanban.ts). */
-import { kanbanActivity, logKanbanEvent } from '../../models/kanban';
+import { kanbanActivity, logKanbanEvent } from '../../models/compat';
 import { requireLogin } from '../auth';
 import { defineController } from '../registry';
 

@@ -7,7 +7,7 @@ import {
   publicSquareItems,
   publicSquareState,
   runScheduledJobs,
-} from '../../models/maintenance';
+} from '../../models/compat';
 import { defineController } from '../registry';
 
 export const updateController = defineController('update', {

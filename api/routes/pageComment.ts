@@ -4,10 +4,16 @@
  * models/comments.ts and models/feedback.ts; answers shaped as ShowDoc's (numbers and booleans,
  * comment text HTML-escaped as ShowDoc stored it).
  */
-import { addComment, deleteComment, listComments, type CommentView } from '../../models/comments';
-import { feedbackStat, submitFeedback } from '../../models/feedback';
-import { escapeForClient } from '../../models/pageContent';
-import { formatUnix } from '../../models/time';
+import {
+  addComment,
+  type CommentView,
+  deleteComment,
+  feedbackStat,
+  listComments,
+  submitFeedback,
+} from '../../models/comments';
+import { escapeForClient } from '../../models/pages';
+import { formatUnix } from '../../models/platform';
 import { itemPassword, optionalLogin, requireLogin } from '../auth';
 import { defineController } from '../registry';
 

@@ -4,7 +4,7 @@
  * was deleted and what was not found, and removes the rows.
  */
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import { UploadFile, type UploadFileDoc } from '../../models/schemas/uploadFile';
+import { UploadFile, type UploadFileDoc } from '../../models/files/schemas';
 import { makeItem } from '../helpers/factories';
 import { makePage } from '../helpers/pages';
 import { startTestServer, type TestServer } from '../helpers/server';

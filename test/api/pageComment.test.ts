@@ -5,9 +5,9 @@
  * one feedback vote per user or anonymous browser.
  */
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import { Item } from '../../models/schemas/item';
-import { Message } from '../../models/schemas/message';
-import { PageComment } from '../../models/schemas/pageComment';
+import { Item } from '../../models/items/schemas';
+import { Message } from '../../models/notices/schemas';
+import { PageComment } from '../../models/comments/schemas';
 import { addMember, makeItem } from '../helpers/factories';
 import { makeCatalog, makePage } from '../helpers/pages';
 import { startTestServer, type TestServer } from '../helpers/server';

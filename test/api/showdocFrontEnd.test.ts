@@ -13,9 +13,9 @@ import { makeCatalog, makePage, updatePage } from '../helpers/pages';
 import { startTestServer, type TestServer } from '../helpers/server';
 import { postMultipart, signOf } from '../helpers/uploads';
 import { makeUser, type TestUser } from '../helpers/users';
-import { PageHistory } from '../../models/schemas/pageHistory';
-import { TeamItemMember } from '../../models/schemas/teamItemMember';
-import { UploadFile } from '../../models/schemas/uploadFile';
+import { PageHistory } from '../../models/pages/schemas';
+import { TeamItemMember } from '../../models/members/schemas';
+import { UploadFile } from '../../models/files/schemas';
 
 interface Entry {
   call: string;

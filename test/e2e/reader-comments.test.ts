@@ -5,7 +5,7 @@
  */
 import { expect, test } from '@jest/globals';
 import type { Page } from 'playwright-core';
-import { Item } from '../../models/schemas/item';
+import { Item } from '../../models/items/schemas';
 import { addMember, makeItem } from '../helpers/factories';
 import { makePage } from '../helpers/pages';
 import { makeUser, type TestUser } from '../helpers/users';

@@ -1,0 +1,21 @@
+/** Notices: the message centre, announcements and page subscriptions. */
+export { addAnnouncement, adminAnnouncements, listAnnouncements } from './announcements';
+export {
+  createReminders,
+  deleteNotice,
+  listReminders,
+  markRead,
+  paging,
+  type Reminder,
+  startNotifications,
+  unreadCounts,
+  unreadNotices,
+  unreadRemindCount,
+} from './notices';
+export {
+  listPageSubscribers,
+  pageAudience,
+  subscribeToPage,
+  subscribeUsers,
+  unsubscribeUsers,
+} from './subscriptions';

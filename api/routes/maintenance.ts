@@ -6,7 +6,7 @@ import {
   checkDb,
   publicSquareItems,
   publicSquareState,
-  runScheduledJobs,
+  scheduledJobsForbidden,
 } from '../../models/compat';
 import { defineController } from '../registry';
 
@@ -15,7 +15,7 @@ export const updateController = defineController('update', {
 });
 
 export const scriptCronController = defineController('ScriptCron', {
-  run: () => runScheduledJobs(),
+  run: () => scheduledJobsForbidden(),
 });
 
 export const publicSquareController = defineController('publicSquare', {

@@ -14,4 +14,9 @@ export {
   setItemAiConfig,
 } from './aiOff';
 export { kanbanActivity, logKanbanEvent } from './kanban';
-export { checkDb, publicSquareItems, publicSquareState, runScheduledJobs } from './maintenance';
+export {
+  checkDb,
+  publicSquareItems,
+  publicSquareState,
+  scheduledJobsForbidden,
+} from './maintenance';

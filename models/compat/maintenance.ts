@@ -1,21 +1,19 @@
 /**
  * ShowDoc's maintenance endpoints: `update/checkDb` (its schema upgrade hook, a no-op answering
  * `[]` in 3.9 too — Quire's collections need no migration step) and `ScriptCron/run` (the
- * scheduled clean-up a crontab calls: Quire runs the recycle-bin purge in-process every hour,
- * and this runs it once more on demand), plus the public square, which Quire leaves out.
+ * clean-up a crontab calls with ShowDoc's `X-Cron-Token`; Quire runs the recycle-bin purge
+ * in-process every hour, so it needs no cron and answers every caller as ShowDoc answers one
+ * without the token), plus the public square, which Quire leaves out.
  */
 import { ApiError } from '../platform';
-import { purgeRecycleBin } from '../pages';
-import { nowSeconds } from '../platform';
 
 export function checkDb(): [] {
   return [];
 }
 
-/** ScriptCron/run: purges what has been in the recycle bin for 30 days, as ShowDoc's cron does. */
-export async function runScheduledJobs(): Promise<{ message: string }> {
-  await purgeRecycleBin(nowSeconds());
-  return { message: '定时任务执行完成' };
+/** ScriptCron/*: HTTP 403 `Forbidden` (ShowDoc's own front end, sending no token, gets this too). */
+export function scheduledJobsForbidden(): never {
+  throw new ApiError(10403, 'Forbidden', { httpStatus: 403 });
 }
 
 /** publicSquare/checkEnabled: the square is off (ShowDoc's `enable_public_square` unset). */

@@ -17,6 +17,7 @@ import { createReminders } from '../notices';
 import { requirePage, type PageWithAccess } from '../pages';
 import { ItemMember } from '../members/schemas';
 import { PageComment, type PageCommentDoc } from './schemas/pageComment';
+import { PageFeedback } from './schemas/pageFeedback';
 import { TeamItemMember } from '../members/schemas';
 import { pageAudience } from '../notices';
 import { nowSeconds } from '../platform';
@@ -197,4 +198,25 @@ export async function deleteComment(actor: Actor, commentId: number): Promise<vo
     change: 'deleted',
     byUid: actor.uid,
   });
+}
+
+/**
+ * ShowDoc hard-deletes a page's comments and feedback when the page goes to the recycle bin;
+ * so does Quire (a recovered page comes back without them, as in ShowDoc). Returns the stopper.
+ */
+export function startComments(options: { onError?: (error: unknown) => void } = {}): () => void {
+  return events.subscribe(
+    'page.deleted',
+    async ({ pageId }) => {
+      try {
+        await Promise.all([
+          PageComment.deleteMany({ page_id: pageId }),
+          PageFeedback.deleteMany({ page_id: pageId }),
+        ]);
+      } catch (error) {
+        options.onError?.(error);
+      }
+    },
+    { localOnly: true },
+  );
 }

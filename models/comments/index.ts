@@ -6,5 +6,6 @@ export {
   deleteComment,
   listComments,
   MAX_COMMENT_LENGTH,
+  startComments,
 } from './comments';
 export { type FeedbackStat, feedbackStat, submitFeedback } from './feedback';

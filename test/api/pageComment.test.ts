@@ -7,7 +7,8 @@
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { Item } from '../../models/items/schemas';
 import { Message } from '../../models/notices/schemas';
-import { PageComment } from '../../models/comments/schemas';
+import { PageComment, PageFeedback } from '../../models/comments/schemas';
+import { eventually } from '../helpers/embedded';
 import { addMember, makeItem } from '../helpers/factories';
 import { makeCatalog, makePage } from '../helpers/pages';
 import { startTestServer, type TestServer } from '../helpers/server';
@@ -191,6 +192,18 @@ describe('page_comment', () => {
     const notice = await watcher.waitFor('notice');
     expect(JSON.stringify(notice)).toContain(reader.username);
     watcher.close();
+  });
+
+  test("deleting the page removes its comments and feedback, as ShowDoc's page/delete does", async () => {
+    const page = await makePage(author, itemId, { title: 'Short-lived' });
+    await as(reader).ok('page_comment/add', { page_id: page.page_id, content: 'Bye' });
+    await as(reader).ok('page_feedback/submit', { page_id: page.page_id, feedback_type: 1 });
+    expect(await PageComment.countDocuments({ page_id: page.page_id })).toBe(1);
+    await as(author).ok('page/delete', { page_id: page.page_id });
+    await eventually(async () => {
+      expect(await PageComment.countDocuments({ page_id: page.page_id })).toBe(0);
+      expect(await PageFeedback.countDocuments({ page_id: page.page_id })).toBe(0);
+    });
   });
 
   test('with allow_comment off the list is empty and adding is refused', async () => {

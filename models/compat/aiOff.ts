@@ -11,6 +11,13 @@ import { AI_CONFIG_OFF, type AiConfig } from '../items';
 
 const AI_NOT_CONFIGURED = 'The AI service is not configured, please contact the administrator';
 const SESSION_MISSING = 'Session does not exist';
+const ITEM_TYPE_LABELS: Record<number, string> = {
+  2: 'single_page',
+  3: 'runapi',
+  4: 'table',
+  5: 'whiteboard',
+  6: 'kanban',
+};
 
 /** What ShowDoc's agent actions require before they look at the AI service. */
 async function agentScope(actor: Actor, itemId: number): Promise<void> {
@@ -26,7 +33,8 @@ export interface AgentConfig {
   enabled: false;
   welcome_message: string;
   can_edit: false;
-  item_type: number;
+  /** ShowDoc's label of the item's type ('regular', 'single_page', 'runapi', …). */
+  item_type: string;
   is_guest: boolean;
   dialog_collapsed: number;
 }
@@ -34,10 +42,10 @@ export interface AgentConfig {
 /** agent/config: the assistant is off everywhere (ShowDoc: no AI service URL/key set). */
 export async function agentConfig(actor: Actor, itemId: number): Promise<AgentConfig> {
   await agentScope(actor, itemId);
-  let itemType = 0;
+  let itemType = 'regular';
   if (itemId > 0) {
     const access = await requireItem(actor, itemId, 'visit', { missing: 10303 });
-    itemType = access.item.item_type || 1;
+    itemType = ITEM_TYPE_LABELS[access.item.item_type] ?? 'regular';
   }
   return {
     enabled: false,

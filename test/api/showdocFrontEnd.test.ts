@@ -245,13 +245,17 @@ describe('left-out features answer as ShowDoc with them switched off', () => {
         enabled: false,
         welcome_message: '',
         can_edit: false,
-        item_type: 0,
+        item_type: 'regular',
         is_guest: false,
         dialog_collapsed: 1,
       },
     });
     const anonymous = await server.api.call('agent/config', { item_id, guest_token: 'g-12345678' });
-    expect(anonymous.body.data).toMatchObject({ enabled: false, is_guest: true, item_type: 1 });
+    expect(anonymous.body.data).toMatchObject({
+      enabled: false,
+      is_guest: true,
+      item_type: 'regular',
+    });
     expect((await server.api.call('agent/config')).body.error_code).toBe(10102);
     expect(await call('agent/sessionList')).toEqual({ error_code: 0, data: { sessions: [] } });
     for (const action of ['sessionNew', 'sessionLoad', 'agent'])

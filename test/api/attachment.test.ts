@@ -17,7 +17,7 @@ import { eventually } from '../helpers/embedded';
 import { actorOf, addMember } from '../helpers/factories';
 import { makeCatalog, makePage } from '../helpers/pages';
 import { apiSuite } from '../helpers/apiSuite';
-import { samples, uploadAs as uploadFileAs } from '../helpers/uploads';
+import { samples, uploadAs as uploadFileAs, type UploadArgs } from '../helpers/uploads';
 import { makeUser, type TestUser } from '../helpers/users';
 
 const suite = apiSuite({ item: {} });
@@ -40,13 +40,8 @@ beforeAll(async () => {
 });
 
 /** Uploads as `user` and returns the stored row (test/helpers/uploads.ts uploadAs). */
-const uploadAs = (
-  user: TestUser,
-  filename: string,
-  content: Buffer,
-  fields?: Record<string, number>,
-  route?: string,
-) => uploadFileAs(suite.server.url, user, filename, content, fields, route);
+const uploadAs = (user: TestUser, ...args: UploadArgs) =>
+  uploadFileAs(suite.server.url, user, ...args);
 
 interface ListAnswer {
   list: Array<Record<string, unknown>>;

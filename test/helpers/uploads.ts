@@ -134,13 +134,17 @@ export function signOf(url: unknown): string {
  * Uploads a file as `user` through page/upload (or `route`, e.g. the editor's image upload) and
  * returns the stored row; throws when the upload is refused.
  */
+export type UploadArgs = [
+  filename: string,
+  content: Buffer,
+  fields?: Record<string, number>,
+  route?: string,
+];
+
 export async function uploadAs(
   serverUrl: string,
   user: { user_token: string },
-  filename: string,
-  content: Buffer,
-  fields: Record<string, number> = {},
-  route = 'page/upload',
+  ...[filename, content, fields = {}, route = 'page/upload']: UploadArgs
 ): Promise<UploadFileDoc> {
   const answer = await postMultipart(serverUrl, route, [
     { name: 'user_token', value: user.user_token },

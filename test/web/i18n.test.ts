@@ -30,6 +30,7 @@ const dir = path.join(ROOT, 'web', 'i18n', 'locales');
 const WORKSPACE_NAMESPACES = [
   'reader',
   'share',
+  'sheet',
   'editor',
   'editTools',
   'diff',

@@ -5,9 +5,9 @@
  * and each save pushes the changed cells to the page's room.
  */
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import { unescapeFromClient } from '../../models/pageContent';
-import { Page } from '../../models/schemas/page';
-import { MAX_SHEET_CONTENT } from '../../models/sheetContent';
+import { unescapeFromClient } from '../../models/pages/pageContent';
+import { Page } from '../../models/pages/schemas/page';
+import { MAX_SHEET_CONTENT } from '../../models/pages/sheetContent';
 import { addMember, makeItem } from '../helpers/factories';
 import { startTestServer, type TestServer } from '../helpers/server';
 import { closeAllSockets, connectClient } from '../helpers/sockets';

@@ -13,8 +13,9 @@ import type { Page } from 'playwright-core';
 import { unescapeFromClient } from '../../models/pages/pageContent';
 import { Page as PageModel } from '../../models/pages/schemas/page';
 import { PageLock } from '../../models/pages/schemas/pageLock';
-import { addMember, makeItem } from '../helpers/factories';
+import { actorOf, addMember, makeItem } from '../helpers/factories';
 import { makeUser, type TestUser } from '../helpers/users';
+import { savePage } from '../../models/pages';
 import { BROWSER_UA } from '../helpers/client';
 import { browserSuite, openPage, screenshot, type TestPage } from './helpers';
 import { eventually, loginAs } from './readerFixture';
@@ -179,6 +180,32 @@ test('a killed browser: the unsaved cells are kept as the local draft and offere
     '0:0': 'Unsaved',
     '0:1': 'Then saved',
   });
+});
+
+test('a save by someone else never silently overwrites cells edited here and not saved yet', async () => {
+  const { itemId, pageId } = await sheetItem('Conflict sheet');
+  const { page } = await openSheet(editor, itemId, { ignore: [/Failed to load resource/] });
+  await page.getByTestId('sheet-editing').waitFor();
+  await page.route('**/api/page/save', (route) => route.abort());
+  await typeInto(page, 0, 0, 'Mine');
+  await page.locator('.ant-modal').getByRole('button', { name: 'OK' }).click();
+
+  // Another client (an API script, which takes no lock) saves the same cell and another one.
+  const workbook = JSON.stringify([
+    { name: 'sheet1', rows: { 0: { cells: { 0: { text: 'Theirs' }, 1: { text: 'Other' } } } } },
+  ]);
+  await savePage(
+    await actorOf(owner),
+    { pageId, itemId, title: 'Conflict sheet', content: workbook },
+    { origin: 'rest' },
+  );
+  await eventually(() => cellText(page, 0, 1), 'Other');
+  const conflict = page.getByTestId('sheet-conflict');
+  await conflict.getByText('Someone saved 1 cell(s) that you have also changed').waitFor();
+  expect(await cellText(page, 0, 0)).toBe('Mine');
+  await conflict.getByRole('button', { name: 'Take theirs' }).click();
+  await eventually(() => cellText(page, 0, 0), 'Theirs');
+  await expect(conflict.count()).resolves.toBe(0);
 });
 
 test('import of an .xlsx fills the sheets and saves; export downloads showdoc.xlsx with the same cells', async () => {

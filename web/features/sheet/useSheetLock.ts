@@ -36,6 +36,10 @@ export function useSheetLock(pageId: number, itemId: number, canEdit: boolean): 
     heldRef.current = value;
     setHeld(value);
   };
+  // Read through a ref: a new translation function must not re-run the lock effects (their
+  // cleanup releases the lock).
+  const say = useRef({ t, message });
+  say.current = { t, message };
 
   /** Asks who holds the lock; takes it when nobody else does. */
   const claim = useCallback(
@@ -47,12 +51,13 @@ export function useSheetLock(pageId: number, itemId: number, canEdit: boolean): 
         const state = await isLock(pageId, itemId);
         if (state.lock > 0 && state.is_cur_user <= 0) {
           mark(false);
-          void message.error(t('sheet.lockedBy', { name: state.lock_username }));
+          const { t: tr, message: m } = say.current;
+          void m.error(tr('sheet.lockedBy', { name: state.lock_username }));
           return false;
         }
         await takeLock(pageId, itemId);
         mark(true);
-        if (announce) void message.success(t('sheet.editingNow'));
+        if (announce) void say.current.message.success(say.current.t('sheet.editingNow'));
         return true;
       } catch {
         mark(false);
@@ -61,7 +66,7 @@ export function useSheetLock(pageId: number, itemId: number, canEdit: boolean): 
         busy.current = false;
       }
     },
-    [canEdit, pageId, itemId, message, t],
+    [canEdit, pageId, itemId],
   );
 
   useEffect(() => {
@@ -78,18 +83,32 @@ export function useSheetLock(pageId: number, itemId: number, canEdit: boolean): 
   }, [held, pageId, itemId]);
 
   useEffect(() => {
-    const onHide = () => {
+    // beforeunload as ShowDoc does, and pagehide for the closes that skip it (a second release
+    // is harmless: the server ignores a release of a lock one does not hold).
+    const onLeave = () => {
       if (heldRef.current) releaseLockBeacon(pageId, itemId);
     };
+    const onHide = () => {
+      onLeave();
+      heldRef.current = false;
+    };
+    const onShow = (event: PageTransitionEvent) => {
+      // Back from the back/forward cache: the lock was released, take it again.
+      if (event.persisted) void claim(false);
+    };
+    window.addEventListener('beforeunload', onLeave);
     window.addEventListener('pagehide', onHide);
+    window.addEventListener('pageshow', onShow);
     return () => {
+      window.removeEventListener('beforeunload', onLeave);
       window.removeEventListener('pagehide', onHide);
+      window.removeEventListener('pageshow', onShow);
       if (heldRef.current) {
         heldRef.current = false;
         void releaseLock(pageId, itemId).catch(() => {});
       }
     };
-  }, [pageId, itemId]);
+  }, [pageId, itemId, claim]);
 
   const tryEdit = useCallback(() => claim(true), [claim]);
 

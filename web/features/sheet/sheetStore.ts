@@ -4,6 +4,8 @@
  * every save) and the "do not remind again" choice of the auto-save tip.
  */
 export const DRAFT_INTERVAL_MS = 30_000;
+/** A cell edit is saved this long after the last one (a burst of edits is one save). */
+export const SAVE_DEBOUNCE_MS = 400;
 /** ShowDoc's key, so the choice made in either client holds in this browser. */
 const AUTO_SAVE_TIP_KEY = 'table_item_auto_save_tips';
 

@@ -13,10 +13,14 @@ import type { SheetChangedPayload } from '../../../realtime/socketEvents';
 import { request } from '../../api/request';
 import { useLiveEvent } from '../../live/useLiveEvent';
 import { REMOTE_SOURCE } from './SheetGrid';
-import { DRAFT_INTERVAL_MS, readSheetDraft, removeSheetDraft, writeSheetDraft } from './sheetStore';
+import {
+  DRAFT_INTERVAL_MS,
+  readSheetDraft,
+  removeSheetDraft,
+  SAVE_DEBOUNCE_MS,
+  writeSheetDraft,
+} from './sheetStore';
 import { parseWorkbook, serializeWorkbook, type Sheet } from './workbook';
-
-export const SAVE_DEBOUNCE_MS = 400;
 
 type CellPush = NonNullable<SheetChangedPayload['cells']>[number];
 export type Conflict = { cells: CellPush[] } | { reload: true };

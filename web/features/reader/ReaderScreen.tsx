@@ -161,6 +161,7 @@ export function ReaderScreen({
               item={item}
               page={page}
               selfUid={Number(login?.uid ?? 0)}
+              selfName={login?.username ?? ''}
               lockHolder={live.lockHolder}
               actions={actions}
               reload={reload}

@@ -24,6 +24,8 @@ export interface SpreadsheetViewProps {
   item: ItemInfo;
   page: PageInfo;
   selfUid: number;
+  /** The logged-in user's username ('' for visitors). */
+  selfName: string;
   /** Who holds the page's lock (live), or null. */
   lockHolder: string | null;
   /** Header actions of the reader (share, menus). */
@@ -32,14 +34,14 @@ export interface SpreadsheetViewProps {
 }
 
 export default function SpreadsheetView(props: SpreadsheetViewProps) {
-  const { item, page, selfUid, lockHolder } = props;
+  const { item, page, selfUid, selfName, lockHolder } = props;
   const { t } = useTranslation();
   const { message, modal, notification } = App.useApp();
   const height = useWindowHeight() - VIEW_OFFSET;
   const itemId = Number(item.item_id);
   const pageId = Number(page.page_id);
   const canEdit = !!item.item_edit;
-  const lock = useSheetLock(pageId, itemId, canEdit);
+  const lock = useSheetLock(pageId, itemId, canEdit, { holder: lockHolder, self: selfName });
   const tipShown = useRef(false);
   const heldRef = useRef(lock.held);
   heldRef.current = lock.held;

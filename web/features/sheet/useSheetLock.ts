@@ -26,7 +26,13 @@ export interface SheetLock {
 const takeLock = (pageId: number, itemId: number) =>
   request<unknown>('page/setLock', { page_id: pageId, item_id: itemId }, { alert: false });
 
-export function useSheetLock(pageId: number, itemId: number, canEdit: boolean): SheetLock {
+export function useSheetLock(
+  pageId: number,
+  itemId: number,
+  canEdit: boolean,
+  /** The holder's username as the live `lock` pushes say, and this user's. */
+  live: { holder: string | null; self: string },
+): SheetLock {
   const { t } = useTranslation();
   const { message } = App.useApp();
   const [held, setHeld] = useState(false);
@@ -72,6 +78,11 @@ export function useSheetLock(pageId: number, itemId: number, canEdit: boolean): 
   useEffect(() => {
     void claim(false);
   }, [claim]);
+
+  // Someone else holds it now (ours ran out while this tab slept): editing stops here too.
+  useEffect(() => {
+    if (heldRef.current && live.holder && live.holder !== live.self) mark(false);
+  }, [live.holder, live.self]);
 
   useEffect(() => {
     if (!held) return;

@@ -108,6 +108,8 @@ test('one member edits and saves, the other sees each cell live and is told who 
   const { page: first } = await openSheet(owner, itemId);
   await first.getByTestId('sheet-editing').waitFor();
   await eventually(() => lockHolder(pageId), owner.uid);
+  // Edited in place: no way into the Markdown editor, which does not take spreadsheets.
+  await expect(first.getByTestId('edit-page').count()).resolves.toBe(0);
 
   const { page: second } = await openSheet(editor, itemId);
   const alert = `The current page is being locked and edited by other members, editor: ${owner.username}`;

@@ -7,7 +7,7 @@
  */
 import { DownloadOutlined, LockOutlined, UploadOutlined } from '@ant-design/icons';
 import { Alert, App, Button, Space, Tabs, Tag, Tooltip } from 'antd';
-import { useCallback, useRef, type ReactNode } from 'react';
+import { useCallback, useMemo, useRef, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { unescapeHtml } from '../../markdown/unescape';
 import type { ItemInfo, PageInfo } from '../reader/types';
@@ -53,11 +53,12 @@ export default function SpreadsheetView(props: SpreadsheetViewProps) {
   }, [tryEdit]);
   const fileInput = useRef<HTMLInputElement>(null);
 
+  const content = useMemo(() => unescapeHtml(page.page_content), [page.page_content]);
   const session = useSheetSession({
     itemId,
     pageId,
     title: item.item_name,
-    content: unescapeHtml(page.page_content),
+    content,
     held: lock.held,
     selfUid,
     reload: props.reload,

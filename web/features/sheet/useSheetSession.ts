@@ -45,14 +45,19 @@ export function useSheetSession(input: SheetSessionInput) {
   const { itemId, pageId, content, held } = input;
   const cb = useRef(input);
   cb.current = input;
-  const sheets = useRef<Sheet[]>(parseWorkbook(content));
+  // Parsed once: a ref's argument would be evaluated (parsed, serialised) on every render.
+  const [initial] = useState(() => {
+    const parsed = parseWorkbook(content);
+    return { sheets: parsed, json: serializeWorkbook(parsed) };
+  });
+  const sheets = useRef<Sheet[]>(initial.sheets);
   const [version, setVersion] = useState(0);
   const [active, setActive] = useState(0);
   const activeRef = useRef(0);
   activeRef.current = active;
   const hotRef = useRef<HotTableRef | null>(null);
   const dirty = useRef(new Map<string, string>());
-  const lastSaved = useRef(serializeWorkbook(sheets.current));
+  const lastSaved = useRef(initial.json);
   const [conflict, setConflict] = useState<Conflict | null>(null);
   const heldRef = useRef(held);
   heldRef.current = held;

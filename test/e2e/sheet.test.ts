@@ -108,6 +108,14 @@ test('one member edits and saves, the other sees each cell live and is told who 
   const { page: first } = await openSheet(owner, itemId);
   await first.getByTestId('sheet-editing').waitFor();
   await eventually(() => lockHolder(pageId), owner.uid);
+  // Spec 002 §9: rows of 25 px, the view as high as the window minus 90.
+  const rowBox = await cell(first, 1, 0).boundingBox();
+  expect(Math.round(rowBox!.height)).toBe(25);
+  const view = await first
+    .locator('[data-testid="sheet-grid"] .handsontable')
+    .first()
+    .boundingBox();
+  expect(Math.round(view!.height)).toBe(860 - 90);
   // Edited in place: no way into the Markdown editor, which does not take spreadsheets.
   await expect(first.getByTestId('edit-page').count()).resolves.toBe(0);
 

@@ -9,6 +9,7 @@ import { registerCellType, TextCellType } from 'handsontable/cellTypes';
 import { CopyPaste, MergeCells, registerPlugin, UndoRedo } from 'handsontable/plugins';
 import 'handsontable/styles/handsontable.min.css';
 import 'handsontable/styles/ht-theme-main.min.css';
+import './sheet.css';
 import type { RefObject } from 'react';
 import type { Sheet } from './workbook';
 

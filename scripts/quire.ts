@@ -157,7 +157,9 @@ export async function startQuire(
     throw error;
   }
 
-  const stopPurge = startRecyclePurge({ onError: (error) => logger.error({ err: error }, 'recycle purge failed') });
+  const stopPurge = startRecyclePurge({
+    onError: (error) => logger.error({ err: error }, 'recycle purge failed'),
+  });
   const stopNotifications = startNotifications({
     onError: (error, event) => logger.error({ err: error, event }, 'notification failed'),
   });

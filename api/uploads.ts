@@ -195,6 +195,8 @@ export function receiveMultipart(
     req.on('close', () => {
       if (!req.complete) fail(new ApiError(10101, 'The upload was interrupted'));
     });
+    // An aborted or reset body errors the request stream: answered like a cut body, never thrown.
+    req.on('error', () => fail(new ApiError(10101, 'The upload was interrupted')));
     req.pipe(parser);
   });
 }

@@ -30,6 +30,7 @@ import { startRecyclePurge } from '../models/recycle';
 import { startAttachments } from '../models/attachments';
 import { startNotifications } from '../models/notices';
 import { setTimeZone } from '../models/time';
+import { usernameClashes } from '../models/users';
 import { WEB_DIST } from './paths';
 import { createRealtimeOnlyApp } from './realtimeApp';
 
@@ -147,6 +148,12 @@ export async function startQuire(
   let stopAttachments: () => void;
   try {
     await ensureIndexes();
+    // Usernames are unique case-insensitively now; older clashes are reported, never merged.
+    for (const names of await usernameClashes())
+      logger.warn(
+        { usernames: names },
+        'accounts whose usernames differ only in letter case: each logs in only with its exact spelling; rename all but one',
+      );
     if (servesApi) await ensureFirstAdmin({ adminPassword: config.adminPassword, print });
     stopAttachments = await startAttachments({ dataDir: config.dataDir });
   } catch (error) {

@@ -54,6 +54,8 @@ export function showdocTransport(options: {
     }
     res.locals.logPath = route.logPath;
     res.locals.showdocRoute = route;
+    // Answers carry tokens, private pages and member lists: no browser or proxy keeps them.
+    res.set('Cache-Control', 'no-store');
     if (state.phase !== 'ready') throw new ApiError(10503, undefined, { httpStatus: 503 });
     next();
   });

@@ -11,7 +11,7 @@
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type http from 'node:http';
-import type { Logger } from '../models/log';
+import type { Logger } from '../models/platform';
 import { errorBody } from './envelope';
 
 interface RequestScope {

@@ -9,7 +9,7 @@
  * (the supervisor restarts it).
  */
 import { installLastResort, trackRequests } from '../api/lastResort';
-import { ConfigError, loadConfig } from '../models/config';
+import { ConfigError, loadConfig } from '../models/platform';
 import { startQuire } from './quire';
 import { watchSupervisor } from './supervisor';
 

@@ -7,10 +7,10 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import bcrypt from 'bcryptjs';
-import { nextId } from '../../models/counters';
-import { Captcha } from '../../models/schemas/captcha';
-import { User } from '../../models/schemas/user';
-import { nowSeconds } from '../../models/users';
+import { nextId } from '../../models/platform/counters';
+import { Captcha } from '../../models/accounts/schemas/captcha';
+import { User } from '../../models/accounts/schemas/user';
+import { nowSeconds } from '../../models/platform/time';
 import { startTestServer, type TestServer } from '../helpers/server';
 import { makeUser } from '../helpers/users';
 

@@ -10,7 +10,7 @@
 import net from 'node:net';
 import { afterAll, beforeAll, expect, test } from '@jest/globals';
 import { createControllerRegistry } from '../../api/routes';
-import { issueToken } from '../../models/users';
+import { issueToken } from '../../models/accounts/users';
 import { makeItem } from '../helpers/factories';
 import { makePage } from '../helpers/pages';
 import { startTestServer, type TestServer } from '../helpers/server';

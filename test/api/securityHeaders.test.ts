@@ -6,7 +6,7 @@
  */
 import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import { setSetting } from '../../models/settings';
+import { setSetting } from '../../models/settings/settings';
 import { makeItem } from '../helpers/factories';
 import { startTestServer, type TestServer } from '../helpers/server';
 import { multipartBody, samples } from '../helpers/uploads';

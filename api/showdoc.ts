@@ -4,7 +4,7 @@
  * Everything under /api and /server passes through here; nothing else does.
  */
 import express, { type NextFunction, type Request, type Response, Router } from 'express';
-import { ApiError, type Logger } from '../models/platform';
+import { ApiError, type Logger, runForClient } from '../models/platform';
 import { successBody } from './envelope';
 import { Params } from './params';
 import type { ActionContext, ControllerRegistry } from './registry';
@@ -88,7 +88,7 @@ export function showdocTransport(options: {
       logger,
       token: () => tokenFrom(req, params),
     };
-    const data = await handler(ctx);
+    const data = await runForClient(ctx.ip, () => handler(ctx));
     if (!res.headersSent) res.json(successBody(data));
   });
 

@@ -29,3 +29,4 @@ export {
   type ThrottleName,
   tryConsume,
 } from './throttle';
+export { currentClient, runForClient } from './requestClient';

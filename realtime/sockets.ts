@@ -6,7 +6,7 @@
  *
  * Nothing here is per socket beyond the socket itself: no timers, no closures held elsewhere.
  */
-import { isApiError, type Logger, nowSeconds } from '../models/platform';
+import { isApiError, type Logger, nowSeconds, tryConsume } from '../models/platform';
 import { PageLock } from '../models/pages/schemas';
 import { authenticateSocket, currentActor, NOT_LOGGED_IN } from './auth';
 import type { LockExpiry } from './lockExpiry';
@@ -112,6 +112,9 @@ export function setupSockets(io: QuireServer, deps: SocketDeps): void {
       return reply(BAD_INPUT);
     const password = (rawPassword as string | undefined) || undefined;
     try {
+      // Each watch costs access checks: a client may not ask for them without end.
+      if (!(await tryConsume('watch', String(socket.data.uid))))
+        return reply({ error_code: 10100, error_message: 'Too many requests, slow down' });
       const actor = await currentActor(socket);
       if (!actor) {
         reply({ error_code: NOT_LOGGED_IN });

@@ -220,6 +220,8 @@ export async function issueTokenFor(username: string): Promise<{ uid: number; to
 /** Blanks every token of the user (logout everywhere). */
 export async function revokeTokens(uid: number): Promise<void> {
   await UserToken.updateMany({ uid, token: { $gt: '' } }, { $set: { token: '' } });
+  // Sockets and collaborative sessions opened with those tokens are closed at once (realtime/).
+  events.publish('session.revoked', { uid });
 }
 
 /** The user a token belongs to, or null (unknown, revoked, or the user is gone). */

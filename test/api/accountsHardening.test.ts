@@ -11,6 +11,7 @@ import { nextId } from '../../models/platform/counters';
 import { Captcha } from '../../models/accounts/schemas/captcha';
 import { User } from '../../models/accounts/schemas/user';
 import { nowSeconds } from '../../models/platform/time';
+import { usernameClashes } from '../../models/accounts';
 import { startTestServer, type TestServer } from '../helpers/server';
 import { makeUser } from '../helpers/users';
 
@@ -105,6 +106,20 @@ describe('usernames are unique case-insensitively', () => {
     );
     expect(login.body.error_code).toBe(0);
     expect((login.body.data as { username: string }).username).toBe('alice_case');
+  });
+
+  test('accounts that already clash by case are reported at start, never merged or deleted', async () => {
+    for (const username of ['Clash_Old', 'clash_old'])
+      await User.create({
+        uid: await nextId('uid'),
+        username,
+        groupid: 2,
+        password: '$2b$10$abcdefghijklmnopqrstuu0123456789abcdefghijklmnopqrstu',
+        salt: '',
+        reg_time: nowSeconds(),
+      });
+    expect(await usernameClashes()).toContainEqual(['Clash_Old', 'clash_old']);
+    expect(await User.countDocuments({ username: /^clash_old$/i })).toBe(2);
   });
 });
 

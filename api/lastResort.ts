@@ -3,7 +3,8 @@
  * one listens to, a throw in a stream callback) normally ends the process. Each request runs in
  * an async scope (`trackRequests`), so such an exception can be traced to the request that
  * caused it: that request gets a clean 400 envelope, the error is logged, the process keeps
- * serving everyone else. An exception with no request behind it means the process's state is
+ * serving everyone else (work a request started — its timers, its promises — stays in its scope).
+ * An exception with no request behind it means the process's state is
  * unknown: it is logged as fatal and `onFatal` stops the process (the supervisor restarts it).
  *
  * Installed by the real server entry (scripts/serve.ts) only — never in a test worker, where a

@@ -5,6 +5,7 @@
  */
 import { afterAll, expect, test } from '@jest/globals';
 import fs from 'node:fs';
+import net from 'node:net';
 import { ShowdocClient } from '../helpers/client';
 import { killAllChildren, runCli, startScript } from '../helpers/processes';
 import { makeTempDir } from '../helpers/server';
@@ -120,4 +121,25 @@ test('kill -9 of the server under a page/save loop: restarted, every acknowledge
   const stopped = await quire.exited;
   expect(stopped.code).toBe(0);
   expect(stopped.stdout).toContain('Quire stopped.');
+}, 120_000);
+
+test('a server that cannot start (port taken) is not restarted: its message and exit code 1 reach the operator', async () => {
+  const cwd = await makeTempDir('quire-supervise-');
+  dirs.push(cwd);
+  const blocker = net.createServer();
+  await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
+  const { port } = blocker.address() as net.AddressInfo;
+  try {
+    const quire = startScript('start', [], {
+      cwd,
+      env: { PORT: String(port), HOST: '127.0.0.1', DATA_DIR: `${cwd}/data` },
+    });
+    const finished = await quire.exited;
+    expect(finished.code).toBe(1);
+    expect(finished.stderr).toMatch(/Quire could not start: .*EADDRINUSE/);
+    expect(finished.stdout).not.toMatch(/restarting/);
+    expect(pids(finished.stdout)).toHaveLength(1);
+  } finally {
+    blocker.close();
+  }
 }, 120_000);

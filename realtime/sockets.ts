@@ -6,7 +6,7 @@
  *
  * Nothing here is per socket beyond the socket itself: no timers, no closures held elsewhere.
  */
-import { isApiError, type Logger, nowSeconds, tryConsume } from '../models/platform';
+import { isApiError, type Logger, nowSeconds, runForClient, tryConsume } from '../models/platform';
 import { PageLock } from '../models/pages/schemas';
 import { authenticateSocket, currentActor, NOT_LOGGED_IN } from './auth';
 import type { LockExpiry } from './lockExpiry';
@@ -121,12 +121,14 @@ export function setupSockets(io: QuireServer, deps: SocketDeps): void {
         socket.disconnect(true);
         return;
       }
+      // Visit-password misses are counted per client address, as over HTTP.
+      const client = socket.handshake.address;
       if (which.itemId !== undefined) {
-        await watchItem(socket, actor, which.itemId, password);
+        await runForClient(client, () => watchItem(socket, actor, which.itemId!, password));
         return reply({ ok: true });
       }
       const pageId = which.pageId!;
-      const itemId = await watchPage(socket, actor, pageId, password);
+      const itemId = await runForClient(client, () => watchPage(socket, actor, pageId, password));
       if (!socket.connected) return;
       if (mode || socket.data.present[pageId]) setMode(socket, pageId, mode);
       const [lock, users] = await Promise.all([lockOf(itemId, pageId), presence.list(pageId)]);

@@ -86,6 +86,8 @@ export interface DomainEvents {
   'notice.created': { kind: 'remind' | 'announce'; uids: number[]; messageContentId: number };
   /** A user's unread counts changed (new notice, marked read). */
   'unread.changed': { uid: number };
+  /** Every login token of the user was revoked (logout, password change): live sessions end. */
+  'session.revoked': { uid: number };
 }
 
 export type EventName = keyof DomainEvents;

@@ -27,6 +27,7 @@ import { subscriptionController } from './subscription';
 import { messageController } from './message';
 import { adminMessageController } from './adminMessage';
 import { mockController } from './mock';
+import { openAliasControllers, openController } from './open';
 
 export const controllers: ControllerDefinition[] = [
   itemController,
@@ -52,6 +53,8 @@ export const controllers: ControllerDefinition[] = [
   messageController,
   adminMessageController,
   mockController,
+  openController,
+  ...openAliasControllers,
 ];
 
 /** A registry holding every controller above (one per app, so tests can add their own). */

@@ -1,0 +1,7 @@
+/**
+ * Data in and out: the open API (key-authenticated scripts), code-comment sync, exports and
+ * imports. The public face of the transfer domain.
+ */
+export * from './openApi';
+export { pagesFromComments, parseCommentBlock, commentBlocks } from './fromComments';
+export { runapiToMarkdown } from './runapiMarkdown';

@@ -4,7 +4,11 @@
  * The rules live in models/transfer/; answers are shaped as ShowDoc's (`fromComments` answers
  * plain text, as ShowDoc's shell script expects).
  */
-import { isApiError } from '../../models/errors';
+import { rm } from 'node:fs/promises';
+import { deleteItemFile } from '../../models/attachments';
+import { ApiError, isApiError } from '../../models/errors';
+import { fileStorage } from '../../models/storage';
+import { storeUpload } from '../../models/uploads';
 import { catalogRow } from '../../models/catalogs';
 import {
   authenticateApiKey,
@@ -22,6 +26,8 @@ import { formatUnix } from '../../models/time';
 import type { ActionContext, ActionHandler } from '../registry';
 import { defineController } from '../registry';
 import { pageRow } from './pagePresent';
+import { fileUrl } from './pageUpload';
+import { paramsWithForm, publicBaseUrl, receiveMultipart, uploadLimitBytes } from '../uploads';
 
 function keyHolder(ctx: ActionContext): Promise<KeyHolder> {
   return authenticateApiKey(ctx.params.str('api_key').trim(), ctx.params.str('api_token').trim());
@@ -104,6 +110,55 @@ export const openController = defineController('open', {
       sNumber: ctx.params.int('s_number'),
     });
     return catalogRow(cat);
+  },
+
+  async uploadAttachment(ctx) {
+    if (!ctx.req.is('multipart/form-data'))
+      throw new ApiError(10101, 'Please send the file as multipart/form-data');
+    const form = await receiveMultipart(ctx, {
+      fileFields: ['file'],
+      maxBytes: await uploadLimitBytes(),
+      stagingDir: await fileStorage().stagingDir(),
+    });
+    try {
+      const params = paramsWithForm(ctx, form.fields);
+      const holder = await authenticateApiKey(
+        params.str('api_key').trim(),
+        params.str('api_token').trim(),
+      );
+      if (!form.file) throw new ApiError(10101, 'Please upload a file');
+      const file = await storeUpload(holder.actor, {
+        target: { itemId: holder.itemId, pageId: params.int('page_id') },
+        purpose: 'file',
+        clientName: form.file.filename,
+        staged: form.file,
+      });
+      return {
+        url: fileUrl(await publicBaseUrl(ctx), file.sign),
+        file_id: file.file_id,
+        sign: file.sign,
+      };
+    } finally {
+      if (form.file) await rm(form.file.path, { force: true });
+    }
+  },
+
+  async deleteAttachment(ctx) {
+    const holder = await keyHolder(ctx);
+    let sign = ctx.params.str('sign').trim();
+    const url = ctx.params.str('file_url').trim();
+    if (!sign && url) {
+      try {
+        sign = new URL(url, 'http://x').searchParams.get('sign') ?? '';
+      } catch {
+        sign = '';
+      }
+    }
+    const fileId = await deleteItemFile(holder.actor, holder.itemId, {
+      fileId: ctx.params.int('file_id'),
+      sign,
+    });
+    return { file_id: fileId };
   },
 
   async deleteCatalog(ctx) {

@@ -20,9 +20,15 @@ import {
 } from './runapiMarkdown';
 import type { PageDoc } from '../schemas/page';
 
-/** PHP `trim` (only these characters, unlike String.prototype.trim). */
+/** PHP `trim`'s characters (String.prototype.trim also strips Unicode spaces, PHP does not). */
+const PHP_SPACE = ' \t\n\r\0\u000b';
+
 function phpTrim(text: string): string {
-  return text.replace(/^[ \t\n\r\0\x0B]+|[ \t\n\r\0\x0B]+$/g, '');
+  let start = 0;
+  let end = text.length;
+  while (start < end && PHP_SPACE.includes(text[start])) start++;
+  while (end > start && PHP_SPACE.includes(text[end - 1])) end--;
+  return text.slice(start, end);
 }
 
 function escapeRegExp(text: string): string {

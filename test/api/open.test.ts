@@ -13,7 +13,10 @@ import { closeAllCollabClients, openSynced, textBecomes } from '../helpers/colla
 import { makeItem } from '../helpers/factories';
 import { makePage } from '../helpers/pages';
 import { startTestServer, type TestServer } from '../helpers/server';
+import { postMultipart, samples } from '../helpers/uploads';
 import { makeUser, type TestUser } from '../helpers/users';
+import { UploadFile } from '../../models/schemas/uploadFile';
+import { FilePage } from '../../models/schemas/filePage';
 
 let server: TestServer;
 let owner: TestUser;
@@ -298,5 +301,42 @@ describe('the other open/* calls', () => {
     expect((await Page.findOne({ page_id: Number(saved.page_id) }).lean())?.is_del).toBe(1);
     await api.ok('open/deleteCatalog', { ...key, cat_id: cat.cat_id });
     expect(await Catalog.exists({ cat_id: Number(cat.cat_id) })).toBeNull();
+  });
+});
+
+describe('open/uploadAttachment and open/deleteAttachment', () => {
+  test('a script attaches a file to a page and deletes it again; another key cannot', async () => {
+    const page = await makePage(owner, itemId, { title: 'With attachment' });
+    const uploaded = await postMultipart(server.url, 'open/uploadAttachment', [
+      { name: 'api_key', value: key.api_key },
+      { name: 'api_token', value: key.api_token },
+      { name: 'page_id', value: String(page.page_id) },
+      { name: 'file', filename: 'spec.pdf', content: samples.pdf(), type: 'application/pdf' },
+    ]);
+    expect(uploaded.body.error_code).toBe(0);
+    const data = uploaded.body.data as { url: string; file_id: number; sign: string };
+    expect(data.url).toContain(`sign=${data.sign}`);
+    expect(await FilePage.exists({ file_id: data.file_id, page_id: page.page_id })).toBeTruthy();
+
+    const refused = await server.api.fail('open/deleteAttachment', {
+      ...otherKey,
+      file_id: data.file_id,
+    });
+    expect(refused.error_code).toBe(10101);
+    expect(await UploadFile.exists({ file_id: data.file_id })).toBeTruthy();
+
+    await server.api.ok('open/deleteAttachment', { ...key, file_url: data.url });
+    expect(await UploadFile.exists({ file_id: data.file_id })).toBeNull();
+  });
+
+  test('a wrong token uploads nothing', async () => {
+    const before = await UploadFile.countDocuments({});
+    const answer = await postMultipart(server.url, 'open/uploadAttachment', [
+      { name: 'api_key', value: key.api_key },
+      { name: 'api_token', value: 'nope' },
+      { name: 'file', filename: 'spec.pdf', content: samples.pdf(), type: 'application/pdf' },
+    ]);
+    expect(answer.body.error_code).toBe(10306);
+    expect(await UploadFile.countDocuments({})).toBe(before);
   });
 });

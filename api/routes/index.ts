@@ -28,6 +28,7 @@ import { messageController } from './message';
 import { adminMessageController } from './adminMessage';
 import { mockController } from './mock';
 import { openAliasControllers, openController } from './open';
+import { exportController } from './export';
 
 export const controllers: ControllerDefinition[] = [
   itemController,
@@ -54,6 +55,7 @@ export const controllers: ControllerDefinition[] = [
   adminMessageController,
   mockController,
   openController,
+  exportController,
   ...openAliasControllers,
 ];
 

@@ -5,3 +5,6 @@
 export * from './openApi';
 export { pagesFromComments, parseCommentBlock, commentBlocks } from './fromComments';
 export { runapiToMarkdown } from './runapiMarkdown';
+export { exportTree, treePages, type ExportTree } from './exportTree';
+export { exportMarkdown, safeFileName } from './exportMarkdown';
+export { exportWord } from './exportWord';

@@ -39,6 +39,7 @@ const RELAYED: Record<EventName, true> = {
   'lock.changed': true,
   'notice.created': true,
   'unread.changed': true,
+  'import.progress': true,
 };
 
 interface Envelope {

@@ -157,6 +157,12 @@ export function startFanout(deps: FanoutDeps): () => void {
       else local().emit('notice', payload);
     },
 
+    'import.progress'({ uid, importId, done, total }) {
+      const room = rooms.user(uid);
+      if (!hasLocalSockets(io, room)) return;
+      local().to(room).emit('import:progress', { import_id: importId, done, total });
+    },
+
     async 'unread.changed'({ uid }) {
       if (!hasLocalSockets(io, rooms.user(uid))) return;
       const counts = await unreadCounts(uid);

@@ -29,6 +29,7 @@ import { adminMessageController } from './adminMessage';
 import { mockController } from './mock';
 import { openAliasControllers, openController } from './open';
 import { exportController } from './export';
+import { importController } from './import';
 
 export const controllers: ControllerDefinition[] = [
   itemController,
@@ -56,6 +57,7 @@ export const controllers: ControllerDefinition[] = [
   mockController,
   openController,
   exportController,
+  importController,
   ...openAliasControllers,
 ];
 

@@ -8,3 +8,5 @@ export { runapiToMarkdown } from './runapiMarkdown';
 export { exportTree, treePages, type ExportTree } from './exportTree';
 export { exportMarkdown, safeFileName } from './exportMarkdown';
 export { exportWord } from './exportWord';
+export { importFile, planImport, type ImportInput, type ImportResult } from './importer';
+export { DEFAULT_ZIP_LIMITS, type ZipLimits } from './zipArchive';

@@ -50,8 +50,13 @@ export async function authenticateApiKey(apiKey: string, apiToken: string): Prom
 export async function catalogForPath(holder: KeyHolder, path: string): Promise<number> {
   if (!path) return 0;
   if (path.length > MAX_CAT_PATH) throw new ApiError(10101, 'cat_name is too long');
+  return catalogForNames(holder, path.replace(/^\/(?=.)/, '').split('/'));
+}
+
+/** The catalog at the end of these names, creating missing ones (blank names are skipped). */
+export async function catalogForNames(holder: KeyHolder, names: string[]): Promise<number> {
   let parent = 0;
-  for (const raw of path.replace(/^\/(?=.)/, '').split('/')) {
+  for (const raw of names) {
     const name = raw.trim();
     if (!name) continue;
     const found = await Catalog.findOne(

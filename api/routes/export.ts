@@ -43,7 +43,7 @@ export const exportController = defineController('export', {
 
   async markdown(ctx) {
     const { actor } = await requireLogin(ctx);
-    const file = await exportMarkdown(actor, ctx.params.int('item_id'));
+    const file = await exportMarkdown(actor, ctx.params.int('item_id'), ctx.params.int('cat_id'));
     download(ctx, file.fileName, 'application/zip', file.zip);
   },
 });

@@ -72,8 +72,13 @@ export interface MarkdownExport {
   zip: Uint8Array;
 }
 
-export async function exportMarkdown(actor: Actor, itemId: number): Promise<MarkdownExport> {
-  const { access, tree } = await exportTree(actor, { itemId });
+/** The whole item, or (Quire's addition) one catalog with its sub-catalogs when `catId` > 0. */
+export async function exportMarkdown(
+  actor: Actor,
+  itemId: number,
+  catId = 0,
+): Promise<MarkdownExport> {
+  const { access, tree } = await exportTree(actor, { itemId, catId });
   const item = access.item;
   if (item.item_type === 3)
     throw new ApiError(10101, 'RunApi items have no Markdown export; export Word instead');

@@ -217,6 +217,18 @@ describe('export/markdown', () => {
     ]);
   });
 
+  test('one catalog only (cat_id, a Quire addition)', async () => {
+    const { bytes } = await download('export/markdown', {
+      item_id: itemId,
+      cat_id: guide,
+      user_token: owner.user_token,
+    });
+    const files = unzipSync(bytes);
+    expect(Object.keys(files).sort()).toEqual(
+      ['Guide/Deep/Deeper.md', 'Guide/Install.md', 'info.json'].sort(),
+    );
+  });
+
   test('RunApi items have no Markdown export; a read-only member is refused', async () => {
     const runApi = await download('export/markdown', {
       item_id: runApiItemId,

@@ -48,6 +48,7 @@ const WORKSPACE_NAMESPACES = [
   'errors',
   'items',
   'groups',
+  'dataTransfer',
   'sort',
   'members',
   'teams',
@@ -82,6 +83,7 @@ const WORKSPACE_SOURCES = [
     'editor',
     'catalog',
     'diff',
+    'transfer',
   ].map((f) => `features/${f}`),
 ];
 

@@ -5,10 +5,9 @@
  * refused import does not even store the upload.
  */
 import { rm } from 'node:fs/promises';
-import { authenticateToken } from '../../models/auth';
 import { requireItem } from '../../models/access';
-import { ApiError } from '../../models/errors';
-import { fileStorage } from '../../models/storage';
+import { authenticateToken } from '../../models/accounts';
+import { ApiError, fileStorage } from '../../models/platform';
 import { importFile } from '../../models/transfer';
 import { requireLogin } from '../auth';
 import type { Params } from '../params';

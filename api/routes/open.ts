@@ -5,10 +5,8 @@
  * plain text, as ShowDoc's shell script expects).
  */
 import { rm } from 'node:fs/promises';
-import { deleteItemFile } from '../../models/attachments';
-import { ApiError, isApiError } from '../../models/errors';
-import { fileStorage } from '../../models/storage';
-import { storeUpload } from '../../models/uploads';
+import { deleteItemFile, storeUpload } from '../../models/files';
+import { ApiError, fileStorage, formatUnix, isApiError } from '../../models/platform';
 import { catalogRow } from '../../models/catalogs';
 import {
   authenticateApiKey,
@@ -22,7 +20,6 @@ import {
   updateCatalogOfItem,
   type KeyHolder,
 } from '../../models/transfer';
-import { formatUnix } from '../../models/time';
 import type { ActionContext, ActionHandler } from '../registry';
 import { defineController } from '../registry';
 import { pageRow } from './pagePresent';

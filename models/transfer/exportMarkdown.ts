@@ -6,9 +6,9 @@
  */
 import { strToU8, zipSync, type Zippable } from 'fflate';
 import { type Actor } from '../access';
-import { logChange } from '../changeLog';
-import { ApiError } from '../errors';
-import { escapeForClient } from '../pageContent';
+import { logChange } from '../items';
+import { escapeForClient } from '../pages';
+import { ApiError } from '../platform';
 import { exportTree, type ExportCatalog, type ExportTree } from './exportTree';
 
 const RESERVED = new Set([

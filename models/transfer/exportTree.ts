@@ -11,9 +11,9 @@ import {
   type Actor,
   type ItemAccess,
 } from '../access';
-import { ApiError } from '../errors';
-import { Catalog, type CatalogDoc } from '../schemas/catalog';
-import { Page, type PageDoc } from '../schemas/page';
+import { Catalog, type CatalogDoc } from '../catalogs/schemas';
+import { Page, type PageDoc } from '../pages/schemas';
+import { ApiError } from '../platform';
 
 export interface ExportPage {
   page_id: number;

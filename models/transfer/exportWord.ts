@@ -24,11 +24,10 @@ import {
   type ParagraphChild,
 } from 'docx';
 import { type Actor } from '../access';
-import { logChange } from '../changeLog';
-import { FilePage } from '../schemas/filePage';
-import { Page } from '../schemas/page';
-import { UploadFile, type UploadFileDoc } from '../schemas/uploadFile';
-import { fileStorage } from '../storage';
+import { FilePage, UploadFile, type UploadFileDoc } from '../files/schemas';
+import { logChange } from '../items';
+import { Page } from '../pages/schemas';
+import { fileStorage } from '../platform';
 import { runapiToMarkdown } from './runapiMarkdown';
 import { exportTree, type ExportCatalog, type ExportPage, type ExportScope } from './exportTree';
 

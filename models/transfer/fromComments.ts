@@ -6,10 +6,10 @@
  * first matching line; a multi-line tag's values are split on whitespace), so existing comment
  * blocks produce the same pages.
  */
-import { escapeForClient, unescapeFromClient } from '../pageContent';
-import { Page } from '../schemas/page';
+import { Item } from '../items/schemas';
+import { escapeForClient, unescapeFromClient } from '../pages';
+import { Page, type PageDoc } from '../pages/schemas';
 import { catalogForPath, savePageByTitle, type KeyHolder } from './openApi';
-import { Item } from '../schemas/item';
 import {
   emptyRunApiDoc,
   indentJson,
@@ -18,7 +18,6 @@ import {
   type RunApiDoc,
   type RunApiParam,
 } from './runapiMarkdown';
-import type { PageDoc } from '../schemas/page';
 
 /** PHP `trim`'s characters (String.prototype.trim also strips Unicode spaces, PHP does not). */
 const PHP_SPACE = ' \t\n\r\0\u000b';

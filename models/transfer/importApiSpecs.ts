@@ -7,7 +7,7 @@
  * read files).
  */
 import SwaggerParser from '@apidevtools/swagger-parser';
-import { ApiError } from '../errors';
+import { ApiError } from '../platform';
 import type { ImportPlan, PlannedPage } from './importPlan';
 import {
   emptyRunApiDoc,

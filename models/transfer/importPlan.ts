@@ -4,8 +4,8 @@
  * ShowDoc's own export (`info.json`), a Markdown file and a zip of Markdown files are read here;
  * API specifications in importApiSpecs.ts.
  */
-import { ApiError } from '../errors';
-import { unescapeFromClient } from '../pageContent';
+import { unescapeFromClient } from '../pages';
+import { ApiError } from '../platform';
 
 /** Catalogs nest three levels deep (levels 2–4). */
 export const MAX_CATALOG_DEPTH = 3;

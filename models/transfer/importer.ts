@@ -11,11 +11,10 @@ import { readFile } from 'node:fs/promises';
 import mongoose from 'mongoose';
 import { parse as parseYaml } from 'yaml';
 import { requireItem, type Actor } from '../access';
-import { ApiError, isApiError } from '../errors';
-import { events, holdEvents, releaseEvents } from '../events';
 import { insertItem, MAX_ITEM_NAME } from '../items';
 import { MAX_TITLE_LENGTH, savePage } from '../pages';
-import { Page } from '../schemas/page';
+import { Page } from '../pages/schemas';
+import { ApiError, events, holdEvents, isApiError, releaseEvents } from '../platform';
 import { DEFAULT_ZIP_LIMITS, readZip, type ZipLimits } from './zipArchive';
 import {
   isMarkdownPath,

@@ -5,17 +5,15 @@
  * the actor: permissions, archive rules, history, change log, events and the live-document bridge
  * all apply as for a save from the editor.
  */
+import { User } from '../accounts/schemas';
 import { requireItem, type Actor } from '../access';
-import { deleteCatalog, saveCatalog } from '../catalogs';
-import { ApiError } from '../errors';
-import { itemIdForApiKey } from '../itemKeys';
-import { buildMenu, type Menu } from '../menu';
-import { unescapeFromClient } from '../pageContent';
-import { deletePage, savePage } from '../pages';
-import { Catalog, type CatalogDoc } from '../schemas/catalog';
-import { Item } from '../schemas/item';
-import { Page, type PageDoc } from '../schemas/page';
-import { User } from '../schemas/user';
+import { buildMenu, deleteCatalog, saveCatalog, type Menu } from '../catalogs';
+import { Catalog, type CatalogDoc } from '../catalogs/schemas';
+import { itemIdForApiKey } from '../items';
+import { Item } from '../items/schemas';
+import { deletePage, savePage, unescapeFromClient } from '../pages';
+import { Page, type PageDoc } from '../pages/schemas';
+import { ApiError } from '../platform';
 
 /** ShowDoc refuses open-API page creation past this many pages in one item. */
 export const MAX_PAGES_PER_ITEM = 5000;

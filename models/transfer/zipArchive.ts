@@ -6,7 +6,7 @@
  * into memory (bounded by the limits).
  */
 import yauzl, { type Entry, type ZipFile } from 'yauzl';
-import { ApiError } from '../errors';
+import { ApiError } from '../platform';
 
 export interface ZipLimits {
   maxEntries: number;

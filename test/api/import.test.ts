@@ -7,11 +7,11 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { strFromU8, strToU8, unzipSync, zipSync, type Zippable } from 'fflate';
-import { Catalog } from '../../models/schemas/catalog';
-import { Item } from '../../models/schemas/item';
-import { Page } from '../../models/schemas/page';
-import { PageHistory } from '../../models/schemas/pageHistory';
-import { nextId } from '../../models/counters';
+import { Catalog } from '../../models/catalogs/schemas';
+import { Item } from '../../models/items/schemas';
+import { Page } from '../../models/pages/schemas';
+import { PageHistory } from '../../models/pages/schemas';
+import { nextId } from '../../models/platform';
 import { addMember, makeItem } from '../helpers/factories';
 import { makeCatalog, makePage } from '../helpers/pages';
 import { startTestServer, type TestServer } from '../helpers/server';

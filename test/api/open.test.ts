@@ -5,18 +5,18 @@
  * reaching an open editor live, and wrong keys that change nothing.
  */
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import { events, type DomainEvents } from '../../models/events';
-import { Catalog } from '../../models/schemas/catalog';
-import { Page } from '../../models/schemas/page';
-import { PageHistory } from '../../models/schemas/pageHistory';
+import { events, type DomainEvents } from '../../models/platform';
+import { Catalog } from '../../models/catalogs/schemas';
+import { Page } from '../../models/pages/schemas';
+import { PageHistory } from '../../models/pages/schemas';
 import { closeAllCollabClients, openSynced, textBecomes } from '../helpers/collab';
 import { makeItem } from '../helpers/factories';
 import { makePage } from '../helpers/pages';
 import { startTestServer, type TestServer } from '../helpers/server';
 import { postMultipart, samples } from '../helpers/uploads';
 import { makeUser, type TestUser } from '../helpers/users';
-import { UploadFile } from '../../models/schemas/uploadFile';
-import { FilePage } from '../../models/schemas/filePage';
+import { UploadFile } from '../../models/files/schemas';
+import { FilePage } from '../../models/files/schemas';
 
 let server: TestServer;
 let owner: TestUser;

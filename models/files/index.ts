@@ -1,0 +1,16 @@
+/** Files: uploads, page attachments, file types and file visits. */
+export {
+  bindFileToPage,
+  deleteAnyFile,
+  deleteItemFile,
+  deleteMyFile,
+  listAllFiles,
+  type ListFilter,
+  listMyFiles,
+  monthlyTraffic,
+  pageAttachments,
+  removeFileFromPage,
+  startAttachments,
+} from './attachments';
+export { type FileVisit, openFileForVisit } from './fileVisits';
+export { acceptFileName, authorizeUpload, storeUpload, type UploadPurpose } from './uploads';

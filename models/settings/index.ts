@@ -1,0 +1,2 @@
+/** Settings: site-wide options. */
+export { getSiteSettings } from './settings';

@@ -30,6 +30,11 @@ import { mockController } from './mock';
 import { openAliasControllers, openController } from './open';
 import { exportController } from './export';
 import { importController } from './import';
+import { agentController } from './agent';
+import { aiTokenController } from './aiToken';
+import { kanbanController } from './kanban';
+import { publicSquareController, scriptCronController, updateController } from './maintenance';
+import { pageCommentController, pageFeedbackController } from './pageComment';
 
 export const controllers: ControllerDefinition[] = [
   itemController,
@@ -59,6 +64,14 @@ export const controllers: ControllerDefinition[] = [
   exportController,
   importController,
   ...openAliasControllers,
+  pageCommentController,
+  pageFeedbackController,
+  agentController,
+  aiTokenController,
+  kanbanController,
+  publicSquareController,
+  updateController,
+  scriptCronController,
 ];
 
 /** A registry holding every controller above (one per app, so tests can add their own). */

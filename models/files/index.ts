@@ -12,5 +12,6 @@ export {
   removeFileFromPage,
   startAttachments,
 } from './attachments';
+export { deleteFiles, listUnusedFiles } from './attachmentCleanup';
 export { type FileVisit, openFileForVisit } from './fileVisits';
 export { acceptFileName, authorizeUpload, storeUpload, type UploadPurpose } from './uploads';

@@ -13,7 +13,7 @@ import { useLiveEvent } from '../../live/useLiveEvent';
 type State =
   | { kind: 'idle' }
   | { kind: 'busy'; done: number; total: number }
-  | { kind: 'done'; answer: ImportAnswer }
+  | { kind: 'done'; answer: ImportAnswer; done: number; total: number }
   | { kind: 'failed'; message: string };
 
 export function ImportDropzone({
@@ -30,8 +30,11 @@ export function ImportDropzone({
 
   useLiveEvent('import:progress', (progress) => {
     if (progress.import_id !== importId.current) return;
+    // The last push may arrive after the upload's answer: a finished import keeps its bar.
     setState((s) =>
-      s.kind === 'busy' ? { kind: 'busy', done: progress.done, total: progress.total } : s,
+      s.kind === 'busy' || s.kind === 'done'
+        ? { ...s, done: progress.done, total: progress.total }
+        : s,
     );
   });
 
@@ -40,7 +43,12 @@ export function ImportDropzone({
     setState({ kind: 'busy', done: 0, total: 0 });
     try {
       const answer = await importFile(file, itemId, importId.current, { alert: false });
-      setState({ kind: 'done', answer });
+      setState((s) => ({
+        kind: 'done',
+        answer,
+        done: s.kind === 'busy' ? s.done : 0,
+        total: s.kind === 'busy' ? s.total : 0,
+      }));
       onImported(answer);
     } catch (error) {
       setState({ kind: 'failed', message: error instanceof Error ? error.message : String(error) });
@@ -48,7 +56,8 @@ export function ImportDropzone({
   }
 
   const busy = state.kind === 'busy';
-  const percent = busy && state.total > 0 ? Math.round((state.done / state.total) * 100) : 0;
+  const counted = (state.kind === 'busy' || state.kind === 'done') && state.total > 0;
+  const percent = counted ? Math.round((state.done / state.total) * 100) : 0;
   return (
     <div data-testid="import-dropzone">
       <Upload.Dragger
@@ -70,19 +79,19 @@ export function ImportDropzone({
         <p className="ant-upload-hint">{t('dataTransfer.import.hint')}</p>
       </Upload.Dragger>
       <div style={{ marginTop: 12 }} aria-live="polite">
-        {busy && (
-          <>
+        {(busy || counted) && (
+          <div data-testid="import-progress" data-percent={percent}>
             <Progress
               percent={percent}
-              status="active"
+              status={busy ? 'active' : 'success'}
               aria-label={t('dataTransfer.import.busy')}
             />
             <Typography.Text type="secondary">
-              {state.total > 0
+              {counted
                 ? t('dataTransfer.import.progress', { done: state.done, total: state.total })
                 : t('dataTransfer.import.busy')}
             </Typography.Text>
-          </>
+          </div>
         )}
         {state.kind === 'done' && (
           <Alert

@@ -3,7 +3,7 @@
  * (who may export what, the file layouts) live in models/transfer/; this file reads parameters
  * and sends the file. Errors still answer in the envelope.
  */
-import { exportMarkdown, exportWord } from '../../models/transfer';
+import { exportMarkdown, exportOpenApi, exportWord } from '../../models/transfer';
 import { requireLogin } from '../auth';
 import type { ActionContext } from '../registry';
 import { defineController } from '../registry';
@@ -39,6 +39,16 @@ export const exportController = defineController('export', {
       'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
       file.docx,
     );
+  },
+
+  /** Quire's addition: an OpenAPI 3 document from the item's API pages. */
+  async openapi(ctx) {
+    const { actor } = await requireLogin(ctx);
+    const doc = await exportOpenApi(actor, {
+      itemId: ctx.params.int('item_id'),
+      catId: ctx.params.int('cat_id'),
+    });
+    download(ctx, 'openapi.json', 'application/json', Buffer.from(JSON.stringify(doc, null, 2)));
   },
 
   async markdown(ctx) {

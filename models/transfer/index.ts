@@ -10,3 +10,4 @@ export { exportMarkdown, safeFileName } from './exportMarkdown';
 export { exportWord } from './exportWord';
 export { importFile, planImport, type ImportInput, type ImportResult } from './importer';
 export { DEFAULT_ZIP_LIMITS, type ZipLimits } from './zipArchive';
+export { exportOpenApi } from './exportOpenApi';

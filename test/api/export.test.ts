@@ -6,6 +6,7 @@
  * readers and strangers are refused.
  */
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import SwaggerParser from '@apidevtools/swagger-parser';
 import { strFromU8, unzipSync } from 'fflate';
 import { addMember, makeItem } from '../helpers/factories';
 import { makeCatalog, makePage } from '../helpers/pages';
@@ -240,5 +241,72 @@ describe('export/markdown', () => {
       user_token: reader.user_token,
     });
     expect(JSON.parse(strFromU8(readOnly.bytes)).error_code).toBe(10302);
+  });
+});
+
+describe('export/openapi (beyond ShowDoc)', () => {
+  test('an OpenAPI 3 document from the item’s API pages that the parser validates', async () => {
+    const { item_id: apiItem } = await makeItem(owner, { item_name: 'Service API', item_type: 3 });
+    const key = await server.api
+      .withToken(owner.user_token)
+      .ok<{ api_key: string; api_token: string }>('item/getKey', { item_id: apiItem });
+    const comments = `
+/**
+ * showdoc
+ * @catalog Users
+ * @title Get a user
+ * @method get
+ * @url https://api.example.com/users/{id}
+ * @param fields 可选 string which fields
+ * @return {"id":1,"name":"Ann"}
+ * @return_param name string the name
+ */
+/**
+ * showdoc
+ * @catalog Users
+ * @title Create a user
+ * @method post
+ * @url https://api.example.com/users
+ * @param name 必选 string the name
+ */`;
+    const sync = await fetch(new URL('/server/api/open/fromComments', server.url), {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ ...key, content: comments }).toString(),
+    });
+    expect(await sync.text()).toContain('成功');
+    await makePage(owner, apiItem, { title: 'Plain notes', content: '# not an API page' });
+
+    const { response, bytes } = await download('export/openapi', {
+      item_id: apiItem,
+      user_token: owner.user_token,
+    });
+    expect(response.headers.get('content-disposition')).toContain('openapi.json');
+    const doc = JSON.parse(strFromU8(bytes));
+    await expect(SwaggerParser.validate(structuredClone(doc))).resolves.toBeTruthy();
+    expect(doc.servers).toEqual([{ url: 'https://api.example.com' }]);
+    expect(Object.keys(doc.paths).sort()).toEqual(['/users', '/users/{id}']);
+    const get = doc.paths['/users/{id}'].get;
+    expect(get).toMatchObject({ summary: 'Get a user', tags: ['Users'] });
+    expect(
+      get.parameters.map((p: { name: string; in: string }) => `${p.in}:${p.name}`).sort(),
+    ).toEqual(['path:id', 'query:fields']);
+    expect(get.responses['200'].content['application/json'].example).toEqual({
+      id: 1,
+      name: 'Ann',
+    });
+    const post = doc.paths['/users'].post;
+    expect(post.requestBody.content['multipart/form-data'].schema).toMatchObject({
+      properties: { name: { type: 'string' } },
+      required: ['name'],
+    });
+  });
+
+  test('an item without API pages gets a clear error', async () => {
+    const { bytes } = await download('export/openapi', {
+      item_id: itemId,
+      user_token: owner.user_token,
+    });
+    expect(JSON.parse(strFromU8(bytes))).toMatchObject({ error_code: 10101 });
   });
 });

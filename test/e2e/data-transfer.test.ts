@@ -2,7 +2,7 @@
  * Data in and out in the browser: a manager imports a Markdown zip into an item from the reader's
  * import dialog and sees the progress bar filled by the server's pushes, the new pages in the
  * menu; then exports Word and Markdown from the export dialog with one catalog chosen, and the
- * downloaded files hold that catalog only.
+ * downloaded files hold that catalog only; a refused OpenAPI export is explained in the dialog.
  */
 import { expect, test } from '@jest/globals';
 import { readFile } from 'node:fs/promises';
@@ -94,5 +94,8 @@ test('a manager imports a Markdown zip with a progress bar, then exports one cat
   expect(names).toContain('Guide/Basics/Lesson 00.md');
   expect(names.filter((n) => n.endsWith('.md'))).toHaveLength(30);
   expect(strFromU8(zip['Guide/Advanced/Lesson 29.md'])).toBe('# Lesson 29\n\nText of lesson 29.');
+  // A refusal is shown in the dialog, not as a raw envelope: these pages are no API documents.
+  await exporter.getByRole('button', { name: 'OpenAPI' }).click();
+  await exporter.getByText('This item has no API document page to describe').waitFor();
   await screenshot(page, 'export-catalog');
 });

@@ -40,7 +40,7 @@ function fileNameOf(response: Response, fallback: string): string {
 }
 
 /** Downloads an export; rejects with the server's message when it refuses. */
-export async function downloadExport(kind: 'word' | 'markdown', choice: ExportChoice) {
+export async function downloadExport(kind: 'word' | 'markdown' | 'openapi', choice: ExportChoice) {
   const query = new URLSearchParams({ item_id: String(choice.itemId) });
   if (choice.catId) query.set('cat_id', String(choice.catId));
   if (choice.pageId && kind === 'word') query.set('page_id', String(choice.pageId));
@@ -49,7 +49,8 @@ export async function downloadExport(kind: 'word' | 'markdown', choice: ExportCh
     headers: { 'X-API-Token': getToken() },
     credentials: 'same-origin',
   });
-  if ((response.headers.get('content-type') ?? '').includes('json')) {
+  // A file comes as an attachment (the OpenAPI document is JSON too); anything else is an envelope.
+  if (!(response.headers.get('content-disposition') ?? '').includes('attachment')) {
     const body = (await response.json()) as { error_code: number; error_message?: string };
     throw new ApiRequestError(body.error_code, body.error_message ?? '', route, response.status);
   }
@@ -57,7 +58,7 @@ export async function downloadExport(kind: 'word' | 'markdown', choice: ExportCh
   const url = URL.createObjectURL(blob);
   const link = document.createElement('a');
   link.href = url;
-  link.download = fileNameOf(response, kind === 'word' ? 'showdoc.docx' : 'showdoc.zip');
+  link.download = fileNameOf(response, `showdoc-${kind}`);
   document.body.appendChild(link);
   link.click();
   link.remove();

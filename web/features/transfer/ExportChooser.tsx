@@ -3,7 +3,7 @@
  * item, or one catalog — and for Word optionally one page of it. RunApi items have no Markdown
  * export. Files are downloaded in the page (downloadExport), and a refusal is shown here.
  */
-import { FileMarkdownOutlined, FileWordOutlined } from '@ant-design/icons';
+import { ApiOutlined, FileMarkdownOutlined, FileWordOutlined } from '@ant-design/icons';
 import { Alert, Button, Radio, Select, Space, TreeSelect, Typography } from 'antd';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -32,7 +32,7 @@ export function ExportChooser({ itemId, itemType }: { itemId: number; itemType: 
   const [catId, setCatId] = useState<number | undefined>();
   const [pages, setPages] = useState<{ page_id: string; page_title: string }[]>([]);
   const [pageId, setPageId] = useState<number | undefined>();
-  const [busy, setBusy] = useState<'' | 'word' | 'markdown'>('');
+  const [busy, setBusy] = useState<'' | 'word' | 'markdown' | 'openapi'>('');
   const [error, setError] = useState('');
 
   useEffect(() => {
@@ -59,7 +59,7 @@ export function ExportChooser({ itemId, itemType }: { itemId: number; itemType: 
   }, [catId, itemId]);
 
   const catalogMissing = scope === 'catalog' && !catId;
-  async function run(kind: 'word' | 'markdown') {
+  async function run(kind: 'word' | 'markdown' | 'openapi') {
     setBusy(kind);
     setError('');
     try {
@@ -125,6 +125,15 @@ export function ExportChooser({ itemId, itemType }: { itemId: number; itemType: 
             {t('dataTransfer.export.markdown')}
           </Button>
         )}
+        <Button
+          icon={<ApiOutlined />}
+          loading={busy === 'openapi'}
+          disabled={catalogMissing || Boolean(pageId)}
+          title={t('dataTransfer.export.openapiHelp')}
+          onClick={() => void run('openapi')}
+        >
+          {t('dataTransfer.export.openapi')}
+        </Button>
       </Space>
       {itemType === 3 && (
         <Typography.Text type="secondary">{t('dataTransfer.export.noMarkdown')}</Typography.Text>

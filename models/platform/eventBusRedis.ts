@@ -32,6 +32,7 @@ const RELAYED: Record<EventName, true> = {
   'item.changed': true,
   'membership.changed': true,
   'page.saved': true,
+  'sheet.changed': true,
   'page.deleted': true,
   'page.purged': true,
   'attachment.changed': true,
@@ -41,6 +42,7 @@ const RELAYED: Record<EventName, true> = {
   'notice.created': true,
   'unread.changed': true,
   'import.progress': true,
+  'session.revoked': true,
 };
 
 interface Envelope {

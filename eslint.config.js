@@ -66,6 +66,39 @@ export default tseslint.config(
     },
   },
   {
+    // Error codes come from the table through its named factories (`errors.notLoggedIn()`), so
+    // no call site picks a wire number; `new ApiError(code)` with a computed code stays possible.
+    files: ['models/**/*.ts', 'api/**/*.ts', 'realtime/**/*.ts'],
+    ignores: ['models/platform/errors.ts', 'models/embedded/**'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "NewExpression[callee.name='ApiError'] > Literal.arguments:first-child",
+          message: 'Use a named factory from models/platform errors (errors.failed(...), …).',
+        },
+      ],
+    },
+  },
+  {
+    // The web app reads the REST contract for its types only: zod stays out of the bundle.
+    files: ['web/**/*.{ts,tsx}'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '^(\\.\\./)+api/contracts',
+              allowTypeImports: true,
+              message: 'Import the REST contract with `import type` only.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     // Tests poke at raw driver documents and error shapes; typing every one adds noise, not safety.
     files: ['test/**/*.{ts,tsx}'],
     rules: { '@typescript-eslint/no-explicit-any': 'off' },

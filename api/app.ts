@@ -5,7 +5,7 @@
  */
 import express, { type Express } from 'express';
 import qs from 'qs';
-import { type Config, ApiError, type Logger } from '../models/platform';
+import { type Config, errors, type Logger } from '../models/platform';
 import { errorHandler } from './errorHandler';
 import { healthCheck } from './health';
 import { mockServing } from './mockServing';
@@ -52,7 +52,7 @@ export function createApp(options: AppOptions): Express {
   );
   app.use(webApp(options.webDistDir));
   app.use(() => {
-    throw new ApiError(10404, undefined, { httpStatus: 404 });
+    throw errors.invalidRequest(undefined, { httpStatus: 404 });
   });
   app.use(errorHandler(logger));
   return app;

@@ -3,7 +3,7 @@
  * Bearer, then `user_token`), and is resolved by models/accounts/auth.ts.
  */
 import type { ActionContext } from './registry';
-import { ApiError } from '../models/platform';
+import { errors } from '../models/platform';
 import { ANONYMOUS, authenticateToken, type Authenticated } from '../models/accounts';
 
 const cache = new WeakMap<ActionContext, Promise<Authenticated | null>>();
@@ -20,7 +20,7 @@ function resolve(ctx: ActionContext): Promise<Authenticated | null> {
 /** The logged-in caller, or 10102 (not logged in / token invalid or expired). */
 export async function requireLogin(ctx: ActionContext): Promise<Authenticated> {
   const auth = await resolve(ctx);
-  if (!auth) throw new ApiError(10102);
+  if (!auth) throw errors.notLoggedIn();
   return auth;
 }
 
@@ -38,7 +38,7 @@ export async function optionalLogin(ctx: ActionContext): Promise<Authenticated> 
 /** The logged-in caller, who must be a site admin (10103 otherwise). */
 export async function requireAdmin(ctx: ActionContext): Promise<Authenticated> {
   const auth = await requireLogin(ctx);
-  if (auth.actor.groupid !== 1) throw new ApiError(10103);
+  if (auth.actor.groupid !== 1) throw errors.noPermission();
   return auth;
 }
 

@@ -12,7 +12,7 @@
  * carries nothing private (no credentials are accepted).
  */
 import { type NextFunction, type Request, type Response, Router } from 'express';
-import { ApiError } from '../models/platform';
+import { errors } from '../models/platform';
 import { serveMockByKey, serveMockByPath, type MockAnswer } from '../models/mocks';
 import type { AppState } from './state';
 
@@ -52,7 +52,7 @@ export function mockServing(state: AppState): Router {
     const route = routeOf(pathname, query.s);
     if (!route) return next();
     res.locals.logPath = `/server/mock-${route.kind}`; // keys are capabilities: not logged
-    if (state.phase !== 'ready') throw new ApiError(10503, undefined, { httpStatus: 503 });
+    if (state.phase !== 'ready') throw errors.starting(undefined, { httpStatus: 503 });
     if (route.kind === 'data') return send(res, await serveMockByKey(route.key));
     const itemId = /^\d{1,15}$/.test(route.itemId) ? Number(route.itemId) : 0;
     const path = typeof query.path === 'string' ? query.path : '';

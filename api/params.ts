@@ -4,7 +4,7 @@
  * the type the handler expects. Strings never accept objects or arrays, so a JSON body such as
  * `{"username": {"$ne": ""}}` is refused instead of reaching a database filter.
  */
-import { ApiError } from '../models/platform';
+import { type ApiError, errors } from '../models/platform';
 
 export interface ParamSources {
   path: Record<string, unknown>;
@@ -23,7 +23,7 @@ const TRUE_WORDS = new Set(['1', 'true', 'on', 'yes']);
 const FALSE_WORDS = new Set(['0', 'false', 'off', 'no', '']);
 
 function invalid(name: string): ApiError {
-  return new ApiError(10101, `Invalid parameter: ${name}`);
+  return errors.badParam(name);
 }
 
 export class Params {

@@ -4,7 +4,7 @@
  * Everything under /api and /server passes through here; nothing else does.
  */
 import express, { type NextFunction, type Request, type Response, Router } from 'express';
-import { ApiError, type Logger, runForClient } from '../models/platform';
+import { ApiError, errors, type Logger, runForClient } from '../models/platform';
 import { successBody } from './envelope';
 import { Params } from './params';
 import type { ActionContext, ControllerRegistry } from './registry';
@@ -55,7 +55,7 @@ export function showdocTransport(options: {
     res.locals.showdocRoute = route;
     // Answers carry tokens, private pages and member lists: no browser or proxy keeps them.
     res.set('Cache-Control', 'no-store');
-    if (state.phase !== 'ready') throw new ApiError(10503, undefined, { httpStatus: 503 });
+    if (state.phase !== 'ready') throw errors.starting(undefined, { httpStatus: 503 });
     next();
   });
 
@@ -68,7 +68,7 @@ export function showdocTransport(options: {
   router.use(async (req: Request, res: Response) => {
     const route = res.locals.showdocRoute as ResolvedRoute;
     const handler = registry.find(route.controller, route.action);
-    if (!handler) throw new ApiError(10404, undefined, { httpStatus: 404 });
+    if (!handler) throw errors.invalidRequest(undefined, { httpStatus: 404 });
 
     const query = toParamRecord(req.query);
     if (route.routeInQuery) delete query.s;

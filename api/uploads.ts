@@ -17,7 +17,7 @@ import { rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import busboy from 'busboy';
-import { ApiError } from '../models/platform';
+import { ApiError, errors } from '../models/platform';
 import { getSiteSettings } from '../models/settings';
 import { Params } from './params';
 import type { ActionContext } from './registry';
@@ -55,7 +55,7 @@ export interface ReceiveOptions {
 
 function tooLarge(maxBytes: number): ApiError {
   const mb = Math.max(1, Math.round(maxBytes / 1024 / 1024));
-  return new ApiError(10603, `The file is too large (limit ${mb} MB)`);
+  return errors.fileTooLarge(`The file is too large (limit ${mb} MB)`);
 }
 
 /** Deletes a staging file if there is one; a failure to delete must not mask the answer. */
@@ -76,7 +76,7 @@ export function receiveMultipart(
 ): Promise<MultipartForm> {
   const { req } = ctx;
   if (!req.is('multipart/form-data'))
-    return Promise.reject(new ApiError(10101, 'Please send the file as multipart/form-data'));
+    return Promise.reject(errors.failed('Please send the file as multipart/form-data'));
   const hardCap = options.maxBytes + FORM_SLACK_BYTES;
   if (Number(req.headers['content-length'] ?? 0) > hardCap) {
     closeAfterResponse(ctx);
@@ -99,7 +99,7 @@ export function receiveMultipart(
         },
       });
     } catch {
-      reject(new ApiError(10101, 'Malformed multipart body'));
+      reject(errors.failed('Malformed multipart body'));
       return;
     }
 
@@ -126,7 +126,7 @@ export function receiveMultipart(
 
     parser.on('field', (name, value, info) => {
       if (info.nameTruncated || info.valueTruncated) {
-        refusal ??= new ApiError(10101, 'A form field is too long');
+        refusal ??= errors.failed('A form field is too long');
         return;
       }
       fields[name] = value;
@@ -137,7 +137,7 @@ export function receiveMultipart(
       // an error with no listener would be thrown by Node and end the process. Every file stream
       // gets one, whether it is written, drained or ignored.
       stream.on('error', () => {
-        refusal ??= new ApiError(10101, 'Malformed multipart body');
+        refusal ??= errors.failed('Malformed multipart body');
       });
       if (refusal || fileSeen || !options.fileFields.includes(name)) {
         stream.resume();
@@ -162,7 +162,7 @@ export function receiveMultipart(
         if ((stream as { truncated?: boolean }).truncated) throw tooLarge(options.maxBytes);
         staged = { path: target, size: (await stat(target)).size, filename: info.filename ?? '' };
       })().catch(async (error: unknown) => {
-        refusal ??= error instanceof ApiError ? error : new ApiError(10601, 'Upload failed');
+        refusal ??= error instanceof ApiError ? error : errors.uploadFailed('Upload failed');
         staged = null;
         await discard(stagedPath);
         stagedPath = null;
@@ -170,12 +170,12 @@ export function receiveMultipart(
     });
 
     const tooManyParts = () => {
-      refusal ??= new ApiError(10101, 'Too many form fields');
+      refusal ??= errors.failed('Too many form fields');
     };
     parser.on('partsLimit', tooManyParts);
     parser.on('fieldsLimit', tooManyParts);
     parser.on('filesLimit', tooManyParts);
-    parser.on('error', () => fail(refusal ?? new ApiError(10101, 'Malformed multipart body')));
+    parser.on('error', () => fail(refusal ?? errors.failed('Malformed multipart body')));
     parser.on('close', () => {
       void writing.then(() => {
         if (settled) return;
@@ -193,10 +193,10 @@ export function receiveMultipart(
       }
     });
     req.on('close', () => {
-      if (!req.complete) fail(new ApiError(10101, 'The upload was interrupted'));
+      if (!req.complete) fail(errors.failed('The upload was interrupted'));
     });
     // An aborted or reset body errors the request stream: answered like a cut body, never thrown.
-    req.on('error', () => fail(new ApiError(10101, 'The upload was interrupted')));
+    req.on('error', () => fail(errors.failed('The upload was interrupted')));
     req.pipe(parser);
   });
 }

@@ -10,7 +10,7 @@
  * fan-out re-check only the sockets a change can affect.
  */
 import { allows, itemAccess, type Actor, type ItemAccess } from '../models/access';
-import { ApiError, isApiError } from '../models/platform';
+import { ApiError, errors, isApiError } from '../models/platform';
 import { requirePage } from '../models/pages';
 import { rooms, type PresenceMode } from './socketEvents';
 import type { QuireSocket } from './types';
@@ -84,7 +84,7 @@ export async function watchItem(
 ): Promise<void> {
   const room = rooms.item(itemId);
   if (!socket.rooms.has(room) && watchedCount(socket) >= MAX_WATCHED_ROOMS)
-    throw new ApiError(10101, `At most ${MAX_WATCHED_ROOMS} rooms per connection`);
+    throw errors.failed(`At most ${MAX_WATCHED_ROOMS} rooms per connection`);
   const grant = await checkItem(actor, itemId, password);
   if (!socket.connected) return; // gone while we checked: joining now would leak the room
   rememberPassword(socket, itemId, password);
@@ -101,7 +101,7 @@ export async function watchPage(
 ): Promise<number> {
   const room = rooms.page(pageId);
   if (!socket.rooms.has(room) && watchedCount(socket) >= MAX_WATCHED_ROOMS)
-    throw new ApiError(10101, `At most ${MAX_WATCHED_ROOMS} rooms per connection`);
+    throw errors.failed(`At most ${MAX_WATCHED_ROOMS} rooms per connection`);
   const grant = await checkPage(actor, pageId, password);
   if (!socket.connected) return grant.itemId;
   rememberPassword(socket, grant.itemId, password);

@@ -14,7 +14,7 @@ import {
   TreeError,
   type TreeNode,
 } from '../../models/catalogs';
-import { ApiError } from '../../models/platform';
+import { errors } from '../../models/platform';
 import { unescapeFromClient } from '../../models/pages';
 import { itemPassword, optionalLogin, requireLogin } from '../auth';
 import { defineController, type ActionContext } from '../registry';
@@ -35,18 +35,18 @@ function listing(shape: 'flat' | 'group' | 'names') {
  */
 function treeNodes(ctx: ActionContext): TreeNode[] {
   let value = ctx.params.value('cats');
-  if (value === undefined || value === '') throw new ApiError(10101, 'Parameter error: cats');
+  if (value === undefined || value === '') throw errors.failed('Parameter error: cats');
   if (typeof value === 'string') {
     try {
       value = JSON.parse(unescapeFromClient(value));
     } catch {
-      throw new ApiError(10101, 'cats is not valid JSON');
+      throw errors.failed('cats is not valid JSON');
     }
   }
   try {
     return parseTreeNodes(value);
   } catch (error) {
-    if (error instanceof TreeError) throw new ApiError(10101, error.message);
+    if (error instanceof TreeError) throw errors.failed(error.message);
     throw error;
   }
 }
@@ -61,7 +61,7 @@ export const catalogController = defineController('catalog', {
     const itemId = ctx.params.int('item_id');
     const catId = ctx.params.int('cat_id');
     if (!(itemId > 0) || !(catId > 0))
-      throw new ApiError(10101, 'Parameter error: item_id and cat_id are required');
+      throw errors.failed('Parameter error: item_id and cat_id are required');
     return pagesOfCatalog(actor, itemId, catId);
   },
 
@@ -86,7 +86,7 @@ export const catalogController = defineController('catalog', {
   async batUpdate(ctx) {
     const { actor } = await requireLogin(ctx);
     const itemId = ctx.params.int('item_id');
-    if (!(itemId > 0)) throw new ApiError(10101, 'Parameter error: item_id');
+    if (!(itemId > 0)) throw errors.failed('Parameter error: item_id');
     const nodes = treeNodes(ctx);
     await saveCatalogTree(actor, itemId, nodes, {
       id: ctx.params.int('dragged_id'),

@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { crc32, deflateSync } from 'node:zlib';
 import QRCode from 'qrcode';
 import { defineController } from '../registry';
-import { ApiError, failure } from '../../models/platform';
+import { errors, failure } from '../../models/platform';
 import { captchaImage, createCaptcha } from '../../models/accounts';
 import { getSiteSettings } from '../../models/settings';
 import { visitFile } from './attachment';
@@ -28,7 +28,7 @@ function packageVersion(): string {
         throw new Error('no version');
       version = `v${parsed.version}`;
     } catch {
-      throw new ApiError(10500, 'Version information is unavailable');
+      throw errors.internal('Version information is unavailable');
     }
   }
   return version;

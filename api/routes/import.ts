@@ -7,7 +7,7 @@
 import { rm } from 'node:fs/promises';
 import { requireItem } from '../../models/access';
 import { authenticateToken } from '../../models/accounts';
-import { ApiError, fileStorage } from '../../models/platform';
+import { errors, fileStorage } from '../../models/platform';
 import { importFile } from '../../models/transfer';
 import { requireLogin } from '../auth';
 import type { Params } from '../params';
@@ -19,7 +19,7 @@ const MIN_IMPORT_BYTES = 100 * 1024 * 1024;
 
 async function importer(ctx: ActionContext, params: Params) {
   const auth = await authenticateToken(tokenOf(ctx, params));
-  if (!auth) throw new ApiError(10102);
+  if (!auth) throw errors.notLoggedIn();
   return auth.actor;
 }
 
@@ -27,7 +27,7 @@ export const importController = defineController('import', {
   async auto(ctx) {
     if (!ctx.req.is('multipart/form-data')) {
       await requireLogin(ctx);
-      throw new ApiError(10101, 'Please upload the file as multipart/form-data');
+      throw errors.failed('Please upload the file as multipart/form-data');
     }
     const form = await receiveMultipart(ctx, {
       fileFields: ['file'],
@@ -44,7 +44,7 @@ export const importController = defineController('import', {
     try {
       const params = paramsWithForm(ctx, form.fields);
       const actor = await importer(ctx, params);
-      if (!form.file) throw new ApiError(10101, 'Please upload a file');
+      if (!form.file) throw errors.failed('Please upload a file');
       return await importFile(actor, {
         itemId: params.int('item_id'),
         fileName: form.file.filename,

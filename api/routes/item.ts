@@ -16,14 +16,14 @@ import {
   updateItem,
 } from '../../models/items';
 import { checkVisitPassword, itemInfo, resolveItemId, visibleChangeLog } from '../../models/reader';
-import { ApiError } from '../../models/platform';
+import { errors } from '../../models/platform';
 import { itemPassword, optionalLogin, requireLogin } from '../auth';
 import { defineController, type ActionContext } from '../registry';
 import { groupIdsParam, optionalBool, optionalStr } from './itemParams';
 
 function itemIdParam(ctx: ActionContext): number {
   const id = ctx.params.int('item_id');
-  if (!(id > 0)) throw new ApiError(10101, 'Item not found');
+  if (!(id > 0)) throw errors.failed('Item not found');
   return id;
 }
 

@@ -2,7 +2,7 @@
  * `itemGroup/*` (reference accounts §9.1): the caller's own item groups. Rules in
  * models/items/itemGroups.ts.
  */
-import { ApiError } from '../../models/platform';
+import { errors } from '../../models/platform';
 import { deleteGroup, listGroups, saveGroup, sortGroups } from '../../models/items';
 import { requireLogin } from '../auth';
 import { defineController } from '../registry';
@@ -16,11 +16,11 @@ function parseGroupOrder(raw: unknown): { id: number; s_number: number }[] {
     try {
       value = JSON.parse(value.replace(/&quot;/g, '"'));
     } catch {
-      throw new ApiError(10101, 'groups must be a JSON list of {id, s_number}');
+      throw errors.failed('groups must be a JSON list of {id, s_number}');
     }
   }
-  if (!Array.isArray(value) || !value.length) throw new ApiError(10101, 'groups is required');
-  if (value.length > MAX_SORT_ENTRIES) throw new ApiError(10101, 'Too many groups');
+  if (!Array.isArray(value) || !value.length) throw errors.failed('groups is required');
+  if (value.length > MAX_SORT_ENTRIES) throw errors.failed('Too many groups');
   return value.map((entry) => {
     const { id, s_number } = (entry ?? {}) as Record<string, unknown>;
     const toInt = (v: unknown) =>
@@ -31,7 +31,7 @@ function parseGroupOrder(raw: unknown): { id: number; s_number: number }[] {
           : NaN;
     const n = { id: toInt(id), s_number: toInt(s_number) };
     if (!Number.isSafeInteger(n.id) || !Number.isSafeInteger(n.s_number))
-      throw new ApiError(10101, 'groups must be a JSON list of {id, s_number}');
+      throw errors.failed('groups must be a JSON list of {id, s_number}');
     return n;
   });
 }

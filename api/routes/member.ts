@@ -1,7 +1,7 @@
 /**
  * `member/*` (reference accounts §9.17): an item's personal members. Rules in models/members/members.ts.
  */
-import { ApiError } from '../../models/platform';
+import { errors } from '../../models/platform';
 import {
   addMembers,
   listAllMembers,
@@ -31,7 +31,7 @@ export const memberController = defineController('member', {
   async save(ctx) {
     const { actor } = await requireLogin(ctx);
     const itemId = ctx.params.int('item_id');
-    if (!(itemId > 0)) throw new ApiError(10101, 'Item not found');
+    if (!(itemId > 0)) throw errors.failed('Item not found');
     return addMembers(actor, itemId, {
       usernames: ctx.params.str('username').split(','),
       member_group_id: ctx.params.int('member_group_id', 0),

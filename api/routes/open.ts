@@ -6,7 +6,7 @@
  */
 import { rm } from 'node:fs/promises';
 import { deleteItemFile, storeUpload } from '../../models/files';
-import { ApiError, fileStorage, formatUnix, isApiError } from '../../models/platform';
+import { errors, fileStorage, formatUnix, isApiError } from '../../models/platform';
 import { catalogRow } from '../../models/catalogs';
 import {
   authenticateApiKey,
@@ -111,7 +111,7 @@ export const openController = defineController('open', {
 
   async uploadAttachment(ctx) {
     if (!ctx.req.is('multipart/form-data'))
-      throw new ApiError(10101, 'Please send the file as multipart/form-data');
+      throw errors.failed('Please send the file as multipart/form-data');
     const form = await receiveMultipart(ctx, {
       fileFields: ['file'],
       maxBytes: await uploadLimitBytes(),
@@ -123,7 +123,7 @@ export const openController = defineController('open', {
         params.str('api_key').trim(),
         params.str('api_token').trim(),
       );
-      if (!form.file) throw new ApiError(10101, 'Please upload a file');
+      if (!form.file) throw errors.failed('Please upload a file');
       const file = await storeUpload(holder.actor, {
         target: { itemId: holder.itemId, pageId: params.int('page_id') },
         purpose: 'file',

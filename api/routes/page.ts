@@ -4,7 +4,7 @@
  * models/pages/pages.ts, models/pages/shareLinks.ts and models/pages/sqlTable.ts; this file reads parameters the
  * ShowDoc way and shapes answers as ShowDoc did.
  */
-import { ApiError, formatUnix } from '../../models/platform';
+import { errors, formatUnix } from '../../models/platform';
 import {
   phpUrlDecode,
   unescapeFromClient,
@@ -87,7 +87,7 @@ export const pageController = defineController('page', {
     const p = ctx.params;
     // ShowDoc checks for empty content before URL-decoding it.
     let content = p.str('page_content');
-    if (content === '') throw new ApiError(10101, 'Saving empty content is not allowed');
+    if (content === '') throw errors.failed('Saving empty content is not allowed');
     if (p.bool('is_urlencode')) content = phpUrlDecode(content);
     const isNotify = p.bool('is_notify');
     const { page, created } = await savePage(
@@ -142,7 +142,7 @@ export const pageController = defineController('page', {
   async sort(ctx) {
     const { actor } = await requireLogin(ctx);
     const itemId = ctx.params.int('item_id');
-    if (!(itemId > 0) || !ctx.params.has('pages')) throw new ApiError(10101, 'Parameter error');
+    if (!(itemId > 0) || !ctx.params.has('pages')) throw errors.failed('Parameter error');
     await sortPages(actor, itemId, sortOrders(ctx.params));
     return [];
   },

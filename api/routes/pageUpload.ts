@@ -17,7 +17,7 @@ import {
   storeUpload,
   type UploadPurpose,
 } from '../../models/files';
-import { ApiError, isApiError, fileStorage, formatUnix } from '../../models/platform';
+import { errors, fileStorage, formatUnix, isApiError } from '../../models/platform';
 import type { UploadFileDoc } from '../../models/files/schemas';
 import { itemPassword, optionalLogin, requireLogin } from '../auth';
 import type { Params } from '../params';
@@ -47,7 +47,7 @@ function targetOf(params: Params) {
 
 async function uploaderOf(ctx: ActionContext, params: Params) {
   const auth = await authenticateToken(tokenOf(ctx, params));
-  if (!auth) throw new ApiError(10102);
+  if (!auth) throw errors.notLoggedIn();
   return auth.actor;
 }
 
@@ -60,7 +60,7 @@ async function receiveAndStore(ctx: ActionContext, purpose: UploadPurpose): Prom
   if (!ctx.req.is('multipart/form-data')) {
     // A form or JSON body was parsed already: answer a missing login before the wrong format.
     await requireLogin(ctx);
-    throw new ApiError(10101, 'Please send the file as multipart/form-data');
+    throw errors.failed('Please send the file as multipart/form-data');
   }
   const form = await receiveMultipart(ctx, {
     fileFields: FILE_FIELDS[purpose],
@@ -77,7 +77,7 @@ async function receiveAndStore(ctx: ActionContext, purpose: UploadPurpose): Prom
   try {
     const params = paramsWithForm(ctx, form.fields);
     const actor = await uploaderOf(ctx, params);
-    if (!form.file) throw new ApiError(10101, 'Please choose a file to upload');
+    if (!form.file) throw errors.failed('Please choose a file to upload');
     return await storeUpload(actor, {
       target: targetOf(params),
       purpose,

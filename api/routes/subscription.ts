@@ -3,7 +3,7 @@
  * notify". Rules in models/notices/subscriptions.ts; the notify dialog picks people from
  * `member/getAllList`.
  */
-import { ApiError } from '../../models/platform';
+import { errors } from '../../models/platform';
 import { listPageSubscribers, subscribeUsers, unsubscribeUsers } from '../../models/notices';
 import { requireLogin } from '../auth';
 import { defineController, type ActionContext } from '../registry';
@@ -11,7 +11,7 @@ import { defineController, type ActionContext } from '../registry';
 /** `uids`: a comma list (or array) of user ids. */
 function uidList(ctx: ActionContext): number[] {
   const raw = ctx.params.list('uids');
-  if (raw.some((v) => !/^\d{1,15}$/.test(v))) throw new ApiError(10101, 'Invalid user id');
+  if (raw.some((v) => !/^\d{1,15}$/.test(v))) throw errors.failed('Invalid user id');
   return raw.map(Number);
 }
 

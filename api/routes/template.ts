@@ -3,7 +3,7 @@
  * models/templates/templates.ts. Rows as ShowDoc answered them: columns as strings, `addtime` formatted, and
  * the content as written (ShowDoc un-escaped it once on the way out, so clients get the same text).
  */
-import { ApiError, formatUnix } from '../../models/platform';
+import { errors, formatUnix } from '../../models/platform';
 import type { TemplateDoc, TemplateItemDoc } from '../../models/templates/schemas';
 import {
   deleteTemplate,
@@ -41,7 +41,7 @@ function shareRow(s: TemplateItemDoc) {
 /** `item_id` of shareToItem: a comma list (or array) of positive ids; empty entries are skipped. */
 function itemIdList(ctx: ActionContext): number[] {
   const raw = ctx.params.list('item_id');
-  if (raw.some((v) => !/^\d{1,15}$/.test(v))) throw new ApiError(10101, 'Invalid item id');
+  if (raw.some((v) => !/^\d{1,15}$/.test(v))) throw errors.failed('Invalid item id');
   return raw.map(Number).filter((id) => id > 0);
 }
 
@@ -88,7 +88,7 @@ export const templateController = defineController('template', {
     const items = ctx.params.value('item_id');
     // As ShowDoc: no item list at all is an error, while "0" or "," shares to nothing.
     if (!(templateId > 0) || items === undefined || items === '')
-      throw new ApiError(10101, 'Parameter error');
+      throw errors.failed('Parameter error');
     await shareTemplate(actor, templateId, itemIdList(ctx));
   },
 

@@ -3,7 +3,7 @@
  * user search and the per-user push address. Rules and their order follow reference accounts
  * §2 and §8; where ShowDoc was weak Quire is stricter (see the notes at each function).
  */
-import { ApiError, failure, formatNow, nowSeconds, throttle } from '../platform';
+import { errors, failure, formatNow, nowSeconds, throttle } from '../platform';
 import { checkCaptcha } from './captcha';
 import { clearLoginFailures, lockedFor, recordLoginFailure } from './loginThrottle';
 import { User, type UserDoc } from './schemas/user';
@@ -79,14 +79,13 @@ async function checkNewPassword(password: string): Promise<void> {
 
 async function requireCaptcha(answer: CaptchaAnswer): Promise<void> {
   if (!(await checkCaptcha(answer.captchaId, answer.captcha)))
-    throw new ApiError(10206, 'Captcha incorrect or expired');
+    throw errors.captchaWrong('Captcha incorrect or expired');
 }
 
 async function requireNotLocked(username: string): Promise<void> {
   const seconds = await lockedFor(username);
   if (seconds > 0)
-    throw new ApiError(
-      10204,
+    throw errors.accountLocked(
       `Too many failed logins: try again in ${Math.ceil(seconds / 60)} minute(s)`,
     );
 }
@@ -126,7 +125,7 @@ export async function loginWithPassword(
   }
   if (!user || !valid) {
     await recordLoginFailure(username);
-    throw new ApiError(10210, 'Wrong username or password');
+    throw errors.badCredentials('Wrong username or password');
   }
 
   await clearLoginFailures(username);
@@ -176,7 +175,7 @@ export async function changePassword(
 ): Promise<void> {
   await checkNewPassword(input.newPassword);
   const user = await User.findOne({ uid }).lean<UserDoc>();
-  if (!user) throw new ApiError(10102);
+  if (!user) throw errors.notLoggedIn();
   await requireNotLocked(user.username);
   const current = input.currentPassword;
   const valid =

@@ -4,7 +4,7 @@
  */
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import bcrypt from 'bcryptjs';
-import { nextId, ApiError, failure, events, nowSeconds } from '../platform';
+import { errors, events, failure, nextId, nowSeconds } from '../platform';
 import { ADMIN_GROUP, USER_GROUP, User, type UserDoc, type UserDocument } from './schemas/user';
 import { UserToken } from './schemas/userToken';
 
@@ -115,7 +115,7 @@ export function findUserByUid(uid: number): Promise<UserDocument | null> {
 
 async function requireUser(username: string): Promise<UserDocument> {
   const user = await findUserByName(username);
-  if (!user) throw new ApiError(10209, `User ${username} not found`);
+  if (!user) throw errors.targetUserNotFound(`User ${username} not found`);
   return user;
 }
 

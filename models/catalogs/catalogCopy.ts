@@ -23,7 +23,7 @@ import {
   type CatalogRow,
 } from './catalogs';
 import { planTreeUpdate, subtreeHeight, subtreeOf } from './catalogTree';
-import { nextId, ApiError, events, nowSeconds } from '../platform';
+import { errors, events, nextId, nowSeconds } from '../platform';
 import { Catalog, MAX_LEVEL, TOP_LEVEL, type CatalogDoc } from './schemas/catalog';
 import { Page, type PageDoc } from '../pages/schemas';
 
@@ -50,10 +50,10 @@ function editAccess(actor: Actor, itemId: number): Promise<ItemAccess> {
 
 /** Copies or moves; returns the (new) root catalog row. */
 export async function copyCatalog(actor: Actor, input: CopyCatalogInput): Promise<CatalogRow> {
-  if (!(input.catId > 0)) throw new ApiError(10101, 'Parameter error: cat_id');
-  if (input.newParentCatId < 0 || input.toItemId < 0) throw new ApiError(10101, 'Parameter error');
+  if (!(input.catId > 0)) throw errors.failed('Parameter error: cat_id');
+  if (input.newParentCatId < 0 || input.toItemId < 0) throw errors.failed('Parameter error');
   const source = await Catalog.findOne({ cat_id: input.catId }, { _id: 0 }).lean<CatalogDoc>();
-  if (!source) throw new ApiError(10101, 'Catalog does not exist');
+  if (!source) throw errors.failed('Catalog does not exist');
   const sourceAccess = await editAccess(actor, source.item_id);
   const targetItemId = input.toItemId > 0 ? input.toItemId : source.item_id;
   const sameItem = targetItemId === source.item_id;
@@ -62,29 +62,26 @@ export async function copyCatalog(actor: Actor, input: CopyCatalogInput): Promis
   const sourceCatalogs = await itemCatalogs(source.item_id);
   const targetCatalogs = sameItem ? sourceCatalogs : await itemCatalogs(targetItemId);
   if (!insideRestriction(sourceAccess, source.cat_id, parentMap(sourceCatalogs)))
-    throw new ApiError(10103, OUTSIDE_RESTRICTION);
+    throw errors.noPermission(OUTSIDE_RESTRICTION);
   if (input.move && sourceAccess.catalogRestriction?.includes(source.cat_id))
-    throw new ApiError(10103, OUTSIDE_RESTRICTION);
+    throw errors.noPermission(OUTSIDE_RESTRICTION);
 
   const parentId = input.newParentCatId;
   if (parentId > 0 && !targetCatalogs.some((c) => c.cat_id === parentId))
-    throw new ApiError(10101, 'The target catalog does not exist in the target item');
+    throw errors.failed('The target catalog does not exist in the target item');
   if (!insideRestriction(targetAccess, parentId, parentMap(targetCatalogs)))
-    throw new ApiError(10103, OUTSIDE_RESTRICTION);
+    throw errors.noPermission(OUTSIDE_RESTRICTION);
   const subtree = subtreeOf(source.cat_id, sourceCatalogs);
   if (sameItem && subtree.includes(parentId))
-    throw new ApiError(10101, 'A catalog cannot be copied or moved into itself');
+    throw errors.failed('A catalog cannot be copied or moved into itself');
   const rootLevel = parentId > 0 ? levelsOf(targetCatalogs).get(parentId)! + 1 : TOP_LEVEL;
   if (rootLevel + subtreeHeight(source.cat_id, sourceCatalogs) > MAX_LEVEL)
-    throw new ApiError(
-      10101,
-      `Catalogs can be nested at most ${MAX_LEVEL - TOP_LEVEL + 1} levels deep`,
-    );
+    throw errors.failed(`Catalogs can be nested at most ${MAX_LEVEL - TOP_LEVEL + 1} levels deep`);
 
   if (input.move && sameItem) return moveWithinItem(actor, sourceAccess, source, parentId);
 
   if (targetCatalogs.length + subtree.length > MAX_CATALOGS_PER_ITEM)
-    throw new ApiError(10100, `An item can hold at most ${MAX_CATALOGS_PER_ITEM} catalogs`);
+    throw errors.refused(`An item can hold at most ${MAX_CATALOGS_PER_ITEM} catalogs`);
   const root = await copySubtree(actor, source, subtree, targetItemId, parentId, rootLevel);
   events.publish('menu.changed', { itemId: targetItemId, byUid: actor.uid });
 
@@ -176,7 +173,7 @@ async function copySubtree(
         }
       }
     }
-    if (!copies.length) throw new ApiError(10101, 'Catalog does not exist');
+    if (!copies.length) throw errors.failed('Catalog does not exist');
     await Catalog.insertMany(copies, { session });
     const pageCopies = [];
     for (const page of pages) {

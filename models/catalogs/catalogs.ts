@@ -26,7 +26,7 @@ import {
   type TreePlan,
 } from './catalogTree';
 import { logChange } from '../items';
-import { nextId, ApiError, events, formatUnix, nowSeconds } from '../platform';
+import { ApiError, errors, events, formatUnix, nextId, nowSeconds } from '../platform';
 import { moveToRecycleBin } from '../pages';
 import { Catalog, MAX_LEVEL, TOP_LEVEL, type CatalogDoc } from './schemas/catalog';
 import { Page, type PageDoc } from '../pages/schemas';
@@ -108,9 +108,9 @@ export function asApiError(error: unknown): unknown {
 
 export function checkCatalogName(raw: string): string {
   const name = raw.trim();
-  if (!name) throw new ApiError(10101, 'Catalog name is required');
+  if (!name) throw errors.failed('Catalog name is required');
   if (name.length > MAX_CATALOG_NAME)
-    throw new ApiError(10101, `Catalog names may be at most ${MAX_CATALOG_NAME} characters`);
+    throw errors.failed(`Catalog names may be at most ${MAX_CATALOG_NAME} characters`);
   return name;
 }
 
@@ -175,9 +175,9 @@ export async function pagesOfCatalog(
 ): Promise<{ page_id: string; page_title: string; s_number: string }[]> {
   const access = await editAccess(actor, itemId);
   const all = await itemCatalogs(itemId);
-  if (!all.some((c) => c.cat_id === catId)) throw new ApiError(10101, 'Catalog does not exist');
+  if (!all.some((c) => c.cat_id === catId)) throw errors.failed('Catalog does not exist');
   if (!insideRestriction(access, catId, parentMap(all)))
-    throw new ApiError(10103, OUTSIDE_RESTRICTION);
+    throw errors.noPermission(OUTSIDE_RESTRICTION);
   const pages = await Page.find(
     { item_id: itemId, cat_id: catId, is_del: 0 },
     { page_id: 1, page_title: 1, s_number: 1, is_draft: 1, author_uid: 1, _id: 0 },
@@ -242,10 +242,10 @@ export async function saveCatalog(actor: Actor, input: SaveCatalogInput): Promis
   const name = checkCatalogName(input.catName);
   const parentCatId = input.parentCatId ?? (input.catId > 0 ? undefined : 0);
   if (parentCatId !== undefined && parentCatId < 0)
-    throw new ApiError(10101, 'Parent catalog does not exist');
+    throw errors.failed('Parent catalog does not exist');
   if (input.catId > 0 && parentCatId === input.catId)
-    throw new ApiError(10101, 'A catalog cannot be its own parent');
-  if (!(input.itemId > 0)) throw new ApiError(10101, 'Parameter error: item_id');
+    throw errors.failed('A catalog cannot be its own parent');
+  if (!(input.itemId > 0)) throw errors.failed('Parameter error: item_id');
   const access = await editAccess(actor, input.itemId);
   const itemId = input.itemId;
 
@@ -254,7 +254,7 @@ export async function saveCatalog(actor: Actor, input: SaveCatalogInput): Promis
       .transaction(async (session) => {
         const catalogs = await itemCatalogs(itemId, session);
         const before = catalogs.find((c) => c.cat_id === input.catId);
-        if (!before) throw new ApiError(10101, 'Catalog does not exist in this item');
+        if (!before) throw errors.failed('Catalog does not exist in this item');
         const node: TreeNode = {
           cat_id: input.catId,
           page_id: 0,
@@ -289,17 +289,17 @@ export async function saveCatalog(actor: Actor, input: SaveCatalogInput): Promis
 
   const catalogs = await itemCatalogs(itemId);
   if (catalogs.length >= MAX_CATALOGS_PER_ITEM)
-    throw new ApiError(10100, `An item can hold at most ${MAX_CATALOGS_PER_ITEM} catalogs`);
+    throw errors.refused(`An item can hold at most ${MAX_CATALOGS_PER_ITEM} catalogs`);
   const parent = parentCatId ?? 0;
   let level = TOP_LEVEL;
   if (parent > 0) {
     if (!catalogs.some((c) => c.cat_id === parent))
-      throw new ApiError(10101, 'Parent catalog does not exist in this item');
+      throw errors.failed('Parent catalog does not exist in this item');
     level = levelsOf(catalogs).get(parent)! + 1;
-    if (level > MAX_LEVEL) throw new ApiError(10101, TOO_DEEP);
+    if (level > MAX_LEVEL) throw errors.failed(TOO_DEEP);
   }
   if (!insideRestriction(access, parent, parentMap(catalogs)))
-    throw new ApiError(10103, OUTSIDE_RESTRICTION);
+    throw errors.noPermission(OUTSIDE_RESTRICTION);
   const catId = await nextId('cat_id');
   await Catalog.create({
     cat_id: catId,
@@ -337,9 +337,9 @@ export function levelsOf(catalogs: TreeCatalog[]): Map<number, number> {
  * bin (ShowDoc soft-deleted them without a bin entry, so they could not be recovered).
  */
 export async function deleteCatalog(actor: Actor, catId: number): Promise<void> {
-  if (!(catId > 0)) throw new ApiError(10101, 'Parameter error: cat_id');
+  if (!(catId > 0)) throw errors.failed('Parameter error: cat_id');
   const target = await Catalog.findOne({ cat_id: catId }, { _id: 0 }).lean<CatalogDoc>();
-  if (!target) throw new ApiError(10101, 'Catalog does not exist');
+  if (!target) throw errors.failed('Catalog does not exist');
   const access = await editAccess(actor, target.item_id);
   const { pageIds } = await removeSubtree(actor, access, target);
   await logChange({
@@ -372,12 +372,12 @@ export async function removeSubtree(
   const itemId = target.item_id;
   const catalogs = await itemCatalogs(itemId);
   if (!catalogs.some((c) => c.cat_id === target.cat_id))
-    throw new ApiError(10101, 'Catalog does not exist');
+    throw errors.failed('Catalog does not exist');
   if (
     !insideRestriction(access, target.cat_id, parentMap(catalogs)) ||
     access.catalogRestriction?.includes(target.cat_id)
   )
-    throw new ApiError(10103, OUTSIDE_RESTRICTION);
+    throw errors.noPermission(OUTSIDE_RESTRICTION);
   const pageIds: number[] = [];
   for (let attempt = 0; ; attempt++) {
     // Normally one round; another only when pages were saved into the subtree meanwhile.
@@ -397,10 +397,7 @@ export async function removeSubtree(
       );
       if (late) {
         if (attempt >= 3)
-          throw new ApiError(
-            10101,
-            'Pages keep being saved into this catalog; try deleting it again',
-          );
+          throw errors.failed('Pages keep being saved into this catalog; try deleting it again');
         return false;
       }
       await Catalog.deleteMany({ item_id: itemId, cat_id: { $in: subtree } }, { session });

@@ -15,7 +15,7 @@
  */
 import type { Actor, ItemAccess } from '../access';
 import { byOrder, parentMap, insideRestriction, type CatalogRow, catalogRow } from './catalogs';
-import { ApiError, events } from '../platform';
+import { errors, events } from '../platform';
 import { escapeForClient } from '../pages';
 import { Catalog, type CatalogDoc } from './schemas/catalog';
 import { Page, type PageDoc } from '../pages/schemas';
@@ -219,7 +219,7 @@ async function searchMenu(access: ItemAccess, actor: Actor, keyword: string): Pr
       page_addtime: String(p.page_addtime ?? 0),
       is_del: String(p.is_del),
     }));
-  if (!pages.length) throw new ApiError(999, 'No search results');
+  if (!pages.length) throw errors.noSearchResults('No search results');
   return { pages, catalogs: [] };
 }
 

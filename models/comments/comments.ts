@@ -10,8 +10,7 @@
  * someone else's draft or a page of a private item answers as one that does not exist.
  */
 import type { Actor } from '../access';
-import { nextId } from '../platform';
-import { ApiError } from '../platform';
+import { errors, nextId } from '../platform';
 import { events } from '../platform';
 import { createReminders } from '../notices';
 import { requirePage, type PageWithAccess } from '../pages';
@@ -47,7 +46,7 @@ async function pageFor(
   pageId: number,
   itemPassword?: string,
 ): Promise<PageWithAccess> {
-  if (!(pageId > 0)) throw new ApiError(10100, 'Missing page_id parameter');
+  if (!(pageId > 0)) throw errors.refused('Missing page_id parameter');
   return requirePage(actor, pageId, {
     level: 'visit',
     itemPassword,
@@ -105,17 +104,17 @@ export async function addComment(
   actor: Actor,
   input: { pageId: number; content: string; parentId: number; itemPassword?: string },
 ): Promise<number> {
-  if (actor.uid <= 0) throw new ApiError(10102);
-  if (!(input.pageId > 0)) throw new ApiError(10100, 'Missing page_id parameter');
+  if (actor.uid <= 0) throw errors.notLoggedIn();
+  if (!(input.pageId > 0)) throw errors.refused('Missing page_id parameter');
   const content = input.content.trim();
-  if (!content) throw new ApiError(10100, 'Comment content cannot be empty');
+  if (!content) throw errors.refused('Comment content cannot be empty');
   if ([...content].length > MAX_COMMENT_LENGTH)
-    throw new ApiError(10100, `Comment content must be 1-${MAX_COMMENT_LENGTH} characters`);
+    throw errors.refused(`Comment content must be 1-${MAX_COMMENT_LENGTH} characters`);
   const found = await pageFor(actor, input.pageId, input.itemPassword);
   const type = found.access.item.item_type || REGULAR_ITEM;
   if (type !== REGULAR_ITEM && type !== KANBAN_ITEM)
-    throw new ApiError(10100, 'This item type does not support comments');
-  if (!commentsOpen(found)) throw new ApiError(10100, 'Comments are not enabled for this item');
+    throw errors.refused('This item type does not support comments');
+  if (!commentsOpen(found)) throw errors.refused('Comments are not enabled for this item');
   let parent: PageCommentDoc | null = null;
   if (input.parentId > 0) {
     parent = await PageComment.findOne({
@@ -123,9 +122,9 @@ export async function addComment(
       page_id: input.pageId,
       is_deleted: 0,
     }).lean<PageCommentDoc>();
-    if (!parent) throw new ApiError(10100, 'The comment replied to does not exist or was deleted');
+    if (!parent) throw errors.refused('The comment replied to does not exist or was deleted');
     if (parent.parent_id > 0)
-      throw new ApiError(10100, 'Only two levels of comments: a reply cannot be replied to');
+      throw errors.refused('Only two levels of comments: a reply cannot be replied to');
   }
   const { page, access } = found;
   const commentId = await nextId('page_comment_id');
@@ -180,16 +179,16 @@ async function itemManagerUids(itemId: number): Promise<number[]> {
  * of a deleted comment disappear with it from the list.
  */
 export async function deleteComment(actor: Actor, commentId: number): Promise<void> {
-  if (actor.uid <= 0) throw new ApiError(10102);
-  if (!(commentId > 0)) throw new ApiError(10100, 'Missing comment_id parameter');
+  if (actor.uid <= 0) throw errors.notLoggedIn();
+  if (!(commentId > 0)) throw errors.refused('Missing comment_id parameter');
   const comment = await PageComment.findOne({
     comment_id: commentId,
     is_deleted: 0,
   }).lean<PageCommentDoc>();
-  if (!comment) throw new ApiError(10101, 'Comment does not exist');
+  if (!comment) throw errors.failed('Comment does not exist');
   const found = await requirePage(actor, comment.page_id, { level: 'visit' }).catch(() => null);
   const allowed = comment.uid === actor.uid || (found?.access.manager ?? false);
-  if (!allowed) throw new ApiError(10303, 'No permission to delete this comment');
+  if (!allowed) throw errors.noEditPermission('No permission to delete this comment');
   await PageComment.updateOne({ comment_id: commentId }, { $set: { is_deleted: 1 } });
   events.publish('comment.changed', {
     itemId: comment.item_id,

@@ -5,8 +5,7 @@
  * takes the vote back. Anyone who may read the page sees the counts.
  */
 import type { Actor } from '../access';
-import { nextId } from '../platform';
-import { ApiError } from '../platform';
+import { errors, nextId } from '../platform';
 import { requirePage, type PageWithAccess } from '../pages';
 import { PageFeedback } from './schemas/pageFeedback';
 import { nowSeconds } from '../platform';
@@ -25,7 +24,7 @@ export interface FeedbackStat {
 }
 
 async function pageFor(actor: Actor, pageId: number, itemPassword?: string) {
-  if (!(pageId > 0)) throw new ApiError(10100, 'Missing page_id parameter');
+  if (!(pageId > 0)) throw errors.refused('Missing page_id parameter');
   return requirePage(actor, pageId, {
     level: 'visit',
     itemPassword,
@@ -73,15 +72,15 @@ export async function submitFeedback(
   actor: Actor,
   input: { pageId: number; feedbackType: number; clientId: string; itemPassword?: string },
 ): Promise<FeedbackStat> {
-  if (!(input.pageId > 0)) throw new ApiError(10100, 'Missing page_id parameter');
+  if (!(input.pageId > 0)) throw errors.refused('Missing page_id parameter');
   if (![0, HELPFUL, UNHELPFUL].includes(input.feedbackType))
-    throw new ApiError(10100, 'feedback_type must be 0, 1 or 2');
+    throw errors.refused('feedback_type must be 0, 1 or 2');
   const found = await pageFor(actor, input.pageId, input.itemPassword);
   if ((found.access.item.item_type || REGULAR_ITEM) !== REGULAR_ITEM)
-    throw new ApiError(10100, 'This item type does not support feedback');
-  if (!feedbackOpen(found)) throw new ApiError(10100, 'Feedback is not enabled for this item');
+    throw errors.refused('This item type does not support feedback');
+  if (!feedbackOpen(found)) throw errors.refused('Feedback is not enabled for this item');
   const voter = voterOf(actor, input.clientId);
-  if (!voter) throw new ApiError(10100, 'Guests must send a client_id');
+  if (!voter) throw errors.refused('Guests must send a client_id');
   const { page } = found;
   let type = input.feedbackType;
   const existing = await PageFeedback.findOne({ page_id: page.page_id, voter }).lean();

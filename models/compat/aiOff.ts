@@ -6,7 +6,7 @@
  * answers instead of failing.
  */
 import { requireItem, requireItemRole, type Actor } from '../access';
-import { ApiError } from '../platform';
+import { errors } from '../platform';
 import { AI_CONFIG_OFF, type AiConfig } from '../items';
 
 const AI_NOT_CONFIGURED = 'The AI service is not configured, please contact the administrator';
@@ -21,7 +21,7 @@ const ITEM_TYPE_LABELS: Record<number, string> = {
 
 /** What ShowDoc's agent actions require before they look at the AI service. */
 async function agentScope(actor: Actor, itemId: number): Promise<void> {
-  if (itemId <= 0 && actor.uid <= 0) throw new ApiError(10102, 'Please log in first');
+  if (itemId <= 0 && actor.uid <= 0) throw errors.notLoggedIn('Please log in first');
   if (itemId > 0)
     await requireItem(actor, itemId, 'visit', {
       missing: 10303,
@@ -64,9 +64,9 @@ export async function agentUnavailable(
 ): Promise<never> {
   await agentScope(actor, input.itemId);
   if (actor.uid <= 0 && input.guestToken.length < 8)
-    throw new ApiError(10101, 'Missing guest identifier, please refresh the page');
-  if (actor.uid <= 0) throw new ApiError(10101, 'Guests cannot use the AI assistant yet');
-  throw new ApiError(10101, AI_NOT_CONFIGURED);
+    throw errors.failed('Missing guest identifier, please refresh the page');
+  if (actor.uid <= 0) throw errors.failed('Guests cannot use the AI assistant yet');
+  throw errors.failed(AI_NOT_CONFIGURED);
 }
 
 /** agent/sessionList: nobody has sessions. */
@@ -76,24 +76,21 @@ export async function agentSessions(
 ): Promise<{ sessions: [] }> {
   await agentScope(actor, input.itemId);
   if (actor.uid <= 0 && input.guestToken.length < 8)
-    throw new ApiError(10101, 'Missing guest identifier, please refresh the page');
-  if (actor.uid <= 0) throw new ApiError(10101, 'Guests cannot use the AI assistant yet');
+    throw errors.failed('Missing guest identifier, please refresh the page');
+  if (actor.uid <= 0) throw errors.failed('Guests cannot use the AI assistant yet');
   return { sessions: [] };
 }
 
 /** agent/sessionReset|sessionDelete|agentCancel (by session) and agent/feedback (by message). */
 export function agentSessionAction(id: number, what: 'session' | 'message'): never {
   if (!(id > 0))
-    throw new ApiError(
-      10101,
-      what === 'session' ? 'Session ID is required' : 'Message ID is required',
-    );
-  throw new ApiError(10101, what === 'session' ? SESSION_MISSING : 'Message does not exist');
+    throw errors.failed(what === 'session' ? 'Session ID is required' : 'Message ID is required');
+  throw errors.failed(what === 'session' ? SESSION_MISSING : 'Message does not exist');
 }
 
 /** item/getAiConfig: the item's knowledge base settings — always the "off" row. */
 export async function itemAiConfig(actor: Actor, itemId: number): Promise<AiConfig> {
-  if (!(itemId > 0)) throw new ApiError(10101, 'Item ID is required');
+  if (!(itemId > 0)) throw errors.failed('Item ID is required');
   await requireItem(actor, itemId, 'visit', {
     missing: 10303,
     message: 'No permission to visit this item',
@@ -110,12 +107,12 @@ export async function setItemAiConfig(
   itemId: number,
   fields: string[],
 ): Promise<never> {
-  if (!(itemId > 0)) throw new ApiError(10101, 'Item ID is required');
+  if (!(itemId > 0)) throw errors.failed('Item ID is required');
   await requireItemRole(actor, itemId, 'manager', {
     message: 'No permission to manage this item',
   });
-  if (!fields.length) throw new ApiError(10101, 'Nothing to update');
-  throw new ApiError(10101, AI_NOT_CONFIGURED);
+  if (!fields.length) throw errors.failed('Nothing to update');
+  throw errors.failed(AI_NOT_CONFIGURED);
 }
 
 /** ai_token/list: the MCP tokens of the caller — Quire has no MCP server, so none. */
@@ -125,11 +122,11 @@ export function listAiTokens(): { tokens: []; total: 0 } {
 
 /** ai_token/detail|update|delete: no token exists. */
 export function aiTokenMissing(id: number): never {
-  if (!(id > 0)) throw new ApiError(10101, 'Token ID is required');
-  throw new ApiError(10101, 'Token does not exist');
+  if (!(id > 0)) throw errors.failed('Token ID is required');
+  throw errors.failed('Token does not exist');
 }
 
 /** ai_token/create: refused (ShowDoc's own failure answer), as no MCP server would accept it. */
 export function createAiToken(): never {
-  throw new ApiError(10101, 'Token creation failed: Quire has no MCP server');
+  throw errors.failed('Token creation failed: Quire has no MCP server');
 }

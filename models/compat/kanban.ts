@@ -3,7 +3,7 @@
  * so `kanban/*` answers as ShowDoc does for an item that is not one — after its own parameter
  * checks, "item not found or not a kanban item" (10303).
  */
-import { ApiError } from '../platform';
+import { errors } from '../platform';
 
 const EVENT_TYPES = new Set([
   'task_created',
@@ -23,13 +23,13 @@ const NOT_KANBAN = 'Item not found or not a kanban item';
 
 /** kanban/logEvent (the caller is logged in). */
 export function logKanbanEvent(input: { itemId: number; eventType: string }): never {
-  if (!(input.itemId > 0)) throw new ApiError(10101, 'Item ID is required');
-  if (!EVENT_TYPES.has(input.eventType)) throw new ApiError(10101, 'Invalid event type');
-  throw new ApiError(10303, NOT_KANBAN);
+  if (!(input.itemId > 0)) throw errors.failed('Item ID is required');
+  if (!EVENT_TYPES.has(input.eventType)) throw errors.failed('Invalid event type');
+  throw errors.noEditPermission(NOT_KANBAN);
 }
 
 /** kanban/getActivity and kanban/exportActivity. */
 export function kanbanActivity(itemId: number): never {
-  if (!(itemId > 0)) throw new ApiError(10101, 'Item ID is required');
-  throw new ApiError(10303, NOT_KANBAN);
+  if (!(itemId > 0)) throw errors.failed('Item ID is required');
+  throw errors.noEditPermission(NOT_KANBAN);
 }

@@ -5,7 +5,7 @@
  * in-process every hour, so it needs no cron and answers every caller as ShowDoc answers one
  * without the token), plus the public square, which Quire leaves out.
  */
-import { ApiError } from '../platform';
+import { errors } from '../platform';
 
 export function checkDb(): [] {
   return [];
@@ -13,7 +13,7 @@ export function checkDb(): [] {
 
 /** ScriptCron/*: HTTP 403 `Forbidden` (ShowDoc's own front end, sending no token, gets this too). */
 export function scheduledJobsForbidden(): never {
-  throw new ApiError(10403, 'Forbidden', { httpStatus: 403 });
+  throw errors.forbidden('Forbidden', { httpStatus: 403 });
 }
 
 /** publicSquare/checkEnabled: the square is off (ShowDoc's `enable_public_square` unset). */
@@ -23,5 +23,5 @@ export function publicSquareState(): { enable: 0 } {
 
 /** publicSquare/getPublicItems while the square is off. */
 export function publicSquareItems(): never {
-  throw new ApiError(10501, 'The public square is not enabled');
+  throw errors.pageNotFound('The public square is not enabled');
 }

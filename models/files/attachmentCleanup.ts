@@ -9,7 +9,7 @@
  */
 import { type Actor, isSiteAdmin } from '../access';
 import { destroyFile, findFile } from './attachments';
-import { ApiError } from '../platform';
+import { errors } from '../platform';
 import { FilePage } from './schemas/filePage';
 import { Page } from '../pages/schemas';
 import { UploadFile, type UploadFileDoc } from './schemas/uploadFile';
@@ -54,7 +54,7 @@ export async function listUnusedFiles(
   actor: Actor,
   filter: UnusedFilter,
 ): Promise<{ rows: UploadFileDoc[]; total: number; usernames: Map<number, string> }> {
-  if (!isSiteAdmin(actor)) throw new ApiError(10103);
+  if (!isSiteAdmin(actor)) throw errors.noPermission();
   const match: Record<string, unknown> = {};
   const name = filter.displayName.trim();
   if (name)
@@ -92,11 +92,11 @@ export async function deleteFiles(
   actor: Actor,
   fileIds: number[],
 ): Promise<{ success: number; failed: number }> {
-  if (!isSiteAdmin(actor)) throw new ApiError(10103);
+  if (!isSiteAdmin(actor)) throw errors.noPermission();
   const ids = [...new Set(fileIds.filter((id) => Number.isSafeInteger(id) && id > 0))];
-  if (!ids.length) throw new ApiError(10101, 'Missing parameter: file_ids');
+  if (!ids.length) throw errors.failed('Missing parameter: file_ids');
   if (ids.length > MAX_BATCH)
-    throw new ApiError(10101, `At most ${MAX_BATCH} files can be deleted at once`);
+    throw errors.failed(`At most ${MAX_BATCH} files can be deleted at once`);
   let success = 0;
   let failed = 0;
   for (const id of ids) {

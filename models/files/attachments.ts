@@ -11,14 +11,15 @@
  */
 import { type Actor, isSiteAdmin, requireItem } from '../access';
 import {
-  nextId,
-  ApiError,
-  events,
+  type ApiError,
   configureFileStorage,
+  errors,
+  events,
   fileStorage,
-  localStorageFor,
   type FileStorage,
   formatUnix,
+  localStorageFor,
+  nextId,
   nowSeconds,
 } from '../platform';
 import { requirePage, setAttachmentCounter } from '../pages';
@@ -33,7 +34,7 @@ export const MAX_LIST_COUNT = 100;
 const MAX_NAME_FILTER = 200;
 
 function fileMissing(): ApiError {
-  return new ApiError(10101, 'The file does not exist or is not yours');
+  return errors.failed('The file does not exist or is not yours');
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -98,13 +99,13 @@ async function listWhere(
 function nameFilter(displayName: string): string {
   const text = displayName.trim();
   if (text.length > MAX_NAME_FILTER)
-    throw new ApiError(10101, `The name filter must be at most ${MAX_NAME_FILTER} characters`);
+    throw errors.failed(`The name filter must be at most ${MAX_NAME_FILTER} characters`);
   return text;
 }
 
 /** attachment/getMyList: the caller's files; `used` counts all of them. */
 export async function listMyFiles(actor: Actor, filter: ListFilter): Promise<FileList> {
-  if (!(actor.uid > 0)) throw new ApiError(10102);
+  if (!(actor.uid > 0)) throw errors.notLoggedIn();
   const name = nameFilter(filter.displayName);
   const match: Record<string, unknown> = {
     uid: actor.uid,
@@ -123,7 +124,7 @@ export async function listAllFiles(
   actor: Actor,
   filter: ListFilter & { username: string },
 ): Promise<FileList & { usernames: Map<number, string> }> {
-  if (!isSiteAdmin(actor)) throw new ApiError(10103);
+  if (!isSiteAdmin(actor)) throw errors.noPermission();
   const name = nameFilter(filter.displayName);
   const match: Record<string, unknown> = { ...typeFilter(filter.attachmentType) };
   const username = filter.username.trim();
@@ -195,7 +196,7 @@ export async function deleteItemFile(
       : ref.sign
         ? await UploadFile.findOne({ sign: ref.sign }, { _id: 0 }).lean<UploadFileDoc>()
         : null;
-  if (!file) throw new ApiError(10101, 'Please give file_id, file_url or sign of an existing file');
+  if (!file) throw errors.failed('Please give file_id, file_url or sign of an existing file');
   const pageIds = (
     await FilePage.find({ file_id: file.file_id }, { page_id: 1, _id: 0 }).lean()
   ).map((b) => b.page_id);
@@ -203,14 +204,14 @@ export async function deleteItemFile(
     ? await Page.exists({ page_id: { $in: pageIds }, item_id: itemId })
     : null;
   if (file.item_id !== itemId && !onItemPage)
-    throw new ApiError(10101, 'The file does not belong to this item');
+    throw errors.failed('The file does not belong to this item');
   await destroyFile(file);
   return file.file_id;
 }
 
 /** attachment/deleteMyAttachment: the uploader deletes a file everywhere. */
 export async function deleteMyFile(actor: Actor, fileId: number): Promise<void> {
-  if (!(actor.uid > 0)) throw new ApiError(10102);
+  if (!(actor.uid > 0)) throw errors.notLoggedIn();
   const file = await findFile(fileId);
   if (!file || file.uid !== actor.uid) throw fileMissing();
   await destroyFile(file);
@@ -218,9 +219,9 @@ export async function deleteMyFile(actor: Actor, fileId: number): Promise<void> 
 
 /** attachment/deleteAttachment: a site admin deletes any file. */
 export async function deleteAnyFile(actor: Actor, fileId: number): Promise<void> {
-  if (!isSiteAdmin(actor)) throw new ApiError(10103);
+  if (!isSiteAdmin(actor)) throw errors.noPermission();
   const file = await findFile(fileId);
-  if (!file) throw new ApiError(10101, 'The file does not exist');
+  if (!file) throw errors.failed('The file does not exist');
   await destroyFile(file);
 }
 
@@ -233,8 +234,8 @@ export async function removeFileFromPage(
   fileId: number,
   pageId: number,
 ): Promise<void> {
-  if (!(actor.uid > 0)) throw new ApiError(10102);
-  if (!(fileId > 0) || !(pageId > 0)) throw new ApiError(10101, 'Parameter error');
+  if (!(actor.uid > 0)) throw errors.notLoggedIn();
+  if (!(fileId > 0) || !(pageId > 0)) throw errors.failed('Parameter error');
   const file = await findFile(fileId);
   if (!file) throw fileMissing();
   const pages = await FilePage.countDocuments({ file_id: fileId });
@@ -249,7 +250,7 @@ export async function removeFileFromPage(
     deniedMessage: 'No permission to change the attachments of this page',
   });
   const { deletedCount } = await FilePage.deleteOne({ file_id: fileId, page_id: page.page_id });
-  if (!deletedCount) throw new ApiError(10101, 'The file is not attached to this page');
+  if (!deletedCount) throw errors.failed('The file is not attached to this page');
   events.publish('attachment.changed', {
     fileId,
     uid: file.uid,
@@ -264,7 +265,7 @@ export async function removeFileFromPage(
 
 /** attachment/bindingPage: attaches one of the caller's files to a page they may edit. */
 export async function bindFileToPage(actor: Actor, fileId: number, pageId: number): Promise<void> {
-  if (!(actor.uid > 0)) throw new ApiError(10102);
+  if (!(actor.uid > 0)) throw errors.notLoggedIn();
   const file = await findFile(fileId);
   if (!file || file.uid !== actor.uid) throw fileMissing();
   const { page } = await requirePage(actor, pageId, {
@@ -310,7 +311,7 @@ export async function pageAttachments(
   pageId: number,
   options: { itemPassword?: string } = {},
 ): Promise<PageAttachment[]> {
-  if (!(pageId > 0)) throw new ApiError(10103, 'Please save the page at least once first');
+  if (!(pageId > 0)) throw errors.noPermission('Please save the page at least once first');
   const { page } = await requirePage(actor, pageId, {
     level: 'visit',
     itemPassword: options.itemPassword,

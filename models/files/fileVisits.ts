@@ -13,7 +13,14 @@
  * A file of a deleted page or item is therefore no longer served except to its uploader.
  */
 import { isSiteAdmin, itemAccess, type Actor } from '../access';
-import { ApiError, isApiError, fileStorage, type StoredFile, nowSeconds } from '../platform';
+import {
+  type ApiError,
+  errors,
+  fileStorage,
+  isApiError,
+  nowSeconds,
+  type StoredFile,
+} from '../platform';
 import { servingOf } from './fileTypes';
 import { monthOf } from './attachments';
 import { requirePage, activeShareKey } from '../pages';
@@ -76,7 +83,7 @@ export interface FileVisit {
 }
 
 function notFound(): ApiError {
-  return new ApiError(10602, 'File not found', { httpStatus: 404 });
+  return errors.fileNotFound('File not found', { httpStatus: 404 });
 }
 
 /**
@@ -96,7 +103,7 @@ export async function openFileForVisit(
   ).lean<UploadFileDoc>();
   if (!file || !file.storage_key) throw notFound();
   if (!(await mayReadFile(actor, file, options)))
-    throw new ApiError(10302, 'No permission to read this file', { httpStatus: 403 });
+    throw errors.noVisitPermission('No permission to read this file', { httpStatus: 403 });
   const stored = await fileStorage().open(file.storage_key);
   if (!stored) throw notFound();
 

@@ -15,7 +15,7 @@
 import { randomBytes } from 'node:crypto';
 import { open } from 'node:fs/promises';
 import { requireItem, type Actor } from '../access';
-import { nextId, ApiError, events, fileStorage, newStorageKey, nowSeconds } from '../platform';
+import { errors, events, fileStorage, newStorageKey, nextId, nowSeconds } from '../platform';
 import {
   KIND_MIME,
   SNIFF_BYTES,
@@ -78,7 +78,7 @@ export function acceptFileName(raw: string, purpose: UploadPurpose): string {
   const verdict = checkFileName(name, purpose);
   if (verdict.ok) return name;
   if (verdict.reason === 'no-extension' && purpose === 'image') return name || 'image';
-  throw new ApiError(10604, NAME_REFUSALS[verdict.reason]);
+  throw errors.fileTypeNotSupported(NAME_REFUSALS[verdict.reason]);
 }
 
 /**
@@ -86,7 +86,7 @@ export function acceptFileName(raw: string, purpose: UploadPurpose): string {
  * to (the page's item wins; a different `item_id` is refused).
  */
 export async function authorizeUpload(actor: Actor, target: UploadTarget): Promise<UploadTarget> {
-  if (!(actor.uid > 0)) throw new ApiError(10102);
+  if (!(actor.uid > 0)) throw errors.notLoggedIn();
   if (target.pageId > 0) {
     const { page } = await requirePage(actor, target.pageId, {
       level: 'edit',
@@ -94,7 +94,7 @@ export async function authorizeUpload(actor: Actor, target: UploadTarget): Promi
       deniedMessage: 'No permission to upload files to this page',
     });
     if (target.itemId > 0 && target.itemId !== page.item_id)
-      throw new ApiError(10101, 'The page does not belong to this item');
+      throw errors.failed('The page does not belong to this item');
     return { itemId: page.item_id, pageId: page.page_id };
   }
   if (target.itemId > 0) {
@@ -105,7 +105,7 @@ export async function authorizeUpload(actor: Actor, target: UploadTarget): Promi
     });
     return { itemId: target.itemId, pageId: 0 };
   }
-  if (target.itemId < 0 || target.pageId < 0) throw new ApiError(10101, 'Parameter error');
+  if (target.itemId < 0 || target.pageId < 0) throw errors.failed('Parameter error');
   return { itemId: 0, pageId: 0 };
 }
 
@@ -135,15 +135,15 @@ export async function storeUpload(actor: Actor, input: StoreUploadInput): Promis
   const target = await authorizeUpload(actor, input.target);
   let displayName = acceptFileName(input.clientName, input.purpose);
   const { size } = input.staged;
-  if (!(size > 0)) throw new ApiError(10101, 'The file is empty');
+  if (!(size > 0)) throw errors.failed('The file is empty');
   const { uploadMaxBytes } = await getSiteSettings();
-  if (size > uploadMaxBytes) throw new ApiError(10603, 'The file is too large');
+  if (size > uploadMaxBytes) throw errors.fileTooLarge('The file is too large');
 
   const kind = detectKind(await readHead(input.staged.path));
   const verdict = checkFileName(displayName, input.purpose);
   const ext = verdict.ok ? verdict.ext : '';
   if (!kind || !contentMatches(ext, kind, input.purpose))
-    throw new ApiError(10604, 'The file content does not match its type');
+    throw errors.fileTypeNotSupported('The file content does not match its type');
   if (!ext) displayName = `${displayName}.${extensionForKind(kind)}`;
 
   const now = input.now ?? nowSeconds();

@@ -4,7 +4,7 @@
  * of someone else's group behaves like an unknown one.
  */
 import type { Actor } from '../access';
-import { nextId, ApiError, formatNow } from '../platform';
+import { errors, formatNow, nextId } from '../platform';
 import { ItemGroup, type ItemGroupDoc } from './schemas/itemGroup';
 import { ItemSort } from './schemas/itemSort';
 
@@ -65,9 +65,9 @@ export async function saveGroup(actor: Actor, input: GroupInput): Promise<GroupR
   // The spec'd client names a blank group 'default'; the server does the same for other clients.
   const name = input.group_name.trim() || DEFAULT_GROUP_NAME;
   if (name.length > MAX_GROUP_NAME)
-    throw new ApiError(10101, `Group name must be at most ${MAX_GROUP_NAME} characters`);
+    throw errors.failed(`Group name must be at most ${MAX_GROUP_NAME} characters`);
   const ids = parseIdList(input.item_ids);
-  if (ids.length > MAX_ITEM_IDS) throw new ApiError(10101, 'Too many items in one group');
+  if (ids.length > MAX_ITEM_IDS) throw errors.failed('Too many items in one group');
   const itemIds = ids.join(',');
   if (input.id > 0) {
     const updated = await ItemGroup.findOneAndUpdate(
@@ -75,11 +75,11 @@ export async function saveGroup(actor: Actor, input: GroupInput): Promise<GroupR
       { $set: { group_name: name, item_ids: itemIds } },
       { returnDocument: 'after', lean: true, projection: { _id: 0 } },
     );
-    if (!updated) throw new ApiError(10103, 'Group not found');
+    if (!updated) throw errors.noPermission('Group not found');
     return toRow(updated as ItemGroupDoc, false);
   }
   if ((await ItemGroup.countDocuments({ uid: actor.uid })) >= MAX_GROUPS)
-    throw new ApiError(10100, `At most ${MAX_GROUPS} groups`);
+    throw errors.refused(`At most ${MAX_GROUPS} groups`);
   const now = formatNow();
   const group = await ItemGroup.create({
     id: await nextId('item_group_id'),
@@ -94,9 +94,9 @@ export async function saveGroup(actor: Actor, input: GroupInput): Promise<GroupR
 }
 
 export async function deleteGroup(actor: Actor, id: number): Promise<void> {
-  if (!(id > 0)) throw new ApiError(10101, 'Group not found');
+  if (!(id > 0)) throw errors.failed('Group not found');
   const removed = await ItemGroup.deleteOne({ id, uid: actor.uid });
-  if (!removed.deletedCount) throw new ApiError(10101, 'Group not found');
+  if (!removed.deletedCount) throw errors.failed('Group not found');
   await ItemSort.deleteMany({ uid: actor.uid, item_group_id: id });
 }
 

@@ -5,7 +5,7 @@
  */
 import { randomBytes, randomInt, timingSafeEqual } from 'node:crypto';
 import { requireItem, requireItemRole, type Actor } from '../access';
-import { nextId, ApiError, nowSeconds } from '../platform';
+import { errors, nextId, nowSeconds } from '../platform';
 import { Item } from './schemas/item';
 import { ItemToken, type ItemTokenDoc } from './schemas/itemToken';
 
@@ -63,7 +63,7 @@ export async function getItemKey(actor: Actor, itemId: number): Promise<ItemToke
   });
   if (access.archived) {
     const existing = await ItemToken.findOne({ item_id: itemId }, { _id: 0 }).lean<ItemTokenDoc>();
-    if (!existing) throw new ApiError(10303, 'This item is archived and read-only');
+    if (!existing) throw errors.noEditPermission('This item is archived and read-only');
     return toRow(existing);
   }
   return toRow(await ensureToken(itemId));
@@ -78,7 +78,7 @@ export async function resetItemKey(actor: Actor, itemId: number): Promise<ItemTo
     { $set: { api_token: newSecret() } },
     { returnDocument: 'after', lean: true, projection: { _id: 0 } },
   );
-  if (!updated) throw new ApiError(10101, 'Reset failed');
+  if (!updated) throw errors.failed('Reset failed');
   return toRow(updated as ItemTokenDoc);
 }
 

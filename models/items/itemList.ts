@@ -4,7 +4,7 @@
  * these work on archived items too.
  */
 import { itemAccess, type Actor } from '../access';
-import { nextId, ApiError, events, formatNow, nowSeconds } from '../platform';
+import { errors, events, formatNow, nextId, nowSeconds } from '../platform';
 import { groupItemIds } from './itemGroups';
 import { itemRow, type ItemRow } from './items';
 import { Item, type ItemDoc } from './schemas/item';
@@ -149,7 +149,7 @@ export function parseSortData(text: string): Record<string, number> | null {
 export async function saveItemSort(actor: Actor, itemGroupId: number, data: string): Promise<void> {
   const order = data ? parseSortData(data) : null;
   if (!order || !Object.keys(order).length)
-    throw new ApiError(10101, 'Sort data is missing or malformed');
+    throw errors.failed('Sort data is missing or malformed');
   const existing = await ItemSort.findOne(
     { uid: actor.uid, item_group_id: itemGroupId },
     { id: 1 },
@@ -177,7 +177,7 @@ export async function starItem(
   itemPassword: string,
 ): Promise<{ id: number }> {
   const access = await itemAccess(actor, itemId, { itemPassword });
-  if (!access || !access.visit) throw new ApiError(1, 'No permission to visit this item');
+  if (!access || !access.visit) throw errors.starDenied('No permission to visit this item');
   const now = formatNow();
   await ItemStar.deleteMany({ uid: actor.uid, item_id: itemId });
   const id = await nextId('item_star_id');
@@ -207,9 +207,9 @@ export async function pinItem(
     await ItemTop.deleteMany({ uid: actor.uid, item_id: itemId });
     return;
   }
-  if (action !== 'top') throw new ApiError(10101, 'action must be top or cancel');
+  if (action !== 'top') throw errors.failed('action must be top or cancel');
   const access = await itemAccess(actor, itemId, { itemPassword });
-  if (!access || !access.visit) throw new ApiError(10101, 'No permission to visit this item');
+  if (!access || !access.visit) throw errors.failed('No permission to visit this item');
   if (await ItemTop.exists({ uid: actor.uid, item_id: itemId })) return;
   try {
     await ItemTop.create({
@@ -241,7 +241,7 @@ export async function exitItem(actor: Actor, itemId: number): Promise<void> {
     TeamItemMember.find({ item_id: itemId, member_uid: actor.uid }, { team_id: 1, _id: 0 }).lean(),
   ]);
   const teamIds = [...new Set(teamRows.map((r) => r.team_id))];
-  if (!personal && !teamIds.length) throw new ApiError(10101, 'You are not a member of this item');
+  if (!personal && !teamIds.length) throw errors.failed('You are not a member of this item');
   const touched = new Set<number>(personal ? [itemId] : []);
   for (const teamId of teamIds) {
     const rows = await TeamItemMember.find(

@@ -13,7 +13,7 @@
  * - an archived item is read-only on every write path (models/access.ts).
  */
 import { requireItem, requireItemRole, type Actor, hashItemPassword } from '../access';
-import { nextId, ApiError, events, nowSeconds } from '../platform';
+import { errors, events, nextId, nowSeconds } from '../platform';
 import { addItemToGroups, groupIdsOf, setItemGroups } from './itemGroups';
 import { Item, type ItemDoc } from './schemas/item';
 import { Page } from '../pages/schemas';
@@ -73,21 +73,21 @@ export function itemRow(item: ItemDoc): ItemRow {
 
 function checkName(raw: string): string {
   const name = raw.trim();
-  if (!name) throw new ApiError(10100, 'Item name is required');
+  if (!name) throw errors.refused('Item name is required');
   if (name.length > MAX_ITEM_NAME)
-    throw new ApiError(10101, `Item name must be at most ${MAX_ITEM_NAME} characters`);
+    throw errors.failed(`Item name must be at most ${MAX_ITEM_NAME} characters`);
   return name;
 }
 
 function checkDescription(raw: string): string {
   if (raw.length > MAX_DESCRIPTION)
-    throw new ApiError(10101, `Description must be at most ${MAX_DESCRIPTION} characters`);
+    throw errors.failed(`Description must be at most ${MAX_DESCRIPTION} characters`);
   return raw;
 }
 
 function checkVisitPassword(raw: string): string {
   if (Buffer.byteLength(raw) > MAX_PASSWORD_BYTES)
-    throw new ApiError(10101, `Visit password must be at most ${MAX_PASSWORD_BYTES} bytes`);
+    throw errors.failed(`Visit password must be at most ${MAX_PASSWORD_BYTES} bytes`);
   return raw;
 }
 
@@ -96,13 +96,12 @@ async function checkDomain(raw: string): Promise<string> {
   const domain = raw.trim();
   if (!domain) return '';
   if (!/^[A-Za-z0-9]+$/.test(domain) || /^\d+$/.test(domain) || domain.length > MAX_DOMAIN)
-    throw new ApiError(
-      10305,
+    throw errors.noDeletePermission(
       `The custom address must be 1-${MAX_DOMAIN} letters and digits, and not only digits`,
     );
   // Deleted items keep their address (they can be restored), so it stays taken.
   if (await Item.exists({ item_domain: domain }))
-    throw new ApiError(10304, 'This custom address is already used by another item');
+    throw errors.noManagePermission('This custom address is already used by another item');
   return domain;
 }
 
@@ -126,7 +125,7 @@ export interface NewItemInput {
 }
 
 async function ownerOf(actor: Actor): Promise<Pick<UserDoc, 'uid' | 'username'>> {
-  if (!(actor.uid > 0)) throw new ApiError(10102);
+  if (!(actor.uid > 0)) throw errors.notLoggedIn();
   return { uid: actor.uid, username: actor.username };
 }
 
@@ -141,7 +140,7 @@ export async function insertItem(
   const owner = await ownerOf(actor);
   const name = checkName(input.item_name);
   const type = input.item_type === undefined || input.item_type === 0 ? 1 : input.item_type;
-  if (!CREATABLE_TYPES.includes(type)) throw new ApiError(10101, 'Unsupported item type');
+  if (!CREATABLE_TYPES.includes(type)) throw errors.failed('Unsupported item type');
   const description = checkDescription(input.item_description ?? '');
   const password = checkVisitPassword(input.password ?? '');
   const domain = await checkDomain(input.item_domain ?? '');
@@ -168,7 +167,7 @@ export async function insertItem(
     await Item.create(doc);
   } catch (error) {
     if (isDuplicateKey(error))
-      throw new ApiError(10304, 'This custom address is already used by another item');
+      throw errors.noManagePermission('This custom address is already used by another item');
     throw error;
   }
   return doc;
@@ -233,7 +232,7 @@ export async function updateItem(
     const plain = checkVisitPassword(input.password ?? '');
     if (plain) set.password = await hashItemPassword(plain);
     else if (input.is_private) {
-      if (!item.password) throw new ApiError(10101, 'A private item needs a visit password');
+      if (!item.password) throw errors.failed('A private item needs a visit password');
     } else if (input.password !== undefined) set.password = '';
   }
   const commentsAllowed = (item.item_type || 1) === 1;
@@ -247,7 +246,7 @@ export async function updateItem(
     { item_id: item.item_id, is_del: 0, is_archived: { $ne: 1 } },
     { $set: set },
   );
-  if (!result.matchedCount) throw new ApiError(10101, 'Item not found');
+  if (!result.matchedCount) throw errors.failed('Item not found');
   if (input.group_ids?.length) await setItemGroups(actor, item.item_id, input.group_ids);
   events.publish('item.changed', { itemId: item.item_id, change: 'updated', byUid: actor.uid });
 }
@@ -291,15 +290,16 @@ export async function itemDetail(actor: Actor, itemId: number): Promise<ItemDeta
 
 /** Re-authentication for irreversible actions: the caller's own login password. */
 async function confirmCallerPassword(actor: Actor, password: string): Promise<void> {
-  if (!password) throw new ApiError(10101, 'Please enter your login password');
+  if (!password) throw errors.failed('Please enter your login password');
   const user = await User.findOne({ uid: actor.uid }, { password: 1, salt: 1 }).lean();
-  if (!user || !(await verifyPassword(user, password))) throw new ApiError(10208, 'Wrong password');
+  if (!user || !(await verifyPassword(user, password)))
+    throw errors.confirmPasswordWrong('Wrong password');
 }
 
 /** Only the owner or a site admin may give an item away or delete it. */
 function requireOwnerOrSiteAdmin(access: { owner: boolean; siteAdmin: boolean }): void {
   if (!access.owner && !access.siteAdmin)
-    throw new ApiError(10303, 'Only the item owner can do this');
+    throw errors.noEditPermission('Only the item owner can do this');
 }
 
 /** Makes the item read-only for good (item manage + the caller's password). */
@@ -310,7 +310,7 @@ export async function archiveItem(actor: Actor, itemId: number, password: string
     { item_id: itemId, is_del: 0 },
     { $set: { is_archived: 1, last_update_time: nowSeconds() } },
   );
-  if (!result.matchedCount) throw new ApiError(10101, 'Item not found');
+  if (!result.matchedCount) throw errors.failed('Item not found');
   events.publish('item.changed', { itemId, change: 'archived', byUid: actor.uid });
 }
 
@@ -337,17 +337,17 @@ export async function transferItem(
     message: 'No permission to manage this item',
   });
   requireOwnerOrSiteAdmin(access);
-  if (!targetName.trim()) throw new ApiError(10209, 'User not found');
+  if (!targetName.trim()) throw errors.targetUserNotFound('User not found');
   await confirmCallerPassword(actor, password);
   const target = await findUserByNameOrEmail(targetName);
-  if (!target) throw new ApiError(10209, 'User not found');
+  if (!target) throw errors.targetUserNotFound('User not found');
   const previousOwner = access.item.uid;
   const updated = await Item.findOneAndUpdate(
     { item_id: itemId, is_del: 0, is_archived: { $ne: 1 } },
     { $set: { uid: target.uid, username: target.username, last_update_time: nowSeconds() } },
     { returnDocument: 'after', lean: true },
   );
-  if (!updated) throw new ApiError(10101, 'Item not found');
+  if (!updated) throw errors.failed('Item not found');
   events.publish('item.changed', { itemId, change: 'transferred', byUid: actor.uid });
   events.publish('membership.changed', {
     itemId,
@@ -374,15 +374,15 @@ export async function deleteItem(
   requireOwnerOrSiteAdmin(access);
   const user = await User.findOne({ uid: actor.uid }, { is_sso: 1 }).lean();
   if (user?.is_sso === 1 && !confirm.password) {
-    if (!access.owner) throw new ApiError(10303, 'Only the item owner can do this');
+    if (!access.owner) throw errors.noEditPermission('Only the item owner can do this');
     if (confirm.projectName !== access.item.item_name)
-      throw new ApiError(10208, 'The item name does not match');
+      throw errors.confirmPasswordWrong('The item name does not match');
   } else await confirmCallerPassword(actor, confirm.password);
   const now = nowSeconds();
   const result = await Item.updateOne(
     { item_id: itemId, is_del: 0 },
     { $set: { is_del: 1, del_time: now } },
   );
-  if (!result.matchedCount) throw new ApiError(10101, 'Item not found');
+  if (!result.matchedCount) throw errors.failed('Item not found');
   events.publish('item.changed', { itemId, change: 'deleted', byUid: actor.uid });
 }

@@ -6,7 +6,7 @@
  */
 import { requireItem, requireItemRole, type Actor } from '../access';
 import { logChange, findUserByNameOrEmail } from '../items';
-import { nextId, ApiError, events, formatUnix, nowSeconds } from '../platform';
+import { errors, events, formatUnix, nextId, nowSeconds } from '../platform';
 import { getSiteSettings } from '../settings';
 import { Catalog, TOP_LEVEL } from '../catalogs/schemas';
 import { Item } from '../items/schemas';
@@ -22,7 +22,7 @@ export const MAX_USERNAMES_PER_CALL = 100;
 
 export function checkMemberGroup(value: number): number {
   if (!(MEMBER_GROUPS as readonly number[]).includes(value))
-    throw new ApiError(10101, 'member_group_id must be 0, 1 or 2');
+    throw errors.failed('member_group_id must be 0, 1 or 2');
   return value;
 }
 
@@ -64,7 +64,7 @@ export async function checkMemberQuota(ownerUid: number, newUid: number): Promis
   const counted = new Set<number>([...personal, ...team]);
   if (counted.has(newUid)) return;
   if (counted.size >= quota)
-    throw new ApiError(10310, `You can have at most ${quota} collaborators`);
+    throw errors.memberLimit(`You can have at most ${quota} collaborators`);
 }
 
 export interface AddMembersInput {
@@ -89,9 +89,9 @@ export async function addMembers(
   });
   const memberGroupId = checkMemberGroup(input.member_group_id);
   const names = [...new Set(input.usernames.map((n) => n.trim()).filter(Boolean))];
-  if (!names.length) throw new ApiError(10209, 'User not found');
+  if (!names.length) throw errors.targetUserNotFound('User not found');
   if (names.length > MAX_USERNAMES_PER_CALL)
-    throw new ApiError(10101, `At most ${MAX_USERNAMES_PER_CALL} users at once`);
+    throw errors.failed(`At most ${MAX_USERNAMES_PER_CALL} users at once`);
   const catIds = await validTopCatalogs(
     itemId,
     [...(input.cat_ids ?? []), ...(input.cat_id ? [input.cat_id] : [])],
@@ -134,7 +134,7 @@ export async function addMembers(
     });
   }
   if (!lastId)
-    throw new ApiError(10101, 'No member was added: the users do not exist or are already members');
+    throw errors.failed('No member was added: the users do not exist or are already members');
   events.publish('membership.changed', { itemId, uids: added, change: 'added', byUid: actor.uid });
   return { id: lastId };
 }
@@ -144,13 +144,13 @@ export async function removeMember(
   itemId: number,
   itemMemberId: number,
 ): Promise<void> {
-  if (!(itemId > 0) || !(itemMemberId > 0)) throw new ApiError(10101, 'Parameter error');
+  if (!(itemId > 0) || !(itemMemberId > 0)) throw errors.failed('Parameter error');
   await requireItem(actor, itemId, 'manage', { message: 'No permission to manage this item' });
   const row = await ItemMember.findOneAndDelete({
     item_id: itemId,
     item_member_id: itemMemberId,
   }).lean();
-  if (!row) throw new ApiError(10101, 'Member not found');
+  if (!row) throw errors.failed('Member not found');
   await logChange({
     uid: actor.uid,
     itemId,

@@ -6,7 +6,7 @@
  */
 import { itemAccess, requireItem, requireItemRole, type Actor } from '../access';
 import { logChange, itemRow, type ItemRow } from '../items';
-import { nextId, ApiError, events, formatUnix, nowSeconds } from '../platform';
+import { errors, events, formatUnix, nextId, nowSeconds } from '../platform';
 import { catalogLabels, checkMemberGroup, validTopCatalogs } from './members';
 import { Item, type ItemDoc } from '../items/schemas';
 import { Team, type TeamDoc } from './schemas/team';
@@ -29,9 +29,9 @@ export async function bindTeamItems(
 ): Promise<{ id: number }> {
   const access = await requireTeamManage(actor, teamId);
   const ids = [...new Set(itemIds.filter((n) => n > 0))];
-  if (!ids.length) throw new ApiError(10101, 'item_id is required');
+  if (!ids.length) throw errors.failed('item_id is required');
   if (ids.length > MAX_ITEMS_PER_CALL)
-    throw new ApiError(10101, `At most ${MAX_ITEMS_PER_CALL} items at once`);
+    throw errors.failed(`At most ${MAX_ITEMS_PER_CALL} items at once`);
   for (const id of ids)
     await requireItem(actor, id, 'manage', { message: 'No permission to manage this item' });
   const members = await TeamMember.find(
@@ -74,7 +74,7 @@ export async function bindTeamItems(
         byUid: actor.uid,
       });
   }
-  if (!lastId) throw new ApiError(10103, 'These items are already bound to the team');
+  if (!lastId) throw errors.noPermission('These items are already bound to the team');
   return { id: lastId };
 }
 
@@ -134,14 +134,14 @@ export async function itemsOfTeam(
 async function refuseIfArchived(itemId: number): Promise<void> {
   const item = await Item.findOne({ item_id: itemId }, { is_archived: 1, is_del: 1 }).lean();
   if (item?.is_archived === 1 && !item.is_del)
-    throw new ApiError(10303, 'This item is archived and read-only');
+    throw errors.noEditPermission('This item is archived and read-only');
 }
 
 /** Unbinds (by team_item id): team manage; the team's members lose access through it. */
 export async function unbindTeamItem(actor: Actor, bindingId: number): Promise<void> {
   const binding =
     bindingId > 0 ? await TeamItem.findOne({ id: bindingId }, { _id: 0 }).lean() : null;
-  if (!binding) throw new ApiError(10101, 'Binding not found');
+  if (!binding) throw errors.failed('Binding not found');
   const access = await requireTeamManage(actor, binding.team_id);
   await refuseIfArchived(binding.item_id);
   const rows = await TeamItemMember.find(
@@ -215,11 +215,11 @@ export async function updateTeamItemMember(
     rowId > 0
       ? await TeamItemMember.findOne({ id: rowId }, { _id: 0 }).lean<TeamItemMemberDoc>()
       : null;
-  if (!row) throw new ApiError(10101, 'Team item member not found');
+  if (!row) throw errors.failed('Team item member not found');
   await requireTeamManage(actor, row.team_id);
   const access = await itemAccess(actor, row.item_id);
-  if (!access) throw new ApiError(10101, 'Item not found');
-  if (access.archived) throw new ApiError(10303, 'This item is archived and read-only');
+  if (!access) throw errors.failed('Item not found');
+  if (access.archived) throw errors.noEditPermission('This item is archived and read-only');
   const set: Partial<TeamItemMemberDoc> = {};
   const group =
     change.member_group_id !== undefined

@@ -7,7 +7,7 @@
  * (`team_member_group_id` 2) and site admins may manage it (rename, members, items, authorities).
  */
 import { isSiteAdmin, type Actor } from '../access';
-import { nextId, ApiError, events, formatUnix, nowSeconds } from '../platform';
+import { errors, events, formatUnix, nextId, nowSeconds } from '../platform';
 import { findUserByNameOrEmail } from '../items';
 import { checkMemberQuota } from './members';
 import { Item } from '../items/schemas';
@@ -53,7 +53,7 @@ export async function teamAccess(actor: Actor, teamId: number): Promise<TeamAcce
 /** The team if the actor may manage it (10103 otherwise, as ShowDoc answers). */
 export async function requireTeamManage(actor: Actor, teamId: number): Promise<TeamAccess> {
   const access = await teamAccess(actor, teamId);
-  if (!access || !access.manage) throw new ApiError(10103, 'No permission to manage this team');
+  if (!access || !access.manage) throw errors.noPermission('No permission to manage this team');
   return access;
 }
 
@@ -61,7 +61,7 @@ export async function requireTeamManage(actor: Actor, teamId: number): Promise<T
 export async function requireTeamView(actor: Actor, teamId: number): Promise<TeamAccess> {
   const access = await teamAccess(actor, teamId);
   if (!access || !(access.manage || access.member))
-    throw new ApiError(10103, 'No permission to view this team');
+    throw errors.noPermission('No permission to view this team');
   return access;
 }
 
@@ -119,9 +119,9 @@ export async function listTeams(
 
 function checkTeamName(raw: string): string {
   const name = raw.trim();
-  if (!name) throw new ApiError(10101, 'Team name is required');
+  if (!name) throw errors.failed('Team name is required');
   if (name.length > MAX_TEAM_NAME)
-    throw new ApiError(10101, `Team name must be at most ${MAX_TEAM_NAME} characters`);
+    throw errors.failed(`Team name must be at most ${MAX_TEAM_NAME} characters`);
   return name;
 }
 
@@ -139,7 +139,7 @@ export async function saveTeam(
       { $set: { team_name: name, last_update_time: now } },
       { returnDocument: 'after', lean: true, projection: { _id: 0 } },
     );
-    if (!updated) throw new ApiError(10103, 'Team not found');
+    if (!updated) throw errors.noPermission('Team not found');
     return teamRow(updated as TeamDoc, false);
   }
   const team = await Team.create({
@@ -169,7 +169,7 @@ function announce(
 export async function deleteTeam(actor: Actor, teamId: number): Promise<void> {
   const access = await teamAccess(actor, teamId);
   if (!access || !(access.creator || isSiteAdmin(actor)))
-    throw new ApiError(10103, 'Only the team creator can delete the team');
+    throw errors.noPermission('Only the team creator can delete the team');
   const rows = await TeamItemMember.find(
     { team_id: teamId },
     { item_id: 1, member_uid: 1, _id: 0 },
@@ -195,13 +195,12 @@ export async function transferTeam(
   password: string,
 ): Promise<void> {
   const access = await teamAccess(actor, teamId);
-  if (!access || !access.creator)
-    throw new ApiError(10101, 'Team not found, or you are not its creator');
+  if (!access || !access.creator) throw errors.failed('Team not found, or you are not its creator');
   const user = await User.findOne({ uid: actor.uid }, { password: 1, salt: 1 }).lean();
   if (!password || !user || !(await verifyPassword(user, password)))
-    throw new ApiError(10208, 'Wrong password');
+    throw errors.confirmPasswordWrong('Wrong password');
   const target = await findUserByNameOrEmail(targetName);
-  if (!target) throw new ApiError(10209, 'User not found');
+  if (!target) throw errors.targetUserNotFound('User not found');
   await Team.updateOne(
     { id: teamId },
     { $set: { uid: target.uid, username: target.username, last_update_time: nowSeconds() } },
@@ -290,9 +289,9 @@ export async function addTeamMember(
 ): Promise<{ id: number }> {
   const access = await requireTeamManage(actor, teamId);
   if (role !== TEAM_MEMBER && role !== TEAM_ADMIN)
-    throw new ApiError(10101, 'team_member_group_id must be 1 or 2');
+    throw errors.failed('team_member_group_id must be 1 or 2');
   const target = await findUserByNameOrEmail(username);
-  if (!target) throw new ApiError(10209, 'User not found');
+  if (!target) throw errors.targetUserNotFound('User not found');
   const existing = await TeamMember.findOne(
     { team_id: teamId, member_uid: target.uid },
     { id: 1, team_member_group_id: 1 },
@@ -300,7 +299,7 @@ export async function addTeamMember(
   const now = nowSeconds();
   if (existing) {
     if (existing.team_member_group_id === role)
-      throw new ApiError(10101, 'This user is already a member of the team');
+      throw errors.failed('This user is already a member of the team');
     await TeamMember.updateOne(
       { id: existing.id },
       { $set: { team_member_group_id: role, last_update_time: now } },
@@ -321,7 +320,7 @@ export async function addTeamMember(
     });
   } catch (error) {
     if ((error as { code?: unknown }).code === 11000)
-      throw new ApiError(10101, 'This user is already a member of the team');
+      throw errors.failed('This user is already a member of the team');
     throw error;
   }
   const bound = await TeamItem.find({ team_id: teamId }, { item_id: 1, _id: 0 }).lean();
@@ -366,7 +365,7 @@ export async function removeTeamMember(actor: Actor, memberRowId: number): Promi
     memberRowId > 0
       ? await TeamMember.findOne({ id: memberRowId }, { team_id: 1, member_uid: 1 }).lean()
       : null;
-  if (!row) throw new ApiError(10101, 'Team member not found');
+  if (!row) throw errors.failed('Team member not found');
   await requireTeamManage(actor, row.team_id);
   const items = await TeamItemMember.find(
     { team_id: row.team_id, member_uid: row.member_uid },

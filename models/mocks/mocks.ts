@@ -13,7 +13,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { Actor } from '../access';
-import { nextId, ApiError, formatNow } from '../platform';
+import { ApiError, errors, formatNow, nextId } from '../platform';
 import {
   MAX_REQUEST_PATH,
   REGEX_MARK,
@@ -38,7 +38,7 @@ export async function saveMock(
   actor: Actor,
   input: SaveMockInput,
 ): Promise<Pick<MockDoc, 'page_id' | 'path' | 'unique_key'>> {
-  if (!(actor.uid > 0)) throw new ApiError(10102);
+  if (!(actor.uid > 0)) throw errors.notLoggedIn();
   const { page } = await requirePage(actor, input.pageId, {
     level: 'edit',
     denied: 10303,

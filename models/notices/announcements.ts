@@ -11,7 +11,7 @@
  * line breaks become `<br />` as ShowDoc did.
  */
 import { isSiteAdmin, type Actor } from '../access';
-import { nextId, ApiError, events, formatNow, formatUnix } from '../platform';
+import { errors, events, formatNow, formatUnix, nextId } from '../platform';
 import {
   ANNOUNCE_TYPES,
   MessageContent,
@@ -82,7 +82,7 @@ function sendTime(sendAt: string): string {
   const text = sendAt.trim();
   if (!text) return formatNow();
   const m = DATETIME.exec(text);
-  if (!m) throw new ApiError(10101, 'send_at must look like YYYY-MM-DD HH:MM:SS');
+  if (!m) throw errors.failed('send_at must look like YYYY-MM-DD HH:MM:SS');
   const [year, month, day, hour, minute, second = '00'] = m.slice(1);
   const date = new Date(Date.UTC(+year, +month - 1, +day, +hour, +minute, +second));
   const roundTrip =
@@ -92,7 +92,7 @@ function sendTime(sendAt: string): string {
     date.getUTCHours() === +hour &&
     date.getUTCMinutes() === +minute &&
     date.getUTCSeconds() === +second;
-  if (!roundTrip) throw new ApiError(10101, 'send_at is not a valid time');
+  if (!roundTrip) throw errors.failed('send_at is not a valid time');
   return `${year}-${month}-${day} ${hour}:${minute}:${second}`;
 }
 
@@ -109,14 +109,11 @@ export async function addAnnouncement(
   actor: Actor,
   input: NewAnnouncement,
 ): Promise<{ id: number }> {
-  if (!(actor.uid > 0)) throw new ApiError(10102);
-  if (!isSiteAdmin(actor)) throw new ApiError(10103);
-  if (!input.content.trim()) throw new ApiError(10101, 'The announcement text is required');
+  if (!(actor.uid > 0)) throw errors.notLoggedIn();
+  if (!isSiteAdmin(actor)) throw errors.noPermission();
+  if (!input.content.trim()) throw errors.failed('The announcement text is required');
   if (input.content.length > MAX_ANNOUNCEMENT_LENGTH)
-    throw new ApiError(
-      10101,
-      `The announcement must be at most ${MAX_ANNOUNCEMENT_LENGTH} characters`,
-    );
+    throw errors.failed(`The announcement must be at most ${MAX_ANNOUNCEMENT_LENGTH} characters`);
   const addtime = sendTime(input.sendAt);
   const type =
     (ANNOUNCE_TYPES as readonly string[]).includes(input.type) && input.type !== 'announce'
@@ -143,8 +140,8 @@ export async function adminAnnouncements(
   actor: Actor,
   paging: { page: number; count: number },
 ): Promise<MessageContentDoc[]> {
-  if (!(actor.uid > 0)) throw new ApiError(10102);
-  if (!isSiteAdmin(actor)) throw new ApiError(10103);
+  if (!(actor.uid > 0)) throw errors.notLoggedIn();
+  if (!isSiteAdmin(actor)) throw errors.noPermission();
   return MessageContent.find({ message_type: { $in: [...ANNOUNCE_TYPES] } }, { _id: 0 })
     .sort({ id: -1 })
     .skip((paging.page - 1) * paging.count)
@@ -183,7 +180,7 @@ export async function listAnnouncements(
   actor: Actor,
   paging?: { page: number; count: number },
 ): Promise<{ total: number; list: SeenAnnouncement[] }> {
-  if (!(actor.uid > 0)) throw new ApiError(10102);
+  if (!(actor.uid > 0)) throw errors.notLoggedIn();
   const filter = await visibleFilter(actor);
   let query = MessageContent.find(filter, { _id: 0 }).sort({ id: -1 });
   if (paging) query = query.skip((paging.page - 1) * paging.count).limit(paging.count);

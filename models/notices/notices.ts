@@ -17,14 +17,7 @@ import {
   unreadAnnouncementCount,
 } from './announcements';
 import { findLiveItem, itemAccess, type Actor } from '../access';
-import {
-  nextId,
-  ApiError,
-  events,
-  type DomainEvents,
-  type EventName,
-  formatNow,
-} from '../platform';
+import { type DomainEvents, errors, type EventName, events, formatNow, nextId } from '../platform';
 import { pageVisible } from '../pages';
 import { DELETED, Message, READ, UNREAD, type MessageDoc } from './schemas/message';
 import { MessageContent, REMIND, type MessageContentDoc } from './schemas/messageContent';
@@ -130,7 +123,7 @@ export interface Reminder {
 }
 
 function requireUser(actor: Actor): void {
-  if (!(actor.uid > 0)) throw new ApiError(10102);
+  if (!(actor.uid > 0)) throw errors.notLoggedIn();
 }
 
 /** Adds each delivery's text and page (pages the reader cannot see any more are left out). */

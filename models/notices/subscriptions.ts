@@ -10,7 +10,7 @@
  * notify time so that people who lost access since are not told about the page.
  */
 import { findLiveItem, itemAccess, type Actor } from '../access';
-import { nextId, ApiError, formatNow } from '../platform';
+import { errors, formatNow, nextId } from '../platform';
 import { pageVisible, requirePage } from '../pages';
 import type { PageDoc } from '../pages/schemas';
 import {
@@ -27,7 +27,7 @@ export const MAX_SUBSCRIBERS_PER_CALL = 500;
 const PAGE_UPDATES = { object_type: PAGE_OBJECT, action_type: UPDATE_ACTION } as const;
 
 function requireUser(actor: Actor): void {
-  if (!(actor.uid > 0)) throw new ApiError(10102);
+  if (!(actor.uid > 0)) throw errors.notLoggedIn();
 }
 
 /** The page, if the actor may edit it (the notify dialog is an editor's tool). */
@@ -91,13 +91,13 @@ export async function listPageSubscribers(actor: Actor, pageId: number): Promise
 function checkUids(uids: number[]): number[] {
   const unique = [...new Set(uids)];
   if (unique.length > MAX_SUBSCRIBERS_PER_CALL)
-    throw new ApiError(10101, `At most ${MAX_SUBSCRIBERS_PER_CALL} users per call`);
-  if (unique.some((uid) => !(uid > 0))) throw new ApiError(10101, 'Invalid user id');
+    throw errors.failed(`At most ${MAX_SUBSCRIBERS_PER_CALL} users per call`);
+  if (unique.some((uid) => !(uid > 0))) throw errors.failed('Invalid user id');
   return unique;
 }
 
 function requirePageId(pageId: number): void {
-  if (!(pageId > 0)) throw new ApiError(10100, 'page_id is required');
+  if (!(pageId > 0)) throw errors.refused('page_id is required');
 }
 
 /** Subscribes one user to a page's updates (idempotent; no access check: callers made it). */
@@ -129,10 +129,7 @@ export async function subscribeUsers(actor: Actor, pageId: number, uids: number[
   const audience = await pageAudience(page, wanted);
   const outsider = wanted.find((uid) => !audience.has(uid));
   if (outsider !== undefined)
-    throw new ApiError(
-      10101,
-      `User ${outsider} is not a member of this item or cannot see this page`,
-    );
+    throw errors.failed(`User ${outsider} is not a member of this item or cannot see this page`);
   for (const uid of wanted) await subscribeToPage(uid, page.page_id);
 }
 

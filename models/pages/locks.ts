@@ -9,7 +9,7 @@
  * who holds a lock needs a login and visit access (ShowDoc answered anyone).
  */
 import type { Actor } from '../access';
-import { nextId, ApiError, events, nowSeconds } from '../platform';
+import { type ApiError, errors, events, nextId, nowSeconds } from '../platform';
 import { pageMissing, requirePage } from './pageAccess';
 import { Page } from './schemas/page';
 import { PageLock, type PageLockDoc } from './schemas/pageLock';
@@ -35,8 +35,7 @@ function isDuplicateKey(error: unknown): boolean {
 }
 
 function lockedBy(username?: string): ApiError {
-  return new ApiError(
-    10101,
+  return errors.failed(
     username
       ? `This page is locked by another user (${username})`
       : 'This page is locked by another user',
@@ -49,7 +48,7 @@ export async function pageLockState(
   pageId: number,
   options: { itemPassword?: string; now?: number } = {},
 ): Promise<LockState> {
-  if (!(actor.uid > 0)) throw new ApiError(10102);
+  if (!(actor.uid > 0)) throw errors.notLoggedIn();
   await requirePage(actor, pageId, {
     level: 'visit',
     itemPassword: options.itemPassword,
@@ -77,8 +76,8 @@ export async function setPageLock(
   input: { pageId: number; itemId: number; lockTo?: number },
   options: { now?: number } = {},
 ): Promise<{ id: number }> {
-  if (!(actor.uid > 0)) throw new ApiError(10102);
-  if (!(input.pageId > 0) || !(input.itemId > 0)) throw new ApiError(10101, 'Parameter error');
+  if (!(actor.uid > 0)) throw errors.notLoggedIn();
+  if (!(input.pageId > 0) || !(input.itemId > 0)) throw errors.failed('Parameter error');
   const { page } = await requirePage(actor, input.pageId, {
     level: 'edit',
     deniedMessage: 'No edit permission',

@@ -14,7 +14,7 @@ import {
   type Actor,
   type ItemAccess,
 } from '../access';
-import { ApiError, type ErrorCode } from '../platform';
+import { ApiError, type ErrorCode, errors } from '../platform';
 import { Catalog } from '../catalogs/schemas';
 import { Page, type PageDoc } from './schemas/page';
 
@@ -35,7 +35,7 @@ export interface PageAccessOptions {
 }
 
 export function pageMissing(): ApiError {
-  return new ApiError(10101, PAGE_MISSING);
+  return errors.failed(PAGE_MISSING);
 }
 
 /** Whether the actor may see this page of an item they can reach (restriction and drafts). */
@@ -77,10 +77,10 @@ export async function requirePage(
  * accepted any id, even another item's), inside the actor's restriction.
  */
 export async function requireTargetCatalog(access: ItemAccess, catId: number): Promise<void> {
-  if (catId < 0) throw new ApiError(10101, 'Catalog does not exist');
+  if (catId < 0) throw errors.failed('Catalog does not exist');
   if (catId > 0) {
     const exists = await Catalog.exists({ cat_id: catId, item_id: access.item.item_id });
-    if (!exists) throw new ApiError(10101, 'Catalog does not exist');
+    if (!exists) throw errors.failed('Catalog does not exist');
   }
-  if (!(await canSeeCatalog(access, catId))) throw new ApiError(10101, 'Catalog does not exist');
+  if (!(await canSeeCatalog(access, catId))) throw errors.failed('Catalog does not exist');
 }

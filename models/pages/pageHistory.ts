@@ -7,7 +7,7 @@
  * version's remark needs edit access and only touches versions of that very page.
  */
 import type { Actor } from '../access';
-import { nextId, ApiError } from '../platform';
+import { errors, nextId } from '../platform';
 import { requirePage } from './pageAccess';
 import type { PageDoc } from './schemas/page';
 import { PageHistory, type PageHistoryDoc } from './schemas/pageHistory';
@@ -80,10 +80,9 @@ export async function updateVersionRemark(
   actor: Actor,
   input: { pageId: number; pageHistoryId: number; remark: string },
 ): Promise<boolean> {
-  if (!(input.pageId > 0) || !(input.pageHistoryId > 0))
-    throw new ApiError(10101, 'Parameter error');
+  if (!(input.pageId > 0) || !(input.pageHistoryId > 0)) throw errors.failed('Parameter error');
   if (input.remark.length > MAX_REMARK_LENGTH)
-    throw new ApiError(10101, `Remark must be at most ${MAX_REMARK_LENGTH} characters`);
+    throw errors.failed(`Remark must be at most ${MAX_REMARK_LENGTH} characters`);
   await requirePage(actor, input.pageId, { level: 'edit', deniedMessage: 'No edit permission' });
   // Scoped to the page: ShowDoc matched the version id alone, so any editor could rewrite
   // remarks in other items.
@@ -101,7 +100,7 @@ export async function pageAndVersion(
   pageHistoryId: number,
   options: ReadOptions = {},
 ): Promise<{ page: PageDoc; version: PageHistoryDoc }> {
-  if (!(pageId > 0) || !(pageHistoryId > 0)) throw new ApiError(10101, 'Parameter error');
+  if (!(pageId > 0) || !(pageHistoryId > 0)) throw errors.failed('Parameter error');
   const { page } = await requirePage(actor, pageId, {
     level: 'visit',
     itemPassword: options.itemPassword,
@@ -111,6 +110,6 @@ export async function pageAndVersion(
     { page_history_id: pageHistoryId, page_id: pageId },
     { _id: 0 },
   ).lean<PageHistoryDoc>();
-  if (!version) throw new ApiError(10101, 'History version does not exist');
+  if (!version) throw errors.failed('History version does not exist');
   return { page, version };
 }

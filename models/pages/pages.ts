@@ -16,7 +16,7 @@
  */
 import { requireItem, type Actor, type ItemAccess } from '../access';
 import { logChange, MAX_ITEM_NAME } from '../items';
-import { nextId, ApiError, events, type DomainEvents, nowSeconds } from '../platform';
+import { type DomainEvents, errors, events, nextId, nowSeconds } from '../platform';
 import { pageMissing, pageVisible, requirePage, requireTargetCatalog } from './pageAccess';
 import { historyVersionCount, pruneVersions, recordVersion } from './pageHistory';
 import { moveToRecycleBin } from './recycle';
@@ -109,31 +109,30 @@ export interface SavePageResult {
 }
 
 function checkInput(input: SavePageInput): void {
-  if (!(input.itemId > 0)) throw new ApiError(10101, 'Parameter error');
-  if (!(input.pageId >= 0)) throw new ApiError(10101, 'Parameter error');
-  if (input.content === '') throw new ApiError(10101, 'Saving empty content is not allowed');
-  if (input.title.trim() === '') throw new ApiError(10101, 'Please enter the page title');
+  if (!(input.itemId > 0)) throw errors.failed('Parameter error');
+  if (!(input.pageId >= 0)) throw errors.failed('Parameter error');
+  if (input.content === '') throw errors.failed('Saving empty content is not allowed');
+  if (input.title.trim() === '') throw errors.failed('Please enter the page title');
   if (input.title.length > MAX_TITLE_LENGTH)
-    throw new ApiError(10101, `The page title must be at most ${MAX_TITLE_LENGTH} characters`);
+    throw errors.failed(`The page title must be at most ${MAX_TITLE_LENGTH} characters`);
   if ((input.remark ?? '').length > MAX_REMARK_LENGTH)
-    throw new ApiError(10101, `The remark must be at most ${MAX_REMARK_LENGTH} characters`);
+    throw errors.failed(`The remark must be at most ${MAX_REMARK_LENGTH} characters`);
   if (input.sNumber !== undefined && (input.sNumber < 0 || input.sNumber > MAX_ORDER))
-    throw new ApiError(10101, 'Invalid order number');
+    throw errors.failed('Invalid order number');
   if (input.isDraft !== undefined && ![-1, 0, 1].includes(input.isDraft))
-    throw new ApiError(10101, 'Invalid draft flag');
+    throw errors.failed('Invalid draft flag');
   if (input.customId && !CUSTOM_ID_RULE.test(input.customId))
-    throw new ApiError(10101, 'The article ID may hold letters, digits, - and _ only (at most 64)');
+    throw errors.failed('The article ID may hold letters, digits, - and _ only (at most 64)');
   if (input.extInfo) {
-    if (input.extInfo.length > MAX_EXT_INFO_LENGTH)
-      throw new ApiError(10101, 'ext_info is too large');
+    if (input.extInfo.length > MAX_EXT_INFO_LENGTH) throw errors.failed('ext_info is too large');
     try {
       JSON.parse(input.extInfo);
     } catch {
-      throw new ApiError(10101, 'ext_info must be JSON');
+      throw errors.failed('ext_info must be JSON');
     }
   }
   if ((input.notify?.content ?? '').length > MAX_REMARK_LENGTH)
-    throw new ApiError(10101, `The notice must be at most ${MAX_REMARK_LENGTH} characters`);
+    throw errors.failed(`The notice must be at most ${MAX_REMARK_LENGTH} characters`);
 }
 
 /** RunApi pages carry their request type in ext_info (reference pages §1.2). */
@@ -164,7 +163,7 @@ async function checkCustomIdFree(itemId: number, customId: string, pageId: numbe
     page_custom_id: customId,
     page_id: { $ne: pageId },
   });
-  if (taken) throw new ApiError(10101, CUSTOM_ID_TAKEN);
+  if (taken) throw errors.failed(CUSTOM_ID_TAKEN);
 }
 
 /** Creates or updates a page. See the file comment for everything it does. */
@@ -173,7 +172,7 @@ export async function savePage(
   input: SavePageInput,
   options: { origin: SaveOrigin; now?: number },
 ): Promise<SavePageResult> {
-  if (!(actor.uid > 0)) throw new ApiError(10102);
+  if (!(actor.uid > 0)) throw errors.notLoggedIn();
   checkInput(input);
   const access = await requireItem(actor, input.itemId, 'edit', {
     denied: 10101,
@@ -221,7 +220,7 @@ export async function savePage(
       ? await updateExisting(existing, fields)
       : await insertNew(input.itemId, fields, now);
   } catch (error) {
-    if (isDuplicateKey(error)) throw new ApiError(10101, CUSTOM_ID_TAKEN);
+    if (isDuplicateKey(error)) throw errors.failed(CUSTOM_ID_TAKEN);
     throw error;
   }
   const created = !existing;
@@ -392,7 +391,7 @@ export async function deletePage(
   pageId: number,
   options: { now?: number } = {},
 ): Promise<void> {
-  if (!(actor.uid > 0)) throw new ApiError(10102);
+  if (!(actor.uid > 0)) throw errors.notLoggedIn();
   if (!(pageId > 0)) throw pageMissing();
   const { page, access } = await requirePage(actor, pageId, {
     level: 'edit',
@@ -400,7 +399,7 @@ export async function deletePage(
     deniedMessage: 'No delete permission',
   });
   if (!access.manage && page.author_uid !== actor.uid)
-    throw new ApiError(10303, 'Only the item managers or the page author may delete this page');
+    throw errors.noEditPermission('Only the item managers or the page author may delete this page');
   const now = options.now ?? nowSeconds();
   if (!(await moveToRecycleBin(actor, page, now))) throw pageMissing();
   await Item.updateOne({ item_id: page.item_id }, { $set: { last_update_time: now } });
@@ -425,14 +424,14 @@ export async function sortPages(
   itemId: number,
   orders: Map<number, number>,
 ): Promise<void> {
-  if (!(actor.uid > 0)) throw new ApiError(10102);
+  if (!(actor.uid > 0)) throw errors.notLoggedIn();
   const access = await requireItem(actor, itemId, 'edit', {
     denied: 10101,
     missing: 10101,
     message: 'No edit permission',
   });
   if (orders.size > MAX_SORT_ENTRIES)
-    throw new ApiError(10101, `At most ${MAX_SORT_ENTRIES} pages per call`);
+    throw errors.failed(`At most ${MAX_SORT_ENTRIES} pages per call`);
   if (!orders.size) return;
   const pages = await Page.find(
     { page_id: { $in: [...orders.keys()] }, item_id: itemId, is_del: 0 },
@@ -483,7 +482,7 @@ export async function resolvePageId(
     ).page;
     if (page.item_id !== input.itemId) throw pageMissing();
   } else {
-    throw new ApiError(10101, 'Parameter error');
+    throw errors.failed('Parameter error');
   }
   return { page_id: page.page_id, page_custom_id: page.page_custom_id || String(page.page_id) };
 }

@@ -9,7 +9,7 @@
  * `startRecyclePurge` (the process entry starts it).
  */
 import { requireItem, type Actor } from '../access';
-import { nextId, ApiError, events, nowSeconds } from '../platform';
+import { errors, events, nextId, nowSeconds } from '../platform';
 import { Catalog } from '../catalogs/schemas';
 import { Page, type PageDoc } from './schemas/page';
 import { PageHistory } from './schemas/pageHistory';
@@ -75,17 +75,17 @@ export async function listRecycleBin(
 
 /** Puts a page from the bin back into its catalog (or the root when that catalog is gone). */
 export async function recoverPage(actor: Actor, itemId: number, pageId: number): Promise<void> {
-  if (!(itemId > 0) || !(pageId > 0)) throw new ApiError(10101, 'Parameter error');
+  if (!(itemId > 0) || !(pageId > 0)) throw errors.failed('Parameter error');
   await requireItem(actor, itemId, 'manage', { denied: 10303, message: 'No manage permission' });
   const row = await Recycle.findOne({ item_id: itemId, page_id: pageId }).lean();
-  if (!row) throw new ApiError(10101, 'The page is not in the recycle bin');
+  if (!row) throw errors.failed('The page is not in the recycle bin');
   const page = await Page.findOne(
     { page_id: pageId, item_id: itemId, is_del: 1 },
     { cat_id: 1, _id: 0 },
   ).lean();
   if (!page) {
     await Recycle.deleteOne({ item_id: itemId, page_id: pageId });
-    throw new ApiError(10101, 'The page is not in the recycle bin');
+    throw errors.failed('The page is not in the recycle bin');
   }
   const catalogAlive =
     page.cat_id > 0 && (await Catalog.exists({ cat_id: page.cat_id, item_id: itemId }));

@@ -6,7 +6,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { Actor } from '../access';
-import { nextId, ApiError, nowSeconds } from '../platform';
+import { errors, nextId, nowSeconds } from '../platform';
 import { requirePage } from './pageAccess';
 import { Item } from '../items/schemas';
 import { Page, type PageDoc } from './schemas/page';
@@ -46,13 +46,13 @@ export async function toggleShareLink(
   input: { pageId: number; enable: boolean; expireDays: number },
   now = nowSeconds(),
 ): Promise<ShareLink | null> {
-  if (!(input.pageId > 0)) throw new ApiError(10101, 'Page does not exist');
+  if (!(input.pageId > 0)) throw errors.failed('Page does not exist');
   if (
     !Number.isSafeInteger(input.expireDays) ||
     input.expireDays < 0 ||
     input.expireDays > MAX_EXPIRE_DAYS
   )
-    throw new ApiError(10101, `expire_days must be 0 (never) to ${MAX_EXPIRE_DAYS}`);
+    throw errors.failed(`expire_days must be 0 (never) to ${MAX_EXPIRE_DAYS}`);
   const { page } = await requirePage(actor, input.pageId, {
     level: 'edit',
     deniedMessage: 'No edit permission',
@@ -75,21 +75,21 @@ export async function pageByShareKey(
   uniqueKey: string,
   now = nowSeconds(),
 ): Promise<{ page: PageDoc; expireTime: number }> {
-  if (!uniqueKey) throw new ApiError(10101, 'Parameter error');
-  if (!KEY_RULE.test(uniqueKey)) throw new ApiError(10101, LINK_MISSING);
+  if (!uniqueKey) throw errors.failed('Parameter error');
+  if (!KEY_RULE.test(uniqueKey)) throw errors.failed(LINK_MISSING);
   const row = await SinglePage.findOne(
     { unique_key: uniqueKey },
     { page_id: 1, expire_time: 1, _id: 0 },
   ).lean();
-  if (!row) throw new ApiError(10101, LINK_MISSING);
+  if (!row) throw errors.failed(LINK_MISSING);
   if (row.expire_time > 0 && row.expire_time <= now) {
     await SinglePage.deleteOne({ unique_key: uniqueKey });
-    throw new ApiError(10101, 'The share link has expired');
+    throw errors.failed('The share link has expired');
   }
   const page = await Page.findOne({ page_id: row.page_id, is_del: 0 }, { _id: 0 }).lean<PageDoc>();
   // A draft is not published, and a deleted item takes its links with it.
   const itemAlive =
     page && !page.is_draft && (await Item.exists({ item_id: page.item_id, is_del: 0 }));
-  if (!page || !itemAlive) throw new ApiError(10101, 'Page does not exist');
+  if (!page || !itemAlive) throw errors.failed('Page does not exist');
   return { page, expireTime: row.expire_time };
 }

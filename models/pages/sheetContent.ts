@@ -9,7 +9,7 @@
  * stored version stays the last good one. `sheetCellChanges` gives the cell-level difference of
  * two versions for the live push to open spreadsheet views.
  */
-import { ApiError } from '../platform';
+import { errors } from '../platform';
 
 /** Characters of sheet JSON accepted (after URL-decoding). */
 export const MAX_SHEET_CONTENT = 1_000_000;
@@ -22,7 +22,7 @@ export const MAX_SHEET_CELLS = 200_000;
 const MAX_SHEET_NAME = 100;
 
 function fail(detail: string): never {
-  throw new ApiError(10101, `Invalid spreadsheet content: ${detail}`);
+  throw errors.failed(`Invalid spreadsheet content: ${detail}`);
 }
 
 const isObject = (value: unknown): value is Record<string, unknown> =>
@@ -37,8 +37,7 @@ function indexOf(key: string, max: number): number {
 /** Checks one page content of a spreadsheet item; throws 10101 with the reason. */
 export function checkSheetContent(content: string): void {
   if (content.length > MAX_SHEET_CONTENT)
-    throw new ApiError(
-      10101,
+    throw errors.failed(
       `The spreadsheet is too large (${content.length} characters, at most ${MAX_SHEET_CONTENT})`,
     );
   let parsed: unknown;

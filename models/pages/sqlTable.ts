@@ -7,7 +7,7 @@
  *
  * Parsing uses node-sql-parser's MySQL grammar, loaded on first use (it is large).
  */
-import { ApiError } from '../platform';
+import { errors } from '../platform';
 
 /** Longest statement accepted: the parser is CPU-bound and the input is user-supplied. */
 export const MAX_SQL_LENGTH = 100_000;
@@ -133,24 +133,21 @@ function tableMarkdown(statement: CreateTable, parser: SqlParser): string {
 
 /** The Markdown for every CREATE TABLE in `sql`; 10101 when there is none or it does not parse. */
 export async function sqlToMarkdownTable(sql: string): Promise<string> {
-  if (sql.trim() === '') throw new ApiError(10101, 'Please enter a CREATE TABLE statement');
+  if (sql.trim() === '') throw errors.failed('Please enter a CREATE TABLE statement');
   if (sql.length > MAX_SQL_LENGTH)
-    throw new ApiError(10101, `The SQL must be at most ${MAX_SQL_LENGTH} characters`);
+    throw errors.failed(`The SQL must be at most ${MAX_SQL_LENGTH} characters`);
   const parser = await loadParser();
   let ast: unknown;
   try {
     ast = parser.astify(sql, { database: 'MySQL' });
   } catch {
-    throw new ApiError(
-      10101,
-      'The SQL could not be parsed (a MySQL CREATE TABLE statement is expected)',
-    );
+    throw errors.failed('The SQL could not be parsed (a MySQL CREATE TABLE statement is expected)');
   }
   const statements = (Array.isArray(ast) ? ast : [ast]) as Array<Partial<CreateTable>>;
   const tables = statements.filter(
     (s): s is CreateTable =>
       s?.type === 'create' && s.keyword === 'table' && !!s.create_definitions,
   );
-  if (!tables.length) throw new ApiError(10101, 'No CREATE TABLE statement found');
+  if (!tables.length) throw errors.failed('No CREATE TABLE statement found');
   return tables.map((t) => tableMarkdown(t, parser)).join('');
 }

@@ -83,5 +83,71 @@ export function isApiError(value: unknown): value is ApiError {
 
 /** Shorthand for the most common answer, ShowDoc's catch-all 10101 with a specific message. */
 export function failure(message: string): ApiError {
-  return new ApiError(10101, message);
+  return errors.failed(message);
 }
+
+type ErrorOptions = { httpStatus?: number };
+
+/** A factory for one code: the caller's message, else the table text. */
+function factory(code: ErrorCode) {
+  return (message?: string, options?: ErrorOptions) => new ApiError(code, message, options);
+}
+
+/**
+ * The named way to raise each code of the table, so call sites say what went wrong
+ * (`errors.notLoggedIn()`) rather than which number the wire carries. Messages are the caller's:
+ * ShowDoc clients and the tests read them, so a call keeps the exact text it had.
+ */
+export const errors = {
+  /** item/star's odd code for an item the caller may not see (reference accounts §1.2). */
+  starDenied: factory(1),
+  noSearchResults: factory(999),
+  operationFailed: factory(10001),
+  paramError: factory(10002),
+  notFound: factory(10003),
+  alreadyExists: factory(10004),
+  timeout: factory(10005),
+  visitPasswordWrong: factory(10010),
+  ldap: factory(10011),
+  /** The newer ShowDoc controllers' code for a refused input (missing field, limit reached). */
+  refused: factory(10100),
+  /** ShowDoc's catch-all failure: almost every rule a request breaks. */
+  failed: factory(10101),
+  /** A parameter of the wrong shape (an object where a scalar belongs, a bad list). */
+  badParam: (name: string) => new ApiError(10101, `Invalid parameter: ${name}`),
+  notLoggedIn: factory(10102),
+  noPermission: factory(10103),
+  loginRequired: factory(10104),
+  wrongPassword: factory(10105),
+  userNotFound: factory(10106),
+  userDisabled: factory(10107),
+  accountLocked: factory(10204),
+  captchaWrong: factory(10206),
+  /** The caller's own password (confirmations of dangerous actions). */
+  confirmPasswordWrong: factory(10208),
+  /** The user an action names does not exist. */
+  targetUserNotFound: factory(10209),
+  badCredentials: factory(10210),
+  noItemPermission: factory(10301),
+  noVisitPermission: factory(10302),
+  /** No edit right, or the item's visit password is needed (clients show the password screen). */
+  noEditPermission: factory(10303),
+  noManagePermission: factory(10304),
+  noDeletePermission: factory(10305),
+  badApiKey: factory(10306),
+  memberLimit: factory(10310),
+  logInFirst: factory(10312),
+  badRequest: factory(10400),
+  itemNotFound: factory(10401),
+  itemDeleted: factory(10402),
+  forbidden: factory(10403),
+  invalidRequest: factory(10404),
+  internal: factory(10500),
+  pageNotFound: factory(10501),
+  pageDeleted: factory(10502),
+  starting: factory(10503),
+  uploadFailed: factory(10601),
+  fileNotFound: factory(10602),
+  fileTooLarge: factory(10603),
+  fileTypeNotSupported: factory(10604),
+} as const;

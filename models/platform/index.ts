@@ -3,7 +3,7 @@ export { type Config, CONFIG_KEYS, ConfigError, loadConfig } from './config';
 export { nextId } from './counters';
 export { type Database, ensureIndexes, openDatabase } from './db';
 export { type CollectionReport, exportDatabase, importDatabase } from './dump';
-export { ApiError, type ErrorCode, failure, isApiError } from './errors';
+export { ApiError, type ErrorCode, errors, failure, isApiError } from './errors';
 export { connectRedis, type RedisEventRelay, startRedisEventRelay } from './eventBusRedis';
 export {
   type DomainEvents,

@@ -12,7 +12,7 @@ import {
   verifyItemPassword,
 } from '../access';
 import { checkCaptcha } from '../accounts';
-import { ApiError } from '../platform';
+import { errors } from '../platform';
 import { AI_CONFIG_OFF, type AiConfig } from '../items';
 import { buildMenu, defaultCatalogs, type Menu } from '../catalogs';
 import { unreadRemindCount } from '../notices';
@@ -62,11 +62,11 @@ async function visitAccess(
   idOrDomain: string,
   itemPassword: string,
 ): Promise<ItemAccess> {
-  if (!idOrDomain || /^0+$/.test(idOrDomain)) throw new ApiError(10101, ITEM_GONE);
+  if (!idOrDomain || /^0+$/.test(idOrDomain)) throw errors.failed(ITEM_GONE);
   const item = await findLiveItem(idOrDomain);
-  if (!item) throw new ApiError(10101, ITEM_GONE);
+  if (!item) throw errors.failed(ITEM_GONE);
   const access = await itemAccess(actor, item, { itemPassword });
-  if (!access || !access.visit) throw new ApiError(10303, 'No permission to visit this item');
+  if (!access || !access.visit) throw errors.noEditPermission('No permission to visit this item');
   return access;
 }
 
@@ -77,7 +77,7 @@ export async function itemInfo(
 ): Promise<ItemInfo> {
   const access = await visitAccess(actor, idOrDomain, options.itemPassword);
   const settings = await getSiteSettings();
-  if (settings.forceLogin && actor.uid <= 0) throw new ApiError(10312, 'Please log in first');
+  if (settings.forceLogin && actor.uid <= 0) throw errors.logInFirst('Please log in first');
   const item = access.item;
   const [menu, defaults] = await Promise.all([
     buildMenu(access, actor, { keyword: options.keyword }),
@@ -140,7 +140,7 @@ export function safeReferUrl(base64: string): string {
  */
 export async function checkVisitPassword(attempt: PasswordAttempt): Promise<{ refer_url: string }> {
   if (!(await checkCaptcha(attempt.captchaId, attempt.captcha)))
-    throw new ApiError(10206, 'Captcha incorrect');
+    throw errors.captchaWrong('Captcha incorrect');
   let item: ItemDoc | null = null;
   if (attempt.pageId > 0) {
     const page = await Page.findOne(
@@ -150,9 +150,9 @@ export async function checkVisitPassword(attempt: PasswordAttempt): Promise<{ re
     if (page) item = await findLiveItem(page.item_id);
   }
   item ??= attempt.idOrDomain ? await findLiveItem(attempt.idOrDomain) : null;
-  if (!item) throw new ApiError(10101, ITEM_GONE);
+  if (!item) throw errors.failed(ITEM_GONE);
   if (!(await verifyItemPassword(item, attempt.password)))
-    throw new ApiError(10010, 'Access password incorrect');
+    throw errors.visitPasswordWrong('Access password incorrect');
   return { refer_url: safeReferUrl(attempt.referUrl) };
 }
 

@@ -13,7 +13,7 @@
  *   `search_content` snippet around the first hit in the content.
  */
 import { catalogParents, catalogVisible, itemAccess, type Actor, type ItemAccess } from '../access';
-import { ApiError } from '../platform';
+import { errors } from '../platform';
 import { escapeForClient } from '../pages';
 import { Item } from '../items/schemas';
 import { ItemMember, TeamItemMember } from '../members/schemas';
@@ -42,13 +42,12 @@ export function isCjkCharacter(char: string): boolean {
 /** The trimmed keyword, or 10101 with the reason. */
 export function checkKeyword(raw: string): string {
   const keyword = raw.trim();
-  if (!keyword) throw new ApiError(10101, 'Please enter a keyword');
+  if (!keyword) throw errors.failed('Please enter a keyword');
   const chars = [...keyword];
   if (chars.length > MAX_KEYWORD_LENGTH)
-    throw new ApiError(10101, `Keywords may be at most ${MAX_KEYWORD_LENGTH} characters`);
+    throw errors.failed(`Keywords may be at most ${MAX_KEYWORD_LENGTH} characters`);
   if (chars.length === 1 && !isCjkCharacter(keyword))
-    throw new ApiError(
-      10101,
+    throw errors.failed(
       'Please enter at least two characters (or one Chinese, Japanese or Korean character)',
     );
   return keyword;

@@ -8,7 +8,7 @@
  * and returned exactly as written.
  */
 import { allows, itemAccess, requireItemRole, type Actor } from '../access';
-import { nextId, ApiError, formatNow, nowSeconds } from '../platform';
+import { errors, formatNow, nextId, nowSeconds } from '../platform';
 import { Template, type TemplateDoc } from './schemas/template';
 import { TemplateItem, type TemplateItemDoc } from './schemas/templateItem';
 
@@ -21,7 +21,7 @@ export const MAX_SHARE_ITEMS = 200;
 const NO_PERMISSION = 'No permission';
 
 function requireUser(actor: Actor): void {
-  if (!(actor.uid > 0)) throw new ApiError(10102);
+  if (!(actor.uid > 0)) throw errors.notLoggedIn();
 }
 
 /** template/save: a new template owned by the caller. */
@@ -32,14 +32,11 @@ export async function saveTemplate(
 ): Promise<{ id: number }> {
   requireUser(actor);
   const title = input.title.trim();
-  if (!title) throw new ApiError(10101, 'Please enter the template title');
+  if (!title) throw errors.failed('Please enter the template title');
   if (title.length > MAX_TEMPLATE_TITLE)
-    throw new ApiError(
-      10101,
-      `The template title must be at most ${MAX_TEMPLATE_TITLE} characters`,
-    );
+    throw errors.failed(`The template title must be at most ${MAX_TEMPLATE_TITLE} characters`);
   if (input.content.length > MAX_TEMPLATE_CONTENT)
-    throw new ApiError(10101, 'The template content is too large');
+    throw errors.failed('The template content is too large');
   const id = await nextId('template_id');
   await Template.create({
     id,
@@ -87,7 +84,7 @@ export interface SharedTemplate {
 /** template/getItemList: templates shared to an item, for its editors (archived items too: a read). */
 export async function listItemTemplates(actor: Actor, itemId: number): Promise<SharedTemplate[]> {
   requireUser(actor);
-  if (!(itemId > 0)) throw new ApiError(10101, 'Item not found');
+  if (!(itemId > 0)) throw errors.failed('Item not found');
   await requireItemRole(actor, itemId, 'editor', {
     denied: 10103,
     missing: 10103,
@@ -111,9 +108,9 @@ export async function listItemTemplates(actor: Actor, itemId: number): Promise<S
 /** The caller's own template, or 10103 (someone else's and missing ones answer alike). */
 async function ownTemplate(actor: Actor, templateId: number): Promise<TemplateDoc> {
   requireUser(actor);
-  if (!(templateId > 0)) throw new ApiError(10101, 'Template not found');
+  if (!(templateId > 0)) throw errors.failed('Template not found');
   const template = await Template.findOne({ id: templateId }, { _id: 0 }).lean<TemplateDoc>();
-  if (!template || template.uid !== actor.uid) throw new ApiError(10103, NO_PERMISSION);
+  if (!template || template.uid !== actor.uid) throw errors.noPermission(NO_PERMISSION);
   return template;
 }
 
@@ -136,16 +133,12 @@ export async function shareTemplate(
   const template = await ownTemplate(actor, templateId);
   const wanted = [...new Set(itemIds)];
   if (wanted.length > MAX_SHARE_ITEMS)
-    throw new ApiError(
-      10101,
-      `A template can be shared to at most ${MAX_SHARE_ITEMS} items at once`,
-    );
+    throw errors.failed(`A template can be shared to at most ${MAX_SHARE_ITEMS} items at once`);
   for (const itemId of wanted) {
     // Missing items answer like forbidden ones, so ids cannot be probed.
     const access = await itemAccess(actor, itemId);
     if (!access || !allows(access, 'edit'))
-      throw new ApiError(
-        10103,
+      throw errors.noPermission(
         access?.archived && access.editor
           ? `Item ${itemId} is archived and read-only`
           : `No permission for item ${itemId}`,

@@ -8,7 +8,7 @@ import { strToU8, zipSync, type Zippable } from 'fflate';
 import { type Actor } from '../access';
 import { logChange } from '../items';
 import { escapeForClient } from '../pages';
-import { ApiError } from '../platform';
+import { errors } from '../platform';
 import { exportTree, type ExportCatalog, type ExportTree } from './exportTree';
 
 const RESERVED = new Set([
@@ -81,7 +81,7 @@ export async function exportMarkdown(
   const { access, tree } = await exportTree(actor, { itemId, catId });
   const item = access.item;
   if (item.item_type === 3)
-    throw new ApiError(10101, 'RunApi items have no Markdown export; export Word instead');
+    throw errors.failed('RunApi items have no Markdown export; export Word instead');
   const info = {
     item_type: item.item_type,
     item_name: item.item_name,

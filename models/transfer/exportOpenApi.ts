@@ -6,7 +6,7 @@
  * the same method and path is left out too (OpenAPI allows one).
  */
 import { type Actor } from '../access';
-import { ApiError } from '../platform';
+import { errors } from '../platform';
 import { exportTree, type ExportCatalog, type ExportPage, type ExportScope } from './exportTree';
 import type { RunApiDoc, RunApiParam } from './runapiMarkdown';
 
@@ -191,7 +191,7 @@ export async function exportOpenApi(actor: Actor, scope: ExportScope): Promise<O
   };
   for (const cat of tree.catalogs) walk(cat, cat.cat_name);
   if (!Object.keys(paths).length)
-    throw new ApiError(10101, 'This item has no API document page to describe');
+    throw errors.failed('This item has no API document page to describe');
   const item = access.item;
   return {
     openapi: '3.0.3',

@@ -13,7 +13,7 @@ import {
 } from '../access';
 import { Catalog, type CatalogDoc } from '../catalogs/schemas';
 import { Page, type PageDoc } from '../pages/schemas';
-import { ApiError } from '../platform';
+import { errors } from '../platform';
 
 export interface ExportPage {
   page_id: number;
@@ -81,8 +81,8 @@ const DENIED = { denied: 10302, missing: 10101, message: 'No permission' } as co
 
 /** The export tree for `actor` (edit rights needed, as in ShowDoc). */
 export async function exportTree(actor: Actor, scope: ExportScope): Promise<ItemExport> {
-  if (!(actor.uid > 0)) throw new ApiError(10102);
-  if (!(scope.itemId > 0)) throw new ApiError(10101, 'Parameter error: item_id');
+  if (!(actor.uid > 0)) throw errors.notLoggedIn();
+  if (!(scope.itemId > 0)) throw errors.failed('Parameter error: item_id');
   // An archived item can still be taken out (editor role, not edit rights).
   const access = await requireItemRole(actor, scope.itemId, 'editor', { ...DENIED });
   const itemId = access.item.item_id;
@@ -95,8 +95,8 @@ export async function exportTree(actor: Actor, scope: ExportScope): Promise<Item
 
   if (scope.pageId && scope.pageId > 0) {
     const page = pages.find((p) => p.page_id === scope.pageId);
-    if (!page) throw new ApiError(10101, 'The page does not exist');
-    if (!visible(page.cat_id)) throw new ApiError(10302, 'No permission');
+    if (!page) throw errors.failed('The page does not exist');
+    if (!visible(page.cat_id)) throw errors.noVisitPermission('No permission');
     return { access, tree: { pages: [pageOf(page)], catalogs: [] } };
   }
 
@@ -130,8 +130,8 @@ export async function exportTree(actor: Actor, scope: ExportScope): Promise<Item
 
   if (scope.catId && scope.catId > 0) {
     const cat = catalogs.find((c) => c.cat_id === scope.catId);
-    if (!cat) throw new ApiError(10101, 'The catalog does not exist');
-    if (!visible(cat.cat_id)) throw new ApiError(10302, 'No permission');
+    if (!cat) throw errors.failed('The catalog does not exist');
+    if (!visible(cat.cat_id)) throw errors.noVisitPermission('No permission');
     const node = build(cat);
     return { access, tree: { pages: [], catalogs: [node] } };
   }

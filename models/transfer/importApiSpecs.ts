@@ -7,7 +7,7 @@
  * read files).
  */
 import SwaggerParser from '@apidevtools/swagger-parser';
-import { ApiError } from '../platform';
+import { errors } from '../platform';
 import type { ImportPlan, PlannedPage } from './importPlan';
 import {
   emptyRunApiDoc,
@@ -189,7 +189,7 @@ export async function planFromOpenApi(input: Json, runApi: boolean): Promise<Imp
     })) as unknown as Json;
   } catch (error) {
     const message = error instanceof Error ? error.message.split('\n')[0] : String(error);
-    throw new ApiError(10101, `Invalid Swagger/OpenAPI document: ${message}`);
+    throw errors.failed(`Invalid Swagger/OpenAPI document: ${message}`);
   }
   const swagger2 = str(api.swagger).startsWith('2');
   let prefix = '';

@@ -5,7 +5,7 @@
  * API specifications in importApiSpecs.ts.
  */
 import { unescapeFromClient } from '../pages';
-import { ApiError } from '../platform';
+import { errors } from '../platform';
 
 /** Catalogs nest three levels deep (levels 2–4). */
 export const MAX_CATALOG_DEPTH = 3;
@@ -66,9 +66,9 @@ export function planFromShowdocInfo(raw: string): ImportPlan {
   try {
     info = JSON.parse(raw) as Record<string, unknown>;
   } catch {
-    throw new ApiError(10101, 'info.json in the zip is not valid JSON');
+    throw errors.failed('info.json in the zip is not valid JSON');
   }
-  if (!info || typeof info !== 'object') throw new ApiError(10101, 'info.json is empty');
+  if (!info || typeof info !== 'object') throw errors.failed('info.json is empty');
   const pages: PlannedPage[] = [];
   const folded = new Set<string>();
   const addPages = (list: unknown, path: string[]) => {

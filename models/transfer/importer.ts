@@ -14,7 +14,7 @@ import { requireItem, type Actor } from '../access';
 import { insertItem, MAX_ITEM_NAME } from '../items';
 import { MAX_TITLE_LENGTH, savePage } from '../pages';
 import { Page } from '../pages/schemas';
-import { ApiError, events, holdEvents, isApiError, releaseEvents } from '../platform';
+import { errors, events, holdEvents, isApiError, releaseEvents } from '../platform';
 import { DEFAULT_ZIP_LIMITS, readZip, type ZipLimits } from './zipArchive';
 import {
   isMarkdownPath,
@@ -61,7 +61,7 @@ function parseJson(text: string): Record<string, unknown> {
   } catch {
     // reported below
   }
-  throw new ApiError(10101, 'The file is not valid JSON');
+  throw errors.failed('The file is not valid JSON');
 }
 
 function parseYamlDoc(text: string): Record<string, unknown> {
@@ -71,23 +71,20 @@ function parseYamlDoc(text: string): Record<string, unknown> {
       return value as Record<string, unknown>;
   } catch (error) {
     const message = error instanceof Error ? error.message.split('\n')[0] : '';
-    throw new ApiError(10101, `The file is not valid YAML: ${message}`);
+    throw errors.failed(`The file is not valid YAML: ${message}`);
   }
-  throw new ApiError(10101, 'The file is not valid YAML');
+  throw errors.failed('The file is not valid YAML');
 }
 
 async function readText(path: string, size: number): Promise<string> {
-  if (size > MAX_TEXT_BYTES) throw new ApiError(10603, 'The file is too large to import');
+  if (size > MAX_TEXT_BYTES) throw errors.fileTooLarge('The file is too large to import');
   return (await readFile(path)).toString('utf8').replace(/^\uFEFF/, '');
 }
 
 async function specPlan(doc: Record<string, unknown>, runApi: boolean): Promise<ImportPlan> {
   if (isOpenApi(doc)) return planFromOpenApi(doc, runApi);
   if (isPostman(doc)) return planFromPostman(doc, runApi);
-  throw new ApiError(
-    10101,
-    'Unsupported file: not a ShowDoc export, Swagger/OpenAPI or Postman file',
-  );
+  throw errors.failed('Unsupported file: not a ShowDoc export, Swagger/OpenAPI or Postman file');
 }
 
 /** Reads the upload into a plan (nothing written yet). */
@@ -105,7 +102,7 @@ export async function planImport(input: ImportInput): Promise<ImportPlan> {
       entries.find((e) => e.path === 'prefix_info.json');
     if (info) return planFromShowdocInfo(info.data.toString('utf8'));
     const markdown = entries.filter((e) => isMarkdownPath(e.path));
-    if (!markdown.length) throw new ApiError(10101, 'The zip holds no Markdown (.md) file');
+    if (!markdown.length) throw errors.failed('The zip holds no Markdown (.md) file');
     return planFromMarkdownZip(
       input.fileName,
       markdown.map((e) => ({ path: e.path, content: e.data.toString('utf8') })),
@@ -117,13 +114,13 @@ export async function planImport(input: ImportInput): Promise<ImportPlan> {
     return specPlan(parseYamlDoc(await readText(input.path, input.size)), runApi);
   if (name.endsWith('.md') || name.endsWith('.markdown'))
     return planFromMarkdownFile(input.fileName, await readText(input.path, input.size));
-  throw new ApiError(10101, 'Only .zip, .json, .yaml/.yml and .md files can be imported');
+  throw errors.failed('Only .zip, .json, .yaml/.yml and .md files can be imported');
 }
 
 function checkPlan(plan: ImportPlan): void {
-  if (!plan.pages.length) throw new ApiError(10101, 'The file holds no page to import');
+  if (!plan.pages.length) throw errors.failed('The file holds no page to import');
   if (plan.pages.length > MAX_PAGES_PER_ITEM)
-    throw new ApiError(10100, `An import may hold at most ${MAX_PAGES_PER_ITEM} pages`);
+    throw errors.refused(`An import may hold at most ${MAX_PAGES_PER_ITEM} pages`);
   for (const page of plan.pages) {
     page.catPath = page.catPath.slice(0, MAX_CATALOG_DEPTH);
     page.title = [...page.title].slice(0, MAX_TITLE_LENGTH).join('');
@@ -134,7 +131,7 @@ function checkPlan(plan: ImportPlan): void {
 
 /** Imports a file. See the file comment. */
 export async function importFile(actor: Actor, input: ImportInput): Promise<ImportResult> {
-  if (!(actor.uid > 0)) throw new ApiError(10102);
+  if (!(actor.uid > 0)) throw errors.notLoggedIn();
   if (input.itemId > 0)
     await requireItem(actor, input.itemId, 'manage', { denied: 10302, missing: 10101 });
   const plan = await planImport(input);
@@ -142,7 +139,7 @@ export async function importFile(actor: Actor, input: ImportInput): Promise<Impo
   if (input.itemId > 0) {
     const existing = await Page.countDocuments({ item_id: input.itemId, is_del: 0 });
     if (existing + plan.pages.length > MAX_PAGES_PER_ITEM)
-      throw new ApiError(10100, `An item can hold at most ${MAX_PAGES_PER_ITEM} pages`);
+      throw errors.refused(`An item can hold at most ${MAX_PAGES_PER_ITEM} pages`);
   }
 
   const total = plan.pages.length;
@@ -201,7 +198,7 @@ export async function importFile(actor: Actor, input: ImportInput): Promise<Impo
     });
   } catch (error) {
     if (isApiError(error)) throw error;
-    throw new ApiError(10101, 'The import failed and was undone; nothing was written');
+    throw errors.failed('The import failed and was undone; nothing was written');
   }
   releaseEvents(events, held);
   return { item_id: itemId, pages: total, source: plan.source, notes: plan.notes };

@@ -13,7 +13,7 @@ import { itemIdForApiKey } from '../items';
 import { Item } from '../items/schemas';
 import { deletePage, savePage, unescapeFromClient } from '../pages';
 import { Page, type PageDoc } from '../pages/schemas';
-import { ApiError } from '../platform';
+import { errors } from '../platform';
 
 /** ShowDoc refuses open-API page creation past this many pages in one item. */
 export const MAX_PAGES_PER_ITEM = 5000;
@@ -28,7 +28,7 @@ export interface KeyHolder {
 /** The item and acting owner for a key pair; 10306 when the pair does not match a live item. */
 export async function authenticateApiKey(apiKey: string, apiToken: string): Promise<KeyHolder> {
   const itemId = await itemIdForApiKey(apiKey, apiToken);
-  if (!itemId) throw new ApiError(10306, 'api_key or api_token does not match');
+  if (!itemId) throw errors.badApiKey('api_key or api_token does not match');
   const item = await Item.findOne({ item_id: itemId }, { uid: 1, _id: 0 }).lean<{ uid: number }>();
   const owner = item
     ? await User.findOne({ uid: item.uid }, { uid: 1, username: 1, _id: 0 }).lean<{
@@ -36,7 +36,7 @@ export async function authenticateApiKey(apiKey: string, apiToken: string): Prom
         username: string;
       }>()
     : null;
-  if (!owner) throw new ApiError(10306, 'api_key or api_token does not match');
+  if (!owner) throw errors.badApiKey('api_key or api_token does not match');
   // The owner's rights, never a site admin's: a key must not reach beyond its own item.
   return { itemId, actor: { uid: owner.uid, username: owner.username, groupid: 0 } };
 }
@@ -47,7 +47,7 @@ export async function authenticateApiKey(apiKey: string, apiToken: string): Prom
  */
 export async function catalogForPath(holder: KeyHolder, path: string): Promise<number> {
   if (!path) return 0;
-  if (path.length > MAX_CAT_PATH) throw new ApiError(10101, 'cat_name is too long');
+  if (path.length > MAX_CAT_PATH) throw errors.failed('cat_name is too long');
   return catalogForNames(holder, path.replace(/^\/(?=.)/, '').split('/'));
 }
 
@@ -92,7 +92,7 @@ export async function savePageByTitle(
   holder: KeyHolder,
   input: PageByTitleInput,
 ): Promise<PageDoc> {
-  if (!input.title) throw new ApiError(10101, 'page_title is required');
+  if (!input.title) throw errors.failed('page_title is required');
   await requireItem(holder.actor, holder.itemId, 'edit', {
     denied: 10101,
     missing: 10101,
@@ -107,7 +107,7 @@ export async function savePageByTitle(
   if (!existing) {
     const count = await Page.countDocuments({ item_id: holder.itemId, is_del: 0 });
     if (count > MAX_PAGES_PER_ITEM)
-      throw new ApiError(10100, 'Too many pages in this item; ask the site administrator');
+      throw errors.refused('Too many pages in this item; ask the site administrator');
   }
   const { page } = await savePage(
     holder.actor,
@@ -140,20 +140,20 @@ export async function pageOfItem(
       .lean<{ page_id: number }>();
     id = found?.page_id ?? 0;
   }
-  if (!(id > 0)) throw new ApiError(10101, 'page_id or page_title is required');
+  if (!(id > 0)) throw errors.failed('page_id or page_title is required');
   const page = await Page.findOne(
     { page_id: id, item_id: holder.itemId, is_del: 0 },
     { _id: 0 },
   ).lean<PageDoc>();
-  if (!page) throw new ApiError(10101, 'The page does not exist or was deleted');
+  if (!page) throw errors.failed('The page does not exist or was deleted');
   return page;
 }
 
 /** `open/deletePage`: to the recycle bin, as a delete from the editor. */
 export async function deletePageOfItem(holder: KeyHolder, pageId: number): Promise<void> {
-  if (!(pageId > 0)) throw new ApiError(10101, 'page_id is required');
+  if (!(pageId > 0)) throw errors.failed('page_id is required');
   const page = await Page.exists({ page_id: pageId, item_id: holder.itemId, is_del: 0 });
-  if (!page) throw new ApiError(10101, 'The page does not exist or does not belong to this item');
+  if (!page) throw errors.failed('The page does not exist or does not belong to this item');
   await deletePage(holder.actor, pageId);
 }
 
@@ -164,12 +164,12 @@ export async function catalogTree(holder: KeyHolder): Promise<Menu> {
 }
 
 async function catalogOfItem(holder: KeyHolder, catId: number): Promise<CatalogDoc> {
-  if (!(catId > 0)) throw new ApiError(10101, 'cat_id is required');
+  if (!(catId > 0)) throw errors.failed('cat_id is required');
   const cat = await Catalog.findOne(
     { cat_id: catId, item_id: holder.itemId },
     { _id: 0 },
   ).lean<CatalogDoc>();
-  if (!cat) throw new ApiError(10101, 'The catalog does not exist or does not belong to this item');
+  if (!cat) throw errors.failed('The catalog does not exist or does not belong to this item');
   return cat;
 }
 
@@ -178,7 +178,7 @@ export async function createCatalogOfItem(
   holder: KeyHolder,
   input: { name: string; parentCatId: number; sNumber: number },
 ): Promise<CatalogDoc> {
-  if (!input.name) throw new ApiError(10101, 'cat_name is required');
+  if (!input.name) throw errors.failed('cat_name is required');
   const catId = await saveCatalog(holder.actor, {
     itemId: holder.itemId,
     catId: 0,
@@ -195,8 +195,7 @@ export async function updateCatalogOfItem(
   input: { catId: number; name: string; sNumber: number },
 ): Promise<CatalogDoc> {
   const cat = await catalogOfItem(holder, input.catId);
-  if (!input.name && !(input.sNumber > 0))
-    throw new ApiError(10101, 'Please give cat_name or s_number');
+  if (!input.name && !(input.sNumber > 0)) throw errors.failed('Please give cat_name or s_number');
   await saveCatalog(holder.actor, {
     itemId: holder.itemId,
     catId: cat.cat_id,

@@ -6,7 +6,7 @@
  * into memory (bounded by the limits).
  */
 import yauzl, { type Entry, type ZipFile } from 'yauzl';
-import { ApiError } from '../platform';
+import { ApiError, errors } from '../platform';
 
 export interface ZipLimits {
   maxEntries: number;
@@ -33,7 +33,7 @@ const S_IFMT = 0o170000;
 const S_IFLNK = 0o120000;
 
 function refuse(message: string): ApiError {
-  return new ApiError(10101, message);
+  return errors.failed(message);
 }
 
 function openZip(filePath: string): Promise<ZipFile> {

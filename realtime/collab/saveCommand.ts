@@ -9,7 +9,7 @@
 import type { Extension, onStatelessPayload } from '@hocuspocus/server';
 import { z } from 'zod';
 import { savePage } from '../../models/pages';
-import { ApiError, isApiError } from '../../models/platform';
+import { errors, isApiError } from '../../models/platform';
 import type { CollabServerMessage } from '../collabProtocol';
 import { actorOf, contextOf, sendMessage } from './access';
 import { rebaseAndStore } from './liveBridge';
@@ -45,10 +45,10 @@ export function saveCommand(runtime: CollabRuntime): Extension {
       const answer = (message: CollabServerMessage) => sendMessage(connection, message);
       try {
         const loaded = loadedPage(runtime, documentName);
-        if (!loaded || connection.readOnly) throw new ApiError(10101, 'No edit permission');
+        if (!loaded || connection.readOnly) throw errors.failed('No edit permission');
         // Read now, before any await: exactly the text the connection's earlier edits produced.
         const content = pageText(loaded.document).toString();
-        if (content === '') throw new ApiError(10101, 'Saving empty content is not allowed');
+        if (content === '') throw errors.failed('Saving empty content is not allowed');
         const { page } = await savePage(
           actorOf(context),
           {

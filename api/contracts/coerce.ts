@@ -1,0 +1,115 @@
+/**
+ * How a ShowDoc client's parameters are read (reference accounts §0.2), as zod schemas: every
+ * value may arrive as a string (forms, path segments), a number or a boolean (JSON), or not at
+ * all (optional parameters fall back like PHP's `I('x', default)`). Objects and arrays are refused
+ * where a scalar is expected, so `{"username": {"$ne": ""}}` never reaches a database filter.
+ *
+ * Imports nothing but zod: the web app imports these files type-only.
+ */
+import { z } from 'zod';
+
+const TRUE_WORDS = new Set(['1', 'true', 'on', 'yes']);
+const FALSE_WORDS = new Set(['0', 'false', 'off', 'no', '']);
+
+/** Scalars only; the issue message is the parameter's own name filled in by the validator. */
+function refuse(ctx: z.core.$RefinementCtx): never {
+  ctx.addIssue({ code: 'custom', message: 'invalid' });
+  return z.NEVER;
+}
+
+/** A string parameter; numbers and booleans become their PHP string forms. */
+export function str(fallback = '') {
+  return z.unknown().transform((value, ctx): string => {
+    if (value === undefined || value === null) return fallback;
+    if (typeof value === 'string') return value;
+    if (typeof value === 'number') return Number.isFinite(value) ? String(value) : fallback;
+    if (typeof value === 'boolean') return value ? '1' : '';
+    return refuse(ctx);
+  });
+}
+
+/** An integer parameter, PHP `intval` style: "12abc" → 12, non-numeric → the fallback. */
+export function int(fallback = 0) {
+  return z.unknown().transform((value, ctx): number => {
+    if (value === undefined || value === null) return fallback;
+    let n: number;
+    if (typeof value === 'number') n = Math.trunc(value);
+    else if (typeof value === 'boolean') n = value ? 1 : 0;
+    else if (typeof value === 'string') {
+      const match = /^\s*([+-]?\d+)/.exec(value);
+      if (!match) return fallback;
+      n = Number(match[1]);
+    } else return refuse(ctx);
+    return Number.isSafeInteger(n) ? n : fallback;
+  });
+}
+
+/** A boolean parameter: 1/true/on/yes and 0/false/off/no (any case); anything else → fallback. */
+export function bool(fallback = false) {
+  return z.unknown().transform((value, ctx): boolean => {
+    if (value === undefined || value === null) return fallback;
+    if (typeof value === 'boolean') return value;
+    if (typeof value === 'number') return value !== 0;
+    if (typeof value === 'string') {
+      const word = value.trim().toLowerCase();
+      if (TRUE_WORDS.has(word)) return true;
+      if (FALSE_WORDS.has(word)) return false;
+      return fallback;
+    }
+    return refuse(ctx);
+  });
+}
+
+/** A list given as an array, a JSON array string or a comma list ("1,2,3"); empties dropped. */
+export function list() {
+  return z.unknown().transform((raw, ctx): string[] => {
+    let value = raw;
+    if (value === undefined || value === null) return [];
+    if (typeof value === 'string') {
+      const text = value.trim();
+      if (text.startsWith('[')) {
+        try {
+          value = JSON.parse(text);
+        } catch {
+          return refuse(ctx);
+        }
+      } else value = text.split(',');
+    }
+    if (typeof value === 'number') value = [value];
+    if (!Array.isArray(value)) return refuse(ctx);
+    const out: string[] = [];
+    for (const item of value) {
+      if (typeof item === 'string') {
+        if (item.trim() !== '') out.push(item.trim());
+      } else if (typeof item === 'number' && Number.isFinite(item)) out.push(String(item));
+      else return refuse(ctx);
+    }
+    return out;
+  });
+}
+
+/** A structured parameter (JSON text or a form array) the action decodes itself. */
+export function raw() {
+  return z.unknown();
+}
+
+/** The input of an action with no parameters of its own (auth travels beside the contract). */
+export const noInput = z.object({});
+
+/** ShowDoc's "nothing" payload: `[]` (what an action returning nothing answers). */
+export const nothing = z.array(z.never());
+
+/** A row column emitted as a string, or a computed number (ShowDoc mixes both). */
+export const numish = z.union([z.number(), z.string()]);
+
+export interface ActionContract {
+  input: z.ZodType;
+  output: z.ZodType;
+}
+
+export type ControllerContract = Record<string, ActionContract>;
+
+/** Declares one action: `action(input fields, output schema)`. */
+export function action<I extends z.ZodRawShape, O extends z.ZodType>(input: I, output: O) {
+  return { input: z.object(input), output };
+}

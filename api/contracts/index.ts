@@ -1,0 +1,80 @@
+/**
+ * THE REST contract: per ShowDoc controller, each action's input (how its parameters are read)
+ * and output (the `data` of a successful envelope), as zod schemas. `api/` parses every request
+ * of a declared action with its input schema (api/showdoc.ts); the web app imports the output
+ * types only (`import type { Output } from '../../api/contracts'`); test/api/contracts.test.ts
+ * drives every declared action and checks each answer against its output schema.
+ *
+ * Like realtime/socketEvents.ts and realtime/collabProtocol.ts, these files import nothing but zod.
+ */
+import type { z } from 'zod';
+import type { ActionContract, ControllerContract } from './coerce';
+import { attachmentContract } from './attachment';
+import {
+  itemContract,
+  itemGroupContract,
+  recycleContract,
+  templateContract,
+} from './item';
+import {
+  memberContract,
+  teamContract,
+  teamItemContract,
+  teamItemMemberContract,
+  teamMemberContract,
+} from './member';
+import { messageContract } from './message';
+import { catalogContract, pageContract, pageHistoryContract } from './page';
+import { commonContract, userContract } from './user';
+
+export * from './coerce';
+export * from './attachment';
+export * from './item';
+export * from './member';
+export * from './message';
+export * from './page';
+export * from './user';
+
+/** Keyed by the controller's lookup key (`itemgroup`, `teamitemmember`): see api/showdocRoute.ts. */
+export const contracts = {
+  user: userContract,
+  common: commonContract,
+  item: itemContract,
+  itemgroup: itemGroupContract,
+  recycle: recycleContract,
+  template: templateContract,
+  member: memberContract,
+  team: teamContract,
+  teammember: teamMemberContract,
+  teamitem: teamItemContract,
+  teamitemmember: teamItemMemberContract,
+  message: messageContract,
+  catalog: catalogContract,
+  page: pageContract,
+  pagehistory: pageHistoryContract,
+  attachment: attachmentContract,
+} satisfies Record<string, ControllerContract>;
+
+/** The contract of `controllerKey/action` (action names match case-insensitively), if declared. */
+export function findContract(controllerKey: string, action: string): ActionContract | undefined {
+  const controller = (contracts as Record<string, ControllerContract>)[controllerKey];
+  if (!controller) return undefined;
+  const wanted = action.toLowerCase();
+  const name = Object.keys(controller).find((key) => key.toLowerCase() === wanted);
+  return name === undefined ? undefined : controller[name];
+}
+
+type Contracts = typeof contracts;
+
+/** What `controller/action` answers on success: `Output<'item', 'myList'>`. */
+export type Output<
+  C extends keyof Contracts,
+  A extends keyof Contracts[C],
+> = Contracts[C][A] extends { output: z.ZodType } ? z.output<Contracts[C][A]['output']> : never;
+
+/** The parsed parameters of `controller/action`. */
+export type Input<C extends keyof Contracts, A extends keyof Contracts[C]> = Contracts[C][A] extends {
+  input: z.ZodType;
+}
+  ? z.output<Contracts[C][A]['input']>
+  : never;

@@ -1,0 +1,190 @@
+/** `item`, `itemGroup`, `recycle` (reference accounts §9): the item list, an item's settings. */
+import { z } from 'zod';
+import { action, bool, int, list, nothing, raw, str } from './coerce';
+import { Menu } from './page';
+
+export const success = z.object({ success: z.boolean() });
+
+export const ItemListEntry = z.object({
+  item_id: z.string(),
+  uid: z.string(),
+  item_name: z.string(),
+  item_domain: z.string(),
+  item_type: z.string(),
+  item_description: z.string(),
+  last_update_time: z.string(),
+  creator: z.number(),
+  manage: z.number(),
+  is_private: z.number(),
+  is_star: z.number(),
+  is_archived: z.string().optional(),
+  top: z.number().optional(),
+});
+
+export const ItemDetail = z.object({
+  item_id: z.string(),
+  item_name: z.string(),
+  item_description: z.string(),
+  item_domain: z.string(),
+  item_type: z.string(),
+  is_private: z.number(),
+  is_archived: z.string().optional(),
+  group_ids: z.array(z.number()),
+});
+
+export const ItemInfo = z.object({
+  item_id: z.string(),
+  item_domain: z.string(),
+  item_name: z.string(),
+  /** 0/1 regular, 2 single page, 3 RunApi (read-only here), 4 spreadsheet */
+  item_type: z.string(),
+  is_archived: z.string(),
+  default_page_id: z.string(),
+  menu: Menu,
+  is_login: z.boolean(),
+  item_edit: z.boolean(),
+  item_manage: z.boolean(),
+  unread_count: z.number(),
+  global_param: z.union([
+    z.object({ query: z.unknown(), body: z.unknown(), header: z.unknown() }).partial(),
+    z.array(z.unknown()),
+  ]),
+  show_watermark: z.number(),
+  /** '1' when readers may comment on pages / give feedback. */
+  allow_comment: z.string().optional(),
+  allow_feedback: z.string().optional(),
+});
+
+export const ItemKey = z.object({ api_key: z.string(), api_token: z.string() });
+
+export const ItemGroup = z.object({
+  id: z.string(),
+  group_name: z.string(),
+  item_ids: z.string(),
+  s_number: z.string(),
+});
+
+export const SearchPage = z.object({
+  page_id: z.string(),
+  item_id: z.number(),
+  item_name: z.string(),
+  page_title: z.string(),
+  search_content: z.string(),
+});
+
+export const SearchResult = z.object({
+  item_id: z.number(),
+  item_name: z.string(),
+  pages: z.array(SearchPage),
+});
+
+export const RecycleEntry = z.object({
+  page_id: z.string(),
+  page_title: z.string(),
+  del_by_username: z.string(),
+  del_time: z.string(),
+});
+
+export const ChangeLogEntry = z.object({
+  id: z.string(),
+  optime: z.string(),
+  oper: z.string(),
+  op_action_type: z.string(),
+  op_action_type_desc: z.string().optional(),
+  op_object_type: z.string(),
+  op_object_type_desc: z.string().optional(),
+  op_object_name: z.string(),
+  op_object_id: z.string(),
+});
+
+const itemId = { item_id: int() };
+const itemFields = {
+  item_name: str(),
+  item_description: str(),
+  item_domain: str(),
+  item_custom_id: str(),
+  password: str(),
+  group_ids: raw(),
+};
+
+export const itemContract = {
+  add: action(
+    {
+      ...itemFields,
+      copy_item_id: int(),
+      item_type: int(1),
+      allow_comment: bool(),
+      allow_feedback: bool(),
+    },
+    z.object({ item_id: z.union([z.number(), z.string()]) }),
+  ),
+  update: action(
+    {
+      ...itemId,
+      ...itemFields,
+      is_private: bool(),
+      allow_comment: bool(),
+      allow_feedback: bool(),
+      co_edit: bool(),
+    },
+    success,
+  ),
+  detail: action(itemId, ItemDetail),
+  info: action(
+    {
+      item_id: str(),
+      item_domain: str(),
+      page_id: int(),
+      default_page_id: int(),
+      keyword: str(),
+    },
+    ItemInfo,
+  ),
+  getItemId: action(
+    { item_id: str(), item_domain: str(), item_custom_id: str() },
+    z.object({ item_id: z.union([z.number(), z.string()]) }),
+  ),
+  getKey: action(itemId, ItemKey),
+  resetKey: action(itemId, ItemKey),
+  archive: action({ ...itemId, password: str() }, success),
+  attorn: action({ ...itemId, username: str(), password: str() }, z.unknown()),
+  delete: action({ ...itemId, password: str(), project_name: str() }, success),
+  getChangeLog: action(
+    { ...itemId, page: int(1), count: int(15) },
+    z.object({ list: z.array(ChangeLogEntry), total: z.number() }),
+  ),
+  myList: action({ item_group_id: int(), original: int() }, z.array(ItemListEntry)),
+  star: action(itemId, z.unknown()),
+  unstar: action(itemId, nothing),
+  sort: action({ data: raw(), item_group_id: int() }, nothing),
+  top: action({ ...itemId, action: str() }, nothing),
+  exitItem: action(itemId, nothing),
+  itemList: action({}, z.array(z.object({ item_id: z.string(), item_name: z.string() }))),
+  search: action({ keyword: str(), item_id: str() }, z.array(SearchResult)),
+};
+
+export const itemGroupContract = {
+  getList: action({}, z.array(ItemGroup)),
+  save: action({ id: int(), group_name: str(), item_ids: str() }, z.unknown()),
+  delete: action({ id: int() }, success),
+  saveSort: action({ groups: raw() }, nothing),
+};
+
+export const recycleContract = {
+  getList: action(itemId, z.array(RecycleEntry)),
+  recover: action({ ...itemId, page_id: int() }, nothing),
+};
+
+/** Template ids and item lists travel as comma lists or arrays. */
+export const templateContract = {
+  save: action({ item_id: list(), template_title: str(), template_content: str() }, z.unknown()),
+  getMyList: action({}, z.array(z.looseObject({ id: z.string(), template_title: z.string() }))),
+  getList: action({}, z.array(z.looseObject({ id: z.string(), template_title: z.string() }))),
+  getItemList: action(
+    itemId,
+    z.array(z.looseObject({ id: z.string(), template_title: z.string() })),
+  ),
+  delete: action({ id: int() }, z.unknown()),
+  shareToItem: action({ template_id: int(), item_id: raw() }, z.unknown()),
+  getShareItemList: action({ template_id: int() }, z.array(z.looseObject({}))),
+};

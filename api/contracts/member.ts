@@ -1,0 +1,98 @@
+/** `member`, `team`, `teamMember`, `teamItem`, `teamItemMember` (reference accounts §9.17, §10). */
+import { z } from 'zod';
+import { action, int, list, nothing, raw, str } from './coerce';
+
+const success = z.object({ success: z.boolean() });
+
+export const ItemMember = z.object({
+  item_member_id: z.string(),
+  username: z.string(),
+  name: z.string().nullable(),
+  member_group_id: z.string(),
+  cat_id: z.string(),
+  cat_name: z.string().optional(),
+  addtime: z.string(),
+});
+
+export const Team = z.object({
+  id: z.string(),
+  team_name: z.string(),
+  memberCount: z.number(),
+  itemCount: z.number(),
+  team_manage: z.number(),
+  addtime: z.string(),
+  username: z.string().optional(),
+});
+
+export const TeamMember = z.object({
+  id: z.string(),
+  team_id: z.string(),
+  member_username: z.string(),
+  team_member_group_id: z.string(),
+  name: z.string().nullable(),
+  addtime: z.string(),
+});
+
+export const TeamItem = z.object({
+  id: z.string(),
+  team_id: z.string(),
+  item_id: z.string(),
+  item_name: z.string(),
+  team_name: z.string().optional(),
+  addtime: z.string(),
+});
+
+export const TeamItemMember = z.object({
+  id: z.string(),
+  member_username: z.string(),
+  member_group_id: z.string(),
+  cat_id: z.string(),
+  cat_ids: z.array(z.number()).optional(),
+  cat_name: z.string().optional(),
+  name: z.string().nullable().optional(),
+  item_id: z.string(),
+  addtime: z.string(),
+});
+
+export const memberContract = {
+  getList: action({ item_id: int() }, z.array(ItemMember)),
+  save: action(
+    { item_id: int(), username: str(), member_group_id: int(), cat_id: int(), cat_ids: raw() },
+    z.unknown(),
+  ),
+  delete: action({ item_id: int(), item_member_id: int() }, success),
+  getAllList: action({ item_id: int() }, z.array(z.looseObject({}))),
+  getMyAllList: action({}, z.array(z.looseObject({}))),
+};
+
+export const teamContract = {
+  getList: action({}, z.array(Team)),
+  save: action({ id: int(), team_name: str() }, z.unknown()),
+  delete: action({ id: int() }, success),
+  attorn: action({ team_id: int(), username: str(), password: str() }, nothing),
+  exitTeam: action({ id: int() }, nothing),
+};
+
+export const teamMemberContract = {
+  getList: action({ team_id: int() }, z.array(TeamMember)),
+  save: action(
+    { team_id: int(), member_username: str(), team_member_group_id: int() },
+    z.unknown(),
+  ),
+  delete: action({ id: int() }, success),
+};
+
+export const teamItemContract = {
+  save: action({ team_id: int(), item_id: list() }, z.unknown()),
+  getList: action({ item_id: int() }, z.array(TeamItem)),
+  getListByTeam: action({ team_id: int() }, z.array(TeamItem)),
+  delete: action({ id: int() }, success),
+};
+
+export const teamItemMemberContract = {
+  getList: action({ item_id: int(), team_id: int() }, z.array(TeamItemMember)),
+  save: action(
+    { id: int(), member_group_id: int(), cat_id: int(), cat_ids: raw() },
+    z.union([success, nothing]),
+  ),
+};

@@ -1,0 +1,152 @@
+/** `page`, `pageHistory`, `catalog` (reference pages §2–§4): reading and writing pages. */
+import { z } from 'zod';
+import { action, bool, int, nothing, raw, str } from './coerce';
+
+export const MenuPage = z.object({
+  page_id: z.string(),
+  author_uid: z.string(),
+  cat_id: z.string(),
+  page_title: z.string(),
+  addtime: z.string(),
+  ext_info: z.string().optional(),
+  is_draft: z.string().optional(),
+});
+
+export interface MenuCatalogShape {
+  cat_id: string;
+  cat_name: string;
+  parent_cat_id: string;
+  level: string;
+  pages: z.output<typeof MenuPage>[];
+  /** Missing on old ShowDoc servers when empty. */
+  catalogs?: MenuCatalogShape[];
+}
+
+export const MenuCatalog: z.ZodType<MenuCatalogShape> = z.object({
+  cat_id: z.string(),
+  cat_name: z.string(),
+  parent_cat_id: z.string(),
+  level: z.string(),
+  pages: z.array(MenuPage),
+  get catalogs() {
+    return z.array(MenuCatalog).optional();
+  },
+});
+
+export const Menu = z.object({ pages: z.array(MenuPage), catalogs: z.array(MenuCatalog) });
+
+export const PageInfo = z.object({
+  page_id: z.string(),
+  item_id: z.string(),
+  cat_id: z.string(),
+  page_title: z.string(),
+  /** HTML-escaped: un-escape once before use. */
+  page_content: z.string(),
+  author_uid: z.string(),
+  author_username: z.string(),
+  addtime: z.string(),
+  page_addtime: z.string(),
+  page_comments: z.string(),
+  attachment_count: z.number(),
+  /** The active single-page share key, or ''. */
+  unique_key: z.string(),
+});
+
+/** `page/infoByKey`: a shared page, without its place in the item. */
+export const SharedPage = z.object({
+  page_id: z.string(),
+  page_title: z.string(),
+  page_content: z.string(),
+  author_username: z.string(),
+  addtime: z.string(),
+  attachment_count: z.number(),
+  expire_time: z.number(),
+});
+
+export const HistoryEntry = z.object({
+  page_history_id: z.string(),
+  page_id: z.string(),
+  page_title: z.string(),
+  page_content: z.string(),
+  page_comments: z.string(),
+  addtime: z.string(),
+  author_username: z.string(),
+});
+
+export interface CatalogGroupShape {
+  cat_id: string;
+  cat_name: string;
+  sub?: CatalogGroupShape[];
+}
+
+export const CatalogGroup: z.ZodType<CatalogGroupShape> = z.object({
+  cat_id: z.string(),
+  cat_name: z.string(),
+  get sub() {
+    return z.array(CatalogGroup).optional();
+  },
+});
+
+const CatalogRow = z.looseObject({ cat_id: z.string(), cat_name: z.string() });
+
+export const pageContract = {
+  info: action({ page_id: int(), with_path: bool() }, PageInfo),
+  infoByKey: action({ unique_key: str() }, SharedPage),
+  save: action(
+    {
+      page_id: int(),
+      item_id: int(),
+      page_title: str(),
+      page_content: str(),
+      page_comments: str(),
+      is_urlencode: bool(),
+      is_notify: bool(),
+      notify_content: str(),
+      cat_id: int(),
+      s_number: int(),
+      is_draft: int(-1),
+      ext_info: str(),
+      page_custom_id: str(),
+    },
+    z.looseObject({ page_id: z.union([z.number(), z.string()]) }),
+  ),
+  delete: action({ page_id: int() }, nothing),
+  createSinglePage: action(
+    { page_id: int(), isCreateSiglePage: str(), expire_days: int() },
+    z.union([z.looseObject({ unique_key: z.string() }), nothing]),
+  ),
+  getPageID: action(
+    { page_id: int(), item_id: int(), page_custom_id: str() },
+    z.object({ page_id: z.string(), page_custom_id: z.string() }),
+  ),
+  sort: action({ item_id: int(), pages: raw() }, z.unknown()),
+};
+
+export const pageHistoryContract = {
+  history: action({ page_id: int() }, z.array(HistoryEntry)),
+  updateHistoryComments: action(
+    { page_id: int(), page_history_id: int(), page_comments: str() },
+    z.object({ success: z.boolean() }),
+  ),
+  diff: action(
+    { page_id: int(), page_history_id: int() },
+    z.looseObject({ page: z.unknown(), history_page: z.unknown() }),
+  ),
+};
+
+export const catalogContract = {
+  catList: action({ item_id: int() }, z.array(CatalogRow)),
+  catListGroup: action({ item_id: int() }, z.array(CatalogGroup)),
+  catListName: action({ item_id: int() }, z.array(CatalogRow)),
+  getPagesBycat: action({ item_id: int(), cat_id: int() }, z.array(z.looseObject({}))),
+  save: action(
+    { item_id: int(), cat_id: int(), cat_name: str(), parent_cat_id: int(), s_number: int() },
+    z.looseObject({}),
+  ),
+  delete: action({ cat_id: int() }, z.object({ success: z.boolean() })),
+  batUpdate: action({ item_id: int(), cats: raw() }, z.unknown()),
+  copy: action(
+    { cat_id: int(), new_p_cat_id: int(), to_item_id: int(), is_del: bool() },
+    z.looseObject({}),
+  ),
+};

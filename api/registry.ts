@@ -4,15 +4,22 @@
  * dispatcher finds an action by its normalised names (see showdocRoute.ts).
  */
 import type { Request, Response } from 'express';
+import type { z } from 'zod';
+import type { ActionContract, ControllerContract } from './contracts';
 import type { Logger } from '../models/platform';
 import type { Params } from './params';
 import { actionKey, controllerKey } from './showdocRoute';
 
 /** What an action receives. Auth helpers (the accounts issue) build on `token()`. */
-export interface ActionContext {
+export interface ActionContext<Input = Record<string, unknown>> {
   req: Request;
   res: Response;
   params: Params;
+  /**
+   * The parameters as the action's declared contract reads them (api/contracts/), parsed before
+   * the action runs; `{}` for an action without a contract.
+   */
+  input: Input;
   /** Names as the client spelled them. */
   controller: string;
   action: string;
@@ -29,6 +36,13 @@ export interface ActionContext {
  */
 export type ActionHandler = (ctx: ActionContext) => unknown | Promise<unknown>;
 
+/** The actions of a controller with a declared contract: each reads its typed `ctx.input`. */
+export type ContractActions<C extends ControllerContract> = {
+  [K in keyof C]?: (
+    ctx: ActionContext<C[K] extends ActionContract ? z.output<C[K]['input']> : never>,
+  ) => unknown | Promise<unknown>;
+};
+
 export interface ControllerDefinition {
   name: string;
   actions: Record<string, ActionHandler>;
@@ -37,8 +51,19 @@ export interface ControllerDefinition {
 export function defineController(
   name: string,
   actions: Record<string, ActionHandler>,
+): ControllerDefinition;
+/** With its contract: `defineController('user', userContract, { async info(ctx) {…} })`. */
+export function defineController<C extends ControllerContract>(
+  name: string,
+  contract: C,
+  actions: ContractActions<C>,
+): ControllerDefinition;
+export function defineController(
+  name: string,
+  first: Record<string, unknown>,
+  second?: Record<string, unknown>,
 ): ControllerDefinition {
-  return { name, actions };
+  return { name, actions: (second ?? first) as Record<string, ActionHandler> };
 }
 
 export class ControllerRegistry {

@@ -6,7 +6,8 @@
 import express, { type NextFunction, type Request, type Response, Router } from 'express';
 import { ApiError, errors, type Logger, runForClient } from '../models/platform';
 import { successBody } from './envelope';
-import { Params } from './params';
+import { findContract } from './contracts';
+import { Params, parseInput } from './params';
 import type { ActionContext, ControllerRegistry } from './registry';
 import { toParamRecord } from './sanitize';
 import { resolveShowdocRoute, type RouteResolution } from './showdocRoute';
@@ -78,10 +79,12 @@ export function showdocTransport(options: {
       query,
       bodyIsJson: Boolean(req.body !== undefined && req.is('json')),
     });
+    const contract = findContract(route.controllerKey, route.action);
     const ctx: ActionContext = {
       req,
       res,
       params,
+      input: contract ? (parseInput(contract.input, params) as Record<string, unknown>) : {},
       controller: route.controller,
       action: route.action,
       ip: req.ip ?? '',

@@ -49,5 +49,5 @@ export const attachmentContract = {
   deleteAttachment: action({ file_id: int() }, nothing),
   bindingPage: action({ file_id: int(), page_id: int() }, nothing),
   pageAttachmentUploadList: action({ page_id: int() }, z.array(PageAttachment)),
-  deletePageUploadFile: action({ file_id: int(), page_id: int() }, z.unknown()),
+  deletePageUploadFile: action({ file_id: int(), page_id: int() }, nothing),
 };

@@ -19,73 +19,85 @@ function refuse(ctx: z.core.$RefinementCtx): never {
 
 /** A string parameter; numbers and booleans become their PHP string forms. */
 export function str(fallback = '') {
-  return z.unknown().transform((value, ctx): string => {
-    if (value === undefined || value === null) return fallback;
-    if (typeof value === 'string') return value;
-    if (typeof value === 'number') return Number.isFinite(value) ? String(value) : fallback;
-    if (typeof value === 'boolean') return value ? '1' : '';
-    return refuse(ctx);
-  });
+  return z
+    .unknown()
+    .optional()
+    .transform((value, ctx): string => {
+      if (value === undefined || value === null) return fallback;
+      if (typeof value === 'string') return value;
+      if (typeof value === 'number') return Number.isFinite(value) ? String(value) : fallback;
+      if (typeof value === 'boolean') return value ? '1' : '';
+      return refuse(ctx);
+    });
 }
 
 /** An integer parameter, PHP `intval` style: "12abc" → 12, non-numeric → the fallback. */
 export function int(fallback = 0) {
-  return z.unknown().transform((value, ctx): number => {
-    if (value === undefined || value === null) return fallback;
-    let n: number;
-    if (typeof value === 'number') n = Math.trunc(value);
-    else if (typeof value === 'boolean') n = value ? 1 : 0;
-    else if (typeof value === 'string') {
-      const match = /^\s*([+-]?\d+)/.exec(value);
-      if (!match) return fallback;
-      n = Number(match[1]);
-    } else return refuse(ctx);
-    return Number.isSafeInteger(n) ? n : fallback;
-  });
+  return z
+    .unknown()
+    .optional()
+    .transform((value, ctx): number => {
+      if (value === undefined || value === null) return fallback;
+      let n: number;
+      if (typeof value === 'number') n = Math.trunc(value);
+      else if (typeof value === 'boolean') n = value ? 1 : 0;
+      else if (typeof value === 'string') {
+        const match = /^\s*([+-]?\d+)/.exec(value);
+        if (!match) return fallback;
+        n = Number(match[1]);
+      } else return refuse(ctx);
+      return Number.isSafeInteger(n) ? n : fallback;
+    });
 }
 
 /** A boolean parameter: 1/true/on/yes and 0/false/off/no (any case); anything else → fallback. */
 export function bool(fallback = false) {
-  return z.unknown().transform((value, ctx): boolean => {
-    if (value === undefined || value === null) return fallback;
-    if (typeof value === 'boolean') return value;
-    if (typeof value === 'number') return value !== 0;
-    if (typeof value === 'string') {
-      const word = value.trim().toLowerCase();
-      if (TRUE_WORDS.has(word)) return true;
-      if (FALSE_WORDS.has(word)) return false;
-      return fallback;
-    }
-    return refuse(ctx);
-  });
+  return z
+    .unknown()
+    .optional()
+    .transform((value, ctx): boolean => {
+      if (value === undefined || value === null) return fallback;
+      if (typeof value === 'boolean') return value;
+      if (typeof value === 'number') return value !== 0;
+      if (typeof value === 'string') {
+        const word = value.trim().toLowerCase();
+        if (TRUE_WORDS.has(word)) return true;
+        if (FALSE_WORDS.has(word)) return false;
+        return fallback;
+      }
+      return refuse(ctx);
+    });
 }
 
 /** A list given as an array, a JSON array string or a comma list ("1,2,3"); empties dropped. */
 export function list() {
-  return z.unknown().transform((raw, ctx): string[] => {
-    let value = raw;
-    if (value === undefined || value === null) return [];
-    if (typeof value === 'string') {
-      const text = value.trim();
-      if (text.startsWith('[')) {
-        try {
-          value = JSON.parse(text);
-        } catch {
-          return refuse(ctx);
-        }
-      } else value = text.split(',');
-    }
-    if (typeof value === 'number') value = [value];
-    if (!Array.isArray(value)) return refuse(ctx);
-    const out: string[] = [];
-    for (const item of value) {
-      if (typeof item === 'string') {
-        if (item.trim() !== '') out.push(item.trim());
-      } else if (typeof item === 'number' && Number.isFinite(item)) out.push(String(item));
-      else return refuse(ctx);
-    }
-    return out;
-  });
+  return z
+    .unknown()
+    .optional()
+    .transform((raw, ctx): string[] => {
+      let value = raw;
+      if (value === undefined || value === null) return [];
+      if (typeof value === 'string') {
+        const text = value.trim();
+        if (text.startsWith('[')) {
+          try {
+            value = JSON.parse(text);
+          } catch {
+            return refuse(ctx);
+          }
+        } else value = text.split(',');
+      }
+      if (typeof value === 'number') value = [value];
+      if (!Array.isArray(value)) return refuse(ctx);
+      const out: string[] = [];
+      for (const item of value) {
+        if (typeof item === 'string') {
+          if (item.trim() !== '') out.push(item.trim());
+        } else if (typeof item === 'number' && Number.isFinite(item)) out.push(String(item));
+        else return refuse(ctx);
+      }
+      return out;
+    });
 }
 
 /** A structured parameter (JSON text or a form array) the action decodes itself. */

@@ -10,12 +10,7 @@
 import type { z } from 'zod';
 import type { ActionContract, ControllerContract } from './coerce';
 import { attachmentContract } from './attachment';
-import {
-  itemContract,
-  itemGroupContract,
-  recycleContract,
-  templateContract,
-} from './item';
+import { itemContract, itemGroupContract, recycleContract, templateContract } from './item';
 import {
   memberContract,
   teamContract,
@@ -50,8 +45,7 @@ export const contracts = {
   teamitemmember: teamItemMemberContract,
   message: messageContract,
   catalog: catalogContract,
-  page: pageContract,
-  pagehistory: pageHistoryContract,
+  page: { ...pageContract, ...pageHistoryContract },
   attachment: attachmentContract,
 } satisfies Record<string, ControllerContract>;
 
@@ -73,7 +67,10 @@ export type Output<
 > = Contracts[C][A] extends { output: z.ZodType } ? z.output<Contracts[C][A]['output']> : never;
 
 /** The parsed parameters of `controller/action`. */
-export type Input<C extends keyof Contracts, A extends keyof Contracts[C]> = Contracts[C][A] extends {
+export type Input<
+  C extends keyof Contracts,
+  A extends keyof Contracts[C],
+> = Contracts[C][A] extends {
   input: z.ZodType;
 }
   ? z.output<Contracts[C][A]['input']>

@@ -94,7 +94,7 @@ export const ChangeLogEntry = z.object({
   op_object_type: z.string(),
   op_object_type_desc: z.string().optional(),
   op_object_name: z.string(),
-  op_object_id: z.string(),
+  op_object_id: z.union([z.string(), z.number()]),
 });
 
 const itemId = { item_id: int() };
@@ -104,7 +104,8 @@ const itemFields = {
   item_domain: str(),
   item_custom_id: str(),
   password: str(),
-  group_ids: raw(),
+  item_group_ids: list(),
+  item_group_id: int(),
 };
 
 export const itemContract = {
@@ -149,6 +150,9 @@ export const itemContract = {
   archive: action({ ...itemId, password: str() }, success),
   attorn: action({ ...itemId, username: str(), password: str() }, z.unknown()),
   delete: action({ ...itemId, password: str(), project_name: str() }, success),
+  /** The AI knowledge base is left out: its settings read as off and cannot be switched on. */
+  getAiConfig: action(itemId, z.looseObject({})),
+  setAiConfig: action(itemId, z.unknown()),
   getChangeLog: action(
     { ...itemId, page: int(1), count: int(15) },
     z.object({ list: z.array(ChangeLogEntry), total: z.number() }),
@@ -156,11 +160,11 @@ export const itemContract = {
   myList: action({ item_group_id: int(), original: int() }, z.array(ItemListEntry)),
   star: action(itemId, z.unknown()),
   unstar: action(itemId, nothing),
-  sort: action({ data: raw(), item_group_id: int() }, nothing),
+  sort: action({ item_group_id: int(), data: raw() }, nothing),
   top: action({ ...itemId, action: str() }, nothing),
   exitItem: action(itemId, nothing),
   itemList: action({}, z.array(z.object({ item_id: z.string(), item_name: z.string() }))),
-  search: action({ keyword: str(), item_id: str() }, z.array(SearchResult)),
+  search: action({ keyword: str(), item_id: str() }, SearchResult),
 };
 
 export const itemGroupContract = {
@@ -177,7 +181,7 @@ export const recycleContract = {
 
 /** Template ids and item lists travel as comma lists or arrays. */
 export const templateContract = {
-  save: action({ item_id: list(), template_title: str(), template_content: str() }, z.unknown()),
+  save: action({ template_title: str(), template_content: str() }, z.object({ id: z.number() })),
   getMyList: action({}, z.array(z.looseObject({ id: z.string(), template_title: z.string() }))),
   getList: action({}, z.array(z.looseObject({ id: z.string(), template_title: z.string() }))),
   getItemList: action(

@@ -1,6 +1,6 @@
 /** `member`, `team`, `teamMember`, `teamItem`, `teamItemMember` (reference accounts §9.17, §10). */
 import { z } from 'zod';
-import { action, int, list, nothing, raw, str } from './coerce';
+import { action, int, list, nothing, str } from './coerce';
 
 const success = z.object({ success: z.boolean() });
 
@@ -37,7 +37,7 @@ export const TeamItem = z.object({
   id: z.string(),
   team_id: z.string(),
   item_id: z.string(),
-  item_name: z.string(),
+  item_name: z.string().optional(),
   team_name: z.string().optional(),
   addtime: z.string(),
 });
@@ -57,7 +57,7 @@ export const TeamItemMember = z.object({
 export const memberContract = {
   getList: action({ item_id: int() }, z.array(ItemMember)),
   save: action(
-    { item_id: int(), username: str(), member_group_id: int(), cat_id: int(), cat_ids: raw() },
+    { item_id: int(), username: str(), member_group_id: int(), cat_id: int(), cat_ids: list() },
     z.unknown(),
   ),
   delete: action({ item_id: int(), item_member_id: int() }, success),
@@ -76,7 +76,7 @@ export const teamContract = {
 export const teamMemberContract = {
   getList: action({ team_id: int() }, z.array(TeamMember)),
   save: action(
-    { team_id: int(), member_username: str(), team_member_group_id: int() },
+    { team_id: int(), member_username: str(), team_member_group_id: int(1) },
     z.unknown(),
   ),
   delete: action({ id: int() }, success),
@@ -92,7 +92,7 @@ export const teamItemContract = {
 export const teamItemMemberContract = {
   getList: action({ item_id: int(), team_id: int() }, z.array(TeamItemMember)),
   save: action(
-    { id: int(), member_group_id: int(), cat_id: int(), cat_ids: raw() },
+    { id: int(), member_group_id: int(), cat_id: int(), cat_ids: list() },
     z.union([success, nothing]),
   ),
 };

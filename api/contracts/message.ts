@@ -39,17 +39,11 @@ export const UnreadAnswer = z.object({
 const paging = { page: int(1), count: int(15) };
 
 export const messageContract = {
-  getRemindList: action(
-    paging,
-    z.object({ total: z.number(), list: z.array(RemindMessage) }),
-  ),
+  getRemindList: action(paging, z.object({ total: z.number(), list: z.array(RemindMessage) })),
   /** A plain list without paging parameters, `{total, list}` with them. */
   getAnnouncementList: action(
     paging,
-    z.union([
-      z.object({ total: z.number(), list: z.array(Announcement) }),
-      z.array(Announcement),
-    ]),
+    z.union([z.object({ total: z.number(), list: z.array(Announcement) }), z.array(Announcement)]),
   ),
   getUnread: action({}, UnreadAnswer),
   setRead: action({ message_content_id: int() }, nothing),

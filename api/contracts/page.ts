@@ -1,5 +1,6 @@
 /** `page`, `pageHistory`, `catalog` (reference pages §2–§4): reading and writing pages. */
 import { z } from 'zod';
+import { PageAttachment } from './attachment';
 import { action, bool, int, nothing, raw, str } from './coerce';
 
 export const MenuPage = z.object({
@@ -120,6 +121,14 @@ export const pageContract = {
     z.object({ page_id: z.string(), page_custom_id: z.string() }),
   ),
   sort: action({ item_id: int(), pages: raw() }, z.unknown()),
+  sqlToMarkdownTable: action({ sql: str() }, z.object({ markdown: z.string() })),
+  isLock: action(
+    { page_id: int() },
+    z.looseObject({ lock: z.union([z.number(), z.string(), z.boolean()]) }),
+  ),
+  setLock: action({ page_id: int(), item_id: int(), lock_to: int() }, z.unknown()),
+  uploadList: action({ page_id: int() }, z.array(PageAttachment)),
+  deleteUploadFile: action({ file_id: int(), page_id: int() }, nothing),
 };
 
 export const pageHistoryContract = {
@@ -141,7 +150,7 @@ export const catalogContract = {
   getPagesBycat: action({ item_id: int(), cat_id: int() }, z.array(z.looseObject({}))),
   save: action(
     { item_id: int(), cat_id: int(), cat_name: str(), parent_cat_id: int(), s_number: int() },
-    z.looseObject({}),
+    z.number(),
   ),
   delete: action({ cat_id: int() }, z.object({ success: z.boolean() })),
   batUpdate: action({ item_id: int(), cats: raw() }, z.unknown()),

@@ -4,13 +4,14 @@
  */
 import { listVersions, pageAndVersion, updateVersionRemark } from '../../models/pages';
 import { itemPassword, optionalLogin } from '../auth';
+import { pageHistoryContract } from '../contracts';
 import { defineController } from '../registry';
 import { historyRow, pageRow } from './pagePresent';
 
-export const pageHistoryController = defineController('page', {
+export const pageHistoryController = defineController('page', pageHistoryContract, {
   async history(ctx) {
     const { actor } = await optionalLogin(ctx);
-    const rows = await listVersions(actor, ctx.params.int('page_id'), {
+    const rows = await listVersions(actor, ctx.input.page_id, {
       itemPassword: itemPassword(ctx),
     });
     return rows.map((row) => historyRow(row, { times: 'formatted', quotes: false }));
@@ -19,9 +20,9 @@ export const pageHistoryController = defineController('page', {
   async updateHistoryComments(ctx) {
     const { actor } = await optionalLogin(ctx);
     const success = await updateVersionRemark(actor, {
-      pageId: ctx.params.int('page_id'),
-      pageHistoryId: ctx.params.int('page_history_id'),
-      remark: ctx.params.str('page_comments'),
+      pageId: ctx.input.page_id,
+      pageHistoryId: ctx.input.page_history_id,
+      remark: ctx.input.page_comments,
     });
     return { success };
   },
@@ -30,8 +31,8 @@ export const pageHistoryController = defineController('page', {
     const { actor } = await optionalLogin(ctx);
     const { page, version } = await pageAndVersion(
       actor,
-      ctx.params.int('page_id'),
-      ctx.params.int('page_history_id'),
+      ctx.input.page_id,
+      ctx.input.page_history_id,
       {
         itemPassword: itemPassword(ctx),
       },

@@ -5,12 +5,13 @@
 import { listRecycleBin, recoverPage } from '../../models/pages';
 import { formatUnix } from '../../models/platform';
 import { requireLogin } from '../auth';
+import { recycleContract } from '../contracts';
 import { defineController } from '../registry';
 
-export const recycleController = defineController('recycle', {
+export const recycleController = defineController('recycle', recycleContract, {
   async getList(ctx) {
     const { actor } = await requireLogin(ctx);
-    const itemId = ctx.params.int('item_id');
+    const itemId = ctx.input.item_id;
     if (!(itemId > 0)) return [];
     const rows = await listRecycleBin(actor, itemId);
     return rows.map((row) => ({
@@ -26,7 +27,7 @@ export const recycleController = defineController('recycle', {
 
   async recover(ctx) {
     const { actor } = await requireLogin(ctx);
-    await recoverPage(actor, ctx.params.int('item_id'), ctx.params.int('page_id'));
+    await recoverPage(actor, ctx.input.item_id, ctx.input.page_id);
     return [];
   },
 });

@@ -1,9 +1,10 @@
 /** `team/*` (reference accounts §9.18). Rules in models/members/teams.ts. */
 import { deleteTeam, exitTeam, listTeams, saveTeam, transferTeam } from '../../models/members';
 import { requireLogin } from '../auth';
+import { teamContract } from '../contracts';
 import { defineController } from '../registry';
 
-export const teamController = defineController('team', {
+export const teamController = defineController('team', teamContract, {
   async getList(ctx) {
     const { actor } = await requireLogin(ctx);
     return listTeams(actor);
@@ -11,29 +12,24 @@ export const teamController = defineController('team', {
 
   async save(ctx) {
     const { actor } = await requireLogin(ctx);
-    return saveTeam(actor, { id: ctx.params.int('id'), team_name: ctx.params.str('team_name') });
+    return saveTeam(actor, { id: ctx.input.id, team_name: ctx.input.team_name });
   },
 
   async delete(ctx) {
     const { actor } = await requireLogin(ctx);
-    await deleteTeam(actor, ctx.params.int('id'));
+    await deleteTeam(actor, ctx.input.id);
     return { success: true };
   },
 
   async attorn(ctx) {
     const { actor } = await requireLogin(ctx);
-    await transferTeam(
-      actor,
-      ctx.params.int('team_id'),
-      ctx.params.str('username'),
-      ctx.params.str('password'),
-    );
+    await transferTeam(actor, ctx.input.team_id, ctx.input.username, ctx.input.password);
     return [];
   },
 
   async exitTeam(ctx) {
     const { actor } = await requireLogin(ctx);
-    await exitTeam(actor, ctx.params.int('id'));
+    await exitTeam(actor, ctx.input.id);
     return [];
   },
 });

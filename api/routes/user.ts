@@ -4,6 +4,7 @@
  * web client (`/user/loginByUserToken`) is a browser route: it calls `user/info` with the token,
  * which any transport (X-API-Token, Bearer, `user_token`) may carry.
  */
+import { userContract, type Input } from '../contracts';
 import { defineController, type ActionContext } from '../registry';
 import { optionalLogin, requireLogin } from '../auth';
 import {
@@ -52,30 +53,30 @@ function infoData(user: PublicUser) {
   };
 }
 
-async function login(ctx: ActionContext) {
+async function login({ input, ip }: ActionContext<Input<'user', 'login'>>) {
   const result = await loginWithPassword({
-    username: ctx.params.str('username'),
-    password: ctx.params.str('password'),
-    captchaId: ctx.params.int('captcha_id'),
-    captcha: ctx.params.str('captcha'),
-    ip: ctx.ip,
+    username: input.username,
+    password: input.password,
+    captchaId: input.captcha_id,
+    captcha: input.captcha,
+    ip,
   });
   return loginData(result);
 }
 
-async function register(ctx: ActionContext) {
+async function register({ input, ip }: ActionContext<Input<'user', 'register'>>) {
   const result = await registerWithPassword({
-    username: ctx.params.str('username'),
-    password: ctx.params.str('password'),
-    confirmPassword: ctx.params.str('confirm_password'),
-    captchaId: ctx.params.int('captcha_id'),
-    captcha: ctx.params.str('captcha'),
-    ip: ctx.ip,
+    username: input.username,
+    password: input.password,
+    confirmPassword: input.confirm_password,
+    captchaId: input.captcha_id,
+    captcha: input.captcha,
+    ip,
   });
   return loginData(result);
 }
 
-export const userController = defineController('user', {
+export const userController = defineController('user', userContract, {
   login,
   loginByVerify: login,
   register,
@@ -88,14 +89,14 @@ export const userController = defineController('user', {
 
   async updateInfo(ctx) {
     const { actor } = await requireLogin(ctx);
-    await updateDisplayName(actor.uid, ctx.params.str('name'));
+    await updateDisplayName(actor.uid, ctx.input.name);
   },
 
   async resetPassword(ctx) {
     const { actor } = await requireLogin(ctx);
     await changePassword(actor.uid, {
-      currentPassword: ctx.params.str('password'),
-      newPassword: ctx.params.str('new_password'),
+      currentPassword: ctx.input.password,
+      newPassword: ctx.input.new_password,
     });
   },
 
@@ -108,7 +109,7 @@ export const userController = defineController('user', {
   /** Username search for the member pickers: ShowDoc's three fields, nothing more. */
   async allUser(ctx) {
     const { actor } = await requireLogin(ctx);
-    const users = await searchUsers(actor.uid, ctx.params.str('username'));
+    const users = await searchUsers(actor.uid, ctx.input.username);
     return users.map((u) => ({ username: u.username, uid: String(u.uid), name: u.name }));
   },
 
@@ -128,6 +129,6 @@ export const userController = defineController('user', {
 
   async savePushUrl(ctx) {
     const { actor } = await requireLogin(ctx);
-    await savePushUrl(actor.uid, ctx.params.str('push_url'));
+    await savePushUrl(actor.uid, ctx.input.push_url);
   },
 });

@@ -10,6 +10,15 @@
 import type { z } from 'zod';
 import type { ActionContract, ControllerContract } from './coerce';
 import { attachmentContract } from './attachment';
+import {
+  agentContract,
+  aiTokenContract,
+  kanbanContract,
+  publicSquareContract,
+  scriptCronContract,
+  updateContract,
+} from './compat';
+import { adminMessageContract, subscriptionContract } from './subscription';
 import { itemContract, itemGroupContract, recycleContract, templateContract } from './item';
 import {
   memberContract,
@@ -24,6 +33,8 @@ import { commonContract, userContract } from './user';
 
 export * from './coerce';
 export * from './attachment';
+export * from './compat';
+export * from './subscription';
 export * from './item';
 export * from './member';
 export * from './message';
@@ -47,6 +58,14 @@ export const contracts = {
   catalog: catalogContract,
   page: { ...pageContract, ...pageHistoryContract },
   attachment: attachmentContract,
+  subscription: subscriptionContract,
+  adminmessage: adminMessageContract,
+  agent: agentContract,
+  aitoken: aiTokenContract,
+  kanban: kanbanContract,
+  update: updateContract,
+  scriptcron: scriptCronContract,
+  publicsquare: publicSquareContract,
 } satisfies Record<string, ControllerContract>;
 
 /** The contract of `controllerKey/action` (action names match case-insensitively), if declared. */

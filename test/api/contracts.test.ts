@@ -39,15 +39,7 @@ const CONTROLLERS_NOT_YET_DECLARED = new Set([
   'import',
   'pagecomment',
   'pagefeedback',
-  'agent',
-  'aitoken',
-  'kanban',
   'mock',
-  'subscription',
-  'adminmessage',
-  'publicsquare',
-  'update',
-  'scriptcron',
   'fromcomments',
 ]);
 
@@ -166,6 +158,23 @@ const VALID: Record<string, Request> = {
   'page/setlock': { as: 'editor', params: (f) => ({ page_id: f.pageId, item_id: f.itemId }) },
   'page/uploadlist': { as: 'reader', params: (f) => ({ page_id: f.pageId }) },
   'item/getaiconfig': { params: (f) => ({ item_id: f.itemId }) },
+  'agent/config': { params: (f) => ({ item_id: f.itemId }) },
+  'agent/sessionlist': {},
+  'aitoken/list': {},
+  'update/checkdb': {},
+  'publicsquare/checkenabled': { as: 'anonymous' },
+  'subscription/getpagelist': { params: (f) => ({ page_id: f.pageId }) },
+  'subscription/savepage': {
+    params: (f) => ({ page_id: f.pageId, uids: String(suite.editor.uid) }),
+  },
+  'subscription/deletepage': {
+    params: (f) => ({ page_id: f.pageId, uids: String(suite.editor.uid) }),
+  },
+  'adminmessage/addannouncement': {
+    as: 'throwaway',
+    params: () => ({ message_content: 'Maintenance tonight' }),
+  },
+  'adminmessage/listannouncements': { as: 'throwaway' },
   'page/diff': { params: (f) => ({ page_id: f.pageId, page_history_id: f.historyId }) },
   'attachment/getmylist': {},
   'attachment/getalllist': { as: 'throwaway' },
@@ -282,6 +291,22 @@ const NO_VALID_REQUEST: Record<string, string> = {
   'user/register': 'needs a captcha answer read from an image',
   'user/registerbyverify': 'needs a captcha answer read from an image',
   'item/setaiconfig': 'the AI knowledge base is left out: switching it on always refuses',
+  'agent/sessionload': 'the AI assistant is left out: refuses after its checks',
+  'agent/sessionnew': 'the AI assistant is left out: refuses after its checks',
+  'agent/agent': 'the AI assistant is left out: refuses after its checks',
+  'agent/sessionreset': 'the AI assistant is left out: no session exists',
+  'agent/sessiondelete': 'the AI assistant is left out: no session exists',
+  'agent/agentcancel': 'the AI assistant is left out: no session exists',
+  'agent/feedback': 'the AI assistant is left out: no message exists',
+  'aitoken/detail': 'AI tokens are left out: no token exists',
+  'aitoken/update': 'AI tokens are left out: no token exists',
+  'aitoken/delete': 'AI tokens are left out: no token exists',
+  'aitoken/create': 'AI tokens are left out: creating one always refuses',
+  'kanban/logevent': 'kanban items are left out: always refuses',
+  'kanban/getactivity': 'kanban items are left out: always refuses',
+  'kanban/exportactivity': 'kanban items are left out: always refuses',
+  'scriptcron/run': 'scheduled jobs are refused over HTTP (403)',
+  'publicsquare/getpublicitems': 'the public square is not enabled',
 };
 
 async function upload(pageId: number) {
@@ -437,6 +462,11 @@ describe('the declared REST contract', () => {
 
   it('answers actions without parameters that need a login with 10102 when logged out', async () => {
     const publicOnes = new Set([
+      'agent/sessionlist',
+      'update/checkdb',
+      'scriptcron/run',
+      'publicsquare/checkenabled',
+      'publicsquare/getpublicitems',
       'user/logout',
       'user/oauthinfo',
       'common/homepagesetting',

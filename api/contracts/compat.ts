@@ -1,0 +1,55 @@
+/**
+ * Controllers Quire answers for ShowDoc clients without the feature behind them (reference
+ * accounts §12): the AI assistant and its tokens, the kanban log, the public square, maintenance.
+ * Most actions refuse after ShowDoc's own checks; the contract still says how they read input.
+ */
+import { z } from 'zod';
+import { action, int, nothing, str } from './coerce';
+
+/** Declared for its input: every answer is an error envelope (the feature is off). */
+const refused = z.never();
+
+const agentScope = { item_id: int(), guest_token: str() };
+
+export const agentContract = {
+  config: action(
+    { item_id: int() },
+    z.object({
+      enabled: z.boolean(),
+      welcome_message: z.string(),
+      can_edit: z.boolean(),
+      item_type: z.string(),
+      is_guest: z.boolean(),
+      dialog_collapsed: z.unknown(),
+    }),
+  ),
+  sessionList: action(agentScope, z.object({ sessions: z.array(z.never()) })),
+  sessionLoad: action(agentScope, refused),
+  sessionNew: action(agentScope, refused),
+  agent: action(agentScope, refused),
+  sessionReset: action({ session_id: int() }, refused),
+  sessionDelete: action({ session_id: int() }, refused),
+  agentCancel: action({ session_id: int() }, refused),
+  feedback: action({ msg_id: int() }, refused),
+};
+
+export const aiTokenContract = {
+  list: action({}, z.object({ tokens: z.array(z.never()), total: z.literal(0) })),
+  detail: action({ id: int() }, refused),
+  update: action({ id: int() }, refused),
+  delete: action({ id: int() }, refused),
+  create: action({}, refused),
+};
+
+export const kanbanContract = {
+  logEvent: action({ item_id: int(), event_type: str() }, refused),
+  getActivity: action({ item_id: int() }, refused),
+  exportActivity: action({ item_id: int() }, refused),
+};
+
+export const updateContract = { checkDb: action({}, nothing) };
+export const scriptCronContract = { run: action({}, refused) };
+export const publicSquareContract = {
+  checkEnabled: action({}, z.object({ enable: z.literal(0) })),
+  getPublicItems: action({}, refused),
+};

@@ -10,6 +10,7 @@
 import type { z } from 'zod';
 import type { ActionContract, ControllerContract } from './coerce';
 import { attachmentContract } from './attachment';
+import { mockContract, pageCommentContract, pageFeedbackContract } from './comment';
 import {
   agentContract,
   aiTokenContract,
@@ -33,6 +34,7 @@ import { commonContract, userContract } from './user';
 
 export * from './coerce';
 export * from './attachment';
+export * from './comment';
 export * from './compat';
 export * from './subscription';
 export * from './item';
@@ -59,6 +61,9 @@ export const contracts = {
   page: { ...pageContract, ...pageHistoryContract },
   attachment: attachmentContract,
   subscription: subscriptionContract,
+  pagecomment: pageCommentContract,
+  pagefeedback: pageFeedbackContract,
+  mock: mockContract,
   adminmessage: adminMessageContract,
   agent: agentContract,
   aitoken: aiTokenContract,

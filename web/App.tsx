@@ -11,11 +11,17 @@ import { Route, Routes } from 'react-router';
 import { RequireLogin } from './auth/RequireLogin';
 import { ApiBridge } from './components/ApiBridge';
 import { ScreenLoading } from './components/ScreenLoading';
-import { Landing } from './features/landing/Landing';
-import { NotFound } from './features/landing/NotFound';
 import { loadAntdLocale } from './i18n/antdLocale';
 import { LANGUAGES } from './i18n';
 
+// The start page and the 404 are lazy too: their frame (header, language select) is not the
+// reader's, and an entry import would make every reader download it.
+const Landing = lazy(() =>
+  import('./features/landing/Landing').then((m) => ({ default: m.Landing })),
+);
+const NotFound = lazy(() =>
+  import('./features/landing/NotFound').then((m) => ({ default: m.NotFound })),
+);
 const LoginPage = lazy(() => import('./features/auth/LoginPage'));
 const RegisterPage = lazy(() => import('./features/auth/RegisterPage'));
 const TokenLoginBridge = lazy(() => import('./features/auth/TokenLoginBridge'));

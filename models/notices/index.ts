@@ -8,6 +8,8 @@ export {
   type Reminder,
   startNotifications,
   unreadCounts,
+  unreadCountsOf,
+  type UnreadCounts,
   unreadNotices,
   unreadRemindCount,
 } from './notices';

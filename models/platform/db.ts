@@ -139,7 +139,8 @@ export async function openDatabase(options: OpenOptions): Promise<Database> {
     port: 0,
     ...(listenSocket ? { socketPath: listenSocket } : {}),
   });
-  for (const repair of engine.repairs) logger.warn({ repair }, 'embedded database recovered from an unclean stop');
+  for (const repair of engine.repairs)
+    logger.warn({ repair }, 'embedded database recovered from an unclean stop');
   try {
     await connect(engine.uri, DB_NAME);
   } catch (error) {

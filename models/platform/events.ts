@@ -64,8 +64,8 @@ export interface DomainEvents {
   };
   /** A reminder or announcement was created for these users (announcements: `uids` empty = all). */
   'notice.created': { kind: 'remind' | 'announce'; uids: number[]; messageContentId: number };
-  /** A user's unread counts changed (new notice, marked read). */
-  'unread.changed': { uid: number };
+  /** These users' unread counts changed (a reminder batch, one user marking read). */
+  'unread.changed': { uids: number[] };
 }
 
 export type EventName = keyof DomainEvents;

@@ -35,6 +35,7 @@ import {
 } from '../models/platform';
 import { attachRealtime, type RealtimeService } from '../realtime';
 import { startRecyclePurge } from '../models/pages';
+import { startComments } from '../models/comments';
 import { startAttachments } from '../models/files';
 import { startNotifications } from '../models/notices';
 import { WEB_DIST } from './paths';
@@ -164,9 +165,14 @@ export async function startQuire(
     throw error;
   }
 
-  const stopPurge = startRecyclePurge({ onError: (error) => logger.error({ err: error }, 'recycle purge failed') });
+  const stopPurge = startRecyclePurge({
+    onError: (error) => logger.error({ err: error }, 'recycle purge failed'),
+  });
   const stopNotifications = startNotifications({
     onError: (error, event) => logger.error({ err: error, event }, 'notification failed'),
+  });
+  const stopComments = startComments({
+    onError: (error) => logger.error({ err: error }, 'comment clean-up failed'),
   });
   state.database = database;
   state.phase = 'ready';
@@ -188,6 +194,7 @@ export async function startQuire(
         stopPurge();
         stopAttachments();
         stopNotifications();
+        stopComments();
         const closed = closeServer(server);
         await realtime.close();
         await closed;

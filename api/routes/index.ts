@@ -27,6 +27,11 @@ import { subscriptionController } from './subscription';
 import { messageController } from './message';
 import { adminMessageController } from './adminMessage';
 import { mockController } from './mock';
+import { agentController } from './agent';
+import { aiTokenController } from './aiToken';
+import { kanbanController } from './kanban';
+import { publicSquareController, scriptCronController, updateController } from './maintenance';
+import { pageCommentController, pageFeedbackController } from './pageComment';
 
 export const controllers: ControllerDefinition[] = [
   itemController,
@@ -52,6 +57,14 @@ export const controllers: ControllerDefinition[] = [
   messageController,
   adminMessageController,
   mockController,
+  pageCommentController,
+  pageFeedbackController,
+  agentController,
+  aiTokenController,
+  kanbanController,
+  publicSquareController,
+  updateController,
+  scriptCronController,
 ];
 
 /** A registry holding every controller above (one per app, so tests can add their own). */

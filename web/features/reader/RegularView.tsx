@@ -29,6 +29,8 @@ import { LazyResult } from '../../components/LazyResult';
 const MobileHeader = lazy(() => import('./MobileHeader'));
 const EditorBar = lazy(() => import('./EditorBar').then((m) => ({ default: m.EditorBar })));
 
+const PageExtras = lazy(() => import('../comments/PageExtras'));
+
 export const HEADER_HEIGHT = 56;
 const SIDEBAR_WIDTH = 280;
 /** Search box + editor bar + paddings around the tree. */
@@ -110,6 +112,18 @@ export function RegularView({
         fullscreen={wide}
         onToggleFullscreen={mobile ? undefined : () => setFullscreen((f) => !f)}
         notes={notes}
+        extras={
+          (item.allow_comment === '1' || item.allow_feedback === '1') && (
+            <Suspense fallback={null}>
+              <PageExtras
+                pageId={Number(page.page_id)}
+                comments={item.allow_comment === '1'}
+                feedback={item.allow_feedback === '1'}
+                loggedIn={loggedIn}
+              />
+            </Suspense>
+          )
+        }
         onToc={setToc}
       />
     );

@@ -105,6 +105,12 @@ export function startFanout(deps: FanoutDeps): () => void {
         });
     },
 
+    'sheet.changed'({ itemId, pageId, byUid, cells }) {
+      local()
+        .to(rooms.page(pageId))
+        .emit('sheet:changed', { item_id: itemId, page_id: pageId, by_uid: byUid, cells });
+    },
+
     'page.deleted'({ itemId, pageId }) {
       const room = rooms.page(pageId);
       const watchers = localSocketsIn(io, room);

@@ -32,6 +32,12 @@ type EncodingNegotiator = {
 
 const IMMUTABLE = 'public, max-age=31536000, immutable';
 
+/** Points the request at another file; the request log keeps the path the client asked for. */
+function rewrite(req: Request, res: Response, url: string): void {
+  res.locals.logPath ??= req.path;
+  req.url = url;
+}
+
 export function webApp(distDir: string): Router {
   const router = Router();
   const root = path.resolve(distDir);
@@ -61,7 +67,11 @@ export function webApp(distDir: string): Router {
     // serve-static keeps a Content-Type already set, and sizes the body from the copy it sends.
     res.type(path.extname(file));
     res.set('Content-Encoding', copy.name);
-    req.url = req.url.replace(/^[^?]*/, (p) => p + copy.suffix);
+    rewrite(
+      req,
+      res,
+      req.url.replace(/^[^?]*/, (p) => p + copy.suffix),
+    );
   }
 
   /** The file under dist/ a request path names, or null when it leaves dist/ or is not a file. */
@@ -100,7 +110,7 @@ export function webApp(distDir: string): Router {
       res.status(503).type('text/plain').send('The web app is not built yet: run `npm run build`.');
       return;
     }
-    req.url = '/index.html';
+    rewrite(req, res, '/index.html');
     negotiate(req, res, indexFile);
     serveFile(req, res, fallThrough(res, next));
   });

@@ -175,6 +175,13 @@ export function startFanout(deps: FanoutDeps): () => void {
       else local().emit('notice', payload);
     },
 
+    /** Logged out or password changed: the user's sockets end now, not at their next request. */
+    'session.revoked'({ uid }) {
+      const room = rooms.user(uid);
+      if (!hasLocalSockets(io, room)) return;
+      for (const socket of localSocketsIn(io, room)) socket.disconnect(true);
+    },
+
     async 'unread.changed'({ uids }) {
       // One batch of counts for the recipients with a socket here, then one push per user room
       // (each user's counts are their own).

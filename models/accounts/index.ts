@@ -19,5 +19,6 @@ export {
   issueTokenFor,
   revokeTokens,
   setPassword,
+  usernameClashes,
   verifyPassword,
 } from './users';

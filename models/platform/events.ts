@@ -86,6 +86,8 @@ export interface DomainEvents {
   'notice.created': { kind: 'remind' | 'announce'; uids: number[]; messageContentId: number };
   /** These users' unread counts changed (a reminder batch, one user marking read). */
   'unread.changed': { uids: number[] };
+  /** Every login token of the user was revoked (logout, password change): live sessions end. */
+  'session.revoked': { uid: number };
 }
 
 export type EventName = keyof DomainEvents;

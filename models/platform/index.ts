@@ -22,3 +22,11 @@ export {
   type StoredFile,
 } from './storage';
 export { formatNow, formatUnix, nowSeconds, setTimeZone } from './time';
+export {
+  countFailure,
+  requireUnderLimit,
+  throttle,
+  type ThrottleName,
+  tryConsume,
+} from './throttle';
+export { currentClient, runForClient } from './requestClient';

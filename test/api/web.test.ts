@@ -189,6 +189,14 @@ describe('the app shell and cache policy', () => {
     expect(again.body.length).toBe(0);
   });
 
+  test('the request log names the path asked for, not the file sent', async () => {
+    await raw('/assets/reader-abc123.js', { 'accept-encoding': 'br' });
+    await raw('/deep/link', { 'accept-encoding': 'br' });
+    const paths = server.logs.filter((l) => l.msg === 'request').map((l) => l.path);
+    expect(paths).toEqual(expect.arrayContaining(['/assets/reader-abc123.js', '/deep/link']));
+    expect(paths.filter((p) => String(p).endsWith('.br'))).toEqual([]);
+  });
+
   test('a path that climbs out of dist/ is not served', async () => {
     const res = await raw('/assets/..%2f..%2fpackage.json', { 'accept-encoding': 'br' });
     expect(res.status).toBe(404);

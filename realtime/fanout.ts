@@ -175,6 +175,12 @@ export function startFanout(deps: FanoutDeps): () => void {
       else local().emit('notice', payload);
     },
 
+    'import.progress'({ uid, importId, done, total }) {
+      const room = rooms.user(uid);
+      if (!hasLocalSockets(io, room)) return;
+      local().to(room).emit('import:progress', { import_id: importId, done, total });
+    },
+
     /** Logged out or password changed: the user's sockets end now, not at their next request. */
     'session.revoked'({ uid }) {
       const room = rooms.user(uid);

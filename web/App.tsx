@@ -13,6 +13,7 @@ import { ApiBridge } from './components/ApiBridge';
 import { ScreenLoading } from './components/ScreenLoading';
 import { loadAntdLocale } from './i18n/antdLocale';
 import { LANGUAGES } from './i18n';
+import { motionWanted } from './motion';
 
 // The start page and the 404 are lazy too: their frame (header, language select) is not the
 // reader's, and an entry import would make every reader download it.
@@ -37,6 +38,7 @@ const TeamMembersPage = lazy(() => import('./features/teams/TeamMembersPage'));
 const TeamItemsPage = lazy(() => import('./features/teams/TeamItemsPage'));
 const AttachmentsPage = lazy(() => import('./features/attachments/AttachmentsPage'));
 const AdminEntry = lazy(() => import('./features/admin/AdminEntry'));
+const ExportPage = lazy(() => import('./features/transfer/ExportPage'));
 // The reader: its own chunks, no workspace, editor or admin code (DESIGN §6).
 const Reader = lazy(() => import('./features/reader/ReaderRoute'));
 const PageById = lazy(() => import('./features/reader/PageByIdRoute'));
@@ -62,10 +64,15 @@ function useAntdLocale(): Locale | undefined {
   return locale;
 }
 
+const MOTION = motionWanted();
+const THEME = { token: { colorPrimary: '#2f6fde', borderRadius: 8, motion: MOTION } };
+// The click ripple is drawn in a separate React root: it has its own switch.
+const WAVE = { disabled: !MOTION };
+
 export function App() {
   const locale = useAntdLocale();
   return (
-    <ConfigProvider locale={locale} theme={{ token: { colorPrimary: '#2f6fde', borderRadius: 8 } }}>
+    <ConfigProvider locale={locale} theme={THEME} wave={WAVE}>
       {/* Notices pop up bottom right: top right would cover the header's icons. */}
       <AntApp notification={{ placement: 'bottomRight' }}>
         <ApiBridge />
@@ -93,6 +100,7 @@ export function App() {
               <Route path="/team/item/:id" element={<TeamItemsPage />} />
               <Route path="/attachment/index" element={<AttachmentsPage />} />
               <Route path="/admin/index" element={<AdminEntry />} />
+              <Route path="/item/export/:item_id" element={<ExportPage />} />
             </Route>
             <Route
               path="/page/edit/:item_id/:page_id"

@@ -27,6 +27,9 @@ import { subscriptionController } from './subscription';
 import { messageController } from './message';
 import { adminMessageController } from './adminMessage';
 import { mockController } from './mock';
+import { openAliasControllers, openController } from './open';
+import { exportController } from './export';
+import { importController } from './import';
 import { agentController } from './agent';
 import { aiTokenController } from './aiToken';
 import { kanbanController } from './kanban';
@@ -57,6 +60,10 @@ export const controllers: ControllerDefinition[] = [
   messageController,
   adminMessageController,
   mockController,
+  openController,
+  exportController,
+  importController,
+  ...openAliasControllers,
   pageCommentController,
   pageFeedbackController,
   agentController,

@@ -2,7 +2,7 @@
 export { listChangeLog, logChange } from './changeLog';
 export { copyItem } from './itemCopy';
 export { deleteGroup, listGroups, saveGroup, sortGroups } from './itemGroups';
-export { getItemKey, resetItemKey } from './itemKeys';
+export { getItemKey, itemIdForApiKey, resetItemKey } from './itemKeys';
 export {
   exitItem,
   myItemList,
@@ -19,6 +19,7 @@ export {
   createItem,
   deleteItem,
   findUserByNameOrEmail,
+  insertItem,
   itemDetail,
   itemRow,
   type ItemRow,

@@ -23,7 +23,9 @@ export async function nextId(name: string): Promise<number> {
   const doc = await Counter.findOneAndUpdate(
     { _id: name },
     { $inc: { seq: 1 } },
-    { upsert: true, returnDocument: 'after', lean: true },
+    // Never part of a caller's transaction: a rolled-back import leaves a gap in the ids, not a
+    // write conflict with every concurrent save.
+    { upsert: true, returnDocument: 'after', lean: true, session: null },
   );
   if (!doc) throw new Error(`counter ${name} was not returned`);
   return doc.seq;

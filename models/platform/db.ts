@@ -55,6 +55,14 @@ export function socketAnswers(socketPath: string, timeoutMs = 1000): Promise<boo
   });
 }
 
+/*
+ * Inside `connection.transaction(fn)` every operation joins the transaction without being handed
+ * the session: an all-or-nothing import can call the ordinary use-case functions (savePage,
+ * saveCatalog, insertItem). Outside a transaction nothing changes. Code that must stay outside
+ * one (id counters) passes `session: null`.
+ */
+mongoose.set('transactionAsyncLocalStorage', true);
+
 async function connect(uri: string, dbName: string): Promise<mongoose.Connection> {
   await mongoose.connect(uri, { dbName, autoIndex: true, serverSelectionTimeoutMS: 15000 });
   return mongoose.connection;

@@ -10,6 +10,8 @@ export {
   type EventBus,
   type EventName,
   events,
+  holdEvents,
+  releaseEvents,
   reportEventErrorsTo,
 } from './events';
 export { createLogger, type Logger } from './log';

@@ -50,6 +50,7 @@ const WORKSPACE_NAMESPACES = [
   'errors',
   'items',
   'groups',
+  'dataTransfer',
   'sort',
   'members',
   'teams',
@@ -84,6 +85,7 @@ const WORKSPACE_SOURCES = [
     'editor',
     'catalog',
     'diff',
+    'transfer',
   ].map((f) => `features/${f}`),
 ];
 

@@ -39,6 +39,7 @@ const RELAYED: Record<EventName, true> = {
   'lock.changed': true,
   'notice.created': true,
   'unread.changed': true,
+  'settings.changed': true,
 };
 
 interface Envelope {

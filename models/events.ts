@@ -66,6 +66,8 @@ export interface DomainEvents {
   'notice.created': { kind: 'remind' | 'announce'; uids: number[]; messageContentId: number };
   /** A user's unread counts changed (new notice, marked read). */
   'unread.changed': { uid: number };
+  /** Site options were written (admin settings): every process drops its settings cache. */
+  'settings.changed': { names: string[] };
 }
 
 export type EventName = keyof DomainEvents;

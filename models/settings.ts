@@ -4,9 +4,12 @@
  * asks here, so a default lives in exactly one place.
  *
  * The options table is tiny and read on hot paths (every login, every item/info), so the whole
- * table is cached in the process. A write through `setSetting` drops the cache at once; writes
- * made by another API process are seen after at most CACHE_TTL_MS.
+ * table is cached in the process. A write through `setSetting(s)` drops the cache at once and
+ * publishes `settings.changed`, which the Redis relay carries to the other processes, whose
+ * listener below drops theirs; CACHE_TTL_MS bounds staleness should a relay message be lost.
  */
+import mongoose from 'mongoose';
+import { events } from './events';
 import { Option } from './schemas/options';
 
 const CACHE_TTL_MS = 5_000;
@@ -102,20 +105,43 @@ export async function getAllSettings(): Promise<Record<string, string>> {
   return Object.fromEntries(await loadAll());
 }
 
+// Another process (or this one) changed options: re-read them on the next use.
+events.subscribe('settings.changed', () => invalidateSettings());
+
+function changed(names: string[]): void {
+  invalidateSettings();
+  events.publish('settings.changed', { names });
+}
+
 /** Stores an option (as a string, like ShowDoc) and drops the cache. */
 export async function setSetting(name: string, value: string): Promise<void> {
-  await Option.updateOne(
-    { option_name: String(name) },
-    { $set: { option_value: String(value) } },
-    { upsert: true },
-  );
-  invalidateSettings();
+  await setSettings({ [name]: value });
+}
+
+/** Stores several options together: all of them or, on a failure, none. */
+export async function setSettings(values: Record<string, string>): Promise<void> {
+  const names = Object.keys(values);
+  if (!names.length) return;
+  const write = (session?: mongoose.ClientSession) =>
+    Option.bulkWrite(
+      names.map((name) => ({
+        updateOne: {
+          filter: { option_name: String(name) },
+          update: { $set: { option_value: String(values[name]) } },
+          upsert: true,
+        },
+      })),
+      { session },
+    );
+  if (names.length === 1) await write();
+  else await mongoose.connection.transaction((session) => write(session));
+  changed(names);
 }
 
 /** Removes an option, so its effective default applies again. */
 export async function deleteSetting(name: string): Promise<void> {
   await Option.deleteOne({ option_name: String(name) });
-  invalidateSettings();
+  changed([name]);
 }
 
 /** PHP `intval` of a stored string: leading integer, else the fallback. */

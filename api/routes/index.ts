@@ -26,6 +26,9 @@ import { templateController } from './template';
 import { subscriptionController } from './subscription';
 import { messageController } from './message';
 import { adminMessageController } from './adminMessage';
+import { adminUserController } from './adminUser';
+import { adminItemController } from './adminItem';
+import { adminSettingController } from './adminSetting';
 import { mockController } from './mock';
 
 export const controllers: ControllerDefinition[] = [
@@ -51,6 +54,9 @@ export const controllers: ControllerDefinition[] = [
   subscriptionController,
   messageController,
   adminMessageController,
+  adminUserController,
+  adminItemController,
+  adminSettingController,
   mockController,
 ];
 

@@ -27,6 +27,7 @@ import { events, reportEventErrorsTo } from '../models/events';
 import { createLogger, type Logger } from '../models/log';
 import { attachRealtime, type RealtimeService } from '../realtime';
 import { startRecyclePurge } from '../models/recycle';
+import { configureUpdateFeed } from '../models/updates';
 import { startAttachments } from '../models/attachments';
 import { startNotifications } from '../models/notices';
 import { setTimeZone } from '../models/time';
@@ -96,6 +97,7 @@ export async function startQuire(
 
   const state = createAppState();
   setTimeZone(config.appTimezone);
+  configureUpdateFeed(config.updateFeedUrl);
   const servesApi = config.role !== 'realtime';
   const servesRealtime = config.role !== 'api';
   const app = servesApi
@@ -157,7 +159,9 @@ export async function startQuire(
     throw error;
   }
 
-  const stopPurge = startRecyclePurge({ onError: (error) => logger.error({ err: error }, 'recycle purge failed') });
+  const stopPurge = startRecyclePurge({
+    onError: (error) => logger.error({ err: error }, 'recycle purge failed'),
+  });
   const stopNotifications = startNotifications({
     onError: (error, event) => logger.error({ err: error, event }, 'notification failed'),
   });

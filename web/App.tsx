@@ -31,6 +31,7 @@ const TeamMembersPage = lazy(() => import('./features/teams/TeamMembersPage'));
 const TeamItemsPage = lazy(() => import('./features/teams/TeamItemsPage'));
 const AttachmentsPage = lazy(() => import('./features/attachments/AttachmentsPage'));
 const AdminEntry = lazy(() => import('./features/admin/AdminEntry'));
+const ItemSettingPage = lazy(() => import('./features/itemSetting/ItemSettingPage'));
 // The reader: its own chunks, no workspace, editor or admin code (DESIGN §6).
 const Reader = lazy(() => import('./features/reader/ReaderRoute'));
 const PageById = lazy(() => import('./features/reader/PageByIdRoute'));
@@ -87,6 +88,7 @@ export function App() {
               <Route path="/team/item/:id" element={<TeamItemsPage />} />
               <Route path="/attachment/index" element={<AttachmentsPage />} />
               <Route path="/admin/index" element={<AdminEntry />} />
+              <Route path="/item/setting/:item_id" element={<ItemSettingPage />} />
             </Route>
             <Route
               path="/page/edit/:item_id/:page_id"

@@ -29,6 +29,7 @@ import { adminMessageController } from './adminMessage';
 import { adminUserController } from './adminUser';
 import { adminItemController } from './adminItem';
 import { adminSettingController } from './adminSetting';
+import { adminUpdateController } from './adminUpdate';
 import { mockController } from './mock';
 
 export const controllers: ControllerDefinition[] = [
@@ -57,6 +58,7 @@ export const controllers: ControllerDefinition[] = [
   adminUserController,
   adminItemController,
   adminSettingController,
+  adminUpdateController,
   mockController,
 ];
 

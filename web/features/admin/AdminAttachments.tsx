@@ -53,6 +53,7 @@ export function AdminAttachments() {
   return (
     <>
       <Form
+        name="adminFileFilter"
         layout="inline"
         style={{ marginBottom: 16, rowGap: 8 }}
         initialValues={filter}

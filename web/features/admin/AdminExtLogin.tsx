@@ -20,11 +20,14 @@ type Loader = () => Promise<{ open: boolean; form: FormValues }>;
 type Saver = (open: boolean, form: FormValues) => Promise<unknown>;
 
 function SwitchForm({
+  name,
   load,
   save,
   secret,
   fields,
 }: {
+  /** Prefixes the field ids (two of these forms can be on the page at once). */
+  name: string;
   load: Loader;
   save: Saver;
   secret: string;
@@ -55,6 +58,7 @@ function SwitchForm({
   return (
     <Form
       form={form}
+      name={name}
       layout="vertical"
       style={{ maxWidth: 560 }}
       onFinish={submit}
@@ -170,6 +174,7 @@ export function AdminExtLogin({ chinese }: { chinese: boolean }) {
           label: 'LDAP',
           children: (
             <SwitchForm
+              name="adminLdap"
               load={loadLdap}
               save={saveLdapConfig}
               secret="bind_password"
@@ -188,6 +193,7 @@ export function AdminExtLogin({ chinese }: { chinese: boolean }) {
                 })}
               </Typography.Paragraph>
               <SwitchForm
+                name="adminOauth2"
                 load={loadOauth2}
                 save={saveOauth2Config}
                 secret="client_secret"

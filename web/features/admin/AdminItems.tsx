@@ -39,6 +39,7 @@ export function AdminItems() {
   return (
     <>
       <Form
+        name="adminItemFilter"
         layout="inline"
         style={{ marginBottom: 16, rowGap: 8 }}
         onFinish={(values: { item_name?: string; username?: string }) => {
@@ -169,7 +170,7 @@ function TransferModal({
       onCancel={onClose}
       destroyOnHidden
     >
-      <Form form={form} layout="vertical" onFinish={submit}>
+      <Form form={form} name="adminTransfer" layout="vertical" onFinish={submit}>
         <Form.Item
           name="username"
           label={t('admin.items.newOwner')}

@@ -85,6 +85,7 @@ export function AdminSettings({ chinese }: { chinese: boolean }) {
   return (
     <Form<Values>
       form={form}
+      name="adminSettings"
       layout="vertical"
       style={{ maxWidth: 560 }}
       onFinish={submit}

@@ -170,6 +170,7 @@ function UserModal({
     >
       <Form
         form={form}
+        name="adminUser"
         layout="vertical"
         onFinish={submit}
         initialValues={{ username: user?.username ?? '', name: user?.name ?? '', password: '' }}

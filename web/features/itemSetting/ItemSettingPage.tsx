@@ -55,6 +55,7 @@ function BaseInfo({ detail, onSaved }: { detail: ItemDetail; onSaved: () => void
   return (
     <Form
       form={form}
+      name="itemSettingBase"
       layout="vertical"
       style={{ maxWidth: 560 }}
       onFinish={submit}

@@ -69,7 +69,7 @@ export function ItemFields({
         <Form.Item
           name="item_domain"
           label={t('items.form.customId')}
-          extra={t('items.form.customIdHint')}
+          extra={editDomain ? t('itemSetting.domainHint') : t('items.form.customIdHint')}
           rules={[
             {
               validator: (_rule, value: string) =>

@@ -4,6 +4,13 @@ import js from '@eslint/js';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
+// models/ is one folder per domain plus platform/ and the sealed embedded/ engine. From outside a
+// folder only its public faces may be imported: `models/<domain>` (its index.ts) and
+// `models/<domain>/schemas` (its collections, which import nothing but mongoose, so any domain may
+// read another's without an import cycle). Tests may import anything.
+const MODELS_FACES =
+  'Import models/<domain> (its index.ts) or models/<domain>/schemas, not a file inside the folder; export what you need from the index.';
+
 export default tseslint.config(
   {
     ignores: [
@@ -31,6 +38,32 @@ export default tseslint.config(
   {
     files: ['web/**/*.{ts,tsx}'],
     languageOptions: { globals: { ...globals.browser } },
+  },
+  {
+    files: ['api/**/*.ts', 'realtime/**/*.ts', 'scripts/**/*.ts', 'web/**/*.{ts,tsx}', '*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [{ regex: '(^|/)models/[^/]+/(?!(schemas|index)$).+', message: MODELS_FACES }],
+        },
+      ],
+    },
+  },
+  {
+    // Inside models/: a sibling domain only through its faces (the engine polices its own insides).
+    files: ['models/**/*.ts'],
+    ignores: ['models/embedded/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { regex: '^(\\.\\./)+[^./][^/]*/(?!(schemas|index)$).+', message: MODELS_FACES },
+          ],
+        },
+      ],
+    },
   },
   {
     // Tests poke at raw driver documents and error shapes; typing every one adds noise, not safety.

@@ -5,9 +5,7 @@
  */
 import express, { type Express } from 'express';
 import qs from 'qs';
-import type { Config } from '../models/config';
-import { ApiError } from '../models/errors';
-import type { Logger } from '../models/log';
+import { type Config, ApiError, type Logger } from '../models/platform';
 import { errorHandler } from './errorHandler';
 import { healthCheck } from './health';
 import { mockServing } from './mockServing';

@@ -1,10 +1,10 @@
 /**
  * Request authentication for actions: the token travels as ShowDoc sends it (X-API-Token,
- * Bearer, then `user_token`), and is resolved by models/auth.ts.
+ * Bearer, then `user_token`), and is resolved by models/accounts/auth.ts.
  */
 import type { ActionContext } from './registry';
-import { ApiError } from '../models/errors';
-import { ANONYMOUS, authenticateToken, type Authenticated } from '../models/auth';
+import { ApiError } from '../models/platform';
+import { ANONYMOUS, authenticateToken, type Authenticated } from '../models/accounts';
 
 const cache = new WeakMap<ActionContext, Promise<Authenticated | null>>();
 

@@ -5,8 +5,7 @@
  * details in the log only — never a stack trace or an HTML page to the client.
  */
 import type { NextFunction, Request, Response } from 'express';
-import { isApiError } from '../models/errors';
-import type { Logger } from '../models/log';
+import { isApiError, type Logger } from '../models/platform';
 import { errorBody } from './envelope';
 
 /** Errors raised by body-parser carry `type` and a 4xx `status`. */

@@ -12,7 +12,7 @@
  * carries nothing private (no credentials are accepted).
  */
 import { type NextFunction, type Request, type Response, Router } from 'express';
-import { ApiError } from '../models/errors';
+import { ApiError } from '../models/platform';
 import { serveMockByKey, serveMockByPath, type MockAnswer } from '../models/mocks';
 import type { AppState } from './state';
 

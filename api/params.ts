@@ -4,7 +4,7 @@
  * the type the handler expects. Strings never accept objects or arrays, so a JSON body such as
  * `{"username": {"$ne": ""}}` is refused instead of reaching a database filter.
  */
-import { ApiError } from '../models/errors';
+import { ApiError } from '../models/platform';
 
 export interface ParamSources {
   path: Record<string, unknown>;

@@ -4,7 +4,7 @@
  * dispatcher finds an action by its normalised names (see showdocRoute.ts).
  */
 import type { Request, Response } from 'express';
-import type { Logger } from '../models/log';
+import type { Logger } from '../models/platform';
 import type { Params } from './params';
 import { actionKey, controllerKey } from './showdocRoute';
 

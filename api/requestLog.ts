@@ -4,7 +4,7 @@
  * routes are logged as `/api/<controller>/<action>` (set by the transport in res.locals.logPath).
  */
 import type { NextFunction, Request, Response } from 'express';
-import type { Logger } from '../models/log';
+import type { Logger } from '../models/platform';
 
 export function requestLog(logger: Logger) {
   return (req: Request, res: Response, next: NextFunction) => {

@@ -4,8 +4,7 @@
  * Everything under /api and /server passes through here; nothing else does.
  */
 import express, { type NextFunction, type Request, type Response, Router } from 'express';
-import { ApiError } from '../models/errors';
-import type { Logger } from '../models/log';
+import { ApiError, type Logger } from '../models/platform';
 import { successBody } from './envelope';
 import { Params } from './params';
 import type { ActionContext, ControllerRegistry } from './registry';

@@ -3,7 +3,7 @@
  * open, so health checks can tell "starting" (503) from "ready" (200); on shutdown it flips to
  * "stopping" so load balancers drain it while in-flight requests finish.
  */
-import type { Database } from '../models/db';
+import type { Database } from '../models/platform';
 
 export interface AppState {
   phase: 'starting' | 'ready' | 'stopping';

@@ -9,7 +9,7 @@
  *   - the size limit is enforced while streaming: past it the partial file is deleted;
  *   - a body that keeps coming long past the limit is cut off;
  *   - every failure removes what was staged.
- * The caller stores the staged file (models/uploads.ts) and removes it in a `finally`.
+ * The caller stores the staged file (models/files/uploads.ts) and removes it in a `finally`.
  */
 import { randomBytes } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
@@ -17,7 +17,7 @@ import { rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import busboy from 'busboy';
-import { ApiError } from '../models/errors';
+import { ApiError } from '../models/platform';
 import { getSiteSettings } from '../models/settings';
 import { Params } from './params';
 import type { ActionContext } from './registry';

@@ -1,10 +1,10 @@
 /**
- * Socket handshake authentication with the same `user_token` the REST API takes (models/auth.ts:
+ * Socket handshake authentication with the same `user_token` the REST API takes (models/accounts/auth.ts:
  * unknown or expired tokens are refused). The token itself stays in this process (a WeakMap keyed
  * by the socket), never in `socket.data`, which the Redis adapter sends to other processes.
  */
 import type { Actor } from '../models/access';
-import { authenticateToken } from '../models/auth';
+import { authenticateToken } from '../models/accounts';
 import type { QuireSocket } from './types';
 
 /** Not logged in (ShowDoc's code): the refusal sent with `connect_error` and in acks. */

@@ -1,19 +1,23 @@
 /**
- * The one processor that turns domain events (models/events.ts) into socket pushes
+ * The one processor that turns domain events (models/platform/events.ts) into socket pushes
  * (realtime/socketEvents.ts) and keeps room membership true to access after changes.
  *
  * Every process sees every domain event exactly once — its own, and with REDIS_URL the others'
- * through models/eventBusRedis.ts — so each process pushes only to its own sockets (`io.local`)
+ * through models/platform/eventBusRedis.ts — so each process pushes only to its own sockets (`io.local`)
  * and re-checks only its own sockets: every client gets each push once, however many processes
  * run. Work that needs the database (loading a title, counting unread notices, access re-checks)
  * is skipped when no local socket would receive the result.
  */
-import type { DomainEvents, EventBus, EventName } from '../models/events';
-import type { Logger } from '../models/log';
+import {
+  type DomainEvents,
+  type EventBus,
+  type EventName,
+  type Logger,
+  formatNow,
+} from '../models/platform';
 import { unreadCounts } from '../models/notices';
-import { MessageContent } from '../models/schemas/messageContent';
-import { Page } from '../models/schemas/page';
-import { formatNow } from '../models/time';
+import { MessageContent } from '../models/notices/schemas';
+import { Page } from '../models/pages/schemas';
 import { actorOf } from './auth';
 import type { LockExpiry } from './lockExpiry';
 import type { Presence } from './presence';

@@ -5,7 +5,7 @@
  *
  * With REDIS_URL, Socket.IO uses the Redis adapter, so room broadcasts (presence) and
  * `fetchSockets()` (presence lists, "does this user still have a socket?") span every process.
- * Domain events reach every process through models/eventBusRedis.ts (started by scripts/quire.ts,
+ * Domain events reach every process through models/platform/eventBusRedis.ts (started by scripts/quire.ts,
  * which every role needs), and each process pushes them to its own sockets (realtime/fanout.ts).
  *
  * The two share only the HTTP server and these deps: `attachCollab(httpServer, deps)`
@@ -16,10 +16,7 @@ import type { Server as HttpServer } from 'node:http';
 import { createAdapter } from '@socket.io/redis-adapter';
 import type { Redis } from 'ioredis';
 import { Server as SocketServer } from 'socket.io';
-import type { Config } from '../models/config';
-import { connectRedis } from '../models/eventBusRedis';
-import type { EventBus } from '../models/events';
-import type { Logger } from '../models/log';
+import { type Config, connectRedis, type EventBus, type Logger } from '../models/platform';
 import { attachCollab } from './collab';
 import { startFanout } from './fanout';
 import { createLockExpiry } from './lockExpiry';

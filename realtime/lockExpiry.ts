@@ -6,9 +6,8 @@
  * `lock.changed` and from the lock state a new watcher is sent. When it fires, the lock row is read
  * again: if no live lock remains, the process's watchers get `lock` with `locked: false`.
  */
-import type { Logger } from '../models/log';
-import { PageLock } from '../models/schemas/pageLock';
-import { nowSeconds } from '../models/users';
+import { type Logger, nowSeconds } from '../models/platform';
+import { PageLock } from '../models/pages/schemas';
 import { rooms } from './socketEvents';
 import { hasLocalSockets, type QuireServer } from './types';
 

@@ -8,14 +8,14 @@
  * only the pages that user's departed sockets were watching are considered (a lock taken by a script over
  * REST, without any socket, is left to expire as in ShowDoc). When the timer fires, the user's
  * sockets are counted through the adapter, so with Redis a connection on another process keeps
- * the lock. The release itself is models/locks.ts `releaseLocksOf`, which publishes
+ * the lock. The release itself is models/pages/locks.ts `releaseLocksOf`, which publishes
  * `lock.changed` so every watcher is told.
  *
  * Pending releases live in this process's memory: if the process stops first, the lock simply
  * expires at its `lock_to`.
  */
-import { releaseLocksOf } from '../models/locks';
-import type { Logger } from '../models/log';
+import { releaseLocksOf } from '../models/pages';
+import type { Logger } from '../models/platform';
 import { rooms } from './socketEvents';
 import type { QuireServer } from './types';
 

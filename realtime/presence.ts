@@ -5,7 +5,7 @@
  * after each change. Changes within one tick are coalesced into one push per page, and the state
  * lives in the sockets themselves: nothing to clean up when a process dies.
  */
-import type { Logger } from '../models/log';
+import type { Logger } from '../models/platform';
 import { rooms, type PresenceMode, type PresenceUser } from './socketEvents';
 import type { QuireServer } from './types';
 

@@ -6,10 +6,8 @@
  *
  * Nothing here is per socket beyond the socket itself: no timers, no closures held elsewhere.
  */
-import { isApiError } from '../models/errors';
-import type { Logger } from '../models/log';
-import { PageLock } from '../models/schemas/pageLock';
-import { nowSeconds } from '../models/users';
+import { isApiError, type Logger, nowSeconds } from '../models/platform';
+import { PageLock } from '../models/pages/schemas';
 import { authenticateSocket, currentActor, NOT_LOGGED_IN } from './auth';
 import type { LockExpiry } from './lockExpiry';
 import type { LockGrace } from './lockGrace';
@@ -21,8 +19,7 @@ import {
   type PresenceMode,
   type WatchAck,
 } from './socketEvents';
-import type { QuireServer, QuireSocket } from './types';
-import { hasLocalSockets } from './types';
+import { type QuireServer, type QuireSocket, hasLocalSockets } from './types';
 import { unwatchItem, unwatchPage, watchItem, watchPage } from './watching';
 
 const MODES: readonly PresenceMode[] = ['viewing', 'editing'];

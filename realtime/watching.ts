@@ -1,6 +1,6 @@
 /**
  * Which item and page rooms a socket is in, and why it may be there. A socket joins `item:<id>` or
- * `page:<id>` only after the permission module (models/access.ts, models/pageAccess.ts — the same
+ * `page:<id>` only after the permission module (models/access/index.ts, models/pages/pageAccess.ts — the same
  * checks as REST, catalog restriction and drafts included) says its user may read it, and it is
  * taken out again when that stops being true (`recheckSocket`).
  *
@@ -10,8 +10,8 @@
  * fan-out re-check only the sockets a change can affect.
  */
 import { allows, itemAccess, type Actor, type ItemAccess } from '../models/access';
-import { ApiError, isApiError } from '../models/errors';
-import { requirePage } from '../models/pageAccess';
+import { ApiError, isApiError } from '../models/platform';
+import { requirePage } from '../models/pages';
 import { rooms, type PresenceMode } from './socketEvents';
 import type { QuireSocket } from './types';
 

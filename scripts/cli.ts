@@ -8,12 +8,19 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import pino from 'pino';
-import { ConfigError, loadConfig } from '../models/config';
-import { ensureIndexes, openDatabase, type Database } from '../models/db';
-import { exportDatabase, importDatabase, type CollectionReport } from '../models/dump';
-import { isApiError } from '../models/errors';
-import { createLogger } from '../models/log';
-import { createUser, issueTokenFor, setPassword } from '../models/users';
+import {
+  ConfigError,
+  loadConfig,
+  ensureIndexes,
+  openDatabase,
+  type Database,
+  exportDatabase,
+  importDatabase,
+  type CollectionReport,
+  isApiError,
+  createLogger,
+} from '../models/platform';
+import { createUser, issueTokenFor, setPassword } from '../models/accounts';
 
 const USAGE = `Usage: npm run quire -- <command>
 

@@ -28,7 +28,7 @@ import type { Actor } from '../models/access';
 import { createItem, updateItem } from '../models/items';
 import { addMembers } from '../models/members';
 import { savePage } from '../models/pages';
-import { createUser, issueToken } from '../models/users';
+import { createUser, issueToken } from '../models/accounts';
 import { LatencyLog, roundMs } from './bench/stats';
 import {
   DESKTOP_UA,

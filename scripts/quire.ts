@@ -7,7 +7,7 @@
  * `realtime` serves Socket.IO and Hocuspocus (plus /healthz) without the API. Model-level
  * listeners (notifications, attachments) run in every role, since any role can write — the
  * collaborative editor saves pages from a realtime process. With REDIS_URL the domain-event bus
- * is relayed through Redis (models/eventBusRedis.ts), which is what lets the roles run apart.
+ * is relayed through Redis (models/platform/eventBusRedis.ts), which is what lets the roles run apart.
  *
  * Start order: Redis (when set) → listen (health answers 503 while starting) → open the database
  * → indexes → first admin → ready. Stop order: not ready → stop accepting → drop sockets → let
@@ -19,18 +19,25 @@ import type { AddressInfo } from 'node:net';
 import { createApp } from '../api/app';
 import type { ControllerRegistry } from '../api/registry';
 import { createAppState, type AppState } from '../api/state';
-import { ensureFirstAdmin } from '../models/bootstrap';
-import type { Config } from '../models/config';
-import { ensureIndexes, openDatabase, type Database } from '../models/db';
-import { startRedisEventRelay, type RedisEventRelay } from '../models/eventBusRedis';
-import { events, reportEventErrorsTo } from '../models/events';
-import { createLogger, type Logger } from '../models/log';
+import { ensureFirstAdmin } from '../models/accounts';
+import {
+  type Config,
+  ensureIndexes,
+  openDatabase,
+  type Database,
+  startRedisEventRelay,
+  type RedisEventRelay,
+  events,
+  reportEventErrorsTo,
+  createLogger,
+  type Logger,
+  setTimeZone,
+  configureUpdateFeed,
+} from '../models/platform';
 import { attachRealtime, type RealtimeService } from '../realtime';
-import { startRecyclePurge } from '../models/recycle';
-import { configureUpdateFeed } from '../models/updates';
-import { startAttachments } from '../models/attachments';
+import { startRecyclePurge } from '../models/pages';
+import { startAttachments } from '../models/files';
 import { startNotifications } from '../models/notices';
-import { setTimeZone } from '../models/time';
 import { WEB_DIST } from './paths';
 import { createRealtimeOnlyApp } from './realtimeApp';
 

@@ -8,8 +8,7 @@ import { errorHandler } from '../api/errorHandler';
 import { healthCheck } from '../api/health';
 import { requestLog } from '../api/requestLog';
 import type { AppState } from '../api/state';
-import { ApiError } from '../models/errors';
-import type { Logger } from '../models/log';
+import { ApiError, type Logger } from '../models/platform';
 
 export function createRealtimeOnlyApp(logger: Logger, state: AppState): Express {
   const app = express();

@@ -4,7 +4,7 @@
  * stop cleanly on SIGINT/SIGTERM (a second signal forces the exit).
  */
 import fs from 'node:fs';
-import { ConfigError, loadConfig } from '../models/config';
+import { ConfigError, loadConfig } from '../models/platform';
 import { ROOT } from './paths';
 import { startQuire } from './quire';
 import { ensureWebBuilt } from './webBuild';

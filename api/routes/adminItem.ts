@@ -2,7 +2,7 @@
  * `adminItem/*` (reference accounts §9.22): the back office's project list, delete and transfer.
  * Rules in models/adminItems.ts.
  */
-import { adminDeleteItem, adminTransferItem, listAllItems } from '../../models/adminItems';
+import { adminDeleteItem, adminTransferItem, listAllItems } from '../../models/items';
 import { paging } from '../../models/notices';
 import { requireAdmin } from '../auth';
 import { defineController } from '../registry';

@@ -1,9 +1,8 @@
 /**
  * `adminMessage/*` (ShowDoc's admin back office, "publish system announcement"): site admins
- * publish and list announcements. Rules in models/announcements.ts.
+ * publish and list announcements. Rules in models/notices/announcements.ts.
  */
-import { addAnnouncement, adminAnnouncements } from '../../models/announcements';
-import { paging } from '../../models/notices';
+import { addAnnouncement, adminAnnouncements, paging } from '../../models/notices';
 import { requireAdmin } from '../auth';
 import { defineController } from '../registry';
 

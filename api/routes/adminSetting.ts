@@ -3,7 +3,7 @@
  * generic-access login secret key. Secrets are write-only; rules in models/adminSettings.ts.
  */
 import {
-  CONFIG_KEYS,
+  SITE_CONFIG_KEYS,
   getLoginSecretKey,
   loadConfig,
   loadLdapConfig,
@@ -13,7 +13,7 @@ import {
   saveLdapConfig,
   saveOauth2Config,
   type ConfigInput,
-} from '../../models/adminSettings';
+} from '../../models/settings';
 import { requireAdmin } from '../auth';
 import { defineController } from '../registry';
 
@@ -26,7 +26,7 @@ export const adminSettingController = defineController('adminSetting', {
   async saveConfig(ctx) {
     const { actor } = await requireAdmin(ctx);
     const input: ConfigInput = {};
-    for (const key of CONFIG_KEYS) if (ctx.params.has(key)) input[key] = ctx.params.value(key);
+    for (const key of SITE_CONFIG_KEYS) if (ctx.params.has(key)) input[key] = ctx.params.value(key);
     await saveConfig(actor, input);
     return [];
   },

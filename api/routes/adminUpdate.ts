@@ -4,7 +4,7 @@
  * let visitors make the server call out). Quire never installs updates itself, so ShowDoc's
  * `download` and `updateFiles` are not served. Rules in models/updates.ts.
  */
-import { checkForUpdate } from '../../models/updates';
+import { checkForUpdate } from '../../models/platform';
 import { requireAdmin } from '../auth';
 import { defineController } from '../registry';
 import { packageVersion } from './common';

@@ -2,7 +2,7 @@
  * `adminUser/*` (reference accounts §9.21): the back office's user list, add/edit and delete.
  * Rules in models/adminUsers.ts.
  */
-import { deleteUserAccount, listUsers, saveUser } from '../../models/adminUsers';
+import { deleteUserAccount, listUsers, saveUser } from '../../models/accounts';
 import { paging } from '../../models/notices';
 import { requireAdmin } from '../auth';
 import { defineController } from '../registry';

@@ -6,11 +6,11 @@
  *
  * A served file is inert whatever it holds: raster images inline with their real type, everything
  * else as a download; always `X-Content-Type-Options: nosniff` and a sandboxing CSP, never HTML or
- * SVG. Rules are in models/attachments.ts and models/fileVisits.ts.
+ * SVG. Rules are in models/files/attachments.ts and models/files/fileVisits.ts.
  */
 import { pipeline } from 'node:stream/promises';
 import { type Actor } from '../../models/access';
-import { ANONYMOUS, authenticateToken } from '../../models/auth';
+import { ANONYMOUS, authenticateToken } from '../../models/accounts';
 import {
   bindFileToPage,
   deleteAnyFile,
@@ -19,10 +19,11 @@ import {
   listMyFiles,
   monthlyTraffic,
   type ListFilter,
-} from '../../models/attachments';
-import { openFileForVisit, type FileVisit } from '../../models/fileVisits';
-import type { UploadFileDoc } from '../../models/schemas/uploadFile';
-import { formatUnix } from '../../models/time';
+  openFileForVisit,
+  type FileVisit,
+} from '../../models/files';
+import type { UploadFileDoc } from '../../models/files/schemas';
+import { formatUnix } from '../../models/platform';
 import { itemPassword, requireAdmin, requireLogin } from '../auth';
 import type { Params } from '../params';
 import { defineController, type ActionContext, type ActionHandler } from '../registry';

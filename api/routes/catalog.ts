@@ -1,19 +1,21 @@
 /**
  * `catalog/*` (reference pages §4): listing an item's catalogs, the pages of one catalog, and the
  * catalog writes (save, delete, drag-and-drop tree save, copy/move). Rules — whole-tree checks,
- * transactions, restrictions, recycle bin — are in models/catalogs.ts and models/catalogCopy.ts.
+ * transactions, restrictions, recycle bin — are in models/catalogs/catalogs.ts and models/catalogs/catalogCopy.ts.
  */
-import { copyCatalog } from '../../models/catalogCopy';
 import {
+  copyCatalog,
   listCatalogs,
   pagesOfCatalog,
   saveCatalog,
   deleteCatalog,
   saveCatalogTree,
+  parseTreeNodes,
+  TreeError,
+  type TreeNode,
 } from '../../models/catalogs';
-import { parseTreeNodes, TreeError, type TreeNode } from '../../models/catalogTree';
-import { ApiError } from '../../models/errors';
-import { unescapeFromClient } from '../../models/pageContent';
+import { ApiError } from '../../models/platform';
+import { unescapeFromClient } from '../../models/pages';
 import { itemPassword, optionalLogin, requireLogin } from '../auth';
 import { defineController, type ActionContext } from '../registry';
 

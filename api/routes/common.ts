@@ -6,8 +6,8 @@ import { readFileSync } from 'node:fs';
 import { crc32, deflateSync } from 'node:zlib';
 import QRCode from 'qrcode';
 import { defineController } from '../registry';
-import { ApiError, failure } from '../../models/errors';
-import { captchaImage, createCaptcha } from '../../models/captcha';
+import { ApiError, failure } from '../../models/platform';
+import { captchaImage, createCaptcha } from '../../models/accounts';
 import { getSiteSettings } from '../../models/settings';
 import { visitFile } from './attachment';
 

@@ -1,14 +1,14 @@
 /**
  * `item/*` — creating, opening and administering items (reference accounts §9.3–§9.6, §9.8,
  * §9.11–§9.16). The list-related actions are in itemList.ts, search in itemSearch.ts; the
- * registry merges actions of the same controller. Rules live in models/items.ts and friends.
+ * registry merges actions of the same controller. Rules live in models/items/items.ts and friends.
  */
 import { requireItemRole } from '../../models/access';
-import { listChangeLog } from '../../models/changeLog';
-import { copyItem } from '../../models/itemCopy';
-import { checkVisitPassword, itemInfo, resolveItemId } from '../../models/itemInfo';
-import { getItemKey, resetItemKey } from '../../models/itemKeys';
 import {
+  listChangeLog,
+  copyItem,
+  getItemKey,
+  resetItemKey,
   archiveItem,
   createItem,
   deleteItem,
@@ -16,7 +16,8 @@ import {
   transferItem,
   updateItem,
 } from '../../models/items';
-import { ApiError } from '../../models/errors';
+import { checkVisitPassword, itemInfo, resolveItemId } from '../../models/reader';
+import { ApiError } from '../../models/platform';
 import { itemPassword, optionalLogin, requireLogin } from '../auth';
 import { defineController, type ActionContext } from '../registry';
 import { groupIdsParam, optionalBool, optionalStr } from './itemParams';

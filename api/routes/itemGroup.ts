@@ -1,9 +1,9 @@
 /**
  * `itemGroup/*` (reference accounts §9.1): the caller's own item groups. Rules in
- * models/itemGroups.ts.
+ * models/items/itemGroups.ts.
  */
-import { ApiError } from '../../models/errors';
-import { deleteGroup, listGroups, saveGroup, sortGroups } from '../../models/itemGroups';
+import { ApiError } from '../../models/platform';
+import { deleteGroup, listGroups, saveGroup, sortGroups } from '../../models/items';
 import { requireLogin } from '../auth';
 import { defineController } from '../registry';
 

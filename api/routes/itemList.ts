@@ -1,6 +1,6 @@
 /**
  * `item/*` actions of the item list: myList, star/unstar, sort, top, exitItem, itemList
- * (reference accounts §9.2, §9.9, §9.10, §9.16). Rules in models/itemList.ts.
+ * (reference accounts §9.2, §9.9, §9.10, §9.16). Rules in models/items/itemList.ts.
  */
 import {
   exitItem,
@@ -10,7 +10,7 @@ import {
   saveItemSort,
   starItem,
   unstarItem,
-} from '../../models/itemList';
+} from '../../models/items';
 import { itemPassword, requireLogin } from '../auth';
 import { defineController } from '../registry';
 

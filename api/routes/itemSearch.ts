@@ -1,7 +1,7 @@
 /**
  * `item/search` (reference accounts §9.7): keyword search over the pages of one item, or — with
  * no `item_id` — of every item the caller may read. The rest of the `item` controller lives in
- * item.ts; the registry merges actions of the same controller. Rules in models/search.ts.
+ * item.ts; the registry merges actions of the same controller. Rules in models/search/search.ts.
  */
 import { requireItem } from '../../models/access';
 import { checkKeyword, searchPages } from '../../models/search';

@@ -1,7 +1,7 @@
 /**
- * `member/*` (reference accounts §9.17): an item's personal members. Rules in models/members.ts.
+ * `member/*` (reference accounts §9.17): an item's personal members. Rules in models/members/members.ts.
  */
-import { ApiError } from '../../models/errors';
+import { ApiError } from '../../models/platform';
 import {
   addMembers,
   listAllMembers,

@@ -1,6 +1,6 @@
 /**
  * `message/*` (reference accounts §9.20, spec 000 §7): the notice centre — reminders and system
- * announcements, unread state. Rules in models/notices.ts and models/announcements.ts.
+ * announcements, unread state. Rules in models/notices/notices.ts and models/notices/announcements.ts.
  *
  * Shapes as ShowDoc answered them: stored columns as strings, `object_id` a number, `page_data`
  * the page row without its content, and `getUnread` fields `[]` when there is nothing.
@@ -8,8 +8,8 @@
  * own client calls it) and `{list, total}` when `page`/`count` are sent (as the spec's client
  * does and reads it).
  */
-import { listAnnouncements } from '../../models/announcements';
 import {
+  listAnnouncements,
   deleteNotice,
   listReminders,
   markRead,
@@ -17,7 +17,7 @@ import {
   unreadNotices,
   type Reminder,
 } from '../../models/notices';
-import type { MessageContentDoc } from '../../models/schemas/messageContent';
+import type { MessageContentDoc } from '../../models/notices/schemas';
 import { requireLogin } from '../auth';
 import { defineController } from '../registry';
 import { pageRow } from './pagePresent';

@@ -1,5 +1,5 @@
 /**
- * `mock/*` (reference pages §7): an editor's mock response for a page. Rules in models/mocks.ts;
+ * `mock/*` (reference pages §7): an editor's mock response for a page. Rules in models/mocks/mocks.ts;
  * the public mock URLs (`/server/mock-data/…`, `/server/mock-path/…`) are served by
  * api/mockServing.ts.
  */

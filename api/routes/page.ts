@@ -1,22 +1,23 @@
 /**
  * `page/*` (reference pages §3): reading, saving, deleting, sharing and ordering pages. Versions
  * are in pageHistory.ts and locks in pageLock.ts (same controller). The rules live in
- * models/pages.ts, models/shareLinks.ts and models/sqlTable.ts; this file reads parameters the
+ * models/pages/pages.ts, models/pages/shareLinks.ts and models/pages/sqlTable.ts; this file reads parameters the
  * ShowDoc way and shapes answers as ShowDoc did.
  */
-import { ApiError } from '../../models/errors';
-import { phpUrlDecode, unescapeFromClient } from '../../models/pageContent';
+import { ApiError, formatUnix } from '../../models/platform';
 import {
+  phpUrlDecode,
+  unescapeFromClient,
   countAttachments,
   deletePage,
   readPage,
   resolvePageId,
   savePage,
   sortPages,
+  pageByShareKey,
+  toggleShareLink,
+  sqlToMarkdownTable,
 } from '../../models/pages';
-import { pageByShareKey, toggleShareLink } from '../../models/shareLinks';
-import { sqlToMarkdownTable } from '../../models/sqlTable';
-import { formatUnix } from '../../models/time';
 import { itemPassword, optionalLogin, requireLogin } from '../auth';
 import type { Params } from '../params';
 import { defineController } from '../registry';

@@ -1,8 +1,8 @@
 /**
  * `page/history`, `page/updateHistoryComments`, `page/diff` (reference pages §3.6–3.8): a page's
- * kept versions. Rules in models/pageHistory.ts.
+ * kept versions. Rules in models/pages/pageHistory.ts.
  */
-import { listVersions, pageAndVersion, updateVersionRemark } from '../../models/pageHistory';
+import { listVersions, pageAndVersion, updateVersionRemark } from '../../models/pages';
 import { itemPassword, optionalLogin } from '../auth';
 import { defineController } from '../registry';
 import { historyRow, pageRow } from './pagePresent';

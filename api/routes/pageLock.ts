@@ -1,8 +1,8 @@
 /**
  * `page/isLock`, `page/setLock` (reference pages §3.9–3.10): advisory edit locks. Rules in
- * models/locks.ts (edit access to the page's own item, capped lock time, login to ask).
+ * models/pages/locks.ts (edit access to the page's own item, capped lock time, login to ask).
  */
-import { pageLockState, setPageLock } from '../../models/locks';
+import { pageLockState, setPageLock } from '../../models/pages';
 import { itemPassword, requireLogin } from '../auth';
 import { defineController } from '../registry';
 

@@ -2,12 +2,11 @@
  * Page rows as ShowDoc answered them (reference pages §0.2, §3): every column a string (its
  * database layer returned strings), times raw or formatted per endpoint, and content HTML-escaped
  * on the way out — Quire stores raw Markdown and ShowDoc's clients un-escape once (see
- * models/pageContent.ts).
+ * models/pages/pageContent.ts).
  */
-import { escapeForClient } from '../../models/pageContent';
-import type { PageDoc } from '../../models/schemas/page';
-import type { PageHistoryDoc } from '../../models/schemas/pageHistory';
-import { formatUnix } from '../../models/time';
+import { escapeForClient } from '../../models/pages';
+import type { PageDoc, PageHistoryDoc } from '../../models/pages/schemas';
+import { formatUnix } from '../../models/platform';
 
 export interface PageRowOptions {
   /** `formatted` = `YYYY-MM-DD HH:MM:SS` (page/info), `raw` = Unix seconds string (save, diff). */

@@ -8,18 +8,17 @@
  * except for the 10102 of a missing login.
  */
 import { rm } from 'node:fs/promises';
-import { authenticateToken } from '../../models/auth';
-import { pageAttachments, removeFileFromPage } from '../../models/attachments';
-import { ApiError, isApiError } from '../../models/errors';
-import { fileStorage } from '../../models/storage';
-import { formatUnix } from '../../models/time';
+import { authenticateToken } from '../../models/accounts';
 import {
+  pageAttachments,
+  removeFileFromPage,
   acceptFileName,
   authorizeUpload,
   storeUpload,
   type UploadPurpose,
-} from '../../models/uploads';
-import type { UploadFileDoc } from '../../models/schemas/uploadFile';
+} from '../../models/files';
+import { ApiError, isApiError, fileStorage, formatUnix } from '../../models/platform';
+import type { UploadFileDoc } from '../../models/files/schemas';
 import { itemPassword, optionalLogin, requireLogin } from '../auth';
 import type { Params } from '../params';
 import { defineController, type ActionContext, type ActionHandler } from '../registry';

@@ -1,9 +1,9 @@
 /**
  * `recycle/*` (reference pages §8): an item's recycle bin, for its managers. Rules in
- * models/recycle.ts (recovery into the original catalog, purge 30 days after deletion).
+ * models/pages/recycle.ts (recovery into the original catalog, purge 30 days after deletion).
  */
-import { listRecycleBin, recoverPage } from '../../models/recycle';
-import { formatUnix } from '../../models/time';
+import { listRecycleBin, recoverPage } from '../../models/pages';
+import { formatUnix } from '../../models/platform';
 import { requireLogin } from '../auth';
 import { defineController } from '../registry';
 

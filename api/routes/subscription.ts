@@ -1,10 +1,10 @@
 /**
  * `subscription/*` (reference pages §6): who is reminded when a page is saved with "save and
- * notify". Rules in models/subscriptions.ts; the notify dialog picks people from
+ * notify". Rules in models/notices/subscriptions.ts; the notify dialog picks people from
  * `member/getAllList`.
  */
-import { ApiError } from '../../models/errors';
-import { listPageSubscribers, subscribeUsers, unsubscribeUsers } from '../../models/subscriptions';
+import { ApiError } from '../../models/platform';
+import { listPageSubscribers, subscribeUsers, unsubscribeUsers } from '../../models/notices';
 import { requireLogin } from '../auth';
 import { defineController, type ActionContext } from '../registry';
 

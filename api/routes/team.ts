@@ -1,5 +1,5 @@
-/** `team/*` (reference accounts §9.18). Rules in models/teams.ts. */
-import { deleteTeam, exitTeam, listTeams, saveTeam, transferTeam } from '../../models/teams';
+/** `team/*` (reference accounts §9.18). Rules in models/members/teams.ts. */
+import { deleteTeam, exitTeam, listTeams, saveTeam, transferTeam } from '../../models/members';
 import { requireLogin } from '../auth';
 import { defineController } from '../registry';
 

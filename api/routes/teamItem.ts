@@ -1,5 +1,5 @@
-/** `teamItem/*` (reference accounts §9.18): items bound to teams. Rules in models/teamItems.ts. */
-import { bindTeamItems, itemsOfTeam, teamsOfItem, unbindTeamItem } from '../../models/teamItems';
+/** `teamItem/*` (reference accounts §9.18): items bound to teams. Rules in models/members/teamItems.ts. */
+import { bindTeamItems, itemsOfTeam, teamsOfItem, unbindTeamItem } from '../../models/members';
 import { requireLogin } from '../auth';
 import { defineController } from '../registry';
 

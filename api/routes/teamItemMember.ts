@@ -1,9 +1,9 @@
 /**
  * `teamItemMember/*` (reference accounts §9.18): one team member's authority and catalog
- * restriction on one of the team's items. Rules in models/teamItems.ts.
+ * restriction on one of the team's items. Rules in models/members/teamItems.ts.
  */
 import { toParamRecord } from '../sanitize';
-import { teamItemMembers, updateTeamItemMember } from '../../models/teamItems';
+import { teamItemMembers, updateTeamItemMember } from '../../models/members';
 import { requireLogin } from '../auth';
 import { defineController } from '../registry';
 import { catIdsParam } from './member';

@@ -1,5 +1,5 @@
-/** `teamMember/*` (reference accounts §9.18). Rules in models/teams.ts. */
-import { addTeamMember, listTeamMembers, removeTeamMember } from '../../models/teams';
+/** `teamMember/*` (reference accounts §9.18). Rules in models/members/teams.ts. */
+import { addTeamMember, listTeamMembers, removeTeamMember } from '../../models/members';
 import { requireLogin } from '../auth';
 import { defineController } from '../registry';
 

@@ -1,11 +1,10 @@
 /**
  * `template/*` (reference pages §5): a user's page templates and their shares to items. Rules in
- * models/templates.ts. Rows as ShowDoc answered them: columns as strings, `addtime` formatted, and
+ * models/templates/templates.ts. Rows as ShowDoc answered them: columns as strings, `addtime` formatted, and
  * the content as written (ShowDoc un-escaped it once on the way out, so clients get the same text).
  */
-import { ApiError } from '../../models/errors';
-import type { TemplateDoc } from '../../models/schemas/template';
-import type { TemplateItemDoc } from '../../models/schemas/templateItem';
+import { ApiError, formatUnix } from '../../models/platform';
+import type { TemplateDoc, TemplateItemDoc } from '../../models/templates/schemas';
 import {
   deleteTemplate,
   listItemTemplates,
@@ -14,7 +13,6 @@ import {
   shareTemplate,
   templateShares,
 } from '../../models/templates';
-import { formatUnix } from '../../models/time';
 import { requireLogin } from '../auth';
 import { defineController, type ActionContext } from '../registry';
 

@@ -16,9 +16,9 @@ import {
   updateDisplayName,
   type LoginResult,
   type PublicUser,
+  revokeTokens,
 } from '../../models/accounts';
 import { getSiteSettings } from '../../models/settings';
-import { revokeTokens } from '../../models/users';
 
 /** The login/registration answer (§7): row fields as strings, as ShowDoc emits them. */
 function loginData({ user, token }: LoginResult) {

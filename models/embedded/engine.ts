@@ -14,7 +14,7 @@ import { SessionRegistry, Transaction, noSuchTransaction, type Session } from '.
 import { asServerFailure, ErrorCodes, fail, MongoServerFailure } from './errors';
 import { mingoOptions } from './matcher';
 import { canonicalKey, cloneDocument, valuesAtPath } from './values';
-import type { CommandContext, Handler } from './commands/context';
+import type { CommandContext, EngineServices, Handler } from './commands/context';
 import { writeCommands } from './commands/writes';
 import { readCommands } from './commands/reads';
 import { ddlCommands } from './commands/ddl';
@@ -56,7 +56,7 @@ export interface EngineInfo {
   port: number;
 }
 
-export class Engine {
+export class Engine implements EngineServices {
   readonly store = new Store();
   readonly cursors = new CursorRegistry();
   readonly sessions = new SessionRegistry();

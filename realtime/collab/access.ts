@@ -9,8 +9,8 @@
  */
 import type { Connection } from '@hocuspocus/server';
 import type { Actor } from '../../models/access';
-import { requirePage } from '../../models/pageAccess';
-import type { PageDoc } from '../../models/schemas/page';
+import { requirePage } from '../../models/pages';
+import type { PageDoc } from '../../models/pages/schemas';
 import type { CollabLock, CollabRefusal, CollabServerMessage } from '../collabProtocol';
 import type { LivePage } from './livePages';
 

@@ -1,7 +1,7 @@
 /**
  * Who may open a page document. Every connection (one per page per socket) authenticates on its
  * own with the provider's `token` (a user_token; expired or unknown → `unauthorized`) and a
- * document name `page.<page_id>`; models/pageAccess.ts requirePage decides: edit access →
+ * document name `page.<page_id>`; models/pages/pageAccess.ts requirePage decides: edit access →
  * read-write, visit access → read-only, anything else (no access, catalog restriction, someone
  * else's draft page, deleted page) → `forbidden`, exactly like a page that does not exist.
  *
@@ -10,7 +10,7 @@
  * access recomputed; a deleted page closes its document's connections (`page-deleted`).
  */
 import type { Extension, onAuthenticatePayload } from '@hocuspocus/server';
-import { authenticateToken } from '../../models/auth';
+import { authenticateToken } from '../../models/accounts';
 import { pageDocumentName, pageIdOfDocument, type CollabCloseReason } from '../collabProtocol';
 import {
   actorOf,

@@ -1,5 +1,5 @@
 /**
- * Server-side saves into open documents (models/pages.ts `connectLiveDocuments`): a page saved by
+ * Server-side saves into open documents (models/pages/pages.ts `connectLiveDocuments`): a page saved by
  * a script over REST, the open API, an import or a history restore while editors have it open is
  * applied into its Y.Text as a minimal text diff, so they see the saved text appear in place and
  * the draft never persists stale text over it. Saves made by the collaborative editor itself
@@ -18,9 +18,13 @@
  */
 import type { Document, Extension, afterLoadDocumentPayload } from '@hocuspocus/server';
 import { URLSearchParams } from 'node:url';
-import { contentHash, markDraftSaved } from '../../models/drafts';
-import type { LivePageDocuments, SaveOrigin } from '../../models/pages';
-import { Page } from '../../models/schemas/page';
+import {
+  contentHash,
+  markDraftSaved,
+  type LivePageDocuments,
+  type SaveOrigin,
+} from '../../models/pages';
+import { Page } from '../../models/pages/schemas';
 import { pageDocumentName } from '../collabProtocol';
 import type { LivePage } from './livePages';
 import { loadedPage, type CollabRuntime } from './runtime';

@@ -2,7 +2,7 @@
  * Page locks and write access in the shared document (spec "Page lock"; issue "Locks, live").
  *
  * With the item's "simultaneous editing" (`item.co_edit`) off — the default — the editor takes the
- * page lock when it opens (REST page/setLock, models/locks.ts) and only the lock holder writes:
+ * page lock when it opens (REST page/setLock, models/pages/locks.ts) and only the lock holder writes:
  * every other editor who opens the page watches the holder's edits live, read-only, and gets write
  * access the moment the lock is released or runs out. With it on, all editors write.
  *
@@ -11,8 +11,8 @@
  * access with a `hello` when it opens and an `access` message whenever it changes.
  */
 import type { connectedPayload, Extension } from '@hocuspocus/server';
-import { PageLock } from '../../models/schemas/pageLock';
-import { nowSeconds } from '../../models/users';
+import { PageLock } from '../../models/pages/schemas';
+import { nowSeconds } from '../../models/platform';
 import { pageDocumentName, type CollabLock } from '../collabProtocol';
 import { applyAccess, contextOf, sendMessage } from './access';
 import { loadedPage, type CollabRuntime } from './runtime';

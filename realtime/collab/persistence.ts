@@ -1,5 +1,5 @@
 /**
- * Loading and storing page documents as the page's live shared draft (models/drafts.ts).
+ * Loading and storing page documents as the page's live shared draft (models/pages/drafts.ts).
  *
  * Load: the stored draft when there is one, brought up to the saved content if the page was saved
  * while nobody had it open; otherwise the Y.Text starts as the saved page content. Both edits are
@@ -17,9 +17,9 @@ import type {
   onStoreDocumentPayload,
 } from '@hocuspocus/server';
 import * as Y from 'yjs';
-import { contentHash, loadDraft, storeDraft } from '../../models/drafts';
-import { Item } from '../../models/schemas/item';
-import { Page } from '../../models/schemas/page';
+import { contentHash, loadDraft, storeDraft } from '../../models/pages';
+import { Item } from '../../models/items/schemas';
+import { Page } from '../../models/pages/schemas';
 import { pageIdOfDocument } from '../collabProtocol';
 import { refusal, type CollabContext } from './access';
 import type { CollabRuntime } from './runtime';

@@ -8,7 +8,7 @@
  */
 import { Redis as RedisExtension } from '@hocuspocus/extension-redis';
 import IORedis from 'ioredis';
-import type { Logger } from '../../models/log';
+import type { Logger } from '../../models/platform';
 
 const PREFIX = 'quire:collab';
 

@@ -3,8 +3,7 @@
  * page registry, the event bus, the logger and, with REDIS_URL, the Redis side. One per process.
  */
 import type { Connection, Document, Hocuspocus } from '@hocuspocus/server';
-import type { EventBus } from '../../models/events';
-import type { Logger } from '../../models/log';
+import type { EventBus, Logger } from '../../models/platform';
 import type { CollabRedis } from './redis';
 import { LivePages, type LivePage } from './livePages';
 

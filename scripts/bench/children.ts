@@ -7,7 +7,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { CONFIG_KEYS } from '../../models/config';
+import { CONFIG_KEYS } from '../../models/platform';
 import { ROOT } from '../paths';
 
 const TSX_LOADER = pathToFileURL(path.join(ROOT, 'node_modules', 'tsx', 'dist', 'loader.mjs')).href;

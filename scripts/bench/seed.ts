@@ -7,13 +7,12 @@
  */
 import type { Actor } from '../../models/access';
 import { saveCatalog } from '../../models/catalogs';
-import { ensureIndexes, openDatabase } from '../../models/db';
+import { ensureIndexes, openDatabase, createLogger } from '../../models/platform';
 import { createItem } from '../../models/items';
-import { createLogger } from '../../models/log';
 import { addMembers, MAX_USERNAMES_PER_CALL } from '../../models/members';
 import { savePage } from '../../models/pages';
-import { subscribeToPage } from '../../models/subscriptions';
-import { createUser, issueToken } from '../../models/users';
+import { subscribeToPage } from '../../models/notices';
+import { createUser, issueToken } from '../../models/accounts';
 import { catalogName, hasKeyword, pageMarkdown, pageTitle, RARE_KEYWORD } from './content';
 
 export interface SeedOptions {

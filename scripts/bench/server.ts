@@ -5,7 +5,7 @@
  * web build step. Tells its parent the port over IPC and stops cleanly on SIGTERM or when the
  * parent goes away.
  */
-import { loadConfig } from '../../models/config';
+import { loadConfig } from '../../models/platform';
 import { startQuire } from '../quire';
 
 const config = loadConfig(process.env);

@@ -4,13 +4,13 @@
  * a saved setting takes effect at once (registration, home page, history count, watermark).
  */
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import { events, type DomainEvents } from '../../models/events';
-import { Captcha } from '../../models/schemas/captcha';
-import { Item } from '../../models/schemas/item';
-import { ItemMember } from '../../models/schemas/itemMember';
-import { Option } from '../../models/schemas/options';
-import { PageHistory } from '../../models/schemas/pageHistory';
-import { User } from '../../models/schemas/user';
+import { events, type DomainEvents } from '../../models/platform';
+import { Captcha } from '../../models/accounts/schemas';
+import { Item } from '../../models/items/schemas';
+import { ItemMember } from '../../models/members/schemas';
+import { Option } from '../../models/settings/schemas';
+import { PageHistory } from '../../models/pages/schemas';
+import { User } from '../../models/accounts/schemas';
 import { addMember, makeItem } from '../helpers/factories';
 import { makePage, updatePage } from '../helpers/pages';
 import { startTestServer, type TestServer } from '../helpers/server';

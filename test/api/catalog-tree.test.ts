@@ -6,10 +6,10 @@
  * respect who may edit where.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from '@jest/globals';
-import { Catalog } from '../../models/schemas/catalog';
-import { ItemChangeLog } from '../../models/schemas/itemChangeLog';
-import { Page } from '../../models/schemas/page';
-import { Recycle } from '../../models/schemas/recycle';
+import { Catalog } from '../../models/catalogs/schemas/catalog';
+import { ItemChangeLog } from '../../models/items/schemas/itemChangeLog';
+import { Page } from '../../models/pages/schemas/page';
+import { Recycle } from '../../models/pages/schemas/recycle';
 import type { ShowdocClient } from '../helpers/client';
 import { addMember, makeItem } from '../helpers/factories';
 import { makeCatalog, makePage } from '../helpers/pages';

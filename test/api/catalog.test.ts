@@ -5,12 +5,12 @@
  * deleted catalogs' pages landing in the recycle bin.
  */
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import { events, type DomainEvents } from '../../models/events';
-import { Catalog } from '../../models/schemas/catalog';
-import { Item } from '../../models/schemas/item';
-import { ItemChangeLog } from '../../models/schemas/itemChangeLog';
-import { Page } from '../../models/schemas/page';
-import { Recycle } from '../../models/schemas/recycle';
+import { events, type DomainEvents } from '../../models/platform/events';
+import { Catalog } from '../../models/catalogs/schemas/catalog';
+import { Item } from '../../models/items/schemas/item';
+import { ItemChangeLog } from '../../models/items/schemas/itemChangeLog';
+import { Page } from '../../models/pages/schemas/page';
+import { Recycle } from '../../models/pages/schemas/recycle';
 import type { ShowdocClient } from '../helpers/client';
 import { addMember, makeItem } from '../helpers/factories';
 import { makeCatalog, makePage } from '../helpers/pages';

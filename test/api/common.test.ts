@@ -6,10 +6,10 @@ import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { readFileSync } from 'node:fs';
 import { inflateSync } from 'node:zlib';
 import QRCode from 'qrcode';
-import { CAPTCHA_ALPHABET } from '../../models/captcha';
-import { Captcha } from '../../models/schemas/captcha';
-import { deleteSetting, setSetting } from '../../models/settings';
-import { nowSeconds } from '../../models/users';
+import { CAPTCHA_ALPHABET } from '../../models/accounts/captcha';
+import { Captcha } from '../../models/accounts/schemas/captcha';
+import { deleteSetting, setSetting } from '../../models/settings/settings';
+import { nowSeconds } from '../../models/platform/time';
 import { BROWSER_UA } from '../helpers/client';
 import { startTestServer, type TestServer } from '../helpers/server';
 

@@ -9,11 +9,11 @@ import request from 'supertest';
 import { createApp } from '../../api/app';
 import { defineController } from '../../api/registry';
 import { createAppState } from '../../api/state';
-import { FIRST_ADMIN_USERNAME } from '../../models/bootstrap';
-import { engineSocketPath } from '../../models/db';
-import { createLogger } from '../../models/log';
-import { User } from '../../models/schemas/user';
-import { findUserByName, verifyPassword } from '../../models/users';
+import { FIRST_ADMIN_USERNAME } from '../../models/accounts/bootstrap';
+import { engineSocketPath } from '../../models/platform/db';
+import { createLogger } from '../../models/platform/log';
+import { User } from '../../models/accounts/schemas/user';
+import { findUserByName, verifyPassword } from '../../models/accounts/users';
 import { makeTempDir, startTestServer } from '../helpers/server';
 
 const dirs: string[] = [];

@@ -4,11 +4,11 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { createHash } from 'node:crypto';
-import { nextId, raiseCounter } from '../../models/counters';
-import { ApiError, defaultMessage } from '../../models/errors';
-import { createEventBus, events, type DomainEvents } from '../../models/events';
-import { User } from '../../models/schemas/user';
-import { UserToken } from '../../models/schemas/userToken';
+import { nextId, raiseCounter } from '../../models/platform/counters';
+import { ApiError, defaultMessage } from '../../models/platform/errors';
+import { createEventBus, events, type DomainEvents } from '../../models/platform/events';
+import { User } from '../../models/accounts/schemas/user';
+import { UserToken } from '../../models/accounts/schemas/userToken';
 import {
   createUser,
   issueToken,
@@ -16,7 +16,7 @@ import {
   setPassword,
   userForToken,
   verifyPassword,
-} from '../../models/users';
+} from '../../models/accounts/users';
 import { startTestServer, type TestServer } from '../helpers/server';
 import { makeUser } from '../helpers/users';
 

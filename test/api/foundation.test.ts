@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import fs from 'node:fs';
 import path from 'node:path';
 import { defineController } from '../../api/registry';
-import { ApiError } from '../../models/errors';
+import { ApiError } from '../../models/platform/errors';
 import { BROWSER_UA } from '../helpers/client';
 import { makeTempDir, startTestServer, type TestServer } from '../helpers/server';
 import { makeUser } from '../helpers/users';

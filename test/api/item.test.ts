@@ -3,14 +3,14 @@
  * gets, and what ends up in the database.
  */
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import { nextId } from '../../models/counters';
-import { events, type DomainEvents } from '../../models/events';
-import { verifyItemPassword } from '../../models/itemPasswords';
-import { SINGLE_PAGE_WELCOME } from '../../models/items';
-import { Catalog } from '../../models/schemas/catalog';
-import { Item } from '../../models/schemas/item';
-import { ItemGroup } from '../../models/schemas/itemGroup';
-import { Page } from '../../models/schemas/page';
+import { nextId } from '../../models/platform/counters';
+import { events, type DomainEvents } from '../../models/platform/events';
+import { verifyItemPassword } from '../../models/access/itemPasswords';
+import { SINGLE_PAGE_WELCOME } from '../../models/items/items';
+import { Catalog } from '../../models/catalogs/schemas/catalog';
+import { Item } from '../../models/items/schemas/item';
+import { ItemGroup } from '../../models/items/schemas/itemGroup';
+import { Page } from '../../models/pages/schemas/page';
 import { startTestServer, type TestServer } from '../helpers/server';
 import { makeUser, type TestUser } from '../helpers/users';
 import { addMember, makeItem } from '../helpers/factories';

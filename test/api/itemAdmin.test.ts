@@ -4,14 +4,14 @@
  * database holds afterwards.
  */
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import { logChange, MAX_ROWS } from '../../models/changeLog';
-import { nextId, raiseCounter } from '../../models/counters';
-import { itemIdForApiKey } from '../../models/itemKeys';
-import { Item } from '../../models/schemas/item';
-import { ItemChangeLog } from '../../models/schemas/itemChangeLog';
-import { ItemMember } from '../../models/schemas/itemMember';
-import { ItemToken } from '../../models/schemas/itemToken';
-import { User } from '../../models/schemas/user';
+import { logChange, MAX_ROWS } from '../../models/items/changeLog';
+import { nextId, raiseCounter } from '../../models/platform/counters';
+import { itemIdForApiKey } from '../../models/items/itemKeys';
+import { Item } from '../../models/items/schemas/item';
+import { ItemChangeLog } from '../../models/items/schemas/itemChangeLog';
+import { ItemMember } from '../../models/members/schemas/itemMember';
+import { ItemToken } from '../../models/items/schemas/itemToken';
+import { User } from '../../models/accounts/schemas/user';
 import { startTestServer, type TestServer } from '../helpers/server';
 import { makeUser, type TestUser } from '../helpers/users';
 import { addMember, makeItem } from '../helpers/factories';

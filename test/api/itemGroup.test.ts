@@ -1,7 +1,7 @@
 /** itemGroup/* over real HTTP: a user's own item groups, and only theirs. */
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import { ItemGroup } from '../../models/schemas/itemGroup';
-import { ItemSort } from '../../models/schemas/itemSort';
+import { ItemGroup } from '../../models/items/schemas/itemGroup';
+import { ItemSort } from '../../models/items/schemas/itemSort';
 import { startTestServer, type TestServer } from '../helpers/server';
 import { makeUser, type TestUser } from '../helpers/users';
 

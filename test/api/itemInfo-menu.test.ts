@@ -5,8 +5,8 @@
  * another's.
  */
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import { invalidateMenu, isMenuCached } from '../../models/menu';
-import { Page } from '../../models/schemas/page';
+import { invalidateMenu, isMenuCached } from '../../models/catalogs/menu';
+import { Page } from '../../models/pages/schemas/page';
 import type { ShowdocClient } from '../helpers/client';
 import { addMember, makeItem } from '../helpers/factories';
 import { makeCatalog, makePage, updatePage } from '../helpers/pages';

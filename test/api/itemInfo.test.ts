@@ -3,13 +3,13 @@
  * the visit-password screen item/pwd (captcha, remembered password) and item/getItemId.
  */
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import { createCaptcha } from '../../models/captcha';
-import { nextId } from '../../models/counters';
-import { Catalog } from '../../models/schemas/catalog';
-import { Captcha } from '../../models/schemas/captcha';
-import { Item } from '../../models/schemas/item';
-import { Page } from '../../models/schemas/page';
-import { deleteSetting, setSetting } from '../../models/settings';
+import { createCaptcha } from '../../models/accounts/captcha';
+import { nextId } from '../../models/platform/counters';
+import { Catalog } from '../../models/catalogs/schemas/catalog';
+import { Captcha } from '../../models/accounts/schemas/captcha';
+import { Item } from '../../models/items/schemas/item';
+import { Page } from '../../models/pages/schemas/page';
+import { deleteSetting, setSetting } from '../../models/settings/settings';
 import { startTestServer, type TestServer } from '../helpers/server';
 import { makeUser, type TestUser } from '../helpers/users';
 import { addMember, makeItem } from '../helpers/factories';

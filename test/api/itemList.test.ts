@@ -3,13 +3,13 @@
  * exitItem and itemList.
  */
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import { Item } from '../../models/schemas/item';
-import { ItemMember } from '../../models/schemas/itemMember';
-import { ItemSort } from '../../models/schemas/itemSort';
-import { ItemStar } from '../../models/schemas/itemStar';
-import { ItemTop } from '../../models/schemas/itemTop';
-import { TeamItemMember } from '../../models/schemas/teamItemMember';
-import { TeamMember } from '../../models/schemas/teamMember';
+import { Item } from '../../models/items/schemas/item';
+import { ItemMember } from '../../models/members/schemas/itemMember';
+import { ItemSort } from '../../models/items/schemas/itemSort';
+import { ItemStar } from '../../models/items/schemas/itemStar';
+import { ItemTop } from '../../models/items/schemas/itemTop';
+import { TeamItemMember } from '../../models/members/schemas/teamItemMember';
+import { TeamMember } from '../../models/members/schemas/teamMember';
 import { startTestServer, type TestServer } from '../helpers/server';
 import { makeUser, type TestUser } from '../helpers/users';
 import {

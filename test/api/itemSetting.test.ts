@@ -3,7 +3,7 @@
  * domain (letters and digits, unique, '' removes it) and the new address opens the item.
  */
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import { Item } from '../../models/schemas/item';
+import { Item } from '../../models/items/schemas';
 import { addMember, makeItem } from '../helpers/factories';
 import { startTestServer, type TestServer } from '../helpers/server';
 import { makeUser, type TestUser } from '../helpers/users';

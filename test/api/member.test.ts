@@ -3,13 +3,13 @@
  * restrictions, the optional collaborator quota, change-log rows and membership events.
  */
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import { nextId } from '../../models/counters';
-import { events, type DomainEvents } from '../../models/events';
-import { Catalog } from '../../models/schemas/catalog';
-import { ItemChangeLog } from '../../models/schemas/itemChangeLog';
-import { ItemMember } from '../../models/schemas/itemMember';
-import { User } from '../../models/schemas/user';
-import { deleteSetting, setSetting } from '../../models/settings';
+import { nextId } from '../../models/platform/counters';
+import { events, type DomainEvents } from '../../models/platform/events';
+import { Catalog } from '../../models/catalogs/schemas/catalog';
+import { ItemChangeLog } from '../../models/items/schemas/itemChangeLog';
+import { ItemMember } from '../../models/members/schemas/itemMember';
+import { User } from '../../models/accounts/schemas/user';
+import { deleteSetting, setSetting } from '../../models/settings/settings';
 import { startTestServer, type TestServer } from '../helpers/server';
 import { makeUser, type TestUser } from '../helpers/users';
 import {

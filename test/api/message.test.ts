@@ -4,13 +4,13 @@
  * announcements published through adminMessage/*.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, test } from '@jest/globals';
-import { events, type DomainEvents } from '../../models/events';
-import { removeMember } from '../../models/members';
-import { Message } from '../../models/schemas/message';
-import { MessageContent } from '../../models/schemas/messageContent';
-import { User } from '../../models/schemas/user';
-import { subscribeToPage } from '../../models/subscriptions';
-import { nowSeconds } from '../../models/users';
+import { events, type DomainEvents } from '../../models/platform/events';
+import { removeMember } from '../../models/members/members';
+import { Message } from '../../models/notices/schemas/message';
+import { MessageContent } from '../../models/notices/schemas/messageContent';
+import { User } from '../../models/accounts/schemas/user';
+import { subscribeToPage } from '../../models/notices/subscriptions';
+import { nowSeconds } from '../../models/platform/time';
 import { actorOf, addMember, makeItem } from '../helpers/factories';
 import { makeCatalog, makePage } from '../helpers/pages';
 import { startTestServer, type TestServer } from '../helpers/server';

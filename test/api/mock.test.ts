@@ -5,7 +5,7 @@
  * escaping, the 404/400 answers, and mocks going quiet while their page is in the recycle bin.
  */
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import { Mock } from '../../models/schemas/mock';
+import { Mock } from '../../models/mocks/schemas/mock';
 import { addMember, makeItem } from '../helpers/factories';
 import { makePage } from '../helpers/pages';
 import { startTestServer, type TestServer } from '../helpers/server';

@@ -4,13 +4,13 @@
  * effects (version, change log, item touch, events), and nothing written on any refusal.
  */
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import { events, type DomainEvents, type EventName } from '../../models/events';
-import { unescapeFromClient } from '../../models/pageContent';
-import { Item } from '../../models/schemas/item';
-import { ItemChangeLog } from '../../models/schemas/itemChangeLog';
-import { Page } from '../../models/schemas/page';
-import { PageHistory } from '../../models/schemas/pageHistory';
-import { Recycle } from '../../models/schemas/recycle';
+import { events, type DomainEvents, type EventName } from '../../models/platform/events';
+import { unescapeFromClient } from '../../models/pages/pageContent';
+import { Item } from '../../models/items/schemas/item';
+import { ItemChangeLog } from '../../models/items/schemas/itemChangeLog';
+import { Page } from '../../models/pages/schemas/page';
+import { PageHistory } from '../../models/pages/schemas/pageHistory';
+import { Recycle } from '../../models/pages/schemas/recycle';
 import { addMember, makeItem } from '../helpers/factories';
 import { makeCatalog, makePage } from '../helpers/pages';
 import { startTestServer, type TestServer } from '../helpers/server';
@@ -447,7 +447,7 @@ describe('page/delete', () => {
     const formerEditor = await makeUser();
     await addMember(itemId, formerEditor, 1);
     const byFormer = await makePage(formerEditor, itemId);
-    const { ItemMember } = await import('../../models/schemas/itemMember');
+    const { ItemMember } = await import('../../models/members/schemas/itemMember');
     await ItemMember.deleteOne({ item_id: itemId, uid: formerEditor.uid });
     for (const [user, page] of [
       [reader, byOwner],

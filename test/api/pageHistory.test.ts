@@ -4,9 +4,9 @@
  * the page named in the request.
  */
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import { unescapeFromClient } from '../../models/pageContent';
-import { PageHistory } from '../../models/schemas/pageHistory';
-import { deleteSetting, setSetting } from '../../models/settings';
+import { unescapeFromClient } from '../../models/pages/pageContent';
+import { PageHistory } from '../../models/pages/schemas/pageHistory';
+import { deleteSetting, setSetting } from '../../models/settings/settings';
 import { addMember, makeItem } from '../helpers/factories';
 import { makePage, updatePage } from '../helpers/pages';
 import { startTestServer, type TestServer } from '../helpers/server';

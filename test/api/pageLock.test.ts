@@ -4,10 +4,10 @@
  * Clock-dependent rules (expiry) are proven in test/models/locks.test.ts.
  */
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import { events, type DomainEvents } from '../../models/events';
-import { MAX_LOCK_SECONDS } from '../../models/locks';
-import { PageLock } from '../../models/schemas/pageLock';
-import { nowSeconds } from '../../models/users';
+import { events, type DomainEvents } from '../../models/platform/events';
+import { MAX_LOCK_SECONDS } from '../../models/pages/locks';
+import { PageLock } from '../../models/pages/schemas/pageLock';
+import { nowSeconds } from '../../models/platform/time';
 import { addMember, makeItem } from '../helpers/factories';
 import { makePage } from '../helpers/pages';
 import { startTestServer, type TestServer } from '../helpers/server';

@@ -4,12 +4,12 @@
  * exactly as for a page that does not exist, and writes nothing. (ShowDoc only hid menu entries.)
  */
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import { Item } from '../../models/schemas/item';
-import { Page, type PageDoc } from '../../models/schemas/page';
-import { PageHistory } from '../../models/schemas/pageHistory';
-import { PageLock } from '../../models/schemas/pageLock';
-import { Recycle } from '../../models/schemas/recycle';
-import { SinglePage } from '../../models/schemas/singlePage';
+import { Item } from '../../models/items/schemas/item';
+import { Page, type PageDoc } from '../../models/pages/schemas/page';
+import { PageHistory } from '../../models/pages/schemas/pageHistory';
+import { PageLock } from '../../models/pages/schemas/pageLock';
+import { Recycle } from '../../models/pages/schemas/recycle';
+import { SinglePage } from '../../models/pages/schemas/singlePage';
 import { addMember, makeItem } from '../helpers/factories';
 import { makeCatalog, makePage, updatePage } from '../helpers/pages';
 import { startTestServer, type TestServer } from '../helpers/server';

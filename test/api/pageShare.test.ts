@@ -4,12 +4,12 @@
  * what the public key shows.
  */
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import { unescapeFromClient } from '../../models/pageContent';
-import { Item } from '../../models/schemas/item';
-import { Page } from '../../models/schemas/page';
-import { SinglePage } from '../../models/schemas/singlePage';
-import { pageByShareKey } from '../../models/shareLinks';
-import { nowSeconds } from '../../models/users';
+import { unescapeFromClient } from '../../models/pages/pageContent';
+import { Item } from '../../models/items/schemas/item';
+import { Page } from '../../models/pages/schemas/page';
+import { SinglePage } from '../../models/pages/schemas/singlePage';
+import { pageByShareKey } from '../../models/pages/shareLinks';
+import { nowSeconds } from '../../models/platform/time';
 import { addMember, makeItem } from '../helpers/factories';
 import { makePage } from '../helpers/pages';
 import { startTestServer, type TestServer } from '../helpers/server';

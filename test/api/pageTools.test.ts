@@ -2,8 +2,8 @@
  * page/sort and page/sqlToMarkdownTable over real HTTP.
  */
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import { events, type DomainEvents } from '../../models/events';
-import { Page } from '../../models/schemas/page';
+import { events, type DomainEvents } from '../../models/platform/events';
+import { Page } from '../../models/pages/schemas/page';
 import { addMember, makeItem } from '../helpers/factories';
 import { makePage } from '../helpers/pages';
 import { startTestServer, type TestServer } from '../helpers/server';

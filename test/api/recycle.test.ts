@@ -4,18 +4,18 @@
  * hard deletion 30 days after the deletion — not after the last edit.
  */
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import { events, type DomainEvents } from '../../models/events';
-import { setPageLock } from '../../models/locks';
-import { deletePage } from '../../models/pages';
-import { PURGE_AFTER_DAYS, purgeRecycleBin } from '../../models/recycle';
-import { Catalog } from '../../models/schemas/catalog';
-import { Page } from '../../models/schemas/page';
-import { PageHistory } from '../../models/schemas/pageHistory';
-import { PageLock } from '../../models/schemas/pageLock';
-import { Recycle } from '../../models/schemas/recycle';
-import { SinglePage } from '../../models/schemas/singlePage';
-import { toggleShareLink } from '../../models/shareLinks';
-import { nowSeconds } from '../../models/users';
+import { events, type DomainEvents } from '../../models/platform/events';
+import { setPageLock } from '../../models/pages/locks';
+import { deletePage } from '../../models/pages/pages';
+import { PURGE_AFTER_DAYS, purgeRecycleBin } from '../../models/pages/recycle';
+import { Catalog } from '../../models/catalogs/schemas/catalog';
+import { Page } from '../../models/pages/schemas/page';
+import { PageHistory } from '../../models/pages/schemas/pageHistory';
+import { PageLock } from '../../models/pages/schemas/pageLock';
+import { Recycle } from '../../models/pages/schemas/recycle';
+import { SinglePage } from '../../models/pages/schemas/singlePage';
+import { toggleShareLink } from '../../models/pages/shareLinks';
+import { nowSeconds } from '../../models/platform/time';
 import { actorOf, addMember, makeItem } from '../helpers/factories';
 import { makeCatalog, makePage, updatePage } from '../helpers/pages';
 import { startTestServer, type TestServer } from '../helpers/server';

@@ -4,7 +4,7 @@
  * people who belong to the item and can see the page may be subscribed (ShowDoc took any id).
  */
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import { Subscription } from '../../models/schemas/subscription';
+import { Subscription } from '../../models/notices/schemas/subscription';
 import {
   addMember,
   addTeamMember,

@@ -3,11 +3,11 @@
  * transfer, leaving, and how team membership reaches the team's items.
  */
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import { Item } from '../../models/schemas/item';
-import { Team } from '../../models/schemas/team';
-import { TeamItem } from '../../models/schemas/teamItem';
-import { TeamItemMember } from '../../models/schemas/teamItemMember';
-import { TeamMember } from '../../models/schemas/teamMember';
+import { Item } from '../../models/items/schemas/item';
+import { Team } from '../../models/members/schemas/team';
+import { TeamItem } from '../../models/members/schemas/teamItem';
+import { TeamItemMember } from '../../models/members/schemas/teamItemMember';
+import { TeamMember } from '../../models/members/schemas/teamMember';
 import { startTestServer, type TestServer } from '../helpers/server';
 import { makeUser, type TestUser } from '../helpers/users';
 import { addTeamMember, bindTeamItem, makeItem, makeTeam } from '../helpers/factories';

@@ -3,12 +3,12 @@
  * manage on each), unbinding, and each team member's authority and catalogs on an item.
  */
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import { nextId } from '../../models/counters';
-import { Catalog } from '../../models/schemas/catalog';
-import { Item } from '../../models/schemas/item';
-import { ItemChangeLog } from '../../models/schemas/itemChangeLog';
-import { TeamItem } from '../../models/schemas/teamItem';
-import { TeamItemMember } from '../../models/schemas/teamItemMember';
+import { nextId } from '../../models/platform/counters';
+import { Catalog } from '../../models/catalogs/schemas/catalog';
+import { Item } from '../../models/items/schemas/item';
+import { ItemChangeLog } from '../../models/items/schemas/itemChangeLog';
+import { TeamItem } from '../../models/members/schemas/teamItem';
+import { TeamItemMember } from '../../models/members/schemas/teamItemMember';
 import { startTestServer, type TestServer } from '../helpers/server';
 import { makeUser, type TestUser } from '../helpers/users';
 import { addMember, addTeamMember, bindTeamItem, makeItem, makeTeam } from '../helpers/factories';

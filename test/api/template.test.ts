@@ -4,9 +4,9 @@
  * item's templates are listed to its editors. Content comes back exactly as written.
  */
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import { archiveItem } from '../../models/items';
-import { Template } from '../../models/schemas/template';
-import { TemplateItem } from '../../models/schemas/templateItem';
+import { archiveItem } from '../../models/items/items';
+import { Template } from '../../models/templates/schemas/template';
+import { TemplateItem } from '../../models/templates/schemas/templateItem';
 import { actorOf, addMember, makeItem } from '../helpers/factories';
 import { startTestServer, type TestServer } from '../helpers/server';
 import { makeUser, type TestUser } from '../helpers/users';

@@ -5,15 +5,16 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { createHash } from 'node:crypto';
-import { events, type DomainEvents } from '../../models/events';
-import { nextId } from '../../models/counters';
-import { Captcha } from '../../models/schemas/captcha';
-import { LoginAttempt } from '../../models/schemas/loginAttempt';
-import { User } from '../../models/schemas/user';
-import { UserSetting } from '../../models/schemas/userSetting';
-import { UserToken } from '../../models/schemas/userToken';
-import { deleteSetting, setSetting } from '../../models/settings';
-import { issueToken, nowSeconds } from '../../models/users';
+import { events, type DomainEvents } from '../../models/platform/events';
+import { nextId } from '../../models/platform/counters';
+import { Captcha } from '../../models/accounts/schemas/captcha';
+import { LoginAttempt } from '../../models/accounts/schemas/loginAttempt';
+import { User } from '../../models/accounts/schemas/user';
+import { UserSetting } from '../../models/accounts/schemas/userSetting';
+import { UserToken } from '../../models/accounts/schemas/userToken';
+import { deleteSetting, setSetting } from '../../models/settings/settings';
+import { issueToken } from '../../models/accounts/users';
+import { nowSeconds } from '../../models/platform/time';
 import type { ApiParams, CallOptions } from '../helpers/client';
 import { startTestServer, type TestServer } from '../helpers/server';
 import { makeUser, type TestUser } from '../helpers/users';

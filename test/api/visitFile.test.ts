@@ -5,9 +5,9 @@
  * password, the catalog restriction, share links, deleted files, pages and items.
  */
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import { deletePage } from '../../models/pages';
-import { UploadFile, type UploadFileDoc } from '../../models/schemas/uploadFile';
-import { toggleShareLink } from '../../models/shareLinks';
+import { deletePage } from '../../models/pages/pages';
+import { UploadFile, type UploadFileDoc } from '../../models/files/schemas/uploadFile';
+import { toggleShareLink } from '../../models/pages/shareLinks';
 import { actorOf, addMember, makeItem } from '../helpers/factories';
 import { BROWSER_UA } from '../helpers/client';
 import { makeCatalog, makePage } from '../helpers/pages';

@@ -6,8 +6,8 @@
  */
 import { expect, test } from '@jest/globals';
 import { randomBytes } from 'node:crypto';
-import { Item } from '../../models/schemas/item';
-import { User } from '../../models/schemas/user';
+import { Item } from '../../models/items/schemas';
+import { User } from '../../models/accounts/schemas';
 import { makeItem } from '../helpers/factories';
 import { makeUser, type TestUser } from '../helpers/users';
 import { browserSuite, loginViaUi, openPage, screenshot, type TestPage } from './helpers';

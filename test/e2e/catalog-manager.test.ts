@@ -8,10 +8,10 @@
  */
 import { describe, expect, test } from '@jest/globals';
 import type { Page } from 'playwright-core';
-import { Catalog } from '../../models/schemas/catalog';
-import { ItemMember } from '../../models/schemas/itemMember';
-import { Page as PageModel } from '../../models/schemas/page';
-import { Recycle } from '../../models/schemas/recycle';
+import { Catalog } from '../../models/catalogs/schemas/catalog';
+import { ItemMember } from '../../models/members/schemas/itemMember';
+import { Page as PageModel } from '../../models/pages/schemas/page';
+import { Recycle } from '../../models/pages/schemas/recycle';
 import { addMember, makeItem } from '../helpers/factories';
 import { makeCatalog, makePage } from '../helpers/pages';
 import { makeUser, type TestUser } from '../helpers/users';

@@ -5,10 +5,10 @@
  * suite.browser, and co-editing with both cursors when the item allows simultaneous editing.
  */
 import { expect, test } from '@jest/globals';
-import { Item } from '../../models/schemas/item';
-import { Page as PageModel } from '../../models/schemas/page';
-import { PageDraft } from '../../models/schemas/pageDraft';
-import { PageLock } from '../../models/schemas/pageLock';
+import { Item } from '../../models/items/schemas/item';
+import { Page as PageModel } from '../../models/pages/schemas/page';
+import { PageDraft } from '../../models/pages/schemas/pageDraft';
+import { PageLock } from '../../models/pages/schemas/pageLock';
 import { addMember, makeItem } from '../helpers/factories';
 import { makePage } from '../helpers/pages';
 import { makeUser, type TestUser } from '../helpers/users';

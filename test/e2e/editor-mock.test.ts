@@ -8,7 +8,7 @@
  */
 import { expect, test } from '@jest/globals';
 import type { Page } from 'playwright-core';
-import { Mock } from '../../models/schemas/mock';
+import { Mock } from '../../models/mocks/schemas/mock';
 import { makeItem } from '../helpers/factories';
 import { makePage } from '../helpers/pages';
 import { makeUser, type TestUser } from '../helpers/users';

@@ -7,8 +7,8 @@
  */
 import { expect, test } from '@jest/globals';
 import type { Page } from 'playwright-core';
-import { PageHistory } from '../../models/schemas/pageHistory';
-import { sqlToMarkdownTable } from '../../models/sqlTable';
+import { PageHistory } from '../../models/pages/schemas/pageHistory';
+import { sqlToMarkdownTable } from '../../models/pages/sqlTable';
 import { addMember, makeItem } from '../helpers/factories';
 import { makePage, updatePage } from '../helpers/pages';
 import { makeUser, type TestUser } from '../helpers/users';

@@ -4,9 +4,9 @@
  * leaving. Two-browser locks, live drafts and co-editing are in editor-live.test.ts.
  */
 import { expect, test } from '@jest/globals';
-import { Catalog } from '../../models/schemas/catalog';
-import { Page as PageModel } from '../../models/schemas/page';
-import { PageHistory } from '../../models/schemas/pageHistory';
+import { Catalog } from '../../models/catalogs/schemas/catalog';
+import { Page as PageModel } from '../../models/pages/schemas/page';
+import { PageHistory } from '../../models/pages/schemas/pageHistory';
 import { addMember, makeItem } from '../helpers/factories';
 import { makePage } from '../helpers/pages';
 import { makeUser, type TestUser } from '../helpers/users';
@@ -220,7 +220,7 @@ test('leaving the editor releases the lock and returns to the page', async () =>
     saved.page_id,
     suite.opened,
   );
-  const { PageLock } = await import('../../models/schemas/pageLock');
+  const { PageLock } = await import('../../models/pages/schemas/pageLock');
   await eventually(
     async () =>
       ((await PageLock.findOne({ page_id: saved.page_id }).lean())?.lock_uid ?? 0) === editor.uid,

@@ -10,7 +10,7 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import { Captcha } from '../../models/schemas/captcha';
+import { Captcha } from '../../models/accounts/schemas/captcha';
 import { ROOT } from '../../scripts/paths';
 import { webBuildIsStale } from '../../scripts/webBuild';
 import { BROWSER_UA } from '../helpers/client';

@@ -6,7 +6,7 @@
  */
 import { describe, expect, test } from '@jest/globals';
 
-import { setSetting } from '../../models/settings';
+import { setSetting } from '../../models/settings/settings';
 
 import { captchaAnswer, openPage, type TestPage, browserSuite } from './helpers';
 import {

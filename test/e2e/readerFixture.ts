@@ -10,7 +10,7 @@ import { SCREENSHOT_DIR, type TestPage } from './helpers';
 import { addMember, makeItem } from '../helpers/factories';
 import { makeCatalog, makePage, updatePage } from '../helpers/pages';
 import { makeUser, type TestUser } from '../helpers/users';
-import { Page as PageModel } from '../../models/schemas/page';
+import { Page as PageModel } from '../../models/pages/schemas/page';
 
 export const GUIDE_DOMAIN = 'guide';
 export const PRIVATE_PASSWORD = 'open-sesame';

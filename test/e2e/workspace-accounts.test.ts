@@ -6,7 +6,7 @@
  */
 import { expect, test } from '@jest/globals';
 
-import { deleteSetting, setSetting } from '../../models/settings';
+import { deleteSetting, setSetting } from '../../models/settings/settings';
 
 import { makeUser } from '../helpers/users';
 import {

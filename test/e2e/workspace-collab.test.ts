@@ -7,9 +7,9 @@
  */
 import { expect, test } from '@jest/globals';
 import type { Page } from 'playwright-core';
-import { subscribeToPage } from '../../models/subscriptions';
-import { ItemMember } from '../../models/schemas/itemMember';
-import { TeamItemMember } from '../../models/schemas/teamItemMember';
+import { subscribeToPage } from '../../models/notices/subscriptions';
+import { ItemMember } from '../../models/members/schemas/itemMember';
+import { TeamItemMember } from '../../models/members/schemas/teamItemMember';
 import { makeItem } from '../helpers/factories';
 
 import { makeUser, type TestUser } from '../helpers/users';

@@ -7,9 +7,9 @@
  */
 import { expect, test } from '@jest/globals';
 import type { Page } from 'playwright-core';
-import { Item } from '../../models/schemas/item';
-import { ItemGroup } from '../../models/schemas/itemGroup';
-import { Page as PageModel } from '../../models/schemas/page';
+import { Item } from '../../models/items/schemas/item';
+import { ItemGroup } from '../../models/items/schemas/itemGroup';
+import { Page as PageModel } from '../../models/pages/schemas/page';
 import { makeItem } from '../helpers/factories';
 
 import { makeUser, type TestUser } from '../helpers/users';

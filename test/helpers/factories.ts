@@ -5,15 +5,15 @@
  * Stable signatures: other suites (pages, catalogs, realtime) rely on makeItem and addMember.
  */
 import type { Actor } from '../../models/access';
-import { createItem } from '../../models/items';
-import { addMembers } from '../../models/members';
-import { Item } from '../../models/schemas/item';
-import { ItemMember } from '../../models/schemas/itemMember';
-import { Team } from '../../models/schemas/team';
-import { TeamItemMember } from '../../models/schemas/teamItemMember';
-import { User } from '../../models/schemas/user';
-import { bindTeamItems, updateTeamItemMember } from '../../models/teamItems';
-import { addTeamMember as addTeamMemberModel, saveTeam } from '../../models/teams';
+import { createItem } from '../../models/items/items';
+import { addMembers } from '../../models/members/members';
+import { Item } from '../../models/items/schemas/item';
+import { ItemMember } from '../../models/members/schemas/itemMember';
+import { Team } from '../../models/members/schemas/team';
+import { TeamItemMember } from '../../models/members/schemas/teamItemMember';
+import { User } from '../../models/accounts/schemas/user';
+import { bindTeamItems, updateTeamItemMember } from '../../models/members/teamItems';
+import { addTeamMember as addTeamMemberModel, saveTeam } from '../../models/members/teams';
 import type { TestUser } from './users';
 
 /** The Actor of a test user (reads its group, so admins made by makeUser({admin}) act as admins). */
@@ -34,7 +34,7 @@ export interface MakeItemOptions {
 
 let itemCounter = 0;
 
-/** An item owned by `owner`, made by models/items.ts createItem. */
+/** An item owned by `owner`, made by models/items/items.ts createItem. */
 export async function makeItem(
   owner: TestUser,
   opts: MakeItemOptions = {},
@@ -77,7 +77,7 @@ export async function addMember(
   return id;
 }
 
-/** A team created by `owner` (models/teams.ts saveTeam). */
+/** A team created by `owner` (models/members/teams.ts saveTeam). */
 export async function makeTeam(
   owner: TestUser,
   teamName = `Team ${++itemCounter}`,

@@ -2,9 +2,9 @@
  * Test catalogs and pages, made through the same model functions the API uses (saveCatalog,
  * savePage), so every rule and event applies. Needs a running test server in this process.
  */
-import { saveCatalog } from '../../models/catalogs';
-import { savePage } from '../../models/pages';
-import type { PageDoc } from '../../models/schemas/page';
+import { saveCatalog } from '../../models/catalogs/catalogs';
+import { savePage } from '../../models/pages/pages';
+import type { PageDoc } from '../../models/pages/schemas/page';
 import { actorOf } from './factories';
 import type { TestUser } from './users';
 

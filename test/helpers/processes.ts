@@ -6,7 +6,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { CONFIG_KEYS } from '../../models/config';
+import { CONFIG_KEYS } from '../../models/platform/config';
 import { ROOT } from '../../scripts/paths';
 
 // `node --import <tsx loader>` runs the script in this one process (the tsx CLI would add a

@@ -3,7 +3,7 @@
  * what `npm start` runs) configured from the environment, without `npm start`'s web build step
  * (these tests need no web app). Prints the same "Quire is ready at …" line; SIGTERM stops it.
  */
-import { loadConfig } from '../../models/config';
+import { loadConfig } from '../../models/platform/config';
 import { startQuire } from '../../scripts/quire';
 
 const print = (text: string) => process.stdout.write(`${text}\n`);

@@ -12,8 +12,8 @@ import path from 'node:path';
 import { Writable } from 'node:stream';
 import { createControllerRegistry } from '../../api/routes';
 import type { ControllerDefinition } from '../../api/registry';
-import { loadConfig, type CONFIG_KEYS } from '../../models/config';
-import { createLogger } from '../../models/log';
+import { loadConfig, type CONFIG_KEYS } from '../../models/platform/config';
+import { createLogger } from '../../models/platform/log';
 import { startQuire, type RunningQuire } from '../../scripts/quire';
 import { ShowdocClient } from './client';
 

@@ -3,7 +3,7 @@
  * uses (createUser + issueToken). Needs a running test server in this process (its database).
  */
 import { randomBytes } from 'node:crypto';
-import { createUser, issueToken } from '../../models/users';
+import { createUser, issueToken } from '../../models/accounts/users';
 
 export interface TestUser {
   uid: number;

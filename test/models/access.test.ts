@@ -1,5 +1,5 @@
 /**
- * The permission module (models/access.ts) against a real database: who may visit, edit, manage
+ * The permission module (models/access/index.ts) against a real database: who may visit, edit, manage
  * or own an item, for every kind of actor, and how archive, delete, visit passwords and catalog
  * restrictions change that.
  */
@@ -11,9 +11,9 @@ import {
   requireItemRole,
   type Actor,
 } from '../../models/access';
-import { nextId } from '../../models/counters';
-import { Catalog } from '../../models/schemas/catalog';
-import { Item } from '../../models/schemas/item';
+import { nextId } from '../../models/platform/counters';
+import { Catalog } from '../../models/catalogs/schemas/catalog';
+import { Item } from '../../models/items/schemas/item';
 import { startTestServer, type TestServer } from '../helpers/server';
 import { makeUser, type TestUser } from '../helpers/users';
 import {

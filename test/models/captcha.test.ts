@@ -1,11 +1,11 @@
 /**
- * The captcha rules in models/captcha.ts against a real (embedded) database: single use, case and
+ * The captcha rules in models/accounts/captcha.ts against a real (embedded) database: single use, case and
  * whitespace, the 10 s penalty, expiry, bad input, concurrent answers, and the purge index.
  */
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import { checkCaptcha, createCaptcha, renderCaptchaPng } from '../../models/captcha';
-import { Captcha } from '../../models/schemas/captcha';
-import { nowSeconds } from '../../models/users';
+import { checkCaptcha, createCaptcha, renderCaptchaPng } from '../../models/accounts/captcha';
+import { Captcha } from '../../models/accounts/schemas/captcha';
+import { nowSeconds } from '../../models/platform/time';
 import { startTestServer, type TestServer } from '../helpers/server';
 
 let server: TestServer;

@@ -15,7 +15,7 @@ import {
   type TreeCatalog,
   type TreeNode,
   type TreePage,
-} from '../../models/catalogTree';
+} from '../../models/catalogs/catalogTree';
 
 // A(1) ─ B(2) ─ C(3)      D(4)      root page 10; page 11 in B; page 12 in C
 const catalogs: TreeCatalog[] = [

@@ -10,8 +10,8 @@ import {
   MAX_LOCK_SECONDS,
   pageLockState,
   setPageLock,
-} from '../../models/locks';
-import { PageLock } from '../../models/schemas/pageLock';
+} from '../../models/pages/locks';
+import { PageLock } from '../../models/pages/schemas/pageLock';
 import { actorOf, addMember, makeItem } from '../helpers/factories';
 import { makePage } from '../helpers/pages';
 import { startTestServer, type TestServer } from '../helpers/server';

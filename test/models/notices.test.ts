@@ -4,18 +4,18 @@
  * HTML allow-list.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, test } from '@jest/globals';
-import { sanitizeAnnouncementHtml } from '../../models/announcements';
-import { events, type DomainEvents, type EventName } from '../../models/events';
+import { sanitizeAnnouncementHtml } from '../../models/notices/announcements';
+import { events, type DomainEvents, type EventName } from '../../models/platform/events';
 import {
   createReminders,
   remindPageSubscribers,
   startNotifications,
   unreadCounts,
-} from '../../models/notices';
-import { Message } from '../../models/schemas/message';
-import { MessageContent } from '../../models/schemas/messageContent';
-import { Subscription } from '../../models/schemas/subscription';
-import { subscribeToPage } from '../../models/subscriptions';
+} from '../../models/notices/notices';
+import { Message } from '../../models/notices/schemas/message';
+import { MessageContent } from '../../models/notices/schemas/messageContent';
+import { Subscription } from '../../models/notices/schemas/subscription';
+import { subscribeToPage } from '../../models/notices/subscriptions';
 import { addMember, makeItem } from '../helpers/factories';
 import { makePage } from '../helpers/pages';
 import { startTestServer, type TestServer } from '../helpers/server';

@@ -3,7 +3,7 @@
  * way out, and the client's single un-escape restoring the original.
  */
 import { describe, expect, test } from '@jest/globals';
-import { escapeForClient, phpUrlDecode, unescapeFromClient } from '../../models/pageContent';
+import { escapeForClient, phpUrlDecode, unescapeFromClient } from '../../models/pages/pageContent';
 
 describe('phpUrlDecode', () => {
   test('decodes what encodeURIComponent produced, including astral characters', () => {

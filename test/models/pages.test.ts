@@ -5,10 +5,10 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, test } from '@jest/globals';
 import type { Actor } from '../../models/access';
-import { events, type DomainEvents } from '../../models/events';
-import { connectLiveDocuments, savePage, type LivePageDocuments } from '../../models/pages';
-import { Page } from '../../models/schemas/page';
-import { PageHistory } from '../../models/schemas/pageHistory';
+import { events, type DomainEvents } from '../../models/platform/events';
+import { connectLiveDocuments, savePage, type LivePageDocuments } from '../../models/pages/pages';
+import { Page } from '../../models/pages/schemas/page';
+import { PageHistory } from '../../models/pages/schemas/pageHistory';
 import { actorOf, makeItem } from '../helpers/factories';
 import { startTestServer, type TestServer } from '../helpers/server';
 import { makeUser } from '../helpers/users';

@@ -1,9 +1,9 @@
 /**
- * The pure parts of models/search.ts: regex escaping, CJK detection, keyword rules, snippets.
+ * The pure parts of models/search/search.ts: regex escaping, CJK detection, keyword rules, snippets.
  */
 import { describe, expect, test } from '@jest/globals';
-import { ApiError } from '../../models/errors';
-import { checkKeyword, escapeRegExp, isCjkCharacter, snippet } from '../../models/search';
+import { ApiError } from '../../models/platform/errors';
+import { checkKeyword, escapeRegExp, isCjkCharacter, snippet } from '../../models/search/search';
 
 describe('escapeRegExp', () => {
   test('every special character matches itself once escaped', () => {

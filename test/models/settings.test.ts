@@ -1,9 +1,9 @@
 /**
- * Site settings (models/settings.ts) against a real database: ShowDoc's effective defaults, the
+ * Site settings (models/settings/settings.ts) against a real database: ShowDoc's effective defaults, the
  * parsing of stored strings, and the cache that a write through setSetting drops at once.
  */
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import { Option } from '../../models/schemas/options';
+import { Option } from '../../models/settings/schemas/options';
 import {
   decodeJsonOption,
   deleteSetting,
@@ -12,7 +12,7 @@ import {
   getSiteSettings,
   invalidateSettings,
   setSetting,
-} from '../../models/settings';
+} from '../../models/settings/settings';
 import { startTestServer, type TestServer } from '../helpers/server';
 
 let server: TestServer;

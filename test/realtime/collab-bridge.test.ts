@@ -1,5 +1,5 @@
 /**
- * Server-side saves into open page documents (models/pages.ts connectLiveDocuments): a REST save
+ * Server-side saves into open page documents (models/pages/pages.ts connectLiveDocuments): a REST save
  * by a script shows up in every connected editor as a minimal diff and rebases the draft; the
  * editor's own save of a text the document already went through does not undo later typing; a
  * history restore is applied even to a text the document held lately; saves made by the
@@ -7,9 +7,9 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, test } from '@jest/globals';
 import * as Y from 'yjs';
-import { contentHash, loadDraft } from '../../models/drafts';
-import { savePage } from '../../models/pages';
-import { Page } from '../../models/schemas/page';
+import { contentHash, loadDraft } from '../../models/pages/drafts';
+import { savePage } from '../../models/pages/pages';
+import { Page } from '../../models/pages/schemas/page';
 import { closeAllCollabClients, openSynced, textBecomes } from '../helpers/collab';
 import { eventually } from '../helpers/embedded';
 import { actorOf, addMember, makeItem } from '../helpers/factories';

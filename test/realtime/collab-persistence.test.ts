@@ -6,11 +6,11 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, test } from '@jest/globals';
 import * as Y from 'yjs';
-import { contentHash, draftStatus, loadDraft } from '../../models/drafts';
-import { purgeRecycleBin } from '../../models/recycle';
-import { Page } from '../../models/schemas/page';
-import { PageHistory } from '../../models/schemas/pageHistory';
-import { nowSeconds } from '../../models/users';
+import { contentHash, draftStatus, loadDraft } from '../../models/pages/drafts';
+import { purgeRecycleBin } from '../../models/pages/recycle';
+import { Page } from '../../models/pages/schemas/page';
+import { PageHistory } from '../../models/pages/schemas/pageHistory';
+import { nowSeconds } from '../../models/platform/time';
 import { PAGE_TEXT } from '../../realtime/collabProtocol';
 import { setPageTextDeterministically } from '../../realtime/collab/text';
 import { closeAllCollabClients, openSynced, textBecomes } from '../helpers/collab';

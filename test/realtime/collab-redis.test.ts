@@ -8,8 +8,8 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, test } from '@jest/globals';
 import path from 'node:path';
-import { loadDraft } from '../../models/drafts';
-import { engineSocketPath } from '../../models/db';
+import { loadDraft } from '../../models/pages/drafts';
+import { engineSocketPath } from '../../models/platform/db';
 import { socketUriFor } from '../../models/embedded';
 import { ShowdocClient } from '../helpers/client';
 import { closeAllCollabClients, openSynced, textBecomes } from '../helpers/collab';

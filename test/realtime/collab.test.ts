@@ -5,10 +5,10 @@
  * identity enforced, access re-checked while connected, and the lock rule for write access.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, test } from '@jest/globals';
-import { removeMember } from '../../models/members';
-import { Item } from '../../models/schemas/item';
-import { UserToken } from '../../models/schemas/userToken';
-import { nowSeconds } from '../../models/users';
+import { removeMember } from '../../models/members/members';
+import { Item } from '../../models/items/schemas/item';
+import { UserToken } from '../../models/accounts/schemas/userToken';
+import { nowSeconds } from '../../models/platform/time';
 import {
   closeAllCollabClients,
   lastMessage,

@@ -1,14 +1,14 @@
 /**
  * Live page locks: every change of a page's lock (taken, renewed, released, run out, released
  * after its holder's sockets have all gone) is pushed as `lock` to the page's watchers, and
- * models/locks.ts releaseLocksOf releases only what it should, once. The server runs with a
+ * models/pages/locks.ts releaseLocksOf releases only what it should, once. The server runs with a
  * one-second disconnect grace (LOCK_GRACE_SECONDS=1).
  */
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import { events, type DomainEvents } from '../../models/events';
-import { releaseLocksOf } from '../../models/locks';
-import { PageLock } from '../../models/schemas/pageLock';
-import { nowSeconds } from '../../models/users';
+import { events, type DomainEvents } from '../../models/platform/events';
+import { releaseLocksOf } from '../../models/pages/locks';
+import { PageLock } from '../../models/pages/schemas/pageLock';
+import { nowSeconds } from '../../models/platform/time';
 import { eventually } from '../helpers/embedded';
 import { addMember, makeItem } from '../helpers/factories';
 import { makePage } from '../helpers/pages';

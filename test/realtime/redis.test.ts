@@ -12,12 +12,12 @@
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
-import { ConfigError, loadConfig } from '../../models/config';
-import { engineSocketPath, openDatabase, type Database } from '../../models/db';
+import { ConfigError, loadConfig } from '../../models/platform/config';
+import { engineSocketPath, openDatabase, type Database } from '../../models/platform/db';
 import { socketUriFor } from '../../models/embedded';
-import { startRedisEventRelay, type RedisEventRelay } from '../../models/eventBusRedis';
-import { createEventBus, type DomainEvents, type EventBus } from '../../models/events';
-import { createLogger } from '../../models/log';
+import { startRedisEventRelay, type RedisEventRelay } from '../../models/platform/eventBusRedis';
+import { createEventBus, type DomainEvents, type EventBus } from '../../models/platform/events';
+import { createLogger } from '../../models/platform/log';
 import { ShowdocClient } from '../helpers/client';
 import { closeAllCollabClients, openSynced } from '../helpers/collab';
 import { eventually } from '../helpers/embedded';

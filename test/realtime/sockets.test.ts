@@ -4,8 +4,8 @@
  * out of rooms when access is revoked, and presence per page.
  */
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import { UserToken } from '../../models/schemas/userToken';
-import { nowSeconds } from '../../models/users';
+import { UserToken } from '../../models/accounts/schemas/userToken';
+import { nowSeconds } from '../../models/platform/time';
 import { addMember, makeItem } from '../helpers/factories';
 import { makeCatalog, makePage } from '../helpers/pages';
 import { startTestServer, type TestServer } from '../helpers/server';

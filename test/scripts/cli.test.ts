@@ -5,10 +5,10 @@
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import fs from 'node:fs';
 import path from 'node:path';
-import { openDatabase } from '../../models/db';
-import { readBsonFile } from '../../models/dump';
-import { createLogger } from '../../models/log';
-import { findUserByName, userForToken, verifyPassword } from '../../models/users';
+import { openDatabase } from '../../models/platform/db';
+import { readBsonFile } from '../../models/platform/dump';
+import { createLogger } from '../../models/platform/log';
+import { findUserByName, userForToken, verifyPassword } from '../../models/accounts/users';
 import { killAllChildren, runCli } from '../helpers/processes';
 import { makeTempDir, startTestServer } from '../helpers/server';
 

@@ -5,7 +5,7 @@
 import { afterAll, describe, expect, test } from '@jest/globals';
 import fs from 'node:fs';
 import path from 'node:path';
-import { CONFIG_KEYS, ConfigError, loadConfig } from '../../models/config';
+import { CONFIG_KEYS, ConfigError, loadConfig } from '../../models/platform/config';
 import { ROOT } from '../../scripts/paths';
 import { killAllChildren, startScript } from '../helpers/processes';
 import { makeTempDir } from '../helpers/server';

@@ -1,5 +1,5 @@
 /**
- * models/dump.ts through the official driver: a dump round-trips documents with their exact BSON
+ * models/platform/dump.ts through the official driver: a dump round-trips documents with their exact BSON
  * types (int32/int64/double/decimal/date/binary/regex), the collection's indexes, and empty
  * collections; an import replaces what it restores and leaves other collections alone.
  */
@@ -7,7 +7,7 @@ import { afterAll, beforeAll, expect, test } from '@jest/globals';
 import { BSON, Binary, Decimal128, Double, Int32, Long } from 'bson';
 import fs from 'node:fs';
 import mongoose from 'mongoose';
-import { exportDatabase, importDatabase } from '../../models/dump';
+import { exportDatabase, importDatabase } from '../../models/platform/dump';
 import { makeTempDir, startTestServer, type TestServer } from '../helpers/server';
 
 /** Numeric _id documents (the driver's default typing assumes ObjectId). */

@@ -4,7 +4,7 @@
  */
 import { afterAll, expect, test } from '@jest/globals';
 import fs from 'node:fs';
-import { engineSocketPath } from '../../models/db';
+import { engineSocketPath } from '../../models/platform/db';
 import { killAllChildren, startScript } from '../helpers/processes';
 import { makeTempDir } from '../helpers/server';
 

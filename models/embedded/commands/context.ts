@@ -1,12 +1,26 @@
 /** What a command handler gets to work with. */
-import type { Document } from 'bson';
-import type { Workspace } from '../store';
-import type { Engine } from '../engine';
-import type { Session } from '../transactions';
+import type { Document, Long } from 'bson';
+import type { CursorRegistry } from '../cursors';
+import type { Store, Workspace } from '../store';
+import type { Session, SessionRegistry } from '../transactions';
 import { ErrorCodes, fail } from '../errors';
 
+/**
+ * The engine as command handlers see it. Declared here, not taken from the `Engine` class, so that
+ * commands/ never imports engine.ts back (engine.ts imports the command tables).
+ */
+export interface EngineServices {
+  readonly store: Store;
+  readonly cursors: CursorRegistry;
+  readonly sessions: SessionRegistry;
+  readonly info: { host: string; port: number };
+  readonly startedAt: Date;
+  cursorZero(): Long;
+  project(docs: Document[], projection: Document): Document[];
+}
+
 export interface CommandContext {
-  engine: Engine;
+  engine: EngineServices;
   /** The command's `$db`. */
   db: string;
   /** Where reads and writes go: the store, or the session's open transaction. */

@@ -18,7 +18,7 @@ import { ToolButton } from '../ToolButton';
 // The dialog brings the Markdown renderer for previews: loaded on the first click.
 const HistoryDialog = lazy(() => import('../../reader/dialogs/HistoryDialog'));
 
-/** Server limit of a version remark (models/pageHistory.ts). */
+/** Server limit of a version remark (models/pages/pageHistory.ts). */
 const MAX_REMARK_LENGTH = 1000;
 
 function EditableRemark({ pageId, row }: { pageId: number; row: HistoryEntry }) {

@@ -1,0 +1,119 @@
+/**
+ * Image captchas (reference accounts §2.8), used by login, registration and item/pwd.
+ *
+ * A captcha is a row with four characters and an expiry. The check is single use: a right answer
+ * expires the row at once (even if the password that came with it then turns out wrong), a wrong
+ * answer shortens its life by 10 s, so one captcha cannot be guessed at for long. The image is
+ * drawn afresh on every request from the stored text (svg-captcha paths, rasterised to PNG by
+ * resvg's WebAssembly build: no native code, no fonts needed on the machine).
+ */
+import { randomInt } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { initWasm, Resvg } from '@resvg/resvg-wasm';
+import svgCaptcha from 'svg-captcha';
+import { nextId, nowSeconds } from '../platform';
+import { Captcha } from './schemas/captcha';
+
+/** No 0/1/I/O: they are too easy to confuse in a distorted image. */
+export const CAPTCHA_ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789';
+export const CAPTCHA_LENGTH = 4;
+export const CAPTCHA_TTL_SECONDS = 600;
+/** A wrong answer takes this much off the captcha's remaining life. */
+const FAILURE_PENALTY_SECONDS = 10;
+/** Rows are deleted (TTL index) this long after they were made (well past their 600 s life). */
+const PURGE_AFTER_SECONDS = 3600;
+
+const IMAGE = { width: 150, height: 40, fontSize: 44, noise: 3 };
+
+export function randomCaptchaText(): string {
+  let text = '';
+  for (let i = 0; i < CAPTCHA_LENGTH; i++)
+    text += CAPTCHA_ALPHABET[randomInt(CAPTCHA_ALPHABET.length)];
+  return text;
+}
+
+/** Makes a captcha and returns its id (what `common/createCaptcha` answers). */
+export async function createCaptcha(): Promise<number> {
+  const now = nowSeconds();
+  const captchaId = await nextId('captcha_id');
+  await Captcha.create({
+    captcha_id: captchaId,
+    mobile: '',
+    captcha: randomCaptchaText(),
+    expire_time: now + CAPTCHA_TTL_SECONDS,
+    purge_at: new Date((now + PURGE_AFTER_SECONDS) * 1000),
+  });
+  return captchaId;
+}
+
+/**
+ * True when `answer` matches the live captcha `captchaId` (case-insensitive, trimmed); the captcha
+ * is then used up. A wrong answer shortens the captcha's life. Never throws for bad input.
+ */
+export async function checkCaptcha(captchaId: number, answer: string): Promise<boolean> {
+  const text = typeof answer === 'string' ? answer.trim() : '';
+  if (!Number.isSafeInteger(captchaId) || captchaId <= 0 || text === '' || text.length > 32)
+    return false;
+  const now = nowSeconds();
+  const row = await Captcha.findOne(
+    { captcha_id: captchaId, expire_time: { $gt: now } },
+    { captcha: 1, expire_time: 1 },
+  ).lean();
+  if (!row) return false;
+  if (row.captcha.toUpperCase() === text.toUpperCase()) {
+    // Only one of several concurrent right answers may win the row.
+    const used = await Captcha.updateOne(
+      { captcha_id: captchaId, expire_time: { $gt: now } },
+      { $set: { expire_time: 0 } },
+    );
+    return used.modifiedCount === 1;
+  }
+  await Captcha.updateOne(
+    { captcha_id: captchaId, expire_time: { $gt: 0 } },
+    { $inc: { expire_time: -FAILURE_PENALTY_SECONDS } },
+  );
+  return false;
+}
+
+type RenderSvg = (text: string, options: Record<string, unknown>) => string;
+/** svg-captcha's module itself is the render-this-text function (its typings omit it). */
+const renderSvg = svgCaptcha as unknown as RenderSvg;
+
+let wasmReady: Promise<void> | undefined;
+
+function ensureRasteriser(): Promise<void> {
+  wasmReady ??= (async () => {
+    const require = createRequire(import.meta.url);
+    await initWasm(readFileSync(require.resolve('@resvg/resvg-wasm/index_bg.wasm')));
+  })().catch((error: unknown) => {
+    wasmReady = undefined; // let a later request try again
+    throw error;
+  });
+  return wasmReady;
+}
+
+/** A PNG picture of the text, with fresh noise and distortion on every call. */
+export async function renderCaptchaPng(text: string): Promise<Buffer> {
+  await ensureRasteriser();
+  const svg = renderSvg(text, { ...IMAGE, color: false });
+  const resvg = new Resvg(svg, { background: '#ffffff' });
+  const image = resvg.render();
+  try {
+    return Buffer.from(image.asPng());
+  } finally {
+    image.free();
+    resvg.free();
+  }
+}
+
+/**
+ * The PNG for `common/showCaptcha`, or null when there is no such captcha. Like ShowDoc it draws
+ * expired captchas too (the check refuses them anyway).
+ */
+export async function captchaImage(captchaId: number): Promise<Buffer | null> {
+  if (!Number.isSafeInteger(captchaId) || captchaId <= 0) return null;
+  const row = await Captcha.findOne({ captcha_id: captchaId }, { captcha: 1 }).lean();
+  if (!row) return null;
+  return renderCaptchaPng(row.captcha);
+}

@@ -1,0 +1,24 @@
+/** Accounts: users, sign-in and tokens, captcha, login throttling, the first admin. */
+export {
+  changePassword,
+  getPushUrl,
+  type LoginResult,
+  loginWithPassword,
+  type PublicUser,
+  registerWithPassword,
+  savePushUrl,
+  searchUsers,
+  updateDisplayName,
+} from './accounts';
+export { type AdminUserRow, deleteUserAccount, listUsers, saveUser } from './adminUsers';
+export { ANONYMOUS, type Authenticated, authenticateToken } from './auth';
+export { ensureFirstAdmin } from './bootstrap';
+export { captchaImage, checkCaptcha, createCaptcha } from './captcha';
+export {
+  createUser,
+  issueToken,
+  issueTokenFor,
+  revokeTokens,
+  setPassword,
+  verifyPassword,
+} from './users';

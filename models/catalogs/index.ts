@@ -1,0 +1,11 @@
+/** Catalogs: the catalog tree of an item, its copies and the item menu. */
+export { copyCatalog } from './catalogCopy';
+export { parseTreeNodes, TreeError, type TreeNode } from './catalogTree';
+export {
+  deleteCatalog,
+  listCatalogs,
+  pagesOfCatalog,
+  saveCatalog,
+  saveCatalogTree,
+} from './catalogs';
+export { buildMenu, defaultCatalogs, type Menu } from './menu';

@@ -1,0 +1,266 @@
+/**
+ * The project menu of `item/info` (reference pages §2): top-level catalogs with their pages and
+ * sub-catalogs (three levels), plus the pages at the item root — titles only, no content.
+ *
+ * Built from two indexed queries (the item's catalogs, its live pages without content) and kept
+ * per item until something changes it: `menu.changed`, `page.saved`, `page.deleted` and
+ * `item.changed` on the event bus drop the item's entry (with REDIS_URL the bus relays those
+ * events from other processes too). What is cached is the unfiltered tree; each viewer's copy is
+ * cut from it — drafts only for their author, and a catalog-restricted member gets only their
+ * top-level catalogs and no root pages — so no viewer ever sees another's view.
+ *
+ * With a keyword the menu becomes a search result: matching pages in full (content escaped for
+ * ShowDoc's clients), no catalogs; no match answers 999 "No search results", which the client
+ * turns into an alert (spec 002 §8).
+ */
+import type { Actor, ItemAccess } from '../access';
+import { byOrder, parentMap, insideRestriction, type CatalogRow, catalogRow } from './catalogs';
+import { ApiError, events } from '../platform';
+import { escapeForClient } from '../pages';
+import { Catalog, type CatalogDoc } from './schemas/catalog';
+import { Page, type PageDoc } from '../pages/schemas';
+import { findMatchingPages } from '../search';
+
+/** Items whose menus are kept (least recently used ones are dropped beyond this). */
+const MAX_CACHED_ITEMS = 500;
+/** A safety net only: events invalidate at once; this bounds the damage of a write that forgot to publish. */
+const MAX_AGE_MS = 10 * 60_000;
+
+type MenuPageDoc = Pick<
+  PageDoc,
+  | 'page_id'
+  | 'author_uid'
+  | 'cat_id'
+  | 'page_title'
+  | 'addtime'
+  | 'ext_info'
+  | 'is_draft'
+  | 's_number'
+>;
+
+interface MenuSnapshot {
+  catalogs: CatalogDoc[];
+  pages: MenuPageDoc[];
+  parents: Map<number, number>;
+}
+
+interface CacheEntry {
+  snapshot: Promise<MenuSnapshot>;
+  builtAt: number;
+}
+
+const cache = new Map<number, CacheEntry>();
+
+/** Drops an item's cached menu (the next request rebuilds it). */
+export function invalidateMenu(itemId: number): void {
+  cache.delete(itemId);
+}
+
+for (const name of ['menu.changed', 'page.saved', 'page.deleted', 'item.changed'] as const)
+  events.subscribe(name, (payload) => invalidateMenu(payload.itemId));
+
+async function loadSnapshot(itemId: number): Promise<MenuSnapshot> {
+  const [catalogs, pages] = await Promise.all([
+    Catalog.find({ item_id: itemId }, { _id: 0 }).lean<CatalogDoc[]>(),
+    Page.find(
+      { item_id: itemId, is_del: 0 },
+      {
+        page_id: 1,
+        author_uid: 1,
+        cat_id: 1,
+        page_title: 1,
+        addtime: 1,
+        ext_info: 1,
+        is_draft: 1,
+        s_number: 1,
+        _id: 0,
+      },
+    ).lean<MenuPageDoc[]>(),
+  ]);
+  catalogs.sort(byOrder((c) => c.cat_id));
+  pages.sort(byOrder((p) => p.page_id));
+  return { catalogs, pages, parents: parentMap(catalogs) };
+}
+
+/** The item's unfiltered menu data, from the cache when fresh. Concurrent callers share one build. */
+function snapshotOf(itemId: number): Promise<MenuSnapshot> {
+  const entry = cache.get(itemId);
+  if (entry && Date.now() - entry.builtAt < MAX_AGE_MS) {
+    cache.delete(itemId); // re-insert: Map order is the LRU order
+    cache.set(itemId, entry);
+    return entry.snapshot;
+  }
+  const fresh: CacheEntry = { snapshot: loadSnapshot(itemId), builtAt: Date.now() };
+  cache.set(itemId, fresh);
+  // A failed build must not stick; an invalidation during the build has already removed `fresh`.
+  fresh.snapshot.catch(() => {
+    if (cache.get(itemId) === fresh) cache.delete(itemId);
+  });
+  while (cache.size > MAX_CACHED_ITEMS) cache.delete(cache.keys().next().value as number);
+  return fresh.snapshot;
+}
+
+/** For tests and diagnostics: whether an item's menu is cached right now. */
+export function isMenuCached(itemId: number): boolean {
+  return cache.has(itemId);
+}
+
+export interface MenuPage {
+  page_id: string;
+  author_uid: string;
+  cat_id: string;
+  page_title: string;
+  addtime: string;
+  ext_info: string;
+  is_draft: string;
+}
+
+export type MenuCatalog = CatalogRow & { pages: MenuPage[]; catalogs: MenuCatalog[] };
+
+/** A full page row (keyword mode), every column a string, content escaped as ShowDoc served it. */
+export interface MenuSearchPage extends MenuPage {
+  author_username: string;
+  item_id: string;
+  page_content: string;
+  page_comments: string;
+  s_number: string;
+  page_addtime: string;
+  is_del: string;
+}
+
+export interface Menu {
+  pages: MenuPage[] | MenuSearchPage[];
+  catalogs: MenuCatalog[];
+}
+
+function menuPage(p: MenuPageDoc): MenuPage {
+  return {
+    page_id: String(p.page_id),
+    author_uid: String(p.author_uid),
+    cat_id: String(p.cat_id),
+    page_title: p.page_title,
+    addtime: String(p.addtime),
+    ext_info: p.ext_info ?? '',
+    is_draft: String(p.is_draft ?? 0),
+  };
+}
+
+function draftVisible(actor: Actor, page: Pick<PageDoc, 'is_draft' | 'author_uid'>): boolean {
+  return !page.is_draft || (actor.uid > 0 && page.author_uid === actor.uid);
+}
+
+export interface MenuOptions {
+  /** Search mode: pages whose title or content contains this (case-insensitive). */
+  keyword?: string;
+}
+
+/**
+ * The menu as this viewer may see it. `access` is the viewer's access to the item (from
+ * models/access.ts itemAccess/requireItem, visit already checked by the caller).
+ */
+export async function buildMenu(
+  access: ItemAccess,
+  actor: Actor,
+  options: MenuOptions = {},
+): Promise<Menu> {
+  const itemId = access.item.item_id;
+  const keyword = options.keyword?.trim() ?? '';
+  if (keyword) return searchMenu(access, actor, keyword);
+
+  const snapshot = await snapshotOf(itemId);
+  const pagesByCat = new Map<number, MenuPage[]>();
+  for (const page of snapshot.pages) {
+    if (!draftVisible(actor, page)) continue;
+    const list = pagesByCat.get(page.cat_id);
+    if (list) list.push(menuPage(page));
+    else pagesByCat.set(page.cat_id, [menuPage(page)]);
+  }
+  const children = new Map<number, CatalogDoc[]>();
+  for (const cat of snapshot.catalogs) {
+    const list = children.get(cat.parent_cat_id);
+    if (list) list.push(cat);
+    else children.set(cat.parent_cat_id, [cat]);
+  }
+  const seen = new Set<number>();
+  const subtree = (cat: CatalogDoc): MenuCatalog => {
+    seen.add(cat.cat_id);
+    return {
+      ...catalogRow(cat),
+      pages: pagesByCat.get(cat.cat_id) ?? [],
+      catalogs: (children.get(cat.cat_id) ?? []).filter((c) => !seen.has(c.cat_id)).map(subtree),
+    };
+  };
+  const restriction = access.catalogRestriction;
+  const tops = (children.get(0) ?? []).filter(
+    (c) => !restriction || restriction.includes(c.cat_id),
+  );
+  return {
+    pages: restriction ? [] : (pagesByCat.get(0) ?? []),
+    catalogs: tops.map(subtree),
+  };
+}
+
+async function searchMenu(access: ItemAccess, actor: Actor, keyword: string): Promise<Menu> {
+  const itemId = access.item.item_id;
+  const [snapshot, found] = await Promise.all([
+    snapshotOf(itemId),
+    findMatchingPages([itemId], keyword),
+  ]);
+  const pages = found
+    .filter((p) => draftVisible(actor, p) && insideRestriction(access, p.cat_id, snapshot.parents))
+    .sort(byOrder((p) => p.page_id))
+    .map((p) => ({
+      ...menuPage(p),
+      author_username: p.author_username,
+      item_id: String(p.item_id),
+      page_content: escapeForClient(p.page_content),
+      page_comments: p.page_comments ?? '',
+      s_number: String(p.s_number),
+      page_addtime: String(p.page_addtime ?? 0),
+      is_del: String(p.is_del),
+    }));
+  if (!pages.length) throw new ApiError(999, 'No search results');
+  return { pages, catalogs: [] };
+}
+
+export interface DefaultCatalogs {
+  default_cat_id2: number;
+  default_cat_id3: number;
+  default_cat_id4: number;
+}
+
+/**
+ * The catalogs to expand for `default_page_id`: the chain from the top-level catalog down to the
+ * page's own catalog, by level (2, 3, 4). All 0 for a root page, an unknown page, or one the
+ * viewer may not see. (ShowDoc's servers disagreed on which slot a top-level catalog goes in;
+ * clients expand every non-zero id, so the chain by level is used.)
+ */
+export async function defaultCatalogs(
+  access: ItemAccess,
+  actor: Actor,
+  pageId: number,
+): Promise<DefaultCatalogs> {
+  const none = { default_cat_id2: 0, default_cat_id3: 0, default_cat_id4: 0 };
+  if (!(pageId > 0)) return none;
+  const snapshot = await snapshotOf(access.item.item_id);
+  const page = snapshot.pages.find((p) => p.page_id === pageId);
+  if (
+    !page ||
+    !page.cat_id ||
+    !draftVisible(actor, page) ||
+    !insideRestriction(access, page.cat_id, snapshot.parents)
+  )
+    return none;
+  const chain: number[] = [];
+  for (
+    let id = page.cat_id;
+    id > 0 && chain.length < 8 && !chain.includes(id);
+    id = snapshot.parents.get(id) ?? 0
+  )
+    chain.unshift(id);
+  return {
+    default_cat_id2: chain[0] ?? 0,
+    default_cat_id3: chain[1] ?? 0,
+    default_cat_id4: chain[2] ?? 0,
+  };
+}

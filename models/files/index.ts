@@ -1,0 +1,15 @@
+/** Files: uploads, page attachments, file types and file visits. */
+export {
+  bindFileToPage,
+  deleteAnyFile,
+  deleteMyFile,
+  listAllFiles,
+  type ListFilter,
+  listMyFiles,
+  monthlyTraffic,
+  pageAttachments,
+  removeFileFromPage,
+  startAttachments,
+} from './attachments';
+export { type FileVisit, openFileForVisit } from './fileVisits';
+export { acceptFileName, authorizeUpload, storeUpload, type UploadPurpose } from './uploads';

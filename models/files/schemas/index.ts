@@ -1,0 +1,4 @@
+/** The files domain's collections (mongoose models and document types). They import only mongoose, so any domain may read them without an import cycle. */
+export * from './fileFlow';
+export * from './filePage';
+export * from './uploadFile';

@@ -1,0 +1,131 @@
+/**
+ * The item change log (`item_change_log`, reference accounts §7 / pages §1.7): who created,
+ * changed, removed, bound or exported what in an item. Writers call `logChange` after their own
+ * write succeeded; the newest MAX_ROWS rows per item are kept. Anonymous writes (uid ≤ 0, e.g. the
+ * open API) are not logged, as in ShowDoc.
+ */
+import { nextId, formatNow } from '../platform';
+import { User } from '../accounts/schemas';
+import {
+  ItemChangeLog,
+  type ChangeAction,
+  type ChangeObject,
+  type ItemChangeLogDoc,
+} from './schemas/itemChangeLog';
+
+export const MAX_ROWS = 300;
+export const MAX_PAGE_SIZE = 100;
+
+export interface ChangeEntry {
+  uid: number;
+  itemId: number;
+  action: ChangeAction;
+  object: ChangeObject;
+  objectId?: number;
+  objectName?: string;
+  remark?: string;
+}
+
+/** Appends one row and trims the item's log to the newest MAX_ROWS. */
+export async function logChange(entry: ChangeEntry): Promise<void> {
+  if (!(entry.uid > 0) || !(entry.itemId > 0)) return;
+  await ItemChangeLog.create({
+    id: await nextId('item_change_log_id'),
+    uid: entry.uid,
+    item_id: entry.itemId,
+    op_action_type: entry.action,
+    op_object_type: entry.object,
+    op_object_id: entry.objectId ?? 0,
+    op_object_name: (entry.objectName ?? '').slice(0, 500),
+    remark: (entry.remark ?? '').slice(0, 1000),
+    optime: formatNow(),
+  });
+  // The row at position MAX_ROWS (newest first) is the first one to drop.
+  const cutoff = await ItemChangeLog.findOne({ item_id: entry.itemId }, { id: 1, _id: 0 })
+    .sort({ id: -1 })
+    .skip(MAX_ROWS)
+    .lean();
+  if (cutoff) await ItemChangeLog.deleteMany({ item_id: entry.itemId, id: { $lte: cutoff.id } });
+}
+
+/** ShowDoc's Chinese labels (its client shows them for zh-cn, the raw codes otherwise). */
+const ACTION_LABELS: Record<string, string> = {
+  create: '创建',
+  update: '修改',
+  delete: '删除',
+  export: '导出',
+  binding: '绑定',
+  unbound: '解绑',
+  drag: '拖曳修改',
+};
+const OBJECT_LABELS: Record<string, string> = {
+  page: '页面(或接口)',
+  catalog: '目录',
+  item: '项目',
+  team: '团队',
+  member: '成员',
+  tree: '目录树',
+};
+
+export interface ChangeLogRow {
+  id: string;
+  uid: string;
+  item_id: string;
+  op_action_type: string;
+  op_object_type: string;
+  op_object_id: number;
+  op_object_name: string;
+  remark: string;
+  optime: string;
+  username: string;
+  name: string;
+  oper: string;
+  op_action_type_desc: string;
+  op_object_type_desc: string;
+}
+
+/** One page of an item's log, newest first, with the actor's names and the labels. */
+export async function listChangeLog(
+  itemId: number,
+  page: number,
+  count: number,
+): Promise<{ total: number; list: ChangeLogRow[] }> {
+  const size = Math.min(Math.max(count, 1), MAX_PAGE_SIZE);
+  const skip = (Math.max(page, 1) - 1) * size;
+  const [total, rows] = await Promise.all([
+    ItemChangeLog.countDocuments({ item_id: itemId }),
+    ItemChangeLog.find({ item_id: itemId }, { _id: 0 })
+      .sort({ id: -1 })
+      .skip(skip)
+      .limit(size)
+      .lean<ItemChangeLogDoc[]>(),
+  ]);
+  const uids = [...new Set(rows.map((r) => r.uid))];
+  const users = await User.find(
+    { uid: { $in: uids } },
+    { uid: 1, username: 1, name: 1, _id: 0 },
+  ).lean();
+  const byUid = new Map(users.map((u) => [u.uid, u]));
+  const list = rows.map((row) => {
+    const user = byUid.get(row.uid);
+    const username = user?.username ?? '';
+    const name = user?.name ?? '';
+    return {
+      id: String(row.id),
+      uid: String(row.uid),
+      item_id: String(row.item_id),
+      op_action_type: row.op_action_type,
+      op_object_type: row.op_object_type,
+      op_object_id: row.op_object_id,
+      op_object_name: row.op_object_name,
+      remark: row.remark,
+      optime: row.optime,
+      username,
+      name,
+      oper: name ? `${username}(${name})` : username,
+      op_action_type_desc: ACTION_LABELS[row.op_action_type] ?? '未定义',
+      op_object_type_desc: OBJECT_LABELS[row.op_object_type] ?? '未定义',
+    };
+  });
+  return { total, list };
+}

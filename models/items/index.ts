@@ -1,0 +1,29 @@
+/** Items (projects): create/update/delete, the item list and groups, copies, API keys, the change log. */
+export { adminDeleteItem, adminTransferItem, listAllItems } from './adminItems';
+export { listChangeLog, logChange } from './changeLog';
+export { copyItem } from './itemCopy';
+export { deleteGroup, listGroups, saveGroup, sortGroups } from './itemGroups';
+export { getItemKey, resetItemKey } from './itemKeys';
+export {
+  exitItem,
+  myItemList,
+  ownedItems,
+  pinItem,
+  saveItemSort,
+  starItem,
+  unstarItem,
+} from './itemList';
+export {
+  AI_CONFIG_OFF,
+  type AiConfig,
+  archiveItem,
+  createItem,
+  deleteItem,
+  findUserByNameOrEmail,
+  itemDetail,
+  itemRow,
+  type ItemRow,
+  MAX_ITEM_NAME,
+  transferItem,
+  updateItem,
+} from './items';

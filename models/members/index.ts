@@ -1,0 +1,27 @@
+/** Members: item members, teams and the items a team is given. */
+export {
+  addMembers,
+  listAllMembers,
+  listMembers,
+  MAX_USERNAMES_PER_CALL,
+  myCollaborators,
+  removeMember,
+} from './members';
+export {
+  bindTeamItems,
+  itemsOfTeam,
+  teamItemMembers,
+  teamsOfItem,
+  unbindTeamItem,
+  updateTeamItemMember,
+} from './teamItems';
+export {
+  addTeamMember,
+  deleteTeam,
+  exitTeam,
+  listTeamMembers,
+  listTeams,
+  removeTeamMember,
+  saveTeam,
+  transferTeam,
+} from './teams';

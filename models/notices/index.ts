@@ -1,0 +1,19 @@
+/** Notices: the message centre, announcements and page subscriptions. */
+export { addAnnouncement, adminAnnouncements, listAnnouncements } from './announcements';
+export {
+  deleteNotice,
+  listReminders,
+  markRead,
+  paging,
+  type Reminder,
+  startNotifications,
+  unreadCounts,
+  unreadNotices,
+  unreadRemindCount,
+} from './notices';
+export {
+  listPageSubscribers,
+  subscribeToPage,
+  subscribeUsers,
+  unsubscribeUsers,
+} from './subscriptions';

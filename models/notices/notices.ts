@@ -1,0 +1,342 @@
+/**
+ * The notice centre (reference accounts §9.20, spec 000 §4 "Messages"): reminders delivered to
+ * users, read state, unread counts — and the wiring that turns page saves into reminders.
+ *
+ * Reminders come from "save and notify" (`page.saved` with `notify`): every subscriber of the page
+ * who can still see it is reminded, except the person who saved (ShowDoc reminded them too). A
+ * page's creator is subscribed when the page is created. Each change of someone's unread state
+ * publishes `unread.changed` for them, and every new reminder batch `notice.created`, which the
+ * realtime service turns into live badge updates.
+ *
+ * Announcements live in models/announcements.ts; marking one read is handled here because the
+ * client marks both kinds through one call (`message/setRead`).
+ */
+import {
+  firstUnreadAnnouncement,
+  isVisibleAnnouncement,
+  unreadAnnouncementCount,
+} from './announcements';
+import { findLiveItem, itemAccess, type Actor } from '../access';
+import {
+  nextId,
+  ApiError,
+  events,
+  type DomainEvents,
+  type EventName,
+  formatNow,
+} from '../platform';
+import { pageVisible } from '../pages';
+import { DELETED, Message, READ, UNREAD, type MessageDoc } from './schemas/message';
+import { MessageContent, REMIND, type MessageContentDoc } from './schemas/messageContent';
+import { Page, type PageDoc } from '../pages/schemas';
+import { PAGE_OBJECT, UPDATE_ACTION } from './schemas/subscription';
+import { User } from '../accounts/schemas';
+import {
+  dropPageSubscriptions,
+  pageAudience,
+  pageSubscriberUids,
+  subscribeToPage,
+} from './subscriptions';
+
+/** Characters kept of a reminder's text ("update remark"). */
+export const MAX_REMINDER_TEXT = 1000;
+/** Largest page of `message/getRemindList`. */
+export const MAX_LIST_COUNT = 100;
+
+// ---------------------------------------------------------------------------------------------
+// Creating reminders
+
+export interface NewReminder {
+  fromUid: number;
+  fromName: string;
+  /** What happened: 'update' (page saved with notify); comments would add 'comment'… */
+  actionType: string;
+  objectType: string;
+  objectId: number;
+  text: string;
+  /** Recipients, already checked by the caller. */
+  toUids: number[];
+}
+
+/**
+ * One content row, one unread delivery per recipient, then `notice.created` and each recipient's
+ * `unread.changed`. Returns the content id (0 when there was nobody to tell).
+ */
+export async function createReminders(reminder: NewReminder): Promise<number> {
+  const toUids = [...new Set(reminder.toUids.filter((uid) => uid > 0))];
+  if (!toUids.length) return 0;
+  const now = formatNow();
+  const contentId = await nextId('message_content_id');
+  await MessageContent.create({
+    id: contentId,
+    from_uid: reminder.fromUid,
+    from_name: reminder.fromName,
+    message_type: REMIND,
+    message_content: reminder.text.slice(0, MAX_REMINDER_TEXT),
+    action_type: reminder.actionType,
+    object_type: reminder.objectType,
+    object_id: reminder.objectId,
+    addtime: now,
+  });
+  const rows: MessageDoc[] = [];
+  for (const uid of toUids)
+    rows.push({
+      id: await nextId('message_id'),
+      from_uid: reminder.fromUid,
+      to_uid: uid,
+      message_type: REMIND,
+      message_content_id: contentId,
+      status: UNREAD,
+      addtime: now,
+      readtime: '',
+    });
+  await Message.insertMany(rows);
+  events.publish('notice.created', { kind: 'remind', uids: toUids, messageContentId: contentId });
+  for (const uid of toUids) events.publish('unread.changed', { uid });
+  return contentId;
+}
+
+/** "Save and notify": reminds the page's subscribers who can still see it, but not the saver. */
+export async function remindPageSubscribers(
+  saved: Pick<DomainEvents['page.saved'], 'pageId' | 'byUid'> & { text: string },
+): Promise<number> {
+  const page = await Page.findOne(
+    { page_id: saved.pageId, is_del: 0 },
+    { page_content: 0, _id: 0 },
+  ).lean<PageDoc>();
+  if (!page) return 0;
+  const subscribers = (await pageSubscriberUids(page.page_id)).filter((uid) => uid !== saved.byUid);
+  const audience = await pageAudience(page, subscribers);
+  const from = await User.findOne({ uid: saved.byUid }, { username: 1, _id: 0 }).lean();
+  return createReminders({
+    fromUid: saved.byUid,
+    fromName: from?.username ?? '',
+    actionType: UPDATE_ACTION,
+    objectType: PAGE_OBJECT,
+    objectId: page.page_id,
+    text: saved.text,
+    toUids: subscribers.filter((uid) => audience.has(uid)),
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Reading
+
+export interface Reminder {
+  message: MessageDoc;
+  content: MessageContentDoc | null;
+  /** The page it is about, while the reader can still see it (its content left out). */
+  page: Omit<PageDoc, 'page_content'> | null;
+}
+
+function requireUser(actor: Actor): void {
+  if (!(actor.uid > 0)) throw new ApiError(10102);
+}
+
+/** Adds each delivery's text and page (pages the reader cannot see any more are left out). */
+async function render(actor: Actor, messages: MessageDoc[]): Promise<Reminder[]> {
+  const contents = await MessageContent.find(
+    { id: { $in: messages.map((m) => m.message_content_id) } },
+    { _id: 0 },
+  ).lean<MessageContentDoc[]>();
+  const contentById = new Map(contents.map((c) => [c.id, c]));
+  const pageIds = contents.filter((c) => c.object_type === PAGE_OBJECT).map((c) => c.object_id);
+  const pages = await Page.find(
+    { page_id: { $in: pageIds }, is_del: 0 },
+    { page_content: 0, _id: 0 },
+  ).lean<PageDoc[]>();
+  const visible = new Map<number, Omit<PageDoc, 'page_content'>>();
+  const accessByItem = new Map<number, Awaited<ReturnType<typeof itemAccess>>>();
+  for (const page of pages) {
+    if (!accessByItem.has(page.item_id)) {
+      const item = await findLiveItem(page.item_id);
+      accessByItem.set(page.item_id, item ? await itemAccess(actor, item) : null);
+    }
+    const access = accessByItem.get(page.item_id);
+    if (access?.visit && (await pageVisible(actor, access, page))) visible.set(page.page_id, page);
+  }
+  return messages.map((message) => {
+    const content = contentById.get(message.message_content_id) ?? null;
+    const page =
+      content?.object_type === PAGE_OBJECT ? (visible.get(content.object_id) ?? null) : null;
+    return { message, content, page };
+  });
+}
+
+export interface Paging {
+  page: number;
+  count: number;
+}
+
+/** Clamps client paging: page ≥ 1, 1 ≤ count ≤ MAX_LIST_COUNT. */
+export function paging(page: number, count: number, defaultCount: number): Paging {
+  return {
+    page: page > 0 ? page : 1,
+    count: count > 0 ? Math.min(count, MAX_LIST_COUNT) : defaultCount,
+  };
+}
+
+const remindersOf = (uid: number) => ({
+  to_uid: uid,
+  message_type: REMIND,
+  status: { $in: [UNREAD, READ] },
+});
+
+/** message/getRemindList: the user's reminders, newest first (deleted ones left out). */
+export async function listReminders(
+  actor: Actor,
+  page: Paging,
+): Promise<{ total: number; list: Reminder[] }> {
+  requireUser(actor);
+  const filter = remindersOf(actor.uid);
+  const [total, messages] = await Promise.all([
+    Message.countDocuments(filter),
+    Message.find(filter, { _id: 0 })
+      .sort({ id: -1 })
+      .skip((page.page - 1) * page.count)
+      .limit(page.count)
+      .lean<MessageDoc[]>(),
+  ]);
+  return { total, list: await render(actor, messages) };
+}
+
+const unreadRemindersOf = (uid: number) => ({ to_uid: uid, message_type: REMIND, status: UNREAD });
+
+/** Unread reminders of a user (the `item/info` badge). 0 for anonymous visitors. */
+export async function unreadRemindCount(uid: number): Promise<number> {
+  if (!(uid > 0)) return 0;
+  return Message.countDocuments(unreadRemindersOf(uid));
+}
+
+/** Both unread counts of a user (pushed live by the realtime service on `unread.changed`). */
+export async function unreadCounts(uid: number): Promise<{ remind: number; announce: number }> {
+  const user =
+    uid > 0
+      ? await User.findOne({ uid }, { uid: 1, username: 1, groupid: 1, _id: 0 }).lean()
+      : null;
+  if (!user) return { remind: 0, announce: 0 };
+  const actor: Actor = { uid: user.uid, username: user.username, groupid: user.groupid };
+  const [remind, announce] = await Promise.all([
+    unreadRemindCount(uid),
+    unreadAnnouncementCount(actor),
+  ]);
+  return { remind, announce };
+}
+
+/** message/getUnread: the newest unread reminder and the oldest unread announcement. */
+export async function unreadNotices(
+  actor: Actor,
+): Promise<{ remind: Reminder | null; announce: MessageContentDoc | null }> {
+  requireUser(actor);
+  const [latest, announce] = await Promise.all([
+    Message.findOne(unreadRemindersOf(actor.uid), { _id: 0 }).sort({ id: -1 }).lean<MessageDoc>(),
+    firstUnreadAnnouncement(actor),
+  ]);
+  const [remind] = latest ? await render(actor, [latest]) : [null];
+  return { remind, announce };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Read state
+
+/**
+ * message/setRead: marks the caller's notice with this content id read — a reminder delivery, or
+ * (when there is none) an announcement they may see, by writing its read marker. The content id
+ * alone names a notice, so `from_uid` (which ShowDoc also matched) is not needed. Unknown ids and
+ * other people's notices change nothing.
+ */
+export async function markRead(actor: Actor, contentId: number): Promise<void> {
+  requireUser(actor);
+  if (!(contentId > 0)) return;
+  const now = formatNow();
+  const updated = await Message.updateMany(
+    { to_uid: actor.uid, message_content_id: contentId, status: UNREAD },
+    { $set: { status: READ, readtime: now } },
+  );
+  if (updated.modifiedCount > 0) {
+    events.publish('unread.changed', { uid: actor.uid });
+    return;
+  }
+  if (await Message.exists({ to_uid: actor.uid, message_content_id: contentId })) return;
+  if (!(await isVisibleAnnouncement(actor, contentId))) return;
+  try {
+    await Message.create({
+      id: await nextId('message_id'),
+      from_uid: 0,
+      to_uid: actor.uid,
+      message_type: 'announce',
+      message_content_id: contentId,
+      status: READ,
+      addtime: now,
+      readtime: now,
+    });
+  } catch (error) {
+    // Marked read by a concurrent call: nothing left to do.
+    if ((error as { code?: unknown }).code === 11000) return;
+    throw error;
+  }
+  events.publish('unread.changed', { uid: actor.uid });
+}
+
+/** message/delete: hides the caller's reminder with this content id. */
+export async function deleteNotice(actor: Actor, contentId: number): Promise<void> {
+  requireUser(actor);
+  if (!(contentId > 0)) return;
+  const wasUnread = await Message.exists({
+    to_uid: actor.uid,
+    message_content_id: contentId,
+    status: UNREAD,
+  });
+  await Message.updateMany(
+    { to_uid: actor.uid, message_content_id: contentId },
+    { $set: { status: DELETED } },
+  );
+  if (wasUnread) events.publish('unread.changed', { uid: actor.uid });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Wiring
+
+async function onPageSaved(saved: DomainEvents['page.saved']): Promise<void> {
+  // ShowDoc subscribed the creator in page/save; imports create pages in bulk and did not.
+  if (saved.created && saved.byUid > 0 && saved.origin !== 'import')
+    await subscribeToPage(saved.byUid, saved.pageId);
+  if (!saved.created && saved.notify)
+    await remindPageSubscribers({
+      pageId: saved.pageId,
+      byUid: saved.byUid,
+      text: saved.notify.content,
+    });
+}
+
+/**
+ * Starts turning domain events into subscriptions and reminders: `page.saved` (creator
+ * subscription, "save and notify") and `page.purged` (subscriptions of removed pages). Handlers
+ * never throw into the bus: failures go to `onError`. Only events published by this process are
+ * handled, so a relay between processes cannot deliver a reminder twice. Returns the stop
+ * function.
+ */
+export function startNotifications(
+  options: { onError?: (error: unknown, event: EventName) => void } = {},
+): () => void {
+  const guarded =
+    <N extends EventName>(name: N, handler: (payload: DomainEvents[N]) => Promise<void>) =>
+    async (payload: DomainEvents[N]) => {
+      try {
+        await handler(payload);
+      } catch (error) {
+        options.onError?.(error, name);
+      }
+    };
+  const stops = [
+    events.subscribe('page.saved', guarded('page.saved', onPageSaved), { localOnly: true }),
+    events.subscribe(
+      'page.purged',
+      guarded('page.purged', (purged) => dropPageSubscriptions(purged.pageIds)),
+      { localOnly: true },
+    ),
+  ];
+  return () => {
+    for (const stop of stops) stop();
+  };
+}

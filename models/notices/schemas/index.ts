@@ -1,0 +1,4 @@
+/** The notices domain's collections (mongoose models and document types). They import only mongoose, so any domain may read them without an import cycle. */
+export * from './message';
+export * from './messageContent';
+export * from './subscription';

@@ -1,0 +1,170 @@
+/**
+ * Page subscriptions (reference pages §6): who is reminded when a page is saved with "save and
+ * notify". A page's creator is subscribed when the page is created; its editors manage the list
+ * from the notify dialog.
+ *
+ * Who may be on the list — and who is reminded — is the page's audience: the item's owner, its
+ * members (personal or through a team) and site admins, provided they can still see the page
+ * (catalog restriction, drafts). ShowDoc accepted any user id here (§15.15), which let an editor
+ * push reminders — with page titles — to strangers; Quire refuses such ids, and checks again at
+ * notify time so that people who lost access since are not told about the page.
+ */
+import { findLiveItem, itemAccess, type Actor } from '../access';
+import { nextId, ApiError, formatNow } from '../platform';
+import { pageVisible, requirePage } from '../pages';
+import type { PageDoc } from '../pages/schemas';
+import {
+  PAGE_OBJECT,
+  Subscription,
+  UPDATE_ACTION,
+  type SubscriptionDoc,
+} from './schemas/subscription';
+import { User } from '../accounts/schemas';
+
+/** User ids one savePage/deletePage call may name. */
+export const MAX_SUBSCRIBERS_PER_CALL = 500;
+
+const PAGE_UPDATES = { object_type: PAGE_OBJECT, action_type: UPDATE_ACTION } as const;
+
+function requireUser(actor: Actor): void {
+  if (!(actor.uid > 0)) throw new ApiError(10102);
+}
+
+/** The page, if the actor may edit it (the notify dialog is an editor's tool). */
+async function editablePage(actor: Actor, pageId: number): Promise<PageDoc> {
+  const { page } = await requirePage(actor, pageId, {
+    level: 'edit',
+    denied: 10103,
+    deniedMessage: 'No edit permission',
+  });
+  return page;
+}
+
+/** Those of `uids` who may be told about the page (see the header), as a set. */
+export async function pageAudience(
+  page: Pick<PageDoc, 'item_id' | 'cat_id' | 'is_draft' | 'author_uid'>,
+  uids: number[],
+): Promise<Set<number>> {
+  const audience = new Set<number>();
+  if (!uids.length) return audience;
+  const item = await findLiveItem(page.item_id);
+  if (!item) return audience;
+  const users = await User.find(
+    { uid: { $in: [...new Set(uids)] } },
+    { uid: 1, username: 1, groupid: 1, _id: 0 },
+  ).lean();
+  for (const user of users) {
+    const actor: Actor = { uid: user.uid, username: user.username, groupid: user.groupid };
+    const access = await itemAccess(actor, item);
+    if (!access?.visit) continue;
+    const connected = access.owner || access.siteAdmin || access.memberGroupId >= 0;
+    if (connected && (await pageVisible(actor, access, page))) audience.add(user.uid);
+  }
+  return audience;
+}
+
+export interface SubscriberRow {
+  subscription: SubscriptionDoc;
+  username: string;
+  name: string;
+}
+
+/** subscription/getPageList: the page's subscribers with their names (page_id ≤ 0: none). */
+export async function listPageSubscribers(actor: Actor, pageId: number): Promise<SubscriberRow[]> {
+  requireUser(actor);
+  if (!(pageId > 0)) return [];
+  const page = await editablePage(actor, pageId);
+  const rows = await Subscription.find({ object_id: page.page_id, ...PAGE_UPDATES }, { _id: 0 })
+    .sort({ id: 1 })
+    .lean<SubscriptionDoc[]>();
+  const users = await User.find(
+    { uid: { $in: rows.map((r) => r.uid) } },
+    { uid: 1, username: 1, name: 1, _id: 0 },
+  ).lean();
+  const byUid = new Map(users.map((u) => [u.uid, u]));
+  return rows.map((subscription) => {
+    const user = byUid.get(subscription.uid);
+    return { subscription, username: user?.username ?? '', name: user?.name ?? '' };
+  });
+}
+
+function checkUids(uids: number[]): number[] {
+  const unique = [...new Set(uids)];
+  if (unique.length > MAX_SUBSCRIBERS_PER_CALL)
+    throw new ApiError(10101, `At most ${MAX_SUBSCRIBERS_PER_CALL} users per call`);
+  if (unique.some((uid) => !(uid > 0))) throw new ApiError(10101, 'Invalid user id');
+  return unique;
+}
+
+function requirePageId(pageId: number): void {
+  if (!(pageId > 0)) throw new ApiError(10100, 'page_id is required');
+}
+
+/** Subscribes one user to a page's updates (idempotent; no access check: callers made it). */
+export async function subscribeToPage(uid: number, pageId: number): Promise<void> {
+  if (!(uid > 0) || !(pageId > 0)) return;
+  const filter = { uid, object_id: pageId, ...PAGE_UPDATES };
+  if (await Subscription.exists(filter)) return;
+  try {
+    await Subscription.create({
+      ...filter,
+      id: await nextId('subscription_id'),
+      sub_time: formatNow(),
+    });
+  } catch (error) {
+    // Subscribed concurrently: the row exists, which is what was asked.
+    if ((error as { code?: unknown }).code !== 11000) throw error;
+  }
+}
+
+/**
+ * subscription/savePage: subscribes these users to the page. Every one must belong to the page's
+ * audience, else nothing is written.
+ */
+export async function subscribeUsers(actor: Actor, pageId: number, uids: number[]): Promise<void> {
+  requireUser(actor);
+  requirePageId(pageId);
+  const page = await editablePage(actor, pageId);
+  const wanted = checkUids(uids);
+  const audience = await pageAudience(page, wanted);
+  const outsider = wanted.find((uid) => !audience.has(uid));
+  if (outsider !== undefined)
+    throw new ApiError(
+      10101,
+      `User ${outsider} is not a member of this item or cannot see this page`,
+    );
+  for (const uid of wanted) await subscribeToPage(uid, page.page_id);
+}
+
+/** subscription/deletePage: removes these users' subscriptions to the page. */
+export async function unsubscribeUsers(
+  actor: Actor,
+  pageId: number,
+  uids: number[],
+): Promise<void> {
+  requireUser(actor);
+  requirePageId(pageId);
+  const page = await editablePage(actor, pageId);
+  const unwanted = checkUids(uids);
+  if (!unwanted.length) return;
+  await Subscription.deleteMany({
+    object_id: page.page_id,
+    ...PAGE_UPDATES,
+    uid: { $in: unwanted },
+  });
+}
+
+/** Everyone subscribed to a page's updates. */
+export async function pageSubscriberUids(pageId: number): Promise<number[]> {
+  const rows = await Subscription.find(
+    { object_id: pageId, ...PAGE_UPDATES },
+    { uid: 1, _id: 0 },
+  ).lean();
+  return rows.map((r) => r.uid);
+}
+
+/** Pages removed for good take their subscriptions with them. */
+export async function dropPageSubscriptions(pageIds: number[]): Promise<void> {
+  if (!pageIds.length) return;
+  await Subscription.deleteMany({ object_id: { $in: pageIds }, object_type: PAGE_OBJECT });
+}

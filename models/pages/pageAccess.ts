@@ -1,0 +1,84 @@
+/**
+ * Finding a page for an actor: the one place every page path (read, history, diff, lock, save,
+ * delete, share, sort) resolves a page id and asks models/access.ts whether the actor may use it.
+ *
+ * A page the actor must not know about — deleted, in a deleted item, in a catalog outside the
+ * actor's catalog restriction, or someone else's draft — answers exactly like a page that does
+ * not exist, so ids cannot be probed. (ShowDoc applied the catalog restriction to menus only.)
+ */
+import {
+  allows,
+  canSeeCatalog,
+  itemAccess,
+  type AccessLevel,
+  type Actor,
+  type ItemAccess,
+} from '../access';
+import { ApiError, type ErrorCode } from '../platform';
+import { Catalog } from '../catalogs/schemas';
+import { Page, type PageDoc } from './schemas/page';
+
+export const PAGE_MISSING = 'Page does not exist';
+
+export interface PageWithAccess {
+  page: PageDoc;
+  access: ItemAccess;
+}
+
+export interface PageAccessOptions {
+  level: AccessLevel;
+  /** The visit password the client remembered (`_item_pwd`). */
+  itemPassword?: string;
+  /** Code and text when the level is not met (page endpoints mostly answer 10101). */
+  denied?: ErrorCode;
+  deniedMessage?: string;
+}
+
+export function pageMissing(): ApiError {
+  return new ApiError(10101, PAGE_MISSING);
+}
+
+/** Whether the actor may see this page of an item they can reach (restriction and drafts). */
+export async function pageVisible(
+  actor: Actor,
+  access: ItemAccess,
+  page: Pick<PageDoc, 'cat_id' | 'is_draft' | 'author_uid'>,
+): Promise<boolean> {
+  if (page.is_draft && page.author_uid !== actor.uid) return false;
+  return canSeeCatalog(access, page.cat_id);
+}
+
+/** The live page and the actor's access to its item, or the endpoint's error. */
+export async function requirePage(
+  actor: Actor,
+  pageId: number,
+  options: PageAccessOptions,
+): Promise<PageWithAccess> {
+  if (!(pageId > 0)) throw pageMissing();
+  const page = await Page.findOne({ page_id: pageId, is_del: 0 }, { _id: 0 }).lean<PageDoc>();
+  if (!page) throw pageMissing();
+  const access = await itemAccess(actor, page.item_id, { itemPassword: options.itemPassword });
+  if (!access) throw pageMissing();
+  if (!allows(access, options.level)) {
+    const archivedWrite = access.archived && options.level !== 'visit';
+    throw new ApiError(
+      options.denied ?? 10101,
+      archivedWrite ? 'This item is archived and read-only' : options.deniedMessage,
+    );
+  }
+  if (!(await pageVisible(actor, access, page))) throw pageMissing();
+  return { page, access };
+}
+
+/**
+ * Checks a catalog a page is to be put in: 0 (root) or a catalog of this very item (ShowDoc
+ * accepted any id, even another item's), inside the actor's restriction.
+ */
+export async function requireTargetCatalog(access: ItemAccess, catId: number): Promise<void> {
+  if (catId < 0) throw new ApiError(10101, 'Catalog does not exist');
+  if (catId > 0) {
+    const exists = await Catalog.exists({ cat_id: catId, item_id: access.item.item_id });
+    if (!exists) throw new ApiError(10101, 'Catalog does not exist');
+  }
+  if (!(await canSeeCatalog(access, catId))) throw new ApiError(10101, 'Catalog does not exist');
+}

@@ -1,0 +1,116 @@
+/**
+ * Page versions (reference pages §1.3, §3.6–3.8). Every update of a page first stores the version
+ * it replaces; an item keeps the newest `history_version_count` versions per page (site setting,
+ * default 20, read through models/settings.ts — ShowDoc's current server ignored it and kept 100).
+ *
+ * Reads need visit access to the page (with the catalog restriction, unlike ShowDoc); editing a
+ * version's remark needs edit access and only touches versions of that very page.
+ */
+import type { Actor } from '../access';
+import { nextId, ApiError } from '../platform';
+import { requirePage } from './pageAccess';
+import type { PageDoc } from './schemas/page';
+import { PageHistory, type PageHistoryDoc } from './schemas/pageHistory';
+import { getSiteSettings } from '../settings';
+
+export const MAX_REMARK_LENGTH = 1000;
+
+/** The `history_version_count` site setting (default 20). */
+export async function historyVersionCount(): Promise<number> {
+  return (await getSiteSettings()).historyVersionCount;
+}
+
+/** Stores `previous` (the page as it was before a save) as a version of the page. */
+export async function recordVersion(previous: PageDoc): Promise<void> {
+  await PageHistory.create({
+    page_history_id: await nextId('page_history_id'),
+    page_id: previous.page_id,
+    item_id: previous.item_id,
+    cat_id: previous.cat_id,
+    page_title: previous.page_title,
+    page_content: previous.page_content,
+    page_comments: previous.page_comments,
+    s_number: previous.s_number,
+    addtime: previous.addtime,
+    author_uid: previous.author_uid,
+    author_username: previous.author_username,
+    ext_info: previous.ext_info,
+  });
+}
+
+/** Drops a page's versions beyond the newest `keep`. */
+export async function pruneVersions(pageId: number, keep: number): Promise<void> {
+  const firstDropped = await PageHistory.findOne(
+    { page_id: pageId },
+    { page_history_id: 1, _id: 0 },
+  )
+    .sort({ page_history_id: -1 })
+    .skip(keep)
+    .lean();
+  if (firstDropped)
+    await PageHistory.deleteMany({
+      page_id: pageId,
+      page_history_id: { $lte: firstDropped.page_history_id },
+    });
+}
+
+export interface ReadOptions {
+  itemPassword?: string;
+}
+
+/** A page's kept versions, newest first (page/history). */
+export async function listVersions(
+  actor: Actor,
+  pageId: number,
+  options: ReadOptions = {},
+): Promise<PageHistoryDoc[]> {
+  await requirePage(actor, pageId, {
+    level: 'visit',
+    itemPassword: options.itemPassword,
+    deniedMessage: 'No access permission',
+  });
+  return PageHistory.find({ page_id: pageId }, { _id: 0 })
+    .sort({ page_history_id: -1 })
+    .limit(await historyVersionCount())
+    .lean<PageHistoryDoc[]>();
+}
+
+/** Sets the remark of one version of a page; false when the page has no such version. */
+export async function updateVersionRemark(
+  actor: Actor,
+  input: { pageId: number; pageHistoryId: number; remark: string },
+): Promise<boolean> {
+  if (!(input.pageId > 0) || !(input.pageHistoryId > 0))
+    throw new ApiError(10101, 'Parameter error');
+  if (input.remark.length > MAX_REMARK_LENGTH)
+    throw new ApiError(10101, `Remark must be at most ${MAX_REMARK_LENGTH} characters`);
+  await requirePage(actor, input.pageId, { level: 'edit', deniedMessage: 'No edit permission' });
+  // Scoped to the page: ShowDoc matched the version id alone, so any editor could rewrite
+  // remarks in other items.
+  const result = await PageHistory.updateOne(
+    { page_history_id: input.pageHistoryId, page_id: input.pageId },
+    { $set: { page_comments: input.remark } },
+  );
+  return result.matchedCount > 0;
+}
+
+/** The current page and one of its versions (page/diff). */
+export async function pageAndVersion(
+  actor: Actor,
+  pageId: number,
+  pageHistoryId: number,
+  options: ReadOptions = {},
+): Promise<{ page: PageDoc; version: PageHistoryDoc }> {
+  if (!(pageId > 0) || !(pageHistoryId > 0)) throw new ApiError(10101, 'Parameter error');
+  const { page } = await requirePage(actor, pageId, {
+    level: 'visit',
+    itemPassword: options.itemPassword,
+    deniedMessage: 'No access permission',
+  });
+  const version = await PageHistory.findOne(
+    { page_history_id: pageHistoryId, page_id: pageId },
+    { _id: 0 },
+  ).lean<PageHistoryDoc>();
+  if (!version) throw new ApiError(10101, 'History version does not exist');
+  return { page, version };
+}

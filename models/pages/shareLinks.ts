@@ -1,0 +1,95 @@
+/**
+ * Single-page share links (reference pages §3.2–3.3): `/p/<unique_key>` shows one page to anyone
+ * holding the key, without login or visit password — that is the point of the link. Only editors
+ * of the page's item (within their catalog restriction) may switch a page's link on or off;
+ * switching it on always issues a fresh key, so an old link stops working.
+ */
+import { randomBytes } from 'node:crypto';
+import type { Actor } from '../access';
+import { nextId, ApiError, nowSeconds } from '../platform';
+import { requirePage } from './pageAccess';
+import { Item } from '../items/schemas';
+import { Page, type PageDoc } from './schemas/page';
+import { SinglePage } from './schemas/singlePage';
+
+const DAY = 86_400;
+/** Longest expiry accepted (ten years); 0 = never expires. */
+export const MAX_EXPIRE_DAYS = 3650;
+const KEY_RULE = /^[0-9a-f]{32}$/;
+
+export interface ShareLink {
+  unique_key: string;
+  page_id: number;
+  expire_time: number;
+}
+
+/** The page's live key ('' when none); an expired link is removed on the way. */
+export async function activeShareKey(pageId: number, now: number): Promise<string> {
+  const row = await SinglePage.findOne(
+    { page_id: pageId },
+    { unique_key: 1, expire_time: 1, _id: 0 },
+  ).lean();
+  if (!row) return '';
+  if (row.expire_time > 0 && row.expire_time <= now) {
+    await SinglePage.deleteOne({ page_id: pageId, unique_key: row.unique_key });
+    return '';
+  }
+  return row.unique_key;
+}
+
+/**
+ * page/createSinglePage: removes the page's link, then (when `enable`) creates a new one expiring
+ * after `expireDays` days (0 = never). Returns the new link, or null when switched off.
+ */
+export async function toggleShareLink(
+  actor: Actor,
+  input: { pageId: number; enable: boolean; expireDays: number },
+  now = nowSeconds(),
+): Promise<ShareLink | null> {
+  if (!(input.pageId > 0)) throw new ApiError(10101, 'Page does not exist');
+  if (
+    !Number.isSafeInteger(input.expireDays) ||
+    input.expireDays < 0 ||
+    input.expireDays > MAX_EXPIRE_DAYS
+  )
+    throw new ApiError(10101, `expire_days must be 0 (never) to ${MAX_EXPIRE_DAYS}`);
+  const { page } = await requirePage(actor, input.pageId, {
+    level: 'edit',
+    deniedMessage: 'No edit permission',
+  });
+  await SinglePage.deleteMany({ page_id: page.page_id });
+  if (!input.enable) return null;
+  const link: ShareLink = {
+    unique_key: randomBytes(16).toString('hex'),
+    page_id: page.page_id,
+    expire_time: input.expireDays > 0 ? now + input.expireDays * DAY : 0,
+  };
+  await SinglePage.create({ id: await nextId('single_page_id'), ...link });
+  return link;
+}
+
+const LINK_MISSING = 'The share link has expired or does not exist';
+
+/** page/infoByKey: the page behind a live share link (anyone; no visit check by design). */
+export async function pageByShareKey(
+  uniqueKey: string,
+  now = nowSeconds(),
+): Promise<{ page: PageDoc; expireTime: number }> {
+  if (!uniqueKey) throw new ApiError(10101, 'Parameter error');
+  if (!KEY_RULE.test(uniqueKey)) throw new ApiError(10101, LINK_MISSING);
+  const row = await SinglePage.findOne(
+    { unique_key: uniqueKey },
+    { page_id: 1, expire_time: 1, _id: 0 },
+  ).lean();
+  if (!row) throw new ApiError(10101, LINK_MISSING);
+  if (row.expire_time > 0 && row.expire_time <= now) {
+    await SinglePage.deleteOne({ unique_key: uniqueKey });
+    throw new ApiError(10101, 'The share link has expired');
+  }
+  const page = await Page.findOne({ page_id: row.page_id, is_del: 0 }, { _id: 0 }).lean<PageDoc>();
+  // A draft is not published, and a deleted item takes its links with it.
+  const itemAlive =
+    page && !page.is_draft && (await Item.exists({ item_id: page.item_id, is_del: 0 }));
+  if (!page || !itemAlive) throw new ApiError(10101, 'Page does not exist');
+  return { page, expireTime: row.expire_time };
+}

@@ -1,0 +1,158 @@
+/**
+ * The database connection: mongoose's default connection, pointed at MONGODB_URI or at the
+ * embedded engine in DATA_DIR. One Quire per process, so models are declared once with
+ * `mongoose.model(...)` and work on whichever database this opened.
+ *
+ * In embedded mode the engine also listens on a unix socket inside DATA_DIR, so the admin CLI can
+ * reach a running server's engine (the engine holds an exclusive lock on its directory).
+ */
+import fs from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+import mongoose from 'mongoose';
+import { socketUriFor, startEmbeddedMongo } from '../embedded';
+import type { Logger } from './log';
+
+export const DB_NAME = 'quire';
+
+/** Unix socket paths are limited to ~107 bytes; past that we skip the socket and say so. */
+const MAX_SOCKET_PATH = 100;
+
+export interface Database {
+  mode: 'embedded' | 'mongodb';
+  /** How this process reached the data: its own engine, a running server's engine, or MongoDB. */
+  via: 'own-engine' | 'engine-socket' | 'mongodb';
+  connection: mongoose.Connection;
+  /** Answers a ping within the timeout. */
+  ping(timeoutMs?: number): Promise<boolean>;
+  /** Closes the connection and, if this process runs the engine, flushes and stops it. */
+  close(): Promise<void>;
+}
+
+export function engineSocketPath(dataDir: string): string {
+  // The driver recognises a unix socket by a host ending in ".sock".
+  return path.join(dataDir, 'quire-engine.sock');
+}
+
+/** The database named in a MongoDB URI's path, if any. */
+function databaseInUri(uri: string): string {
+  const match = /^mongodb(?:\+srv)?:\/\/[^/?]+\/([^?]*)/.exec(uri);
+  return match ? decodeURIComponent(match[1]) : '';
+}
+
+/** True when something accepts connections on the socket (a running server's engine). */
+export function socketAnswers(socketPath: string, timeoutMs = 1000): Promise<boolean> {
+  if (!fs.existsSync(socketPath)) return Promise.resolve(false);
+  return new Promise((resolve) => {
+    const socket = net.createConnection(socketPath);
+    const done = (answer: boolean) => {
+      socket.destroy();
+      resolve(answer);
+    };
+    socket.setTimeout(timeoutMs, () => done(false));
+    socket.once('connect', () => done(true));
+    socket.once('error', () => done(false));
+  });
+}
+
+async function connect(uri: string, dbName: string): Promise<mongoose.Connection> {
+  await mongoose.connect(uri, { dbName, autoIndex: true, serverSelectionTimeoutMS: 15000 });
+  return mongoose.connection;
+}
+
+function makeDatabase(
+  mode: Database['mode'],
+  via: Database['via'],
+  stopEngine: () => Promise<void>,
+): Database {
+  const connection = mongoose.connection;
+  let closing: Promise<void> | undefined;
+  return {
+    mode,
+    via,
+    connection,
+    async ping(timeoutMs = 2000) {
+      const db = connection.db;
+      if (connection.readyState !== 1 || !db) return false;
+      let timer: NodeJS.Timeout | undefined;
+      const timeout = new Promise<boolean>((resolve) => {
+        timer = setTimeout(() => resolve(false), timeoutMs);
+      });
+      const ping = db
+        .admin()
+        .ping()
+        .then(() => true)
+        .catch(() => false);
+      const answer = await Promise.race([ping, timeout]);
+      clearTimeout(timer);
+      return answer;
+    },
+    close() {
+      closing ??= (async () => {
+        await mongoose.disconnect();
+        await stopEngine();
+      })();
+      return closing;
+    },
+  };
+}
+
+export interface OpenOptions {
+  mongodbUri: string;
+  dataDir: string;
+  logger: Logger;
+  /**
+   * `serve`: this process owns the embedded engine and opens its socket for the CLI (the server).
+   * `tool`: use a running server's engine through its socket when it answers, else open the
+   * directory directly (the CLI).
+   */
+  role: 'serve' | 'tool';
+}
+
+export async function openDatabase(options: OpenOptions): Promise<Database> {
+  const { mongodbUri, dataDir, logger, role } = options;
+
+  if (mongodbUri) {
+    await connect(mongodbUri, databaseInUri(mongodbUri) || DB_NAME);
+    return makeDatabase('mongodb', 'mongodb', async () => {});
+  }
+
+  const socketPath = engineSocketPath(dataDir);
+  if (role === 'tool' && (await socketAnswers(socketPath))) {
+    await connect(socketUriFor(socketPath), DB_NAME);
+    return makeDatabase('embedded', 'engine-socket', async () => {});
+  }
+
+  fs.mkdirSync(dataDir, { recursive: true });
+  let listenSocket: string | undefined;
+  if (role === 'serve') {
+    if (socketPath.length <= MAX_SOCKET_PATH) listenSocket = socketPath;
+    else
+      logger.warn(
+        { dataDir },
+        'DATA_DIR path too long for a unix socket: the CLI cannot reach the engine while the server runs',
+      );
+  }
+  const engine = await startEmbeddedMongo({
+    dataDir,
+    host: '127.0.0.1',
+    port: 0,
+    ...(listenSocket ? { socketPath: listenSocket } : {}),
+  });
+  for (const repair of engine.repairs) logger.warn({ repair }, 'embedded database recovered from an unclean stop');
+  try {
+    await connect(engine.uri, DB_NAME);
+  } catch (error) {
+    await engine.stop();
+    throw error;
+  }
+  return makeDatabase('embedded', 'own-engine', () => engine.stop());
+}
+
+/**
+ * Creates the collections and indexes of every model compiled so far. Mongoose starts this on its
+ * own when a model is compiled; awaiting it means unique indexes exist before the first write.
+ */
+export async function ensureIndexes(): Promise<void> {
+  await Promise.all(mongoose.modelNames().map((name) => mongoose.model(name).init()));
+}

@@ -1,0 +1,25 @@
+/** Platform: configuration, database connection, logging, clock, ids, the error-code table, the domain-event catalogue and bus, blob storage and dumps. Depends on no domain. */
+export { type Config, CONFIG_KEYS, ConfigError, loadConfig } from './config';
+export { nextId } from './counters';
+export { type Database, ensureIndexes, openDatabase } from './db';
+export { type CollectionReport, exportDatabase, importDatabase } from './dump';
+export { ApiError, type ErrorCode, failure, isApiError } from './errors';
+export { connectRedis, type RedisEventRelay, startRedisEventRelay } from './eventBusRedis';
+export {
+  type DomainEvents,
+  type EventBus,
+  type EventName,
+  events,
+  reportEventErrorsTo,
+} from './events';
+export { createLogger, type Logger } from './log';
+export {
+  configureFileStorage,
+  fileStorage,
+  type FileStorage,
+  localStorageFor,
+  newStorageKey,
+  type StoredFile,
+} from './storage';
+export { formatNow, formatUnix, formatUnixOrEmpty, nowSeconds, setTimeZone } from './time';
+export { checkForUpdate, configureUpdateFeed, type UpdateInfo } from './updates';

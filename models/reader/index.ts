@@ -1,0 +1,2 @@
+/** Reader: opening an item (item/info payload, visit password, custom address). */
+export { checkVisitPassword, itemInfo, resolveItemId } from './itemInfo';

@@ -1,0 +1,14 @@
+/** Settings: site-wide options. */
+export { getSiteSettings } from './settings';
+export {
+  SITE_CONFIG_KEYS,
+  type ConfigInput,
+  getLoginSecretKey,
+  loadConfig,
+  loadLdapConfig,
+  loadOauth2Config,
+  resetLoginSecretKey,
+  saveConfig,
+  saveLdapConfig,
+  saveOauth2Config,
+} from './adminSettings';

@@ -1,0 +1,222 @@
+/**
+ * Site settings: ShowDoc's `options` rows (reference accounts §6) read as typed values with their
+ * effective defaults. Everything that asks "is registration open?", "how long does a token last?"
+ * asks here, so a default lives in exactly one place.
+ *
+ * The options table is tiny and read on hot paths (every login, every item/info), so the whole
+ * table is cached in the process. A write through `setSetting(s)` drops the cache at once and
+ * publishes `settings.changed`, which the Redis relay carries to the other processes, whose
+ * listener below drops theirs; CACHE_TTL_MS bounds staleness should a relay message be lost.
+ */
+import mongoose from 'mongoose';
+import { events } from '../platform';
+import { Option } from './schemas/options';
+
+const CACHE_TTL_MS = 5_000;
+
+const DEFAULT_HISTORY_VERSION_COUNT = 20;
+const MAX_HISTORY_VERSION_COUNT = 1000;
+const DEFAULT_TOKEN_TTL_DAYS = 180;
+const MAX_TOKEN_TTL_DAYS = 3650;
+const DEFAULT_UPLOAD_MAX_MB = 100;
+const DEFAULT_AI_MAX_MESSAGE_LENGTH = 8000;
+const DEFAULT_AI_TOOL_ROUNDS = 20;
+
+export interface SiteSettings {
+  /** Only the exact string "0" closes registration. */
+  registerOpen: boolean;
+  /** "" | "1" landing page | "2" login | "3" home_item | "4" public square. */
+  homePage: string;
+  homeItem: string;
+  beian: string;
+  /** Page versions kept per page (Quire applies it; ShowDoc's admin UI says default 20). */
+  historyVersionCount: number;
+  showWatermark: boolean;
+  /** Anonymous visitors must log in before reading any item. */
+  forceLogin: boolean;
+  strongPasswordEnabled: boolean;
+  enablePublicSquare: boolean;
+  /** Lifetime of tokens made by password login and registration. */
+  tokenTtlDays: number;
+  /** '' = derive from the request. */
+  siteUrl: string;
+  /** `is_show_ai`: an AI key is configured. */
+  aiEnabled: boolean;
+  aiMaxMessageLength: number;
+  aiToolRounds: number;
+  /** The raw `oauth2_open` option (ShowDoc reports it verbatim, null when never stored). */
+  oauth2Open: string | null;
+  /** The decoded `oauth2_form` JSON object, or null. */
+  oauth2Form: Record<string, unknown> | null;
+  /** Collaborators one owner may add across items and teams; null = no limit (the default). */
+  memberQuota: number | null;
+  /** Largest accepted upload in bytes (Quire option `upload_max_mb`). */
+  uploadMaxBytes: number;
+  /** "0" disables the sample items ShowDoc imports for new accounts. */
+  createSample: boolean;
+}
+
+interface CacheEntry {
+  values: Map<string, string>;
+  loadedAt: number;
+}
+
+let cache: CacheEntry | null = null;
+let loading: Promise<Map<string, string>> | null = null;
+/** Bumped on every invalidation so a read that started before a write cannot re-fill stale data. */
+let generation = 0;
+
+async function loadAll(): Promise<Map<string, string>> {
+  if (cache && Date.now() - cache.loadedAt < CACHE_TTL_MS) return cache.values;
+  if (loading) return loading;
+  const startedAt = generation;
+  const pending = Option.find({}, { option_name: 1, option_value: 1, _id: 0 })
+    .lean()
+    .then((rows) => {
+      const values = new Map<string, string>();
+      for (const row of rows) {
+        if (typeof row.option_name === 'string')
+          values.set(row.option_name, row.option_value == null ? '' : String(row.option_value));
+      }
+      if (startedAt === generation) cache = { values, loadedAt: Date.now() };
+      return values;
+    })
+    .finally(() => {
+      if (loading === pending) loading = null;
+    });
+  loading = pending;
+  return pending;
+}
+
+/** Forgets the cached options (after a write, or when a test changes rows behind our back). */
+export function invalidateSettings(): void {
+  generation += 1;
+  cache = null;
+  loading = null;
+}
+
+/** The raw stored value of an option, or null when it was never stored. */
+export async function getSetting(name: string): Promise<string | null> {
+  return (await loadAll()).get(name) ?? null;
+}
+
+/** Every stored option (for the admin settings screens). */
+export async function getAllSettings(): Promise<Record<string, string>> {
+  return Object.fromEntries(await loadAll());
+}
+
+// Another process (or this one) changed options: re-read them on the next use.
+events.subscribe('settings.changed', () => invalidateSettings());
+
+function changed(names: string[]): void {
+  invalidateSettings();
+  events.publish('settings.changed', { names });
+}
+
+/** Stores an option (as a string, like ShowDoc) and drops the cache. */
+export async function setSetting(name: string, value: string): Promise<void> {
+  await setSettings({ [name]: value });
+}
+
+/** Stores several options together: all of them or, on a failure, none. */
+export async function setSettings(values: Record<string, string>): Promise<void> {
+  const names = Object.keys(values);
+  if (!names.length) return;
+  const write = (session?: mongoose.ClientSession) =>
+    Option.bulkWrite(
+      names.map((name) => ({
+        updateOne: {
+          filter: { option_name: String(name) },
+          update: { $set: { option_value: String(values[name]) } },
+          upsert: true,
+        },
+      })),
+      { session },
+    );
+  if (names.length === 1) await write();
+  else await mongoose.connection.transaction((session) => write(session));
+  changed(names);
+}
+
+/** Removes an option, so its effective default applies again. */
+export async function deleteSetting(name: string): Promise<void> {
+  await Option.deleteOne({ option_name: String(name) });
+  changed([name]);
+}
+
+/** PHP `intval` of a stored string: leading integer, else the fallback. */
+function intOf(value: string | undefined, fallback: number): number {
+  if (value === undefined) return fallback;
+  const match = /^\s*([+-]?\d+)/.exec(value);
+  if (!match) return fallback;
+  const n = Number(match[1]);
+  return Number.isSafeInteger(n) ? n : fallback;
+}
+
+function flagOf(value: string | undefined): boolean {
+  return intOf(value, 0) > 0;
+}
+
+function boundedInt(value: string | undefined, fallback: number, max: number): number {
+  const n = intOf(value, fallback);
+  return n > 0 ? Math.min(n, max) : fallback;
+}
+
+const HTML_ENTITIES: Record<string, string> = {
+  '&quot;': '"',
+  '&#039;': "'",
+  '&#39;': "'",
+  '&lt;': '<',
+  '&gt;': '>',
+  '&amp;': '&',
+};
+
+/** ShowDoc stores JSON forms HTML-entity-encoded; undo that, then parse. null when not an object. */
+export function decodeJsonOption(value: string | undefined | null): Record<string, unknown> | null {
+  if (!value) return null;
+  const text = value.replace(/&(quot|#0?39|lt|gt|amp);/g, (entity) => HTML_ENTITIES[entity]);
+  try {
+    const parsed: unknown = JSON.parse(text);
+    return parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed)
+      ? (parsed as Record<string, unknown>)
+      : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Every setting, typed, with its effective default. */
+export async function getSiteSettings(): Promise<SiteSettings> {
+  const values = await loadAll();
+  const get = (name: string) => values.get(name);
+  const quota = intOf(get('member_quota'), 0);
+  return {
+    registerOpen: get('register_open') !== '0',
+    homePage: get('home_page') ?? '',
+    homeItem: get('home_item') ?? '',
+    beian: get('beian') ?? '',
+    historyVersionCount: boundedInt(
+      get('history_version_count'),
+      DEFAULT_HISTORY_VERSION_COUNT,
+      MAX_HISTORY_VERSION_COUNT,
+    ),
+    showWatermark: flagOf(get('show_watermark')),
+    forceLogin: flagOf(get('force_login')),
+    strongPasswordEnabled: get('strong_password_enabled') === '1',
+    enablePublicSquare: flagOf(get('enable_public_square')),
+    tokenTtlDays: boundedInt(get('token_ttl_days'), DEFAULT_TOKEN_TTL_DAYS, MAX_TOKEN_TTL_DAYS),
+    siteUrl: get('site_url') ?? '',
+    aiEnabled: Boolean(get('open_ai_key') || get('open_api_key')),
+    aiMaxMessageLength: boundedInt(
+      get('ai_max_message_length'),
+      DEFAULT_AI_MAX_MESSAGE_LENGTH,
+      1_000_000,
+    ),
+    aiToolRounds: boundedInt(get('ai_tool_rounds'), DEFAULT_AI_TOOL_ROUNDS, 1000),
+    oauth2Open: get('oauth2_open') ?? null,
+    oauth2Form: decodeJsonOption(get('oauth2_form')),
+    memberQuota: quota > 0 ? quota : null,
+    uploadMaxBytes: boundedInt(get('upload_max_mb'), DEFAULT_UPLOAD_MAX_MB, 10_240) * 1024 * 1024,
+    createSample: get('create_sample') !== '0',
+  };
+}

@@ -1,5 +1,5 @@
 /** Settings: site-wide options. */
-export { getSiteSettings } from './settings';
+export { decodeJsonOption, getSetting, getSiteSettings } from './settings';
 export {
   SITE_CONFIG_KEYS,
   type ConfigInput,

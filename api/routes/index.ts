@@ -30,6 +30,7 @@ import { adminUserController } from './adminUser';
 import { adminItemController } from './adminItem';
 import { adminSettingController } from './adminSetting';
 import { adminUpdateController } from './adminUpdate';
+import { extLoginController } from './extLogin';
 import { mockController } from './mock';
 
 export const controllers: ControllerDefinition[] = [
@@ -59,6 +60,7 @@ export const controllers: ControllerDefinition[] = [
   adminItemController,
   adminSettingController,
   adminUpdateController,
+  extLoginController,
   mockController,
 ];
 

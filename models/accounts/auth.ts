@@ -16,7 +16,9 @@ export async function authenticateToken(token: string): Promise<Authenticated | 
   if (typeof token !== 'string' || token === '' || token.length > 256) return null;
   const row = await UserToken.findOne({ token }, { uid: 1, token_expire: 1 }).lean();
   if (!row || row.uid <= 0 || row.token_expire <= nowSeconds()) return null;
-  const user = await User.findOne({ uid: row.uid }, { password: 0, salt: 0, _id: 0 }).lean<Omit<UserDoc, 'password' | 'salt'>>();
+  const user = await User.findOne({ uid: row.uid }, { password: 0, salt: 0, _id: 0 }).lean<
+    Omit<UserDoc, 'password' | 'salt'>
+  >();
   if (!user) return null;
   return { actor: { uid: user.uid, username: user.username, groupid: user.groupid }, user };
 }

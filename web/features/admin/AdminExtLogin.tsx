@@ -189,7 +189,7 @@ export function AdminExtLogin({ chinese }: { chinese: boolean }) {
             <>
               <Typography.Paragraph type="secondary">
                 {t('admin.ext.callback', {
-                  url: `${window.location.origin}/server/api/ExtLogin/oauth2`,
+                  url: `${window.location.origin}/api/ExtLogin/oauth2`,
                 })}
               </Typography.Paragraph>
               <SwitchForm

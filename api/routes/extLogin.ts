@@ -39,7 +39,7 @@ export const extLoginController = defineController('ExtLogin', {
         httpOnly: true,
         sameSite: 'lax',
         secure: ctx.req.secure,
-        path: '/api/ExtLogin',
+        path: '/',
         maxAge: 600_000,
       });
       ctx.res.set('Cache-Control', 'no-store').redirect(302, url);
@@ -51,7 +51,7 @@ export const extLoginController = defineController('ExtLogin', {
       browserState: cookie(ctx, STATE_COOKIE),
       callbackUrl,
     });
-    ctx.res.clearCookie(STATE_COOKIE, { path: '/api/ExtLogin' });
+    ctx.res.clearCookie(STATE_COOKIE, { path: '/' });
     await toBridge(ctx, login);
   },
 

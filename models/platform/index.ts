@@ -20,6 +20,10 @@ export {
   localStorageFor,
   newStorageKey,
   type StoredFile,
+  S3FileStorage,
+  type S3Settings,
+  SwitchingFileStorage,
+  type CloudResolver,
 } from './storage';
 export { formatNow, formatUnix, formatUnixOrEmpty, nowSeconds, setTimeZone } from './time';
 export { checkForUpdate, configureUpdateFeed, type UpdateInfo } from './updates';

@@ -54,6 +54,10 @@ export interface SiteSettings {
   uploadMaxBytes: number;
   /** "0" disables the sample items ShowDoc imports for new accounts. */
   createSample: boolean;
+  /** Cloud storage is on: new uploads go to `ossSetting`'s bucket. */
+  ossOpen: boolean;
+  /** The decoded `oss_setting` form (kept while switched off: older cloud files stay readable). */
+  ossSetting: Record<string, unknown> | null;
 }
 
 interface CacheEntry {
@@ -218,5 +222,7 @@ export async function getSiteSettings(): Promise<SiteSettings> {
     memberQuota: quota > 0 ? quota : null,
     uploadMaxBytes: boundedInt(get('upload_max_mb'), DEFAULT_UPLOAD_MAX_MB, 10_240) * 1024 * 1024,
     createSample: get('create_sample') !== '0',
+    ossOpen: flagOf(get('oss_open')),
+    ossSetting: decodeJsonOption(get('oss_setting')),
   };
 }

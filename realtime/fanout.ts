@@ -113,6 +113,14 @@ export function startFanout(deps: FanoutDeps): () => void {
       for (const socket of watchers) if (dropPage(socket, pageId)) presence.changed(pageId);
     },
 
+    'comment.changed'({ itemId, pageId, commentId, change }) {
+      // Only ids travel: each reader reloads the list through page_comment/getList, which applies
+      // their own access (and the item's allow_comment) again.
+      local()
+        .to(rooms.page(pageId))
+        .emit('page:comments', { item_id: itemId, page_id: pageId, comment_id: commentId, change });
+    },
+
     async 'menu.changed'({ itemId }) {
       local().to(rooms.item(itemId)).emit('menu:changed', { item_id: itemId });
       // Catalog moves can take pages out of a restricted member's catalogs.

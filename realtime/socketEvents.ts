@@ -80,6 +80,14 @@ export interface PageDeletedPayload {
   page_id: number;
 }
 
+/** A comment on the page was added or deleted: reload the comment list. Pushed to `page:<id>`. */
+export interface PageCommentsPayload {
+  item_id: number;
+  page_id: number;
+  comment_id: number;
+  change: 'added' | 'deleted';
+}
+
 /** The item's menu (catalogs, page titles, order) changed: reload it. Pushed to `item:<id>`. */
 export interface MenuChangedPayload {
   item_id: number;
@@ -136,6 +144,7 @@ export interface ServerToClientEvents {
   lock: (payload: LockPayload) => void;
   'page:saved': (payload: PageSavedPayload) => void;
   'page:deleted': (payload: PageDeletedPayload) => void;
+  'page:comments': (payload: PageCommentsPayload) => void;
   'menu:changed': (payload: MenuChangedPayload) => void;
   'item:changed': (payload: ItemChangedPayload) => void;
   'access:changed': (payload: AccessChangedPayload) => void;

@@ -36,6 +36,7 @@ import {
 } from '../models/platform';
 import { attachRealtime, type RealtimeService } from '../realtime';
 import { startRecyclePurge } from '../models/pages';
+import { startComments } from '../models/comments';
 import { startAttachments } from '../models/files';
 import { startNotifications } from '../models/notices';
 import { WEB_DIST } from './paths';
@@ -172,6 +173,9 @@ export async function startQuire(
   const stopNotifications = startNotifications({
     onError: (error, event) => logger.error({ err: error, event }, 'notification failed'),
   });
+  const stopComments = startComments({
+    onError: (error) => logger.error({ err: error }, 'comment clean-up failed'),
+  });
   state.database = database;
   state.phase = 'ready';
   const url = publicUrl(config.host, port);
@@ -192,6 +196,7 @@ export async function startQuire(
         stopPurge();
         stopAttachments();
         stopNotifications();
+        stopComments();
         const closed = closeServer(server);
         await realtime.close();
         await closed;

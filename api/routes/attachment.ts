@@ -14,9 +14,11 @@ import { ANONYMOUS, authenticateToken } from '../../models/accounts';
 import {
   bindFileToPage,
   deleteAnyFile,
+  deleteFiles,
   deleteMyFile,
   listAllFiles,
   listMyFiles,
+  listUnusedFiles,
   monthlyTraffic,
   type ListFilter,
   openFileForVisit,
@@ -170,6 +172,34 @@ export const attachmentController = defineController('attachment', {
       used: result.used,
       used_m: megabytes(result.used),
     };
+  },
+
+  /** The file hub's clean-up list (site admins): files no live page uses (models/attachmentCleanup.ts). */
+  async getUnusedList(ctx) {
+    const { actor } = await requireAdmin(ctx);
+    const result = await listUnusedFiles(actor, {
+      page: ctx.params.int('page', 1),
+      count: ctx.params.int('count', 10),
+      displayName: ctx.params.str('display_name'),
+      username: ctx.params.str('username'),
+    });
+    return {
+      list: result.rows.map((file) => ({
+        file_id: file.file_id,
+        display_name: file.display_name,
+        file_size: file.file_size,
+        file_size_m: megabytes(file.file_size),
+        addtime: formatUnix(file.addtime),
+        username: result.usernames.get(file.uid) ?? '',
+        uid: file.uid,
+      })),
+      total: result.total,
+    };
+  },
+
+  async batchDeleteAttachments(ctx) {
+    const { actor } = await requireAdmin(ctx);
+    return deleteFiles(actor, ctx.params.list('file_ids').map(Number));
   },
 
   async deleteAttachment(ctx) {

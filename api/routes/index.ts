@@ -32,6 +32,11 @@ import { adminSettingController } from './adminSetting';
 import { adminUpdateController } from './adminUpdate';
 import { extLoginController } from './extLogin';
 import { mockController } from './mock';
+import { agentController } from './agent';
+import { aiTokenController } from './aiToken';
+import { kanbanController } from './kanban';
+import { publicSquareController, scriptCronController, updateController } from './maintenance';
+import { pageCommentController, pageFeedbackController } from './pageComment';
 
 export const controllers: ControllerDefinition[] = [
   itemController,
@@ -62,6 +67,14 @@ export const controllers: ControllerDefinition[] = [
   adminUpdateController,
   extLoginController,
   mockController,
+  pageCommentController,
+  pageFeedbackController,
+  agentController,
+  aiTokenController,
+  kanbanController,
+  publicSquareController,
+  updateController,
+  scriptCronController,
 ];
 
 /** A registry holding every controller above (one per app, so tests can add their own). */

@@ -4,6 +4,7 @@
  * registry merges actions of the same controller. Rules live in models/items/items.ts and friends.
  */
 import { requireItemRole } from '../../models/access';
+import { itemAiConfig, setItemAiConfig } from '../../models/compat';
 import {
   listChangeLog,
   copyItem,
@@ -79,7 +80,7 @@ export const itemController = defineController('item', {
     const { actor } = await optionalLogin(ctx);
     const raw = ctx.params.str('item_id').trim() || ctx.params.str('item_domain').trim();
     return itemInfo(actor, raw, {
-      pageId: ctx.params.str('page_id', '0'),
+      pageId: ctx.params.int('page_id'),
       defaultPageId: ctx.params.int('default_page_id'),
       keyword: ctx.params.str('keyword'),
       itemPassword: itemPassword(ctx),
@@ -139,6 +140,24 @@ export const itemController = defineController('item', {
       projectName: ctx.params.str('project_name'),
     });
     return { success: true };
+  },
+
+  /** The AI knowledge base is left out (models/aiOff.ts): its settings read as off. */
+  async getAiConfig(ctx) {
+    const { actor } = await optionalLogin(ctx);
+    return itemAiConfig(actor, ctx.params.int('item_id'));
+  },
+
+  async setAiConfig(ctx) {
+    const { actor } = await requireLogin(ctx);
+    const fields = [
+      'enabled',
+      'dialog_collapsed',
+      'welcome_message',
+      'system_prompt',
+      'guest_enabled',
+    ].filter((name) => ctx.params.has(name));
+    return setItemAiConfig(actor, ctx.params.int('item_id'), fields);
   },
 
   async getChangeLog(ctx) {

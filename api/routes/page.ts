@@ -73,12 +73,7 @@ export const pageController = defineController('page', {
   async infoByKey(ctx) {
     const { page, expireTime } = await pageByShareKey(ctx.params.str('unique_key').trim());
     // A public link does not reveal where the page sits in its item.
-    const {
-      item_id: _item,
-      cat_id: _cat,
-      page_custom_id: _customId,
-      ...row
-    } = pageRow(page, { times: 'raw' });
+    const { item_id: _item, cat_id: _cat, ...row } = pageRow(page, { times: 'raw' });
     return {
       ...row,
       addtime: formatUnix(page.addtime),
@@ -90,8 +85,6 @@ export const pageController = defineController('page', {
   async save(ctx) {
     const { actor } = await requireLogin(ctx);
     const p = ctx.params;
-    if (!p.has('page_id'))
-      throw new ApiError(10101, 'Parameter error: page_id is required (0 creates a page)');
     // ShowDoc checks for empty content before URL-decoding it.
     let content = p.str('page_content');
     if (content === '') throw new ApiError(10101, 'Saving empty content is not allowed');

@@ -13,7 +13,7 @@ export interface PageRowOptions {
   times: 'formatted' | 'raw';
 }
 
-/** The `page` row: ShowDoc's columns plus the hosted edition's `page_custom_id`. */
+/** The `page` row: ShowDoc's columns (the article ID is page/getPageID's, as in the hosted edition). */
 export function pageRow(page: PageDoc, options: PageRowOptions) {
   const formatted = options.times === 'formatted';
   return {
@@ -33,7 +33,6 @@ export function pageRow(page: PageDoc, options: PageRowOptions) {
     is_del: String(page.is_del),
     ext_info: page.ext_info,
     is_draft: String(page.is_draft),
-    page_custom_id: page.page_custom_id,
   };
 }
 

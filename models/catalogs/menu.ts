@@ -230,10 +230,11 @@ export interface DefaultCatalogs {
 }
 
 /**
- * The catalogs to expand for `default_page_id`: the chain from the top-level catalog down to the
- * page's own catalog, by level (2, 3, 4). All 0 for a root page, an unknown page, or one the
- * viewer may not see. (ShowDoc's servers disagreed on which slot a top-level catalog goes in;
- * clients expand every non-zero id, so the chain by level is used.)
+ * The catalogs to expand for `default_page_id`, slotted exactly as ShowDoc 3.9's item/info does:
+ * it walks up at most two parents from the page's catalog and shifts a short chain left, so a
+ * top-level catalog lands in `default_cat_id3`, a two-level chain in 2 and 4 (3 left 0), and a
+ * deeper one gives the last three catalogs. All 0 for a root page, an unknown page, or one the
+ * viewer may not see.
  */
 export async function defaultCatalogs(
   access: ItemAccess,
@@ -258,9 +259,8 @@ export async function defaultCatalogs(
     id = snapshot.parents.get(id) ?? 0
   )
     chain.unshift(id);
-  return {
-    default_cat_id2: chain[0] ?? 0,
-    default_cat_id3: chain[1] ?? 0,
-    default_cat_id4: chain[2] ?? 0,
-  };
+  const [a = 0, b = 0, c = 0] = chain.slice(-3);
+  if (chain.length === 1) return { default_cat_id2: 0, default_cat_id3: a, default_cat_id4: 0 };
+  if (chain.length === 2) return { default_cat_id2: a, default_cat_id3: 0, default_cat_id4: b };
+  return { default_cat_id2: a, default_cat_id3: b, default_cat_id4: c };
 }

@@ -161,7 +161,7 @@ export async function monthlyTraffic(uid: number, now = nowSeconds()): Promise<n
 // ---------------------------------------------------------------------------------------------
 // Deleting
 
-async function destroyFile(file: UploadFileDoc): Promise<void> {
+export async function destroyFile(file: UploadFileDoc): Promise<void> {
   const bindings = await FilePage.find({ file_id: file.file_id }, { page_id: 1, _id: 0 }).lean();
   await UploadFile.deleteOne({ file_id: file.file_id });
   await FilePage.deleteMany({ file_id: file.file_id });
@@ -175,7 +175,7 @@ async function destroyFile(file: UploadFileDoc): Promise<void> {
   });
 }
 
-async function findFile(fileId: number): Promise<UploadFileDoc | null> {
+export async function findFile(fileId: number): Promise<UploadFileDoc | null> {
   if (!(fileId > 0)) return null;
   return UploadFile.findOne({ file_id: fileId }, { _id: 0 }).lean<UploadFileDoc>();
 }

@@ -11,5 +11,6 @@ export {
   removeFileFromPage,
   startAttachments,
 } from './attachments';
+export { deleteFiles, listUnusedFiles } from './attachmentCleanup';
 export { type FileVisit, openFileForVisit } from './fileVisits';
 export { acceptFileName, authorizeUpload, storeUpload, type UploadPurpose } from './uploads';

@@ -176,7 +176,8 @@ export interface MemberRow {
   item_id: string;
   uid: string;
   username: string;
-  name: string;
+  /** null when the user never set a display name: ShowDoc's column is NULL then. */
+  name: string | null;
   addtime: string;
   member_group_id: string;
   cat_id: string;
@@ -212,14 +213,14 @@ export async function listMembers(actor: Actor, itemId: number): Promise<MemberR
     { uid: { $in: rows.map((r) => r.uid) } },
     { uid: 1, name: 1, _id: 0 },
   ).lean();
-  const names = new Map(users.map((u) => [u.uid, u.name ?? '']));
+  const names = new Map(users.map((u) => [u.uid, u.name || null]));
   const labels = await catalogLabels(rows);
   return rows.map((row, i) => ({
     item_member_id: String(row.item_member_id),
     item_id: String(row.item_id),
     uid: String(row.uid),
     username: row.username,
-    name: names.get(row.uid) ?? '',
+    name: names.get(row.uid) ?? null,
     addtime: formatUnix(row.addtime),
     member_group_id: String(row.member_group_id),
     cat_id: String(row.cat_id ?? 0),

@@ -1,6 +1,7 @@
 /** Notices: the message centre, announcements and page subscriptions. */
 export { addAnnouncement, adminAnnouncements, listAnnouncements } from './announcements';
 export {
+  createReminders,
   deleteNotice,
   listReminders,
   markRead,
@@ -13,6 +14,7 @@ export {
 } from './notices';
 export {
   listPageSubscribers,
+  pageAudience,
   subscribeToPage,
   subscribeUsers,
   unsubscribeUsers,

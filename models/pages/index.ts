@@ -1,7 +1,7 @@
 /** Pages: content, history, locks, drafts, access, the recycle bin, share links and SQL-table pages. */
 export { contentHash, deleteDrafts, loadDraft, markDraftSaved, storeDraft } from './drafts';
 export { pageLockState, releaseLocksOf, setPageLock } from './locks';
-export { pageVisible, requirePage } from './pageAccess';
+export { type PageWithAccess, pageVisible, requirePage } from './pageAccess';
 export { escapeForClient, phpUrlDecode, unescapeFromClient } from './pageContent';
 export { listVersions, pageAndVersion, updateVersionRemark } from './pageHistory';
 export {
@@ -16,6 +16,12 @@ export {
   setAttachmentCounter,
   sortPages,
 } from './pages';
-export { listRecycleBin, moveToRecycleBin, recoverPage, startRecyclePurge } from './recycle';
+export {
+  listRecycleBin,
+  moveToRecycleBin,
+  purgeRecycleBin,
+  recoverPage,
+  startRecyclePurge,
+} from './recycle';
 export { activeShareKey, pageByShareKey, toggleShareLink } from './shareLinks';
 export { sqlToMarkdownTable } from './sqlTable';

@@ -37,6 +37,7 @@ const RELAYED: Record<EventName, true> = {
   'attachment.changed': true,
   'menu.changed': true,
   'lock.changed': true,
+  'comment.changed': true,
   'notice.created': true,
   'unread.changed': true,
   'settings.changed': true,

@@ -62,6 +62,14 @@ export interface DomainEvents {
     pageId: number;
     lock: { uid: number; username: string; lockTo: number } | null;
   };
+  /** A page comment was added or deleted (page_comment/*). */
+  'comment.changed': {
+    itemId: number;
+    pageId: number;
+    commentId: number;
+    change: 'added' | 'deleted';
+    byUid: number;
+  };
   /** A reminder or announcement was created for these users (announcements: `uids` empty = all). */
   'notice.created': { kind: 'remind' | 'announce'; uids: number[]; messageContentId: number };
   /** A user's unread counts changed (new notice, marked read). */

@@ -24,7 +24,7 @@ export const ITEM_GONE = 'The item does not exist or was deleted';
 const RUNAPI_TYPE = 3;
 
 export interface InfoOptions {
-  pageId: string;
+  pageId: number;
   defaultPageId: number;
   keyword: string;
   itemPassword: string;
@@ -47,7 +47,7 @@ export interface ItemInfo {
   item_manage: boolean;
   ItemPermn: boolean;
   ItemCreator: boolean;
-  current_page_id: string;
+  current_page_id: number;
   global_param: unknown;
   show_watermark: number;
   allow_comment: string;

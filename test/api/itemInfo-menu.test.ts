@@ -143,25 +143,35 @@ describe('menu shape and order', () => {
     expect(titles(menu.catalogs[0].catalogs[0].catalogs[0].pages)).toEqual(['Deep']);
   });
 
-  test('default_cat_id2/3/4 give the catalog chain of default_page_id (zeros when hidden or absent)', async () => {
+  test("default_cat_id2/3/4 slot default_page_id's catalogs as ShowDoc does (zeros when hidden or absent)", async () => {
     expect(await info(as(owner), { default_page_id: deepPage })).toMatchObject({
       default_cat_id2: A,
       default_cat_id3: A1,
       default_cat_id4: A1a,
     });
+    // ShowDoc 3.9 shifts a two-level chain to slots 2 and 4, leaving 3 empty.
+    const inA1 = (await makePage(owner, itemId, { title: 'In A1', catId: A1 })).page_id;
+    expect(await info(as(owner), { default_page_id: inA1 })).toMatchObject({
+      default_cat_id2: A,
+      default_cat_id3: 0,
+      default_cat_id4: A1,
+    });
+    await as(owner).ok('page/delete', { page_id: inA1 });
     expect(await info(as(owner))).toMatchObject({
       default_cat_id2: 0,
       default_cat_id3: 0,
       default_cat_id4: 0,
     });
     const inB = await Page.findOne({ item_id: itemId, page_title: 'In B' }).lean();
+    // A top-level catalog goes in slot 3, as ShowDoc answers.
     expect(await info(as(owner), { default_page_id: inB!.page_id })).toMatchObject({
-      default_cat_id2: B,
-      default_cat_id3: 0,
+      default_cat_id2: 0,
+      default_cat_id3: B,
       default_cat_id4: 0,
     });
     expect(await info(as(restricted), { default_page_id: inB!.page_id })).toMatchObject({
       default_cat_id2: 0,
+      default_cat_id3: 0,
     });
   });
 });

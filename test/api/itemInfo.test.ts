@@ -55,7 +55,7 @@ describe('item/info', () => {
       item_manage: false,
       ItemPermn: false,
       ItemCreator: false,
-      current_page_id: '7',
+      current_page_id: 7,
       global_param: [],
       show_watermark: 0,
       allow_comment: '0',
@@ -102,11 +102,11 @@ describe('item/info', () => {
     await addMember(item_id, limited, 0, [keep]);
     type MenuData = {
       menu: { catalogs: { cat_name: string; pages: { page_id: string }[] }[] };
-      default_cat_id2: number;
+      default_cat_id3: number;
     };
     const full = await as(owner).ok<MenuData>('item/info', { item_id, default_page_id: pageId });
     expect(full.menu.catalogs.map((c) => c.cat_name).sort()).toEqual(['Hide', 'Keep']);
-    expect(full.default_cat_id2).toBe(keep);
+    expect(full.default_cat_id3).toBe(keep); // a top-level catalog: slot 3, as ShowDoc
     const cut = await as(limited).ok<MenuData>('item/info', { item_id });
     expect(cut.menu.catalogs.map((c) => c.cat_name)).toEqual(['Keep']);
     expect(cut.menu.catalogs[0].pages.map((p) => p.page_id)).toEqual([String(pageId)]);

@@ -77,12 +77,55 @@ describe('page/save — create', () => {
     expect(await pageCount()).toBe(before);
   });
 
+  test('no page_id field at all creates a page, as in ShowDoc (scripts rely on it)', async () => {
+    const before = await pageCount();
+    const answer = await as(owner).ok<{ page_id: number }>('page/save', {
+      item_id: itemId,
+      page_title: 'From a script',
+      page_content: 'created without page_id',
+    });
+    expect(await pageCount()).toBe(before + 1);
+    const row = await Page.findOne({ page_id: answer.page_id }).lean();
+    expect(row).toMatchObject({ item_id: itemId, page_title: 'From a script' });
+  });
+
+  test("page answers carry exactly ShowDoc's columns (no article ID field)", async () => {
+    const page = await makePage(owner, itemId, { customId: 'cols-1' });
+    const info = await as(owner).ok<Record<string, unknown>>('page/info', {
+      page_id: page.page_id,
+    });
+    expect(info).not.toHaveProperty('page_custom_id');
+    const saved = await as(owner).ok<Record<string, unknown>>('page/save', {
+      page_id: page.page_id,
+      item_id: itemId,
+      page_title: 'Cols',
+      page_content: 'y',
+    });
+    expect(Object.keys(saved).sort()).toEqual(
+      [
+        'addtime',
+        'author_uid',
+        'author_username',
+        'cat_id',
+        'ext_info',
+        'is_del',
+        'is_draft',
+        'item_id',
+        'page_addtime',
+        'page_comments',
+        'page_content',
+        'page_id',
+        's_number',
+        'page_title',
+      ].sort(),
+    );
+  });
+
   test('bad input is refused with 10101 and writes nothing', async () => {
     const before = await pageCount();
     const otherItem = await makeItem(owner);
     const foreignCat = await makeCatalog(owner, otherItem.item_id, 'Foreign');
     const cases: Array<Record<string, string | number>> = [
-      { item_id: itemId, page_title: 'no page_id', page_content: 'x' },
       { page_id: 0, item_id: itemId, page_title: 'T', page_content: '' },
       { page_id: 0, item_id: itemId, page_title: '   ', page_content: 'x' },
       { page_id: 0, item_id: 0, page_title: 'T', page_content: 'x' },
@@ -164,6 +207,7 @@ describe('page/save — create', () => {
     expect(await PageHistory.countDocuments({ page_id: data!.page_id })).toBe(0);
     const log = await ItemChangeLog.findOne({
       item_id: itemId,
+      op_object_type: 'page',
       op_object_id: data!.page_id,
     }).lean();
     expect(log).toMatchObject({

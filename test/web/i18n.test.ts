@@ -29,6 +29,7 @@ const dir = path.join(ROOT, 'web', 'i18n', 'locales');
 /** The interface's namespaces: workspace, reader, share link, editor and its tools. */
 const WORKSPACE_NAMESPACES = [
   'reader',
+  'comments',
   'share',
   'editor',
   'editTools',

@@ -11,7 +11,7 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams, useSearchParams } from 'react-router';
 import { ScreenLoading } from '../../components/ScreenLoading';
 import { unescapeHtml } from '../../markdown/unescape';
-import { fetchItemInfo, fetchPage, resolvePageId } from '../reader/api';
+import { fetchItemInfo, fetchPage, resolvePage } from '../reader/api';
 import { itemAddress, readerPath } from '../reader/paths';
 import type { ItemInfo } from '../reader/types';
 import { EditorScreen, type EditorSession } from './EditorScreen';
@@ -41,10 +41,10 @@ async function load(
   if (item.item_type === RUNAPI || item.item_type === SPREADSHEET)
     return { state: 'denied', item, message: '' };
   const itemId = Number(item.item_id);
-  const pageId =
+  const { pageId, customId } =
     pageParam && pageParam !== '0'
-      ? await resolvePageId(item.item_id, pageParam).catch(() => 0)
-      : 0;
+      ? await resolvePage(item.item_id, pageParam).catch(() => ({ pageId: 0, customId: '' }))
+      : { pageId: 0, customId: '' };
   if (pageParam && pageParam !== '0' && !pageId) return { state: 'denied', item, message: '' };
 
   const source = pageId || copyId;
@@ -59,7 +59,7 @@ async function load(
       itemId,
       pageId,
       title: page ? (isCopy ? copySuffix(page.page_title) : page.page_title) : '',
-      customId: pageId && page ? page.page_custom_id || String(pageId) : '',
+      customId: pageId && page ? customId || String(pageId) : '',
       catId: page ? Number(page.cat_id) : catId,
       savedContent: pageId ? content : '',
       startContent: content,

@@ -34,6 +34,7 @@ export function ReminderList() {
         {rows.map((row) => {
           const pageData = row.page_data;
           const isPage = row.object_type === 'page' && pageData;
+          const isComment = row.action_type === 'comment';
           return (
             <div
               role="listitem"
@@ -44,7 +45,9 @@ export function ReminderList() {
                 <span>
                   {isPage ? (
                     <>
-                      {t('notices.pageUpdatedBy', { name: row.from_name ?? '' })}{' '}
+                      {t(isComment ? 'comments.noticeBy' : 'notices.pageUpdatedBy', {
+                        name: row.from_name ?? '',
+                      })}{' '}
                       <Link to={`/${pageData.item_id}/${pageData.page_id}`}>
                         {pageData.page_title}
                       </Link>
@@ -60,7 +63,7 @@ export function ReminderList() {
                   {row.addtime}
                 </Typography.Text>
               </div>
-              {isPage && row.message_content && (
+              {isPage && !isComment && row.message_content && (
                 <Typography.Text type="secondary">
                   {t('notices.updateNote')}: {row.message_content}
                 </Typography.Text>

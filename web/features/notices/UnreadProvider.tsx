@@ -52,7 +52,7 @@ export function UnreadProvider({ children }: { children: ReactNode }) {
     showReminder(
       {
         title: t('notices.notificationTitle'),
-        body: t('notices.pageUpdated', {
+        body: t(remind.action_type === 'comment' ? 'comments.notice' : 'notices.pageUpdated', {
           name: remind.from_name ?? '',
           title: remind.page_data?.page_title ?? '',
         }),

@@ -21,6 +21,7 @@ export function PageArticle({
   fullscreen,
   onToggleFullscreen,
   notes,
+  extras,
   onToc,
 }: {
   title: string;
@@ -32,6 +33,8 @@ export function PageArticle({
   /** Absent: no full-screen switch (mobile). */
   onToggleFullscreen?: () => void;
   notes?: ReactNode;
+  /** After the content: feedback and comments when the item allows them. */
+  extras?: ReactNode;
   onToc?: (toc: TocEntry[]) => void;
 }) {
   const { t } = useTranslation();
@@ -77,6 +80,7 @@ export function PageArticle({
         onToc={onToc}
         style={fullscreen ? { fontSize: FULLSCREEN_FONT_PX } : undefined}
       />
+      {extras}
       <ReaderFooter />
     </article>
   );

@@ -127,9 +127,8 @@ export function ReaderDialogs({
         content = (
           <PageInfoDialog
             page={page}
-            address={
-              window.location.origin +
-              readerPath(itemAddress(item), page.page_custom_id || page.page_id)
+            addressOf={(pageParam) =>
+              window.location.origin + readerPath(itemAddress(item), pageParam)
             }
             onClose={onClose}
           />

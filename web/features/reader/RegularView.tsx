@@ -7,7 +7,7 @@
  */
 import { ArrowLeftOutlined } from '@ant-design/icons';
 import { Button, Empty, FloatButton, Result, Skeleton, Tooltip, Typography } from 'antd';
-import { useState, type ReactNode } from 'react';
+import { lazy, Suspense, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 import type { TocEntry } from '../../markdown';
@@ -24,6 +24,8 @@ import type { ItemInfo, PageInfo } from './types';
 import type { PageState } from './usePage';
 import { MOBILE_BELOW, useIsMobile } from './useViewport';
 import { useWindowHeight } from './useWindowHeight';
+
+const PageExtras = lazy(() => import('../comments/PageExtras'));
 
 export const HEADER_HEIGHT = 56;
 const SIDEBAR_WIDTH = 280;
@@ -102,6 +104,18 @@ export function RegularView({
         fullscreen={wide}
         onToggleFullscreen={mobile ? undefined : () => setFullscreen((f) => !f)}
         notes={notes}
+        extras={
+          (item.allow_comment === '1' || item.allow_feedback === '1') && (
+            <Suspense fallback={null}>
+              <PageExtras
+                pageId={Number(page.page_id)}
+                comments={item.allow_comment === '1'}
+                feedback={item.allow_feedback === '1'}
+                loggedIn={loggedIn}
+              />
+            </Suspense>
+          )
+        }
         onToc={setToc}
       />
     );

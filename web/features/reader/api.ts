@@ -31,15 +31,29 @@ export const searchItem = (itemId: string, keyword: string) =>
 export const fetchPage = (pageId: number) =>
   request<PageInfo>('page/info', { page_id: pageId }, QUIET);
 
-/** A custom page id (or a page id) of an item → its page id. */
-export async function resolvePageId(itemId: string, pageParam: string): Promise<number> {
-  const data = await request<{ page_id: string | number }>(
+/** A custom page id (or a page id) of an item → its page id and article ID. */
+export async function resolvePage(
+  itemId: string,
+  pageParam: string,
+): Promise<{ pageId: number; customId: string }> {
+  const data = await request<{ page_id: string | number; page_custom_id?: string }>(
     'page/getPageID',
     { item_id: itemId, page_custom_id: pageParam },
     QUIET,
   );
-  return Number(data.page_id);
+  const pageId = Number(data.page_id);
+  return { pageId, customId: String(data.page_custom_id || pageId) };
 }
+
+/** A custom page id (or a page id) of an item → its page id. */
+export const resolvePageId = (itemId: string, pageParam: string): Promise<number> =>
+  resolvePage(itemId, pageParam).then((r) => r.pageId);
+
+/** A page's article ID (its id as text when it has none). */
+export const fetchPageCustomId = (pageId: number) =>
+  request<{ page_custom_id: string }>('page/getPageID', { page_id: pageId }, QUIET).then((d) =>
+    String(d.page_custom_id ?? ''),
+  );
 
 export const fetchSharedPage = (uniqueKey: string) =>
   request<SharedPage>('page/infoByKey', { unique_key: uniqueKey }, QUIET);

@@ -42,6 +42,9 @@ export interface ItemInfo {
   unread_count: number;
   global_param: { query?: unknown; body?: unknown; header?: unknown } | unknown[];
   show_watermark: number;
+  /** '1' when readers may comment on pages / give feedback. */
+  allow_comment?: string;
+  allow_feedback?: string;
 }
 
 export interface PageInfo {
@@ -56,7 +59,6 @@ export interface PageInfo {
   addtime: string;
   page_addtime: string;
   page_comments: string;
-  page_custom_id?: string;
   attachment_count: number;
   /** The active single-page share key, or ''. */
   unique_key: string;

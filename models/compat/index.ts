@@ -1,0 +1,22 @@
+/**
+ * Compatibility: ShowDoc features Quire leaves out, answered as ShowDoc does with them switched
+ * off (AI assistant, MCP tokens, kanban, public square), and its maintenance hooks.
+ */
+export {
+  agentConfig,
+  agentSessionAction,
+  agentSessions,
+  agentUnavailable,
+  aiTokenMissing,
+  createAiToken,
+  itemAiConfig,
+  listAiTokens,
+  setItemAiConfig,
+} from './aiOff';
+export { kanbanActivity, logKanbanEvent } from './kanban';
+export {
+  checkDb,
+  publicSquareItems,
+  publicSquareState,
+  scheduledJobsForbidden,
+} from './maintenance';

@@ -1,0 +1,292 @@
+/**
+ * Every /api call ShowDoc 3.9's own web front end can make (test/api/fixtures/
+ * showdocFrontEndCalls.json, read from its web_src/) reaches an action in Quire: driven with the
+ * parameters the front end sends, logged in as the owner of a real item with a catalog, pages,
+ * a version, an attachment, a member and a team, none answers 10404 (or HTTP 404). Features
+ * Quire leaves out answer as ShowDoc does with them switched off; those answers are checked here
+ * too, field for field.
+ */
+import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import fixture from './fixtures/showdocFrontEndCalls.json';
+import { addMember, addTeamMember, bindTeamItem, makeItem, makeTeam } from '../helpers/factories';
+import { makeCatalog, makePage, updatePage } from '../helpers/pages';
+import { startTestServer, type TestServer } from '../helpers/server';
+import { postMultipart, signOf } from '../helpers/uploads';
+import { makeUser, type TestUser } from '../helpers/users';
+import { PageHistory } from '../../models/pages/schemas';
+import { TeamItemMember } from '../../models/members/schemas';
+import { UploadFile } from '../../models/files/schemas';
+
+interface Entry {
+  call: string;
+  params: string[];
+  from: string[];
+}
+
+/**
+ * Calls that belong to issues being built right now by others; the coordinator empties this set
+ * as they merge. Each still must not crash the test run, but may answer 10404 until then.
+ */
+const PENDING_ELSEWHERE: Record<string, string> = {
+  'adminItem/addKeyword': '#18 admin',
+  'adminItem/attorn': '#18 admin',
+  'adminItem/ban': '#18 admin',
+  'adminItem/deleteItem': '#18 admin',
+  'adminItem/deleteRecommend': '#18 admin',
+  'adminItem/getList': '#18 admin',
+  'adminItem/getVisitList': '#18 admin',
+  'adminItem/hardDeleteItem': '#18 admin',
+  'adminItem/recommendItem': '#18 admin',
+  'adminItem/recoverItem': '#18 admin',
+  'adminItem/white': '#18 admin',
+  'adminSetting/getLoginSecretKey': '#18 admin',
+  'adminSetting/loadConfig': '#18 admin',
+  'adminSetting/loadLdapConfig': '#18 admin',
+  'adminSetting/loadOauth': '#18 admin',
+  'adminSetting/resetLoginSecretKey': '#18 admin',
+  'adminSetting/saveConfig': '#18 admin',
+  'adminSetting/saveLdapConfig': '#18 admin',
+  'adminSetting/saveOauth': '#18 admin',
+  'adminSetting/syncLdapUsers': '#18 admin',
+  'adminSetting/testAiService': '#18 admin',
+  'adminUpdate/checkUpdate': '#18 admin',
+  'adminUpdate/download': '#18 admin',
+  'adminUpdate/updateFiles': '#18 admin',
+  'adminUser/addUser': '#18 admin',
+  'adminUser/ban': '#18 admin',
+  'adminUser/deleteUser': '#18 admin',
+  'adminUser/getList': '#18 admin',
+  'adminUser/loginLog': '#18 admin',
+  'extLogin/oauth2': '#18 admin',
+  'export/checkMarkdownLimit': '#19 data',
+  'export/markdown': '#19 data',
+  'export/word': '#19 data',
+  'exportHtml/export': '#19 data',
+  'import/auto': '#19 data',
+  'ai/create': '#23 AI',
+};
+
+let server: TestServer;
+let owner: TestUser;
+let values: Record<string, string | number>;
+
+beforeAll(async () => {
+  server = await startTestServer({ env: { LOG_LEVEL: 'silent' } });
+  owner = await makeUser({ admin: true, name: 'Owner' });
+  const member = await makeUser();
+  const teammate = await makeUser();
+  const { item_id } = await makeItem(owner, { item_name: 'Front end' });
+  const catId = await makeCatalog(owner, item_id, 'Guide');
+  const page = await makePage(owner, item_id, { catId, title: 'Intro' });
+  await updatePage(owner, page, 'second version');
+  const history = await PageHistory.findOne({ page_id: page.page_id }).lean();
+  const itemMemberId = await addMember(item_id, member, 1);
+  const { team_id: teamId } = await makeTeam(owner, 'Writers');
+  await addTeamMember(teamId, teammate);
+  const teamItemId = await bindTeamItem(teamId, item_id, owner);
+  const teamItemMember = await TeamItemMember.findOne({ item_id }).lean();
+  const upload = await postMultipart(server.url, 'page/upload', [
+    { name: 'user_token', value: owner.user_token },
+    { name: 'page_id', value: String(page.page_id) },
+    { name: 'file', filename: 'notes.txt', content: Buffer.from('notes') },
+  ]);
+  const fileSign = signOf(upload.body.url);
+  const file = await UploadFile.findOne({ sign: fileSign }).lean();
+  values = {
+    item_id,
+    copy_item_id: item_id,
+    to_item_id: item_id,
+    page_id: page.page_id,
+    cat_id: catId,
+    parent_cat_id: 0,
+    new_p_cat_id: 0,
+    page_history_id: history!.page_history_id,
+    item_member_id: itemMemberId,
+    team_id: teamId,
+    id: teamItemMember?.id ?? teamItemId,
+    file_id: file!.file_id,
+    file_ids: String(file!.file_id),
+    uid: member.uid,
+    from_uid: owner.uid,
+    username: member.username,
+    member_username: teammate.username,
+    item_name: 'Front end',
+    group_name: 'Group',
+    team_name: 'Team',
+    page_title: 'Intro',
+    page_content: 'Hello from the front end',
+    content: 'A comment',
+    cat_name: 'Guide',
+    keyword: 'Intro',
+    password: 'wrong-password',
+    new_password: 'n3w-Passw0rd',
+    confirm_password: 'n3w-Passw0rd',
+    project_name: 'Front end',
+    page: 1,
+    count: 10,
+    page_size: 10,
+    member_group_id: 1,
+    team_member_group_id: 1,
+    feedback_type: 1,
+    client_id: 'front-end-client',
+    guest_token: 'guest-token-123',
+    is_urlencode: 0,
+    isCreateSiglePage: 'true',
+    expire_days: 0,
+    lock_to: 0,
+    redirect_login: 'false',
+    confirm: 1,
+    name: 'Owner',
+    template_title: 'T',
+    template_content: 'body',
+    template_id: 1,
+    message_content_id: 1,
+    session_id: 1,
+    msg_id: 1,
+    feedback: 1,
+    message: 'hi',
+    event_type: 'task_created',
+    sql: 'CREATE TABLE t (id int)',
+    push_url: 'https://example.com/hook',
+    path: '/mock',
+    template: '{}',
+    data: '{}',
+    groups: '[]',
+    cats: '[]',
+    export_format: 'markdown',
+    captcha: '0000',
+    captcha_id: 1,
+    token: 'nope',
+    unique_key: 'nope',
+    uids: String(member.uid),
+  };
+});
+afterAll(async () => {
+  await server.stop();
+});
+
+/** Writes that would spoil later calls run last, and logout very last. */
+function order(entries: Entry[]): Entry[] {
+  const rank = (e: Entry) =>
+    e.call === 'user/logout'
+      ? 2
+      : /delete|attorn|archive|exit|reset|ban|recover|batch/i.test(e.call)
+        ? 1
+        : 0;
+  return [...entries].sort((a, b) => rank(a) - rank(b));
+}
+
+async function drive(entry: Entry): Promise<{ status: number; code: number | null }> {
+  const params: Record<string, string> = { user_token: owner.user_token };
+  for (const name of entry.params)
+    if (name in values) params[name] = String(values[name]);
+    else if (name !== 'file' && name !== 'editormd-image-file') params[name] = '';
+  if (entry.params.includes('file') || entry.params.includes('editormd-image-file')) {
+    const answer = await postMultipart(server.url, entry.call, [
+      ...Object.entries(params).map(([name, value]) => ({ name, value })),
+      {
+        name: entry.params.includes('file') ? 'file' : 'editormd-image-file',
+        filename: 'a.txt',
+        content: Buffer.from('x'),
+      },
+    ]);
+    return { status: answer.status, code: Number(answer.body.error_code ?? 0) };
+  }
+  const response = await fetch(`${server.url}/api/${entry.call}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams(params).toString(),
+    redirect: 'manual',
+  });
+  const text = await response.text();
+  let code: number | null;
+  try {
+    const body = JSON.parse(text) as { error_code?: number };
+    code = typeof body.error_code === 'number' ? body.error_code : null;
+  } catch {
+    code = null; // an image, a download or a redirect
+  }
+  return { status: response.status, code };
+}
+
+describe("ShowDoc's front-end calls", () => {
+  test('the fixture lists the calls with their parameters', () => {
+    expect(fixture.calls.length).toBeGreaterThan(150);
+    for (const entry of fixture.calls) expect(entry.call).toMatch(/^[A-Za-z_]+\/[A-Za-z_0-9]+$/);
+    const names = new Set(fixture.calls.map((e) => e.call));
+    for (const pending of Object.keys(PENDING_ELSEWHERE)) expect(names).toContain(pending);
+  });
+
+  test('every call reaches an action: none answers 10404 (pending ones excepted)', async () => {
+    const missing: string[] = [];
+    for (const entry of order(fixture.calls)) {
+      if (entry.call in PENDING_ELSEWHERE) continue;
+      const { status, code } = await drive(entry);
+      if (status === 404 || code === 10404) missing.push(`${entry.call} → ${status}/${code}`);
+    }
+    expect(missing).toEqual([]);
+  });
+});
+
+describe('left-out features answer as ShowDoc with them switched off', () => {
+  let token: string;
+  const call = (route: string, params: Record<string, string | number> = {}) =>
+    server.api.call(route, { user_token: token, ...params }).then((a) => a.body);
+
+  beforeAll(async () => {
+    token = (await makeUser()).user_token;
+  });
+
+  test('agent/config: enabled false; sessions empty; using it says the AI service is off', async () => {
+    const { item_id } = await makeItem(await makeUser());
+    expect(await call('agent/config', {})).toEqual({
+      error_code: 0,
+      data: {
+        enabled: false,
+        welcome_message: '',
+        can_edit: false,
+        item_type: 'regular',
+        is_guest: false,
+        dialog_collapsed: 1,
+      },
+    });
+    const anonymous = await server.api.call('agent/config', { item_id, guest_token: 'g-12345678' });
+    expect(anonymous.body.data).toMatchObject({
+      enabled: false,
+      is_guest: true,
+      item_type: 'regular',
+    });
+    expect((await server.api.call('agent/config')).body.error_code).toBe(10102);
+    expect(await call('agent/sessionList')).toEqual({ error_code: 0, data: { sessions: [] } });
+    for (const action of ['sessionNew', 'sessionLoad', 'agent'])
+      expect((await call(`agent/${action}`, { message: 'hi', session_id: 1 })).error_code).toBe(
+        10101,
+      );
+  });
+
+  test('item AI settings read as off; ai_token lists none; kanban and the public square are off', async () => {
+    const user = await makeUser();
+    const { item_id } = await makeItem(user);
+    token = user.user_token;
+    expect((await call('item/getAiConfig', { item_id })).data).toEqual({
+      enabled: 0,
+      dialog_collapsed: 1,
+      guest_enabled: 0,
+      welcome_message: '',
+      system_prompt: '',
+    });
+    expect((await call('item/setAiConfig', { item_id, enabled: 1 })).error_code).toBe(10101);
+    expect(await call('ai_token/list')).toEqual({ error_code: 0, data: { tokens: [], total: 0 } });
+    expect((await call('ai_token/detail', { id: 3 })).error_code).toBe(10101);
+    expect((await call('kanban/getActivity', { item_id })).error_code).toBe(10303);
+    expect((await call('kanban/logEvent', { item_id, event_type: 'nope' })).error_code).toBe(10101);
+    expect(await call('publicSquare/checkEnabled')).toEqual({ error_code: 0, data: { enable: 0 } });
+    expect((await call('publicSquare/getPublicItems')).error_code).toBe(10501);
+    expect(await call('update/checkDb')).toEqual({ error_code: 0, data: [] });
+    const cron = await server.api.call('ScriptCron/run');
+    expect({ status: cron.status, body: cron.body }).toEqual({
+      status: 403,
+      body: { error_code: 10403, error_message: 'Forbidden' },
+    });
+  });
+});

@@ -5,7 +5,7 @@
  * home page (`/` lands there); an owner gives an item a personal domain that `/<domain>` opens.
  */
 import { expect, test } from '@jest/globals';
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { Item } from '../../models/items/schemas';
 import { User } from '../../models/accounts/schemas';
 import { makeItem } from '../helpers/factories';
@@ -152,4 +152,29 @@ test('an owner sets a personal domain on the item setting screen and /<domain> o
   await page.goto(`${suite.server.url}/${domain}`);
   await page.getByText(itemName).first().waitFor();
   expect(page.url()).toBe(`${suite.server.url}/${domain}`);
+});
+
+test('a generic-access secret-key link logs the browser in through the bridge (no token in the URL)', async () => {
+  const key = (
+    await suite.server.api
+      .withToken(admin.user_token)
+      .ok<{ login_secret_key: string }>('adminSetting/getLoginSecretKey')
+  ).login_secret_key;
+  const username = `linked_${unique()}`;
+  const time = Math.floor(Date.now() / 1000);
+  const token = createHash('md5').update(`${username}${key}${time}`).digest('hex');
+  const tp = await open();
+  const seen: string[] = [];
+  tp.page.on('framenavigated', (frame) => {
+    if (frame === tp.page.mainFrame()) seen.push(frame.url());
+  });
+  await tp.page.goto(
+    `${suite.server.url}/api/ExtLogin/bySecretKey?username=${username}&time=${time}&token=${token}&redirect=/team/index`,
+  );
+  await tp.page.waitForURL(`${suite.server.url}/team/index`);
+  const login = await tp.page.evaluate(() =>
+    JSON.parse(localStorage.getItem('userinfo') ?? 'null'),
+  );
+  expect(login).toMatchObject({ username, groupid: '2' });
+  for (const url of seen) expect(url).not.toContain(login.user_token);
 });

@@ -10,10 +10,10 @@ import {
   loadOauth2Config,
   resetLoginSecretKey,
   saveConfig,
-  saveLdapConfig,
   saveOauth2Config,
   type ConfigInput,
 } from '../../models/settings';
+import { saveLdapConfig } from '../../models/accounts';
 import { requireAdmin } from '../auth';
 import { defineController } from '../registry';
 

@@ -13,6 +13,7 @@ export {
 export { type AdminUserRow, deleteUserAccount, listUsers, saveUser } from './adminUsers';
 export { ANONYMOUS, type Authenticated, authenticateToken } from './auth';
 export { ensureFirstAdmin } from './bootstrap';
+export { saveLdapConfig } from './ldap';
 export { finishOauth2, loginBySecretKey, redeemLoginCode, startOauth2 } from './extLogin';
 export { captchaImage, checkCaptcha, createCaptcha } from './captcha';
 export {

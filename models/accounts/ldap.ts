@@ -11,7 +11,9 @@
  */
 import { randomBytes } from 'node:crypto';
 import { Client, EqualityFilter } from 'ldapts';
-import { decodeJsonOption, getSetting } from '../settings';
+import type { Actor } from '../access';
+import { ApiError } from '../platform';
+import { decodeJsonOption, getSetting, prepareLdapConfig, setSettings } from '../settings';
 import { ADMIN_GROUP, User, type UserDoc } from './schemas/user';
 import { createUser } from './users';
 
@@ -33,7 +35,10 @@ export interface LdapForm {
 /** The stored LDAP form when LDAP login is on, else null. */
 export async function ldapFormIfOpen(): Promise<LdapForm | null> {
   if ((await getSetting('ldap_open')) !== '1') return null;
-  const form = decodeJsonOption(await getSetting('ldap_form'));
+  return ldapFormOf(decodeJsonOption(await getSetting('ldap_form')));
+}
+
+function ldapFormOf(form: Record<string, unknown> | null): LdapForm | null {
   if (!form || typeof form.host !== 'string' || !form.host) return null;
   const text = (key: string, fallback = '') =>
     typeof form[key] === 'string' && form[key] ? (form[key] as string) : fallback;
@@ -135,4 +140,28 @@ export async function loginWithLdap(username: string, password: string): Promise
   });
   await User.updateOne({ uid: user.uid }, { $set: { is_sso: 1 } });
   return { ...user.toObject<UserDoc>(), is_sso: 1 };
+}
+
+/**
+ * `adminSetting/saveLdapConfig`: checks the form, and when LDAP is being switched on, binds with
+ * the service account and searches the base DN first — a directory that cannot be reached or
+ * refuses the account answers 10011 and nothing is stored (ShowDoc checked the same).
+ */
+export async function saveLdapConfig(actor: Actor, open: unknown, rawForm: unknown): Promise<void> {
+  const values = await prepareLdapConfig(actor, open, rawForm);
+  if (values.ldap_open === '1') {
+    const form = ldapFormOf(decodeJsonOption(values.ldap_form ?? (await getSetting('ldap_form'))));
+    if (!form) throw new ApiError(10011, 'The LDAP settings are incomplete');
+    const client = clientFor(form);
+    try {
+      if (form.bind_dn) await client.bind(form.bind_dn, form.bind_password);
+      await client.search(form.base_dn, { scope: 'base', sizeLimit: 1 });
+    } catch (error) {
+      const reason = error instanceof Error ? error.message : String(error);
+      throw new ApiError(10011, `The LDAP server refused the settings: ${reason}`);
+    } finally {
+      await client.unbind().catch(() => undefined);
+    }
+  }
+  await setSettings(values);
 }

@@ -299,8 +299,16 @@ export async function loadLdapConfig(actor: Actor) {
   };
 }
 
-/** Checks and stores the LDAP switch and form (blank fields take the spec's defaults). */
-export async function saveLdapConfig(actor: Actor, open: unknown, rawForm: unknown) {
+/**
+ * Checks the LDAP switch and form (blank fields take the spec's defaults, a blank bind password
+ * keeps the stored one) and returns the option values to store; accounts' saveLdapConfig tries
+ * the directory with them before storing.
+ */
+export async function prepareLdapConfig(
+  actor: Actor,
+  open: unknown,
+  rawForm: unknown,
+): Promise<Record<string, string>> {
   requireSiteAdmin(actor);
   const ldapOpen = switchValue('ldap_open', open ?? '0');
   const stored = decodeJsonOption(await getSetting('ldap_form'));
@@ -317,7 +325,7 @@ export async function saveLdapConfig(actor: Actor, open: unknown, rawForm: unkno
     values.ldap_form = JSON.stringify(form);
   } else if (ldapOpen === '1' && !stored?.host) throw bad('ldap_form', 'required');
   values.ldap_open = ldapOpen;
-  await setSettings(values);
+  return values;
 }
 
 /** adminSetting/loadOauth2Config: the switch and the form (client secret masked). */

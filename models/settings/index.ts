@@ -1,5 +1,5 @@
 /** Settings: site-wide options. */
-export { decodeJsonOption, getSetting, getSiteSettings } from './settings';
+export { decodeJsonOption, getSetting, getSiteSettings, setSettings } from './settings';
 export {
   SITE_CONFIG_KEYS,
   type ConfigInput,
@@ -9,6 +9,6 @@ export {
   loadOauth2Config,
   resetLoginSecretKey,
   saveConfig,
-  saveLdapConfig,
+  prepareLdapConfig,
   saveOauth2Config,
 } from './adminSettings';

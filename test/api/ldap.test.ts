@@ -109,10 +109,23 @@ describe('LDAP login', () => {
     expect((await User.findOne({ username: 'carol_ldap' }).lean())!.name).toBe('Carol C');
   });
 
-  test('a wrong service-account password makes directory logins fail cleanly (10210)', async () => {
-    await saveLdap(1, { bind_password: 'not-the-secret' });
-    expect((await login('carol_ldap', 'Ldap-pw-3')).body.error_code).toBe(10210);
-    await saveLdap(1, { bind_password: slapd.adminPassword });
+  test('switching on with a refused service account or an unreachable directory is 10011, nothing stored', async () => {
+    await saveLdap(1);
+    const before = await Option.find({}, { _id: 0 }).sort({ option_name: 1 }).lean();
+    const save = (form: Record<string, string | number>) =>
+      server.api.withToken(admin.user_token).fail('adminSetting/saveLdapConfig', {
+        ldap_open: 1,
+        ldap_form: JSON.stringify({
+          host: slapd.host,
+          port: slapd.port,
+          base_dn: LDAP_BASE,
+          bind_dn: LDAP_ADMIN_DN,
+          ...form,
+        }),
+      });
+    expect((await save({ bind_password: 'not-the-secret' })).error_code).toBe(10011);
+    expect((await save({ bind_password: slapd.adminPassword, port: 1 })).error_code).toBe(10011);
+    expect(await Option.find({}, { _id: 0 }).sort({ option_name: 1 }).lean()).toEqual(before);
     expect((await login('carol_ldap', 'Ldap-pw-3')).body.error_code).toBe(0);
   });
 });

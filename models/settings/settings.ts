@@ -12,7 +12,8 @@ import mongoose from 'mongoose';
 import { events } from '../platform';
 import { Option } from './schemas/options';
 
-const CACHE_TTL_MS = 5_000;
+/** Only for a relay message lost on the way: `settings.changed` is what refreshes the cache. */
+const CACHE_TTL_MS = 60_000;
 
 const DEFAULT_HISTORY_VERSION_COUNT = 20;
 const MAX_HISTORY_VERSION_COUNT = 1000;

@@ -11,6 +11,7 @@ import { healthCheck } from './health';
 import { mockServing } from './mockServing';
 import type { ControllerRegistry } from './registry';
 import { requestLog } from './requestLog';
+import { securityHeaders } from './securityHeaders';
 import { createControllerRegistry } from './routes';
 import { showdocTransport } from './showdoc';
 import type { AppState } from './state';
@@ -37,6 +38,7 @@ export function createApp(options: AppOptions): Express {
   );
 
   app.use(requestLog(logger));
+  app.use(securityHeaders());
   app.get('/healthz', healthCheck(state));
   app.use(mockServing(state));
   app.use(

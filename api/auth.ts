@@ -26,7 +26,13 @@ export async function requireLogin(ctx: ActionContext): Promise<Authenticated> {
 
 /** The caller if the token is valid, else an anonymous visitor ("optional login" endpoints). */
 export async function optionalLogin(ctx: ActionContext): Promise<Authenticated> {
-  return (await resolve(ctx)) ?? { actor: ANONYMOUS, user: null as unknown as Authenticated['user'] };
+  return (
+    (await resolve(ctx)) ?? {
+      actor: ANONYMOUS,
+      user: null as unknown as Authenticated['user'],
+      expiresAt: 0,
+    }
+  );
 }
 
 /** The logged-in caller, who must be a site admin (10103 otherwise). */

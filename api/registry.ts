@@ -56,6 +56,13 @@ export class ControllerRegistry {
     this.controllers.set(key, actions);
   }
 
+  /** Every registered action as `controller/action` (normalised names), e.g. for the fuzz suite. */
+  routes(): string[] {
+    return [...this.controllers].flatMap(([controller, actions]) =>
+      [...actions.keys()].map((action) => `${controller}/${action}`),
+    );
+  }
+
   find(controller: string, action: string): ActionHandler | undefined {
     return this.controllers.get(controllerKey(controller))?.get(actionKey(action));
   }

@@ -4,7 +4,7 @@
  * Everything under /api and /server passes through here; nothing else does.
  */
 import express, { type NextFunction, type Request, type Response, Router } from 'express';
-import { ApiError, type Logger } from '../models/platform';
+import { ApiError, type Logger, runForClient } from '../models/platform';
 import { successBody } from './envelope';
 import { Params } from './params';
 import type { ActionContext, ControllerRegistry } from './registry';
@@ -53,6 +53,8 @@ export function showdocTransport(options: {
     }
     res.locals.logPath = route.logPath;
     res.locals.showdocRoute = route;
+    // Answers carry tokens, private pages and member lists: no browser or proxy keeps them.
+    res.set('Cache-Control', 'no-store');
     if (state.phase !== 'ready') throw new ApiError(10503, undefined, { httpStatus: 503 });
     next();
   });
@@ -86,7 +88,7 @@ export function showdocTransport(options: {
       logger,
       token: () => tokenFrom(req, params),
     };
-    const data = await handler(ctx);
+    const data = await runForClient(ctx.ip, () => handler(ctx));
     if (!res.headersSent) res.json(successBody(data));
   });
 

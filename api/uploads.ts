@@ -195,6 +195,8 @@ export function receiveMultipart(
     req.on('close', () => {
       if (!req.complete) fail(new ApiError(10101, 'The upload was interrupted'));
     });
+    // An aborted or reset body errors the request stream: answered like a cut body, never thrown.
+    req.on('error', () => fail(new ApiError(10101, 'The upload was interrupted')));
     req.pipe(parser);
   });
 }
@@ -229,11 +231,19 @@ export async function uploadLimitBytes(): Promise<number> {
 }
 
 /**
- * The base of the download URLs handed to clients: the `site_url` setting, else the address the
- * request came to.
+ * The base of the absolute URLs handed to clients (upload links): the `site_url` setting; else,
+ * behind a trusted proxy (TRUST_PROXY), the host it forwarded; else the address this connection
+ * actually reached. Never the request's own Host header: a client could name any site there and
+ * have Quire hand out links to it.
  */
 export async function publicBaseUrl(ctx: ActionContext): Promise<string> {
   const configured = (await getSiteSettings()).siteUrl.trim().replace(/\/+$/, '');
   if (/^https?:\/\//i.test(configured)) return configured;
-  return `${ctx.req.protocol}://${ctx.req.get('host') ?? 'localhost'}`;
+  const { req } = ctx;
+  const trusts = req.app.get('trust proxy fn') as (address: string, hop: number) => boolean;
+  if (req.get('x-forwarded-host') && trusts(req.socket.remoteAddress ?? '', 0))
+    return `${req.protocol}://${req.host}`;
+  const address = (req.socket.localAddress ?? '127.0.0.1').replace(/^::ffff:/, '');
+  const host = address.includes(':') ? `[${address}]` : address;
+  return `${req.protocol}://${host}:${req.socket.localPort}`;
 }

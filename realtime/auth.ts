@@ -5,12 +5,19 @@
  */
 import type { Actor } from '../models/access';
 import { authenticateToken } from '../models/accounts';
+import { rooms } from './socketEvents';
 import type { QuireSocket } from './types';
 
 /** Not logged in (ShowDoc's code): the refusal sent with `connect_error` and in acks. */
 export const NOT_LOGGED_IN = 10102;
 
 const tokens = new WeakMap<QuireSocket, string>();
+
+/**
+ * Open sockets one user may hold in this process (several tabs and devices fit easily); more are
+ * refused with 10100, so one account cannot tie up the server with connections.
+ */
+export const MAX_SOCKETS_PER_USER = 20;
 
 function refusal(): Error & { data: { error_code: number } } {
   return Object.assign(new Error('Not logged in'), { data: { error_code: NOT_LOGGED_IN } });
@@ -42,6 +49,11 @@ export async function authenticateSocket(
     const auth = await authenticateToken(token);
     const claim = claimedUid(socket);
     if (!auth || (claim !== undefined && claim !== auth.actor.uid)) return next(refusal());
+    const open = socket.nsp.adapter.rooms.get(rooms.user(auth.actor.uid))?.size ?? 0;
+    if (open >= MAX_SOCKETS_PER_USER)
+      return next(
+        Object.assign(new Error('Too many connections'), { data: { error_code: 10100 } }),
+      );
     tokens.set(socket, token);
     socket.data = {
       uid: auth.actor.uid,

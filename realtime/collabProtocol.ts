@@ -46,7 +46,9 @@ export type CollabCloseReason =
   | 'page-deleted'
   | 'awareness-identity'
   /** The client sent a message kind only the server may send (stateless broadcasts). */
-  | 'refused-message';
+  | 'refused-message'
+  /** The user logged out, changed the password, or the token expired: sign in again. */
+  | 'session-ended';
 
 /** Who the person behind an awareness state is. `id` and `name` must be the connection's own. */
 export interface CollabUser {

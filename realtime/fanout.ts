@@ -105,6 +105,12 @@ export function startFanout(deps: FanoutDeps): () => void {
         });
     },
 
+    'sheet.changed'({ itemId, pageId, byUid, cells }) {
+      local()
+        .to(rooms.page(pageId))
+        .emit('sheet:changed', { item_id: itemId, page_id: pageId, by_uid: byUid, cells });
+    },
+
     'page.deleted'({ itemId, pageId }) {
       const room = rooms.page(pageId);
       const watchers = localSocketsIn(io, room);
@@ -167,6 +173,13 @@ export function startFanout(deps: FanoutDeps): () => void {
       };
       if (uids.length) local().to(targets).emit('notice', payload);
       else local().emit('notice', payload);
+    },
+
+    /** Logged out or password changed: the user's sockets end now, not at their next request. */
+    'session.revoked'({ uid }) {
+      const room = rooms.user(uid);
+      if (!hasLocalSockets(io, room)) return;
+      for (const socket of localSocketsIn(io, room)) socket.disconnect(true);
     },
 
     async 'unread.changed'({ uid }) {

@@ -74,6 +74,19 @@ export interface PageSavedPayload {
   created: boolean;
 }
 
+/**
+ * A spreadsheet page was saved: the cells whose text changed (`sheet` is the sheet's index), or
+ * `cells: null` when the workbook's shape changed and it must be reloaded. Pushed to `page:<id>`
+ * next to `page:saved`, so open spreadsheet views update cell by cell without reloading.
+ */
+export interface SheetChangedPayload {
+  item_id: number;
+  page_id: number;
+  /** Who saved (the saver's own views already show these cells). */
+  by_uid: number;
+  cells: Array<{ sheet: number; row: number; col: number; text: string }> | null;
+}
+
 /** The page went to the recycle bin; watchers have been removed from its room. */
 export interface PageDeletedPayload {
   item_id: number;
@@ -144,6 +157,7 @@ export interface ServerToClientEvents {
   lock: (payload: LockPayload) => void;
   'page:saved': (payload: PageSavedPayload) => void;
   'page:deleted': (payload: PageDeletedPayload) => void;
+  'sheet:changed': (payload: SheetChangedPayload) => void;
   'page:comments': (payload: PageCommentsPayload) => void;
   'menu:changed': (payload: MenuChangedPayload) => void;
   'item:changed': (payload: ItemChangedPayload) => void;

@@ -6,7 +6,7 @@
  *
  * Nothing here is per socket beyond the socket itself: no timers, no closures held elsewhere.
  */
-import { isApiError, type Logger, nowSeconds } from '../models/platform';
+import { isApiError, type Logger, nowSeconds, runForClient, tryConsume } from '../models/platform';
 import { PageLock } from '../models/pages/schemas';
 import { authenticateSocket, currentActor, NOT_LOGGED_IN } from './auth';
 import type { LockExpiry } from './lockExpiry';
@@ -112,18 +112,23 @@ export function setupSockets(io: QuireServer, deps: SocketDeps): void {
       return reply(BAD_INPUT);
     const password = (rawPassword as string | undefined) || undefined;
     try {
+      // Each watch costs access checks: a client may not ask for them without end.
+      if (!(await tryConsume('watch', String(socket.data.uid))))
+        return reply({ error_code: 10100, error_message: 'Too many requests, slow down' });
       const actor = await currentActor(socket);
       if (!actor) {
         reply({ error_code: NOT_LOGGED_IN });
         socket.disconnect(true);
         return;
       }
+      // Visit-password misses are counted per client address, as over HTTP.
+      const client = socket.handshake.address;
       if (which.itemId !== undefined) {
-        await watchItem(socket, actor, which.itemId, password);
+        await runForClient(client, () => watchItem(socket, actor, which.itemId!, password));
         return reply({ ok: true });
       }
       const pageId = which.pageId!;
-      const itemId = await watchPage(socket, actor, pageId, password);
+      const itemId = await runForClient(client, () => watchPage(socket, actor, pageId, password));
       if (!socket.connected) return;
       if (mode || socket.data.present[pageId]) setMode(socket, pageId, mode);
       const [lock, users] = await Promise.all([lockOf(itemId, pageId), presence.list(pageId)]);

@@ -19,7 +19,7 @@ import type { AddressInfo } from 'node:net';
 import { createApp } from '../api/app';
 import type { ControllerRegistry } from '../api/registry';
 import { createAppState, type AppState } from '../api/state';
-import { ensureFirstAdmin } from '../models/accounts';
+import { ensureFirstAdmin, usernameClashes } from '../models/accounts';
 import {
   type Config,
   ensureIndexes,
@@ -157,6 +157,12 @@ export async function startQuire(
   let stopAttachments: () => void;
   try {
     await ensureIndexes();
+    // Usernames are unique case-insensitively now; older clashes are reported, never merged.
+    for (const names of await usernameClashes())
+      logger.warn(
+        { usernames: names },
+        'accounts whose usernames differ only in letter case: each logs in only with its exact spelling; rename all but one',
+      );
     if (servesApi) await ensureFirstAdmin({ adminPassword: config.adminPassword, print });
     stopAttachments = await startAttachments({ dataDir: config.dataDir });
   } catch (error) {

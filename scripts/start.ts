@@ -1,12 +1,14 @@
 /**
- * `npm start`: validate the configuration, build the web app if needed, run this process's role
- * (ROLE: everything by default, or only the API, or only realtime — see scripts/quire.ts), and
- * stop cleanly on SIGINT/SIGTERM (a second signal forces the exit).
+ * `npm start`: validate the configuration, build the web app if needed, then run the server
+ * (scripts/serve.ts) under Quire's own supervisor (scripts/supervisor.ts), which restarts it if
+ * it dies and passes SIGINT/SIGTERM on for a clean stop. A configuration error still ends here
+ * with its message and exit code 1, before any process is forked.
  */
 import fs from 'node:fs';
+import path from 'node:path';
 import { ConfigError, loadConfig } from '../models/platform';
 import { ROOT } from './paths';
-import { startQuire } from './quire';
+import { superviseProcess } from './supervisor';
 import { ensureWebBuilt } from './webBuild';
 
 function fail(message: string): never {
@@ -14,7 +16,8 @@ function fail(message: string): never {
   process.exit(1);
 }
 
-// A .env in the working directory fills in settings the environment does not already set.
+// A .env in the working directory fills in settings the environment does not already set; the
+// server process inherits them.
 if (fs.existsSync('.env')) process.loadEnvFile('.env');
 
 let config;
@@ -36,36 +39,9 @@ if (config.role !== 'realtime') {
   }
 }
 
-// Signal handlers go in before anything starts, so a signal during start-up is never the
-// default "die at once" (which would skip flushing the database).
-let quire: Awaited<ReturnType<typeof startQuire>> | undefined;
-let signalled = false;
-
-function stopAndExit(): void {
-  quire!.stop().then(
-    () => {
-      print('Quire stopped.');
-      process.exit(0);
-    },
-    (error: unknown) => fail(`Error while stopping: ${(error as Error).message}`),
-  );
-}
-
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.on(signal, () => {
-    if (signalled) {
-      print('Second signal: exiting without waiting.');
-      process.exit(1);
-    }
-    signalled = true;
-    print(`${signal} received: finishing requests and closing the database…`);
-    if (quire) stopAndExit();
-  });
-}
-
-try {
-  quire = await startQuire(config, { print });
-} catch (error) {
-  fail(`Quire could not start: ${(error as Error).message}`);
-}
-if (signalled) stopAndExit();
+const server = superviseProcess({
+  script: path.join(ROOT, 'scripts', 'serve.ts'),
+  env: process.env,
+  print,
+});
+process.exit(await server.done);

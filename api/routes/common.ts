@@ -129,8 +129,8 @@ export const commonController = defineController('common', {
       .send(png);
   },
 
-  async createCaptcha() {
-    return { captcha_id: await createCaptcha() };
+  async createCaptcha(ctx) {
+    return { captcha_id: await createCaptcha({ ip: ctx.ip }) };
   },
 
   /** The captcha picture; HTTP 404 with an empty body when there is no such captcha. */

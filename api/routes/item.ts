@@ -3,10 +3,8 @@
  * §9.11–§9.16). The list-related actions are in itemList.ts, search in itemSearch.ts; the
  * registry merges actions of the same controller. Rules live in models/items/items.ts and friends.
  */
-import { requireItemRole } from '../../models/access';
 import { itemAiConfig, setItemAiConfig } from '../../models/compat';
 import {
-  listChangeLog,
   copyItem,
   getItemKey,
   resetItemKey,
@@ -17,7 +15,7 @@ import {
   transferItem,
   updateItem,
 } from '../../models/items';
-import { checkVisitPassword, itemInfo, resolveItemId } from '../../models/reader';
+import { checkVisitPassword, itemInfo, resolveItemId, visibleChangeLog } from '../../models/reader';
 import { ApiError } from '../../models/platform';
 import { itemPassword, optionalLogin, requireLogin } from '../auth';
 import { defineController, type ActionContext } from '../registry';
@@ -162,11 +160,11 @@ export const itemController = defineController('item', {
 
   async getChangeLog(ctx) {
     const { actor } = await requireLogin(ctx);
-    const itemId = itemIdParam(ctx);
-    await requireItemRole(actor, itemId, 'editor', {
-      denied: 10101,
-      message: 'No edit permission',
-    });
-    return listChangeLog(itemId, ctx.params.int('page', 1), ctx.params.int('count', 15));
+    return visibleChangeLog(
+      actor,
+      itemIdParam(ctx),
+      ctx.params.int('page', 1),
+      ctx.params.int('count', 15),
+    );
   },
 });

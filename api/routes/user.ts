@@ -105,16 +105,11 @@ export const userController = defineController('user', {
     if (actor.uid > 0) await revokeTokens(actor.uid);
   },
 
-  /** Username search for the member pickers; `value` is what the client's autocomplete shows. */
+  /** Username search for the member pickers: ShowDoc's three fields, nothing more. */
   async allUser(ctx) {
-    await requireLogin(ctx);
-    const users = await searchUsers(ctx.params.str('username'));
-    return users.map((u) => ({
-      username: u.username,
-      uid: String(u.uid),
-      name: u.name,
-      value: u.username,
-    }));
+    const { actor } = await requireLogin(ctx);
+    const users = await searchUsers(actor.uid, ctx.params.str('username'));
+    return users.map((u) => ({ username: u.username, uid: String(u.uid), name: u.name }));
   },
 
   async oauthInfo() {

@@ -3,7 +3,7 @@
  * user search and the per-user push address. Rules and their order follow reference accounts
  * §2 and §8; where ShowDoc was weak Quire is stricter (see the notes at each function).
  */
-import { ApiError, failure, formatNow, nowSeconds } from '../platform';
+import { ApiError, failure, formatNow, nowSeconds, throttle } from '../platform';
 import { checkCaptcha } from './captcha';
 import { loginWithLdap } from './ldap';
 import { clearLoginFailures, lockedFor, recordLoginFailure } from './loginThrottle';
@@ -14,10 +14,12 @@ import {
   MAX_PASSWORD_BYTES,
   USERNAME_RULE,
   createUser,
+  findUserByName,
   hashPassword,
   issueToken,
   revokeTokens,
   upgradeLegacyHash,
+  usernameTaken,
   verifyPassword,
 } from './users';
 
@@ -38,7 +40,8 @@ export interface CaptchaAnswer {
 const MAX_LOGIN_PASSWORD_BYTES = 1024;
 export const MAX_NAME_LENGTH = 64;
 export const MAX_USER_SEARCH_LENGTH = 200;
-export const USER_SEARCH_LIMIT = 50;
+export const USER_SEARCH_LIMIT = 10;
+export const USER_SEARCH_MIN_PREFIX = 3;
 const MAX_PUSH_URL_LENGTH = 2000;
 /** Checked when the username is unknown, so both answers take as long as a real check. */
 let dummyHash: Promise<string> | undefined;
@@ -68,7 +71,7 @@ export function passwordPolicyProblems(password: string): string[] {
 async function checkNewPassword(password: string): Promise<void> {
   if (password === '') throw failure('Password must not be empty');
   if (Buffer.byteLength(password) > MAX_PASSWORD_BYTES)
-    throw failure(`Password must be at most ${MAX_PASSWORD_BYTES} bytes`);
+    throw failure(`Password must be at most ${MAX_PASSWORD_BYTES} bytes (UTF-8)`);
   if ((await getSiteSettings()).strongPasswordEnabled) {
     const problems = passwordPolicyProblems(password);
     if (problems.length) throw failure(`The password needs ${problems.join(', ')}`);
@@ -112,7 +115,7 @@ export async function loginWithPassword(
   await requireCaptcha(input);
   await requireNotLocked(username);
 
-  const user = await User.findOne({ username }).lean<UserDoc>();
+  const user = (await findUserByName(username))?.toObject<UserDoc>() ?? null;
   let valid = false;
   if (Buffer.byteLength(password) <= MAX_LOGIN_PASSWORD_BYTES) {
     if (user) valid = await verifyPassword(user, password);
@@ -148,6 +151,7 @@ export async function registerWithPassword(
   } & CaptchaAnswer,
 ): Promise<LoginResult> {
   if (!(await getSiteSettings()).registerOpen) throw failure('Registration is closed');
+  await throttle('register', input.ip);
   const username = input.username.trim();
   const { password } = input;
   if (username === '' || password === '') throw failure('Username and password are required');
@@ -155,7 +159,7 @@ export async function registerWithPassword(
   await checkNewPassword(password);
   if (password !== input.confirmPassword) throw failure('The two passwords do not match');
   await requireCaptcha(input);
-  if (await User.exists({ username })) throw failure('Username already exists');
+  if (await usernameTaken(username)) throw failure('Username already exists');
 
   const created = await createUser({ username, password });
   const token = await startSession(created.uid, input.ip);
@@ -219,13 +223,24 @@ export interface UserSummary {
 }
 
 /**
- * `user/allUser`: users whose name contains `term` (case-insensitive, literal match), oldest
- * first. ShowDoc returned every match; Quire returns at most USER_SEARCH_LIMIT.
+ * `user/allUser` (the member pickers): the directory must not be listable. A term of at least
+ * USER_SEARCH_MIN_PREFIX characters finds usernames starting with it (case-insensitive, literal),
+ * oldest first, at most USER_SEARCH_LIMIT; a shorter term finds only the account with exactly that
+ * username; an empty term finds nobody. Counted per searching user (throttle `userSearch`).
+ * ShowDoc listed every match; admins keep the full list in the admin screen.
  */
-export async function searchUsers(term: string): Promise<UserSummary[]> {
+export async function searchUsers(searcherUid: number, term: string): Promise<UserSummary[]> {
+  await throttle('userSearch', String(searcherUid));
   const text = [...term.trim()].slice(0, MAX_USER_SEARCH_LENGTH).join('');
-  const filter = text ? { username: { $regex: escapeRegExp(text), $options: 'i' } } : {};
-  const rows = await User.find(filter, { uid: 1, username: 1, name: 1, _id: 0 })
+  if (text === '') return [];
+  const pattern =
+    [...text].length >= USER_SEARCH_MIN_PREFIX
+      ? `^${escapeRegExp(text)}`
+      : `^${escapeRegExp(text)}$`;
+  const rows = await User.find(
+    { username: { $regex: pattern, $options: 'i' } },
+    { uid: 1, username: 1, name: 1, _id: 0 },
+  )
     .sort({ uid: 1 })
     .limit(USER_SEARCH_LIMIT)
     .lean<Pick<UserDoc, 'uid' | 'username' | 'name'>[]>();

@@ -17,7 +17,7 @@ import { ItemMember, Team, TeamItemMember, TeamMember } from '../members/schemas
 import { ApiError, events, formatUnix, formatUnixOrEmpty } from '../platform';
 import { ADMIN_GROUP, User, type UserDoc } from './schemas/user';
 import { UserToken } from './schemas/userToken';
-import { createUser, findUserByUid, hashPassword, MAX_PASSWORD_BYTES } from './users';
+import { createUser, findUserByUid, hashPassword, MAX_PASSWORD_BYTES, revokeTokens } from './users';
 
 export const MAX_ADMIN_NAME = 64;
 const MAX_SEARCH = 100;
@@ -113,8 +113,7 @@ export async function saveUser(actor: Actor, input: AdminUserInput): Promise<voi
     }
     if (!Object.keys(set).length) return;
     await User.updateOne({ uid: user.uid }, { $set: set });
-    if (set.password)
-      await UserToken.updateMany({ uid: user.uid, token: { $gt: '' } }, { $set: { token: '' } });
+    if (set.password) await revokeTokens(user.uid);
     return;
   }
   if (!input.username.trim()) throw new ApiError(10101, 'Username is required');
@@ -153,6 +152,8 @@ export async function deleteUserAccount(actor: Actor, uid: number): Promise<void
     await UserToken.updateMany({ uid }, { $set: { token: '' } }, { session });
     await User.deleteOne({ uid }, { session });
   });
+  // Open sockets and collaborative sessions of the deleted user end at once (realtime/).
+  events.publish('session.revoked', { uid });
   for (const itemId of itemIds)
     events.publish('membership.changed', {
       itemId,

@@ -10,6 +10,8 @@ import { nowSeconds } from '../platform';
 export interface Authenticated {
   actor: Actor;
   user: Omit<UserDoc, 'password' | 'salt'>;
+  /** When the token stops being valid (Unix seconds): long-lived sessions re-check it. */
+  expiresAt: number;
 }
 
 export async function authenticateToken(token: string): Promise<Authenticated | null> {
@@ -20,7 +22,11 @@ export async function authenticateToken(token: string): Promise<Authenticated | 
     Omit<UserDoc, 'password' | 'salt'>
   >();
   if (!user) return null;
-  return { actor: { uid: user.uid, username: user.username, groupid: user.groupid }, user };
+  return {
+    actor: { uid: user.uid, username: user.username, groupid: user.groupid },
+    user,
+    expiresAt: row.token_expire,
+  };
 }
 
 export { ANONYMOUS };

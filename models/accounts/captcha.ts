@@ -12,7 +12,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { initWasm, Resvg } from '@resvg/resvg-wasm';
 import svgCaptcha from 'svg-captcha';
-import { nextId, nowSeconds } from '../platform';
+import { nowSeconds, throttle } from '../platform';
 import { Captcha } from './schemas/captcha';
 
 /** No 0/1/I/O: they are too easy to confuse in a distorted image. */
@@ -33,18 +33,31 @@ export function randomCaptchaText(): string {
   return text;
 }
 
-/** Makes a captcha and returns its id (what `common/createCaptcha` answers). */
-export async function createCaptcha(): Promise<number> {
+/** Captcha ids are random below this (a safe integer: clients send the id back as a number). */
+const CAPTCHA_ID_LIMIT = 2 ** 48;
+
+/**
+ * Makes a captcha and returns its id (what `common/createCaptcha` answers). Ids are random, so
+ * one id tells nothing about others; creation is throttled per client address.
+ */
+export async function createCaptcha(input: { ip: string }): Promise<number> {
+  await throttle('captcha', input.ip);
   const now = nowSeconds();
-  const captchaId = await nextId('captcha_id');
-  await Captcha.create({
-    captcha_id: captchaId,
-    mobile: '',
-    captcha: randomCaptchaText(),
-    expire_time: now + CAPTCHA_TTL_SECONDS,
-    purge_at: new Date((now + PURGE_AFTER_SECONDS) * 1000),
-  });
-  return captchaId;
+  for (;;) {
+    const captchaId = randomInt(1, CAPTCHA_ID_LIMIT);
+    try {
+      await Captcha.create({
+        captcha_id: captchaId,
+        mobile: '',
+        captcha: randomCaptchaText(),
+        expire_time: now + CAPTCHA_TTL_SECONDS,
+        purge_at: new Date((now + PURGE_AFTER_SECONDS) * 1000),
+      });
+      return captchaId;
+    } catch (error) {
+      if ((error as { code?: number }).code !== 11000) throw error; // else: id taken, draw again
+    }
+  }
 }
 
 /**

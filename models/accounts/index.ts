@@ -22,5 +22,6 @@ export {
   issueTokenFor,
   revokeTokens,
   setPassword,
+  usernameClashes,
   verifyPassword,
 } from './users';

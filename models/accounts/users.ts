@@ -13,7 +13,14 @@ const DAY = 86_400;
 /** Token rows expired longer ago than this are deleted on the next token creation. */
 const TOKEN_PURGE_AFTER = 5 * 365 * DAY;
 const BCRYPT_COST = 10;
-export const MAX_PASSWORD_BYTES = 100;
+/**
+ * bcrypt reads only the first 72 bytes of a password: a longer one would silently share its hash
+ * with every password starting the same way. New passwords are therefore refused over 72 bytes
+ * (a clear error, rather than pre-hashing, so stored hashes stay plain bcrypt that any ShowDoc
+ * tool can verify). Logins still verify longer ones (accounts made when the limit was 100 keep
+ * working).
+ */
+export const MAX_PASSWORD_BYTES = 72;
 /** ShowDoc's legacy hash pepper (reference accounts §2.7). */
 const LEGACY_PEPPER = '576hbgh6';
 
@@ -23,7 +30,7 @@ export const USERNAME_RULE = /^[A-Za-z0-9_\-\u4e00-\u9fa5]{2,30}$/;
 function checkPassword(password: string): void {
   if (password === '') throw failure('Password must not be empty');
   if (Buffer.byteLength(password) > MAX_PASSWORD_BYTES)
-    throw failure(`Password must be at most ${MAX_PASSWORD_BYTES} bytes`);
+    throw failure(`Password must be at most ${MAX_PASSWORD_BYTES} bytes (UTF-8)`);
 }
 
 export function hashPassword(password: string): Promise<string> {
@@ -69,8 +76,37 @@ export async function upgradeLegacyHash(
   return result.modifiedCount === 1;
 }
 
-export function findUserByName(username: string): Promise<UserDocument | null> {
-  return User.findOne({ username: String(username) });
+function exactly(text: string): RegExp {
+  return new RegExp(`^${text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`, 'i');
+}
+
+/**
+ * The account with this username, case-insensitively (`Alice` finds `alice`, as ShowDoc's MySQL
+ * collation did). An exact match wins; when only differently-cased names match and there are
+ * several (clashes older than the uniqueness rule, reported at start), none is picked.
+ */
+export async function findUserByName(username: string): Promise<UserDocument | null> {
+  const name = String(username);
+  const exact = await User.findOne({ username: name });
+  if (exact || !USERNAME_RULE.test(name)) return exact;
+  const matches = await User.find({ username: { $regex: exactly(name) } }).limit(2);
+  return matches.length === 1 ? matches[0] : null;
+}
+
+/** True when an account already has this username in any letter case. */
+export async function usernameTaken(username: string): Promise<boolean> {
+  return (await User.exists({ username: { $regex: exactly(username) } })) !== null;
+}
+
+/** Groups of usernames that differ only in case (from before the rule); reported at start. */
+export async function usernameClashes(): Promise<string[][]> {
+  const rows = await User.find({}, { username: 1, _id: 0 }).lean<{ username: string }[]>();
+  const groups = new Map<string, string[]>();
+  for (const { username } of rows) {
+    const key = username.toLowerCase();
+    groups.set(key, [...(groups.get(key) ?? []), username]);
+  }
+  return [...groups.values()].filter((names) => names.length > 1);
 }
 
 export function findUserByUid(uid: number): Promise<UserDocument | null> {
@@ -103,7 +139,7 @@ export async function createUser(input: NewUser): Promise<UserDocument> {
   if (!USERNAME_RULE.test(username))
     throw failure('Username must be 2-30 characters: letters, digits, _, - or Chinese characters');
   checkPassword(input.password);
-  if (await User.exists({ username })) throw failure('Username already exists');
+  if (await usernameTaken(username)) throw failure('Username already exists');
 
   const user = new User({
     uid: await nextId('uid'),
@@ -184,6 +220,8 @@ export async function issueTokenFor(username: string): Promise<{ uid: number; to
 /** Blanks every token of the user (logout everywhere). */
 export async function revokeTokens(uid: number): Promise<void> {
   await UserToken.updateMany({ uid, token: { $gt: '' } }, { $set: { token: '' } });
+  // Sockets and collaborative sessions opened with those tokens are closed at once (realtime/).
+  events.publish('session.revoked', { uid });
 }
 
 /** The user a token belongs to, or null (unknown, revoked, or the user is gone). */

@@ -84,22 +84,26 @@ export interface ChangeLogRow {
   op_object_type_desc: string;
 }
 
-/** One page of an item's log, newest first, with the actor's names and the labels. */
+/**
+ * One page of an item's log, newest first, with the actor's names and the labels. `visible`
+ * filters rows before paging (the log is capped at MAX_ROWS per item, so it is read whole): the
+ * caller decides which pages and catalogs the reader may know about (models/reader/changeLog.ts).
+ */
 export async function listChangeLog(
   itemId: number,
   page: number,
   count: number,
+  visible: (rows: ItemChangeLogDoc[]) => Promise<ItemChangeLogDoc[]> = async (rows) => rows,
 ): Promise<{ total: number; list: ChangeLogRow[] }> {
   const size = Math.min(Math.max(count, 1), MAX_PAGE_SIZE);
   const skip = (Math.max(page, 1) - 1) * size;
-  const [total, rows] = await Promise.all([
-    ItemChangeLog.countDocuments({ item_id: itemId }),
-    ItemChangeLog.find({ item_id: itemId }, { _id: 0 })
+  const all = await visible(
+    await ItemChangeLog.find({ item_id: itemId }, { _id: 0 })
       .sort({ id: -1 })
-      .skip(skip)
-      .limit(size)
       .lean<ItemChangeLogDoc[]>(),
-  ]);
+  );
+  const total = all.length;
+  const rows = all.slice(skip, skip + size);
   const uids = [...new Set(rows.map((r) => r.uid))];
   const users = await User.find(
     { uid: { $in: uids } },

@@ -58,7 +58,9 @@ export async function requirePage(
   const page = await Page.findOne({ page_id: pageId, is_del: 0 }, { _id: 0 }).lean<PageDoc>();
   if (!page) throw pageMissing();
   const access = await itemAccess(actor, page.item_id, { itemPassword: options.itemPassword });
-  if (!access) throw pageMissing();
+  // A page one may not even read answers exactly like a missing one (its id reveals nothing);
+  // item/info keeps 10303/10307 so a client still learns to ask for the visit password.
+  if (!access || !access.visit) throw pageMissing();
   if (!allows(access, options.level)) {
     const archivedWrite = access.archived && options.level !== 'visit';
     throw new ApiError(

@@ -24,6 +24,7 @@ import { Catalog } from '../catalogs/schemas';
 import { Item } from '../items/schemas';
 import { DEFAULT_PAGE_ORDER, Page, type PageDoc } from './schemas/page';
 import { activeShareKey } from './shareLinks';
+import { checkSheetContent, sheetCellChanges } from './sheetContent';
 
 export const MAX_TITLE_LENGTH = 255;
 export const MAX_REMARK_LENGTH = 1000;
@@ -34,6 +35,10 @@ export const MAX_SORT_ENTRIES = 5000;
 export const CUSTOM_ID_RULE = /^[A-Za-z0-9_-]{1,64}$/;
 
 export type SaveOrigin = DomainEvents['page.saved']['origin'];
+
+const SPREADSHEET = 4;
+/** More changed cells than this in one save: viewers reload the workbook instead. */
+const MAX_PUSHED_CELLS = 2000;
 
 // ---------------------------------------------------------------------------------------------
 // Seams for later features
@@ -175,6 +180,7 @@ export async function savePage(
     missing: 10101,
     message: 'No edit permission',
   });
+  if (access.item.item_type === SPREADSHEET) checkSheetContent(input.content);
 
   let existing: PageDoc | null = null;
   if (input.pageId > 0) {
@@ -254,6 +260,15 @@ export async function savePage(
     origin: options.origin,
     notify: !created && input.notify ? { content: input.notify.content } : null,
   });
+  if (existing && access.item.item_type === SPREADSHEET) {
+    const cells = sheetCellChanges(existing.page_content, page.page_content);
+    events.publish('sheet.changed', {
+      itemId: page.item_id,
+      pageId: page.page_id,
+      byUid: actor.uid,
+      cells: cells && cells.length <= MAX_PUSHED_CELLS ? cells : null,
+    });
+  }
   const menuMoved =
     !existing ||
     existing.page_title !== page.page_title ||

@@ -32,6 +32,7 @@ const RELAYED: Record<EventName, true> = {
   'item.changed': true,
   'membership.changed': true,
   'page.saved': true,
+  'sheet.changed': true,
   'page.deleted': true,
   'page.purged': true,
   'attachment.changed': true,
@@ -40,6 +41,7 @@ const RELAYED: Record<EventName, true> = {
   'comment.changed': true,
   'notice.created': true,
   'unread.changed': true,
+  'session.revoked': true,
   'settings.changed': true,
 };
 

@@ -39,6 +39,18 @@ export interface DomainEvents {
     /** "Save and notify": remind the page's subscribers with this text (null = no notice). */
     notify?: { content: string } | null;
   };
+  /**
+   * A spreadsheet page (item type 4) was saved: the cells whose text changed, or null when the
+   * workbook's shape changed (or too many cells did) and viewers should reload it. The one event
+   * that carries page text: cell texts are tiny, and only the page's room (readers of the page,
+   * checked on joining) receives them, which spares every viewer a full reload per cell edit.
+   */
+  'sheet.changed': {
+    itemId: number;
+    pageId: number;
+    byUid: number;
+    cells: Array<{ sheet: number; row: number; col: number; text: string }> | null;
+  };
   /** A page went to the recycle bin (or was removed with its catalog). */
   'page.deleted': { itemId: number; pageId: number; byUid: number };
   /** Pages were removed for good (recycle-bin purge): drop what hangs off them (files, subscriptions). */
@@ -74,6 +86,8 @@ export interface DomainEvents {
   'notice.created': { kind: 'remind' | 'announce'; uids: number[]; messageContentId: number };
   /** A user's unread counts changed (new notice, marked read). */
   'unread.changed': { uid: number };
+  /** Every login token of the user was revoked (logout, password change): live sessions end. */
+  'session.revoked': { uid: number };
   /** Site options were written (admin settings): every process drops its settings cache. */
   'settings.changed': { names: string[] };
 }

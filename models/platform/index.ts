@@ -26,4 +26,12 @@ export {
   type CloudResolver,
 } from './storage';
 export { formatNow, formatUnix, formatUnixOrEmpty, nowSeconds, setTimeZone } from './time';
+export {
+  countFailure,
+  requireUnderLimit,
+  throttle,
+  type ThrottleName,
+  tryConsume,
+} from './throttle';
+export { currentClient, runForClient } from './requestClient';
 export { checkForUpdate, configureUpdateFeed, type UpdateInfo } from './updates';

@@ -151,7 +151,7 @@ export async function checkVisitPassword(attempt: PasswordAttempt): Promise<{ re
   }
   item ??= attempt.idOrDomain ? await findLiveItem(attempt.idOrDomain) : null;
   if (!item) throw new ApiError(10101, ITEM_GONE);
-  if (!item.password || !(await verifyItemPassword(item, attempt.password)))
+  if (!(await verifyItemPassword(item, attempt.password)))
     throw new ApiError(10010, 'Access password incorrect');
   return { refer_url: safeReferUrl(attempt.referUrl) };
 }

@@ -21,6 +21,8 @@ export interface CollabContext {
   itemId: number;
   /** The user may edit the page (before the lock rule). */
   canEdit: boolean;
+  /** The token's expiry (Unix seconds): the connection is closed when it passes. */
+  tokenExpiresAt: number;
 }
 
 export function contextOf(connection: Pick<Connection, 'context'>): CollabContext | null {

@@ -7,7 +7,9 @@
  *
  * Access is re-checked while connections stay open: when an item's members, settings or menu
  * change, each affected connection is asked again and closed (`access-revoked`) or has its write
- * access recomputed; a deleted page closes its document's connections (`page-deleted`).
+ * access recomputed; a deleted page closes its document's connections (`page-deleted`); a logout
+ * or password change (`session.revoked`) closes the user's connections, and a sweep closes those
+ * whose token has expired since they connected (`session-ended`).
  */
 import type { Extension, onAuthenticatePayload } from '@hocuspocus/server';
 import { authenticateToken } from '../../models/accounts';
@@ -31,6 +33,7 @@ const CLOSE_CODES: Record<CollabCloseReason, number> = {
   'page-deleted': 4404,
   'awareness-identity': 4401,
   'refused-message': 4400,
+  'session-ended': 4402,
 };
 
 export function closeEvent(reason: CollabCloseReason): { code: number; reason: string } {
@@ -57,6 +60,7 @@ export function authentication(): Extension {
         pageId,
         itemId: role.page.item_id,
         canEdit: role.canEdit,
+        tokenExpiresAt: who.expiresAt,
       };
       // The lock bridge keeps this current once the connection is open.
       const lock = await readLiveLock(pageId);
@@ -89,6 +93,18 @@ async function recheckItem(runtime: CollabRuntime, itemId: number, uids?: number
       applyAccess(connection, loaded.live, settingChanged);
     }
   }
+}
+
+/** How often open connections are checked for an expired token. */
+const EXPIRY_SWEEP_MS = 30_000;
+
+/** Closes the open connections whose context matches (one user's, or those expired). */
+function closeSessions(runtime: CollabRuntime, matches: (context: CollabContext) => boolean): void {
+  for (const document of runtime.hocuspocus.documents.values())
+    for (const connection of document.getConnections()) {
+      const context = contextOf(connection);
+      if (context && matches(context)) connection.close(closeEvent('session-ended'));
+    }
 }
 
 /** Subscribes the re-checks to the domain events; returns the unsubscriber. */
@@ -124,6 +140,18 @@ export function watchAccess(runtime: CollabRuntime): () => void {
           connection.close(closeEvent('page-deleted'));
       }),
     ),
+    events.subscribe(
+      'session.revoked',
+      guard('session', async (e) => closeSessions(runtime, (c) => c.user.uid === e.uid)),
+    ),
   ];
-  return () => stops.forEach((stop) => stop());
+  const sweep = setInterval(() => {
+    const now = Math.floor(Date.now() / 1000);
+    closeSessions(runtime, (c) => c.tokenExpiresAt <= now);
+  }, EXPIRY_SWEEP_MS);
+  sweep.unref();
+  return () => {
+    clearInterval(sweep);
+    stops.forEach((stop) => stop());
+  };
 }

@@ -35,8 +35,9 @@ export interface BenchOptions {
   /** `false` skips the realtime scenarios. */
   realtime: RealtimeSizes | false;
   /**
-   * The page editor in Chromium (scripts/measure-editor.ts: cold open, keystroke to a co-editor,
-   * save round trip); shorter under --quick.
+   * The page editor and the spreadsheet item in Chromium (scripts/measure-editor.ts: cold open,
+   * keystroke to a co-editor, save round trip; scripts/measure-sheet.ts: opening weight, cell
+   * change to a viewer); shorter under --quick.
    */
   editor: boolean;
   /** Also run the embedded engine bench (scripts/bench/engine.ts). */
@@ -103,7 +104,7 @@ export const USAGE = `npm run bench -- [options]
   --no-ceiling            skip the bare Node server
   --no-realtime           skip the realtime scenarios
   --watchers <n> --editors <n> --idle-sockets <n>   realtime sizes
-  --no-editor             skip the page editor in Chromium
+  --no-editor             skip the page editor and spreadsheet in Chromium
   --engine                also run the embedded engine bench
   --log-level <level>     server LOG_LEVEL (default info, as npm start)
   --profile <dir>         write a CPU profile of the server (.cpuprofile) into <dir>`;

@@ -4,6 +4,7 @@
  * run, so a reader sees what was not measured instead of a shorter table.
  */
 import { formatEditorFigures, type EditorFigures } from '../measure-editor';
+import { formatSheetFigures, type SheetFigures } from '../measure-sheet';
 import type { EngineBenchResult } from './engine';
 import { formatEngineBench } from './engine';
 import type { HttpCell } from './http';
@@ -68,6 +69,8 @@ export interface BenchReport {
   realtime: RealtimeCell[];
   /** The page editor in Chromium (absent with --no-editor or when it failed: see problems). */
   editor?: EditorFigures;
+  /** The spreadsheet item in Chromium (with the editor section: absent with --no-editor). */
+  sheet?: SheetFigures;
   engine?: EngineBenchResult;
   /** Problems found outside the cells (a failed sanity check, a crashed server). */
   problems: string[];
@@ -146,6 +149,7 @@ export function formatReport(r: BenchReport): string {
     ...(r.realtime.length ? r.realtime.map(realtimeRow) : ['| (skipped) | | | | | | | |']),
   ];
   if (r.editor) lines.push('', formatEditorFigures(r.editor));
+  if (r.sheet) lines.push('', formatSheetFigures(r.sheet));
   if (r.engine) lines.push('', formatEngineBench(r.engine));
   lines.push('');
   if (r.problems.length) lines.push('### Problems', '', ...r.problems.map((p) => `- ${p}`), '');

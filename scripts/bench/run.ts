@@ -3,14 +3,15 @@
  * starts Quire and the bare Node ceiling as child processes; `measureBench()` checks that the
  * seeded data answers as expected, runs the HTTP cells (ceiling first, `page/save` last because
  * it writes), then the realtime scenarios, and reads the server's memory; `runBench()` does both,
- * stops everything, deletes the directory and adds the page editor section (its own server and
- * Chromium) and the optional engine bench.
+ * stops everything, deletes the directory and adds the page editor and spreadsheet sections
+ * (their own server and Chromium) and the optional engine bench.
  */
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { startChild, type BenchChild } from './children';
 import { measureEditor } from '../measure-editor';
+import { measureSheet } from '../measure-sheet';
 import { runEngineBench } from './engine';
 import { planRequests, runHttpCell, type Endpoint, type HttpCell, type RequestPlan } from './http';
 import type { BenchOptions } from './options';
@@ -264,6 +265,16 @@ export async function runBench(options: BenchOptions): Promise<BenchReport> {
       });
     } catch (error) {
       report.problems.push(`the page editor section failed: ${(error as Error).message}`);
+      report.ok = false;
+    }
+    options.log('Spreadsheet item (Chromium)…');
+    try {
+      report.sheet = await measureSheet({
+        quick: options.quick,
+        log: (line) => options.log(`  sheet: ${line}`),
+      });
+    } catch (error) {
+      report.problems.push(`the spreadsheet section failed: ${(error as Error).message}`);
       report.ok = false;
     }
   }

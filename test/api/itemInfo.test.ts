@@ -30,7 +30,7 @@ afterAll(async () => {
 
 /** A fresh captcha and its answer. */
 async function captcha(): Promise<{ captcha_id: number; captcha: string }> {
-  const captcha_id = await createCaptcha();
+  const captcha_id = await createCaptcha({ ip: '127.0.0.1' });
   const row = await Captcha.findOne({ captcha_id }).lean();
   return { captcha_id, captcha: row!.captcha.toLowerCase() };
 }

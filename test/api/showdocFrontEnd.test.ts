@@ -16,6 +16,7 @@ import { makeUser, type TestUser } from '../helpers/users';
 import { PageHistory } from '../../models/pages/schemas';
 import { TeamItemMember } from '../../models/members/schemas';
 import { UploadFile } from '../../models/files/schemas';
+import { createCaptcha } from '../../models/accounts';
 
 interface Entry {
   call: string;
@@ -155,7 +156,8 @@ beforeAll(async () => {
     cats: '[]',
     export_format: 'markdown',
     captcha: '0000',
-    captcha_id: 1,
+    // Captcha ids are random: a real one, as the front end gets from common/createCaptcha.
+    captcha_id: await createCaptcha({ ip: '127.0.0.1' }),
     token: 'nope',
     unique_key: 'nope',
     uids: String(member.uid),

@@ -80,6 +80,8 @@ describe('a multipart body cut before its closing boundary', () => {
       const health = await fetch(`http://127.0.0.1:${port}/healthz`);
       expect(health.status).toBe(200);
       expect(child.child.exitCode).toBeNull();
+      // Under the supervisor a crash would be hidden by a restart: it must not have happened.
+      expect(child.stdout()).not.toMatch(/exited unexpectedly/);
     });
   }
 });

@@ -672,10 +672,10 @@ describe('user/logout', () => {
 });
 
 describe('user/allUser', () => {
-  test('finds usernames by literal, case-insensitive substring; never hashes; {username, uid, name, value}', async () => {
+  test('finds usernames by literal, case-insensitive prefix of 3+ characters; never hashes; {username, uid, name}', async () => {
     const vic = await user({ username: 'Victor_Finder', name: 'Victor' });
     await user({ username: 'victoria_x' });
-    await user({ username: 'vvvvvv' });
+    await user({ username: 'the_victor' });
     const api = server.api.withToken(vic.user_token);
     const found = await api.ok<Record<string, unknown>[]>('user/allUser', { username: 'VICTOR' });
     expect(found.map((u) => u.username).sort()).toEqual(['Victor_Finder', 'victoria_x']);
@@ -683,36 +683,15 @@ describe('user/allUser', () => {
       username: 'Victor_Finder',
       uid: String(vic.uid),
       name: 'Victor',
-      value: 'Victor_Finder',
     });
     expect(JSON.stringify(found)).not.toMatch(/password|salt|\$2[aby]\$/);
     // Regex characters are matched literally.
-    expect(await api.ok('user/allUser', { username: '.*' })).toEqual([]);
-    expect(await api.ok('user/allUser', { username: 'v+' })).toEqual([]);
+    expect(await api.ok('user/allUser', { username: '.*.' })).toEqual([]);
+    expect(await api.ok('user/allUser', { username: 'vi+' })).toEqual([]);
     // Over-long input is cut to 200 characters, not an error.
     expect(await api.ok('user/allUser', { username: 'v'.repeat(5000) })).toEqual([]);
     const op = await api.call('user/allUser', { username: { $regex: '.*' } }, { json: true });
     expect(op.body.error_code).toBe(10101);
-  });
-
-  test('answers at most 50 users', async () => {
-    const rows = [];
-    for (let i = 0; i < 55; i++)
-      rows.push({
-        uid: await nextId('uid'),
-        username: `bulk_${String(i).padStart(2, '0')}`,
-        groupid: 2,
-        password: '$2b$10$abcdefghijklmnopqrstuu0123456789abcdefghijklmnopqrstu',
-        reg_time: nowSeconds(),
-      });
-    await User.insertMany(rows);
-    const wes = await user();
-    const found = await server.api
-      .withToken(wes.user_token)
-      .ok<unknown[]>('user/allUser', { username: 'bulk_' });
-    expect(found).toHaveLength(50);
-    const all = await server.api.withToken(wes.user_token).ok<unknown[]>('user/allUser');
-    expect(all).toHaveLength(50);
   });
 });
 

@@ -32,7 +32,7 @@ afterAll(async () => {
 
 /** Chunks that belong to other screens (file names come from the modules Vite named them after). */
 const NOT_READER =
-  /ItemListPage|WorkspaceLayout|AdminEntry|LoginPage|RegisterPage|TeamListPage|AttachmentsPage|SpreadsheetView|EditorRoute|CatalogManager|DiffPage|codemirror|mermaid|katex|cytoscape/i;
+  /ItemListPage|WorkspaceLayout|AdminEntry|LoginPage|RegisterPage|TeamListPage|AttachmentsPage|SpreadsheetView|handsontable|exceljs|EditorRoute|CatalogManager|DiffPage|codemirror|mermaid|katex|cytoscape/i;
 
 test('reports reader JS (gzip) and first contentful paint for a page of a 1,000-page item; loads no other screen code', async () => {
   const owner = await makeUser();

@@ -379,17 +379,19 @@ describe('item types', () => {
     expect(await page.title()).toBe('Beta page');
   });
 
-  test('a spreadsheet item shows its sheets as read-only tables', async () => {
+  test('a spreadsheet item shows its sheets as tabs over a read-only grid', async () => {
     const { page } = await open();
     await page.goto(`${suite.server.url}/${fx.sheet.itemId}`);
-    await page.getByTestId('sheet-table').first().waitFor();
+    const rows = page.locator('[data-testid="sheet-grid"] .ht_master tbody tr');
+    await rows.first().waitFor();
     await expect(page.getByRole('tab').allTextContents()).resolves.toEqual(['Prices', 'Notes']);
-    await expect(page.getByTestId('sheet-table').locator('td').allTextContents()).resolves.toEqual([
-      'Plan',
-      'Price',
-      'Basic',
-      '10',
-    ]);
+    const texts = async (row: number) =>
+      (await rows.nth(row).locator('td').allTextContents()).slice(0, 2);
+    await expect(texts(0)).resolves.toEqual(['Plan', 'Price']);
+    await expect(texts(1)).resolves.toEqual(['Basic', '10']);
+    // An anonymous visitor cannot edit: no lock is asked for, the cells are read-only.
+    await expect(page.getByTestId('sheet-editing').count()).resolves.toBe(0);
+    await expect(page.getByRole('button', { name: 'Import Excel' }).count()).resolves.toBe(0);
     await shot(page, 'reader-spreadsheet');
   });
 });

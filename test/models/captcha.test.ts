@@ -19,7 +19,7 @@ afterAll(async () => {
 });
 
 async function fresh(): Promise<{ id: number; text: string }> {
-  const id = await createCaptcha();
+  const id = await createCaptcha({ ip: '127.0.0.1' });
   const row = await Captcha.findOne({ captcha_id: id }).lean();
   return { id, text: row!.captcha };
 }

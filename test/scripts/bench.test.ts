@@ -1,14 +1,15 @@
 /**
  * `npm run bench` checks its own correctness on a tiny configuration: every planned cell is in
  * the report and every response is checked; error answers (a bogus token) and connection errors
- * (a server that is gone) are counted and fail their cells; the page editor section drives
- * Chromium through every planned sample. Figures are not asserted: speed is measured by the bench,
+ * (a server that is gone) are counted and fail their cells; the page editor and spreadsheet
+ * sections drive Chromium through every planned sample. Figures are not asserted: speed is measured by the bench,
  * never by a test.
  */
 import { afterAll, beforeAll, expect, test } from '@jest/globals';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { formatEditorFigures, measureEditor } from '../../scripts/measure-editor';
+import { formatSheetFigures, measureSheet } from '../../scripts/measure-sheet';
 import { runHttpCell } from '../../scripts/bench/http';
 import { defaultOptions, type BenchOptions } from '../../scripts/bench/options';
 import { formatReport } from '../../scripts/bench/report';
@@ -162,5 +163,28 @@ test('the page editor section takes every planned sample in Chromium and prints 
   const table = formatReport(report);
   expect(table).toContain(formatEditorFigures(figures));
   for (const row of ['open, cold, until ready to type', 'keystroke → co-editor', 'save → "saved"'])
+    expect(table).toContain(`| ${row}`);
+}, 240_000);
+
+test('the spreadsheet section times every planned cell change in Chromium and prints with the report', async () => {
+  const figures = await measureSheet({ sizes: { openRuns: 1, changes: 3 }, log: () => {} });
+
+  expect(figures.open.runs).toBe(1);
+  expect(figures.open.readyP50Ms).toBeGreaterThan(0);
+  // The spreadsheet's own chunk is loaded and is part of everything downloaded.
+  expect(figures.open.sheetOnly.scripts.map((s) => s.url)).toContainEqual(
+    expect.stringMatching(/\/SpreadsheetView-[\w-]+\.js$/),
+  );
+  expect(figures.open.js.jsGzipBytes).toBeGreaterThan(figures.open.sheetOnly.jsGzipBytes);
+  expect(figures.cellChange).toMatchObject({ samples: 3, missed: 0 });
+
+  const report = await measureBench(
+    session,
+    tiny({ endpoints: [], ceiling: false, realtime: false }),
+  );
+  report.sheet = figures;
+  const table = formatReport(report);
+  expect(table).toContain(formatSheetFigures(figures));
+  for (const row of ['open, cold, until the grid shows', "cell Enter → viewer's grid"])
     expect(table).toContain(`| ${row}`);
 }, 240_000);

@@ -31,6 +31,7 @@ const WORKSPACE_NAMESPACES = [
   'reader',
   'comments',
   'share',
+  'sheet',
   'editor',
   'editTools',
   'diff',

@@ -42,7 +42,6 @@ export interface UserOption {
   username: string;
   uid: string;
   name: string | null;
-  value?: string;
 }
 
 /** Item types the workspace creates: 1 regular, 2 single page, 4 table (spreadsheet). */

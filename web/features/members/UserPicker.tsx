@@ -1,6 +1,8 @@
 /**
  * Picks one or several users by name (spec 000 §5: several at once; users already in the list
- * are not offered). Searches `user/allUser` as the user types.
+ * are not offered). Searches `user/allUser` as the user types: the server answers usernames
+ * starting with 3+ typed characters, or the one account named exactly by a shorter entry, so an
+ * empty box asks nothing.
  */
 import { Select, Spin } from 'antd';
 import { useEffect, useState } from 'react';
@@ -31,9 +33,15 @@ export function UserPicker({
 
   useEffect(() => {
     let current = true;
+    const term = search.trim();
+    if (term === '') {
+      setOptions([]);
+      setLoading(false);
+      return;
+    }
     setLoading(true);
     const timer = setTimeout(() => {
-      allUsers(search.trim())
+      allUsers(term)
         .then(
           (list) => current && setOptions(list ?? []),
           () => current && setOptions([]),

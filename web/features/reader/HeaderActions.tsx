@@ -98,7 +98,8 @@ export function HeaderActions({
 
   return (
     <div style={{ display: 'flex', alignItems: 'center', gap: 4 }} data-testid="header-actions">
-      {item.item_edit && pageId > 0 && (
+      {/* A spreadsheet is edited in place (web/features/sheet), not in the Markdown editor. */}
+      {item.item_edit && pageId > 0 && item.item_type !== '4' && (
         <Icon
           label={t('reader.editPage')}
           icon={<EditOutlined />}

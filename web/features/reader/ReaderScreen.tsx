@@ -25,7 +25,7 @@ import { usePage } from './usePage';
 import { useReaderLive } from './useReaderLive';
 import { Watermark } from './Watermark';
 
-const SpreadsheetView = lazy(() => import('./SpreadsheetView'));
+const SpreadsheetView = lazy(() => import('../sheet/SpreadsheetView'));
 
 const SINGLE_PAGE = '2';
 const SPREADSHEET = '4';
@@ -100,12 +100,15 @@ export function ReaderScreen({
     onItemChanged: () => void refresh(),
   });
   const { saved, clearSaved } = live;
+  const isSheet = item?.item_type === SPREADSHEET;
   useEffect(() => {
-    if (saved && window.scrollY < UNSCROLLED_PX) {
+    // A spreadsheet follows saves cell by cell itself (sheet:changed).
+    if (saved && isSheet) clearSaved();
+    else if (saved && window.scrollY < UNSCROLLED_PX) {
       clearSaved();
       reload();
     }
-  }, [saved, clearSaved, reload]);
+  }, [saved, clearSaved, reload, isSheet]);
 
   useDocumentTitle(
     item
@@ -151,18 +154,22 @@ export function ReaderScreen({
     );
     if (item.item_type === SPREADSHEET)
       view = (
-        <div
-          data-testid="spreadsheet"
-          style={{ padding: 16, minHeight: '100vh', background: '#fff' }}
-        >
-          <div style={{ display: 'flex', alignItems: 'center', marginBottom: 12 }}>
-            <h2 style={{ flex: 1, margin: 0 }}>{item.item_name}</h2>
-            {actions}
-          </div>
-          <Suspense fallback={<Skeleton active />}>
-            {page ? <SpreadsheetView content={page.page_content} /> : <Skeleton active />}
-          </Suspense>
-        </div>
+        <Suspense fallback={<Skeleton active style={{ padding: 40 }} />}>
+          {page ? (
+            <SpreadsheetView
+              key={page.page_id}
+              item={item}
+              page={page}
+              selfUid={Number(login?.uid ?? 0)}
+              selfName={login?.username ?? ''}
+              lockHolder={live.lockHolder}
+              actions={actions}
+              reload={reload}
+            />
+          ) : (
+            <Skeleton active style={{ padding: 40 }} />
+          )}
+        </Suspense>
       );
     else
       view = page ? (

@@ -1,0 +1,43 @@
+/**
+ * Security headers on every answer (helmet): a Content Security Policy the web app, KaTeX,
+ * mermaid and highlight.js work under (proved by test/e2e/csp.test.ts in a real browser),
+ * `frame-ancestors 'self'` + X-Frame-Options against clickjacking, nosniff, and a Referrer-Policy
+ * that keeps page addresses inside the site.
+ *
+ * Why each allowance: Ant Design, KaTeX and mermaid write inline `style` attributes and style
+ * elements ('unsafe-inline' for styles only — scripts stay 'self'); pages show images from
+ * anywhere (img-src https: http:) and embed https iframes (videos); data:/blob: serve pasted
+ * images, KaTeX fonts and downloads. HSTS and upgrade-insecure-requests are left to the TLS proxy:
+ * set here they would break a plain-HTTP install on a LAN.
+ */
+import helmet from 'helmet';
+
+export function securityHeaders() {
+  return helmet({
+    contentSecurityPolicy: {
+      useDefaults: false,
+      directives: {
+        'default-src': ["'self'"],
+        'script-src': ["'self'"],
+        'style-src': ["'self'", "'unsafe-inline'"],
+        'img-src': ["'self'", 'data:', 'blob:', 'https:', 'http:'],
+        'font-src': ["'self'", 'data:'],
+        'connect-src': ["'self'"],
+        'frame-src': ["'self'", 'https:'],
+        'worker-src': ["'self'", 'blob:'],
+        'media-src': ["'self'", 'data:', 'blob:', 'https:'],
+        'object-src': ["'none'"],
+        'base-uri': ["'self'"],
+        'form-action': ["'self'"],
+        'frame-ancestors': ["'self'"],
+      },
+    },
+    xFrameOptions: { action: 'sameorigin' },
+    referrerPolicy: { policy: 'same-origin' },
+    strictTransportSecurity: false,
+    // Attachments and images are linked from other sites (ShowDoc's file URLs are public).
+    crossOriginResourcePolicy: { policy: 'cross-origin' },
+    // OAuth and share windows open across origins.
+    crossOriginOpenerPolicy: false,
+  });
+}

@@ -93,7 +93,12 @@ test('an admin transfers a project to another user by name', async () => {
   await page.getByRole('menuitem', { name: 'Projects' }).click();
   await page.getByRole('textbox', { name: 'Project name' }).fill(name);
   await page.getByRole('button', { name: 'Filter' }).click();
+  // Wait for the filtered list: exactly this project's row (plus the header row).
   const row = page.getByRole('row', { name: new RegExp(name) });
+  await row.waitFor();
+  await page.waitForFunction(
+    () => document.querySelectorAll('tbody tr.ant-table-row').length === 1,
+  );
   await row.getByRole('button', { name: 'Transfer', exact: true }).click();
   const dialog = page.getByRole('dialog', { name: `Transfer ${name}` });
   await dialog.getByLabel("New owner's username").fill(target.username);

@@ -33,10 +33,16 @@ export function AdminAttachments() {
     used_m: number;
   } | null>(null);
 
+  // A stale answer (an earlier filter or page) never overwrites a newer one.
   const load = useCallback(() => {
-    adminAttachments({ ...filter, page }).then(setData, () =>
-      setData({ list: [], total: 0, used_m: 0 }),
+    let current = true;
+    adminAttachments({ ...filter, page }).then(
+      (next) => current && setData(next),
+      () => current && setData({ list: [], total: 0, used_m: 0 }),
     );
+    return () => {
+      current = false;
+    };
   }, [filter, page]);
   useEffect(load, [load]);
 

@@ -21,8 +21,16 @@ export function AdminItems() {
   const [data, setData] = useState<{ total: number; items: AdminItem[] } | null>(null);
   const [transferring, setTransferring] = useState<AdminItem | null>(null);
 
+  // A stale answer (an earlier filter or page) never overwrites a newer one.
   const load = useCallback(() => {
-    adminItems({ ...filter, page }).then(setData, () => setData({ total: 0, items: [] }));
+    let current = true;
+    adminItems({ ...filter, page }).then(
+      (next) => current && setData(next),
+      () => current && setData({ total: 0, items: [] }),
+    );
+    return () => {
+      current = false;
+    };
   }, [filter, page]);
   useEffect(load, [load]);
 

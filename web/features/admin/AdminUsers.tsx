@@ -27,8 +27,16 @@ export function AdminUsers() {
   const [data, setData] = useState<{ total: number; users: AdminUser[] } | null>(null);
   const [editing, setEditing] = useState<AdminUser | 'new' | null>(null);
 
+  // A stale answer (an earlier search or page) never overwrites a newer one.
   const load = useCallback(() => {
-    adminUsers(search, page).then(setData, () => setData({ total: 0, users: [] }));
+    let current = true;
+    adminUsers(search, page).then(
+      (next) => current && setData(next),
+      () => current && setData({ total: 0, users: [] }),
+    );
+    return () => {
+      current = false;
+    };
   }, [search, page]);
   useEffect(load, [load]);
 

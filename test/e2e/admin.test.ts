@@ -115,14 +115,22 @@ test('an admin closes registration and makes a chosen project the home page', as
   await page.getByRole('menuitem', { name: 'Web settings' }).click();
   const registration = page.getByRole('switch', { name: 'Open registration' });
   await registration.waitFor();
-  expect(await registration.getAttribute('aria-checked')).toBe('true');
-  await registration.click();
+  // A retried attempt finds registration already closed: only switch it when it is open.
+  if ((await registration.getAttribute('aria-checked')) === 'true') await registration.click();
+  expect(await registration.getAttribute('aria-checked')).toBe('false');
   await page.getByRole('radio', { name: 'Go to a chosen project' }).check();
   const chooser = page.getByRole('combobox', { name: 'Project shown as the home page' });
   await chooser.click();
   await chooser.fill(homeName);
-  // Ant Design lists each option twice (a hidden accessible copy): pick the visible one.
-  await page.locator('.ant-select-item-option').getByText(homeName, { exact: true }).click();
+  // Ant Design lists each option twice (a hidden accessible copy): wait for the visible one to
+  // be the active option, pick it with Enter (a click during the opening animation can be lost),
+  // and wait until the select shows it.
+  await page
+    .locator('.ant-select-item-option-active')
+    .getByText(homeName, { exact: true })
+    .waitFor();
+  await chooser.press('Enter');
+  await page.locator('.ant-select', { hasText: homeName }).waitFor();
   await screenshot(page, 'admin-02-settings');
   await page.getByRole('button', { name: 'Save' }).click();
   await page.getByText('Saved').waitFor();

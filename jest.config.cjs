@@ -18,6 +18,5 @@ module.exports = {
   },
   transformIgnorePatterns: ['/node_modules/'],
   testTimeout: 60000,
-  setupFilesAfterEnv: ['<rootDir>/test/helpers/e2eRetry.ts'],
   maxWorkers: 2,
 };

@@ -86,6 +86,28 @@ export interface CollabLock {
 }
 
 /**
+ * What a client may ask of the server (`provider.sendStateless(JSON.stringify(message))`).
+ *
+ * `save`: store the document's text as the page's new version — the text the server's copy holds
+ * when the message arrives, which includes every edit this connection sent before it. The server
+ * answers `saved` or `save-failed` with the same `requestId`. Only for an existing page, from a
+ * writable connection; new pages are created over REST `page/save`.
+ */
+export interface CollabSaveRequest {
+  type: 'save';
+  /** Chosen by the client (at most 64 characters), echoed in the answer. */
+  requestId: string;
+  title: string;
+  catId: number;
+  /** The page's "article ID" ('' for none). */
+  customId: string;
+  /** "Save and notify": the remark sent to the page's subscribers. */
+  notify?: string;
+}
+
+export type CollabClientMessage = CollabSaveRequest;
+
+/**
  * What the server tells one connection (HocuspocusProvider `onStateless`, JSON in `payload`).
  * Clients' own stateless broadcasts are refused, so these always come from the server.
  */
@@ -103,4 +125,8 @@ export type CollabServerMessage =
    * holder writes, the others watch live), the item's "simultaneous editing" setting changed, or
    * your role did.
    */
-  | { type: 'access'; readOnly: boolean; coEdit: boolean; lock: CollabLock | null };
+  | { type: 'access'; readOnly: boolean; coEdit: boolean; lock: CollabLock | null }
+  /** Your `save` was stored: `pageId` is the page, `content` exactly the text stored. */
+  | { type: 'saved'; requestId: string; pageId: number; content: string }
+  /** Your `save` was refused: the error code and message REST `page/save` would answer. */
+  | { type: 'save-failed'; requestId: string; errorCode: number; message: string };

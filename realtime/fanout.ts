@@ -15,7 +15,7 @@ import {
   type Logger,
   formatNow,
 } from '../models/platform';
-import { unreadCounts } from '../models/notices';
+import { unreadCountsOf } from '../models/notices';
 import { MessageContent } from '../models/notices/schemas';
 import { Page } from '../models/pages/schemas';
 import { actorOf } from './auth';
@@ -175,6 +175,12 @@ export function startFanout(deps: FanoutDeps): () => void {
       else local().emit('notice', payload);
     },
 
+    'import.progress'({ uid, importId, done, total }) {
+      const room = rooms.user(uid);
+      if (!hasLocalSockets(io, room)) return;
+      local().to(room).emit('import:progress', { import_id: importId, done, total });
+    },
+
     /** Logged out or password changed: the user's sockets end now, not at their next request. */
     'session.revoked'({ uid }) {
       const room = rooms.user(uid);
@@ -182,10 +188,16 @@ export function startFanout(deps: FanoutDeps): () => void {
       for (const socket of localSocketsIn(io, room)) socket.disconnect(true);
     },
 
-    async 'unread.changed'({ uid }) {
-      if (!hasLocalSockets(io, rooms.user(uid))) return;
-      const counts = await unreadCounts(uid);
-      local().to(rooms.user(uid)).emit('unread', counts);
+    async 'unread.changed'({ uids }) {
+      // One batch of counts for the recipients with a socket here, then one push per user room
+      // (each user's counts are their own).
+      const here = uids.filter((uid) => hasLocalSockets(io, rooms.user(uid)));
+      if (!here.length) return;
+      const counts = await unreadCountsOf(here);
+      for (const uid of here) {
+        const mine = counts.get(uid);
+        if (mine) local().to(rooms.user(uid)).emit('unread', mine);
+      }
     },
   };
 

@@ -151,6 +151,16 @@ export interface PresencePayload {
   users: PresenceUser[];
 }
 
+/**
+ * How far the user's running file import (`import/auto`) has got: `done` of `total` pages
+ * written. `import_id` is the one the client sent with the upload. Pushed to the importing user.
+ */
+export interface ImportProgressPayload {
+  import_id: string;
+  done: number;
+  total: number;
+}
+
 export interface ServerToClientEvents {
   unread: (payload: UnreadPayload) => void;
   notice: (payload: NoticePayload) => void;
@@ -164,6 +174,7 @@ export interface ServerToClientEvents {
   'access:changed': (payload: AccessChangedPayload) => void;
   unwatched: (payload: UnwatchedPayload) => void;
   presence: (payload: PresencePayload) => void;
+  'import:progress': (payload: ImportProgressPayload) => void;
 }
 
 export type ServerEventName = keyof ServerToClientEvents;

@@ -11,11 +11,18 @@ import { Route, Routes } from 'react-router';
 import { RequireLogin } from './auth/RequireLogin';
 import { ApiBridge } from './components/ApiBridge';
 import { ScreenLoading } from './components/ScreenLoading';
-import { Landing } from './features/landing/Landing';
-import { NotFound } from './features/landing/NotFound';
 import { loadAntdLocale } from './i18n/antdLocale';
 import { LANGUAGES } from './i18n';
+import { motionWanted } from './motion';
 
+// The start page and the 404 are lazy too: their frame (header, language select) is not the
+// reader's, and an entry import would make every reader download it.
+const Landing = lazy(() =>
+  import('./features/landing/Landing').then((m) => ({ default: m.Landing })),
+);
+const NotFound = lazy(() =>
+  import('./features/landing/NotFound').then((m) => ({ default: m.NotFound })),
+);
 const LoginPage = lazy(() => import('./features/auth/LoginPage'));
 const RegisterPage = lazy(() => import('./features/auth/RegisterPage'));
 const TokenLoginBridge = lazy(() => import('./features/auth/TokenLoginBridge'));
@@ -32,6 +39,7 @@ const TeamItemsPage = lazy(() => import('./features/teams/TeamItemsPage'));
 const AttachmentsPage = lazy(() => import('./features/attachments/AttachmentsPage'));
 const AdminEntry = lazy(() => import('./features/admin/AdminEntry'));
 const ItemSettingPage = lazy(() => import('./features/itemSetting/ItemSettingPage'));
+const ExportPage = lazy(() => import('./features/transfer/ExportPage'));
 // The reader: its own chunks, no workspace, editor or admin code (DESIGN §6).
 const Reader = lazy(() => import('./features/reader/ReaderRoute'));
 const PageById = lazy(() => import('./features/reader/PageByIdRoute'));
@@ -57,10 +65,15 @@ function useAntdLocale(): Locale | undefined {
   return locale;
 }
 
+const MOTION = motionWanted();
+const THEME = { token: { colorPrimary: '#2f6fde', borderRadius: 8, motion: MOTION } };
+// The click ripple is drawn in a separate React root: it has its own switch.
+const WAVE = { disabled: !MOTION };
+
 export function App() {
   const locale = useAntdLocale();
   return (
-    <ConfigProvider locale={locale} theme={{ token: { colorPrimary: '#2f6fde', borderRadius: 8 } }}>
+    <ConfigProvider locale={locale} theme={THEME} wave={WAVE}>
       {/* Notices pop up bottom right: top right would cover the header's icons. */}
       <AntApp notification={{ placement: 'bottomRight' }}>
         <ApiBridge />
@@ -89,6 +102,7 @@ export function App() {
               <Route path="/attachment/index" element={<AttachmentsPage />} />
               <Route path="/admin/index" element={<AdminEntry />} />
               <Route path="/item/setting/:item_id" element={<ItemSettingPage />} />
+              <Route path="/item/export/:item_id" element={<ExportPage />} />
             </Route>
             <Route
               path="/page/edit/:item_id/:page_id"

@@ -32,6 +32,9 @@ import { adminSettingController } from './adminSetting';
 import { adminUpdateController } from './adminUpdate';
 import { extLoginController } from './extLogin';
 import { mockController } from './mock';
+import { openAliasControllers, openController } from './open';
+import { exportController } from './export';
+import { importController } from './import';
 import { agentController } from './agent';
 import { aiTokenController } from './aiToken';
 import { kanbanController } from './kanban';
@@ -67,6 +70,10 @@ export const controllers: ControllerDefinition[] = [
   adminUpdateController,
   extLoginController,
   mockController,
+  openController,
+  exportController,
+  importController,
+  ...openAliasControllers,
   pageCommentController,
   pageFeedbackController,
   agentController,

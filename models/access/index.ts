@@ -72,15 +72,29 @@ export interface AccessOptions {
 
 /** Resolves an item by numeric id or custom domain; deleted items are not found. */
 export async function findLiveItem(idOrDomain: number | string): Promise<ItemDoc | null> {
-  const asNumber = typeof idOrDomain === 'number' ? idOrDomain : /^\d+$/.test(idOrDomain) ? Number(idOrDomain) : NaN;
-  const filter = Number.isSafeInteger(asNumber) && asNumber > 0 ? { item_id: asNumber } : typeof idOrDomain === 'string' && idOrDomain ? { item_domain: idOrDomain } : null;
+  const asNumber =
+    typeof idOrDomain === 'number'
+      ? idOrDomain
+      : /^\d+$/.test(idOrDomain)
+        ? Number(idOrDomain)
+        : NaN;
+  const filter =
+    Number.isSafeInteger(asNumber) && asNumber > 0
+      ? { item_id: asNumber }
+      : typeof idOrDomain === 'string' && idOrDomain
+        ? { item_domain: idOrDomain }
+        : null;
   if (!filter) return null;
   const item = await Item.findOne({ ...filter, is_del: 0 }).lean<ItemDoc>();
   return item ?? null;
 }
 
 /** Everything the actor may do with an item (null when the item does not exist or is deleted). */
-export async function itemAccess(actor: Actor, idOrItem: number | string | ItemDoc, options: AccessOptions = {}): Promise<ItemAccess | null> {
+export async function itemAccess(
+  actor: Actor,
+  idOrItem: number | string | ItemDoc,
+  options: AccessOptions = {},
+): Promise<ItemAccess | null> {
   const item = typeof idOrItem === 'object' ? idOrItem : await findLiveItem(idOrItem);
   if (!item || item.is_del) return null;
   const siteAdmin = isSiteAdmin(actor);
@@ -153,12 +167,20 @@ export interface Denials {
 }
 
 /** The actor's access, or an ApiError with the code the calling endpoint uses. */
-export async function requireItem(actor: Actor, idOrItem: number | string | ItemDoc, level: AccessLevel, options: AccessOptions & Denials = {}): Promise<ItemAccess> {
+export async function requireItem(
+  actor: Actor,
+  idOrItem: number | string | ItemDoc,
+  level: AccessLevel,
+  options: AccessOptions & Denials = {},
+): Promise<ItemAccess> {
   const access = await itemAccess(actor, idOrItem, options);
   if (!access) throw new ApiError(options.missing ?? 10101, 'Item not found');
   if (!allows(access, level)) {
     const archivedWrite = access.archived && level !== 'visit';
-    throw new ApiError(options.denied ?? 10303, archivedWrite ? 'This item is archived and read-only' : options.message);
+    throw new ApiError(
+      options.denied ?? 10303,
+      archivedWrite ? 'This item is archived and read-only' : options.message,
+    );
   }
   return access;
 }
@@ -167,7 +189,12 @@ export async function requireItem(actor: Actor, idOrItem: number | string | Item
  * For reads that need an editor's or a manager's role (change log, member lists, item detail):
  * like requireItem, but an archived item still answers, since reading changes nothing.
  */
-export async function requireItemRole(actor: Actor, idOrItem: number | string | ItemDoc, role: 'editor' | 'manager', options: AccessOptions & Denials = {}): Promise<ItemAccess> {
+export async function requireItemRole(
+  actor: Actor,
+  idOrItem: number | string | ItemDoc,
+  role: 'editor' | 'manager',
+  options: AccessOptions & Denials = {},
+): Promise<ItemAccess> {
   const access = await itemAccess(actor, idOrItem, options);
   if (!access) throw new ApiError(options.missing ?? 10101, 'Item not found');
   if (!access[role]) throw new ApiError(options.denied ?? 10303, options.message);
@@ -178,7 +205,10 @@ export async function requireItemRole(actor: Actor, idOrItem: number | string | 
  * The top-level catalog a catalog belongs to (walking up parents), given the item's catalogs.
  * Returns 0 for the root (cat_id 0).
  */
-export function topLevelCatalogOf(catId: number, parentOf: Map<number, { parent_cat_id: number; level: number }>): number {
+export function topLevelCatalogOf(
+  catId: number,
+  parentOf: Map<number, { parent_cat_id: number; level: number }>,
+): number {
   let current = catId;
   for (let guard = 0; current > 0 && guard < 16; guard++) {
     const cat = parentOf.get(current);
@@ -190,13 +220,22 @@ export function topLevelCatalogOf(catId: number, parentOf: Map<number, { parent_
 }
 
 /** The item's catalogs as a parent map (one indexed query), for restriction checks in bulk. */
-export async function catalogParents(itemId: number): Promise<Map<number, { parent_cat_id: number; level: number }>> {
-  const rows = await Catalog.find({ item_id: itemId }, { cat_id: 1, parent_cat_id: 1, level: 1, _id: 0 }).lean();
+export async function catalogParents(
+  itemId: number,
+): Promise<Map<number, { parent_cat_id: number; level: number }>> {
+  const rows = await Catalog.find(
+    { item_id: itemId },
+    { cat_id: 1, parent_cat_id: 1, level: 1, _id: 0 },
+  ).lean();
   return new Map(rows.map((r) => [r.cat_id, { parent_cat_id: r.parent_cat_id, level: r.level }]));
 }
 
 /** Whether a restricted actor may see something in catalog `catId` (0 = item root). */
-export function catalogVisible(access: ItemAccess, catId: number, parents: Map<number, { parent_cat_id: number; level: number }>): boolean {
+export function catalogVisible(
+  access: ItemAccess,
+  catId: number,
+  parents: Map<number, { parent_cat_id: number; level: number }>,
+): boolean {
   if (!access.catalogRestriction) return true;
   if (!catId) return false;
   return access.catalogRestriction.includes(topLevelCatalogOf(catId, parents));

@@ -69,7 +69,8 @@ export function byOrder<T extends { s_number: number }>(idOf: (row: T) => number
 
 /** The item's catalogs in menu order (one indexed query). */
 export async function itemCatalogs(itemId: number, session?: ClientSession): Promise<CatalogDoc[]> {
-  const rows = await Catalog.find({ item_id: itemId }, { _id: 0 }, { session }).lean<
+  // No session given: leave the option out, so an enclosing transaction's session applies.
+  const rows = await Catalog.find({ item_id: itemId }, { _id: 0 }, session ? { session } : {}).lean<
     CatalogDoc[]
   >();
   return rows.sort(byOrder((c) => c.cat_id));
@@ -223,7 +224,7 @@ export async function itemTreePages(itemId: number, session?: ClientSession) {
   return Page.find(
     { item_id: itemId, is_del: 0 },
     { page_id: 1, cat_id: 1, s_number: 1, _id: 0 },
-    { session },
+    session ? { session } : {},
   ).lean<Pick<PageDoc, 'page_id' | 'cat_id' | 's_number'>[]>();
 }
 

@@ -2,6 +2,8 @@
 export { copyCatalog } from './catalogCopy';
 export { parseTreeNodes, TreeError, type TreeNode } from './catalogTree';
 export {
+  catalogRow,
+  type CatalogRow,
   deleteCatalog,
   listCatalogs,
   pagesOfCatalog,

@@ -42,7 +42,11 @@ export function socketUriFor(socketPath: string): string {
 
 export async function startEmbeddedMongo(opts: EmbeddedMongoOptions): Promise<EmbeddedMongo> {
   const host = opts.host ?? '127.0.0.1';
-  const { persistence, recovered } = await openPersistence({ dataDir: opts.dataDir, fsync: opts.fsync, snapshotJournalBytes: opts.snapshotJournalBytes });
+  const { persistence, recovered } = await openPersistence({
+    dataDir: opts.dataDir,
+    fsync: opts.fsync,
+    snapshotJournalBytes: opts.snapshotJournalBytes,
+  });
   const engine = new Engine(persistence);
   const server = new WireServer(engine);
   try {
@@ -57,7 +61,8 @@ export async function startEmbeddedMongo(opts: EmbeddedMongoOptions): Promise<Em
     }
     if (opts.socketPath) await server.listenUnix(opts.socketPath);
     const socketUri = opts.socketPath ? socketUriFor(opts.socketPath) : undefined;
-    const uri = port !== undefined ? `mongodb://${host}:${port}/?directConnection=true` : socketUri!;
+    const uri =
+      port !== undefined ? `mongodb://${host}:${port}/?directConnection=true` : socketUri!;
     let stopping: Promise<void> | null = null;
     return {
       uri,

@@ -9,7 +9,7 @@
  * unbinding one page of a file bound to several needs edit rights on that page. Deleting a file
  * removes its row first (so it is no longer served), then its bindings, then its bytes.
  */
-import { type Actor, isSiteAdmin } from '../access';
+import { type Actor, isSiteAdmin, requireItem } from '../access';
 import {
   nextId,
   ApiError,
@@ -26,6 +26,7 @@ import { requirePage, setAttachmentCounter } from '../pages';
 import { cloudResolver } from './cloudStorage';
 import { FileFlow } from './schemas/fileFlow';
 import { FilePage } from './schemas/filePage';
+import { Page } from '../pages/schemas';
 import { UploadFile, type UploadFileDoc } from './schemas/uploadFile';
 import { User } from '../accounts/schemas';
 
@@ -178,6 +179,35 @@ export async function destroyFile(file: UploadFileDoc): Promise<void> {
 export async function findFile(fileId: number): Promise<UploadFileDoc | null> {
   if (!(fileId > 0)) return null;
   return UploadFile.findOne({ file_id: fileId }, { _id: 0 }).lean<UploadFileDoc>();
+}
+
+/**
+ * open/deleteAttachment: a file of this item (uploaded into it, or bound to one of its pages) is
+ * deleted everywhere by someone who may edit the item. The file is named by id or by sign.
+ */
+export async function deleteItemFile(
+  actor: Actor,
+  itemId: number,
+  ref: { fileId: number; sign: string },
+): Promise<number> {
+  await requireItem(actor, itemId, 'edit', { denied: 10101, missing: 10101 });
+  const file =
+    ref.fileId > 0
+      ? await findFile(ref.fileId)
+      : ref.sign
+        ? await UploadFile.findOne({ sign: ref.sign }, { _id: 0 }).lean<UploadFileDoc>()
+        : null;
+  if (!file) throw new ApiError(10101, 'Please give file_id, file_url or sign of an existing file');
+  const pageIds = (
+    await FilePage.find({ file_id: file.file_id }, { page_id: 1, _id: 0 }).lean()
+  ).map((b) => b.page_id);
+  const onItemPage = pageIds.length
+    ? await Page.exists({ page_id: { $in: pageIds }, item_id: itemId })
+    : null;
+  if (file.item_id !== itemId && !onItemPage)
+    throw new ApiError(10101, 'The file does not belong to this item');
+  await destroyFile(file);
+  return file.file_id;
 }
 
 /** attachment/deleteMyAttachment: the uploader deletes a file everywhere. */

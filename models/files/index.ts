@@ -2,6 +2,7 @@
 export {
   bindFileToPage,
   deleteAnyFile,
+  deleteItemFile,
   deleteMyFile,
   listAllFiles,
   type ListFilter,

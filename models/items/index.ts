@@ -3,7 +3,7 @@ export { adminDeleteItem, adminTransferItem, listAllItems } from './adminItems';
 export { listChangeLog, logChange } from './changeLog';
 export { copyItem } from './itemCopy';
 export { deleteGroup, listGroups, saveGroup, sortGroups } from './itemGroups';
-export { getItemKey, resetItemKey } from './itemKeys';
+export { getItemKey, itemIdForApiKey, resetItemKey } from './itemKeys';
 export {
   exitItem,
   myItemList,
@@ -20,6 +20,7 @@ export {
   createItem,
   deleteItem,
   findUserByNameOrEmail,
+  insertItem,
   itemDetail,
   itemRow,
   type ItemRow,

@@ -9,6 +9,7 @@ export {
   countAttachments,
   deletePage,
   type LivePageDocuments,
+  MAX_TITLE_LENGTH,
   readPage,
   resolvePageId,
   type SaveOrigin,

@@ -23,10 +23,28 @@ export async function nextId(name: string): Promise<number> {
   const doc = await Counter.findOneAndUpdate(
     { _id: name },
     { $inc: { seq: 1 } },
-    { upsert: true, returnDocument: 'after', lean: true },
+    // Never part of a caller's transaction: a rolled-back import leaves a gap in the ids, not a
+    // write conflict with every concurrent save.
+    { upsert: true, returnDocument: 'after', lean: true, session: null },
   );
   if (!doc) throw new Error(`counter ${name} was not returned`);
   return doc.seq;
+}
+
+/**
+ * `count` consecutive ids of this kind in one `$inc` (a batch of rows: one round trip instead of
+ * one per row). Concurrent callers get disjoint ranges. Returns them in order; [] for count 0.
+ */
+export async function nextIds(name: string, count: number): Promise<number[]> {
+  if (!(count > 0)) return [];
+  const doc = await Counter.findOneAndUpdate(
+    { _id: name },
+    { $inc: { seq: count } },
+    { upsert: true, returnDocument: 'after', lean: true },
+  );
+  if (!doc) throw new Error(`counter ${name} was not returned`);
+  const first = doc.seq - count + 1;
+  return Array.from({ length: count }, (_, i) => first + i);
 }
 
 /**

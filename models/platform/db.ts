@@ -55,6 +55,14 @@ export function socketAnswers(socketPath: string, timeoutMs = 1000): Promise<boo
   });
 }
 
+/*
+ * Inside `connection.transaction(fn)` every operation joins the transaction without being handed
+ * the session: an all-or-nothing import can call the ordinary use-case functions (savePage,
+ * saveCatalog, insertItem). Outside a transaction nothing changes. Code that must stay outside
+ * one (id counters) passes `session: null`.
+ */
+mongoose.set('transactionAsyncLocalStorage', true);
+
 async function connect(uri: string, dbName: string): Promise<mongoose.Connection> {
   await mongoose.connect(uri, { dbName, autoIndex: true, serverSelectionTimeoutMS: 15000 });
   return mongoose.connection;
@@ -139,7 +147,8 @@ export async function openDatabase(options: OpenOptions): Promise<Database> {
     port: 0,
     ...(listenSocket ? { socketPath: listenSocket } : {}),
   });
-  for (const repair of engine.repairs) logger.warn({ repair }, 'embedded database recovered from an unclean stop');
+  for (const repair of engine.repairs)
+    logger.warn({ repair }, 'embedded database recovered from an unclean stop');
   try {
     await connect(engine.uri, DB_NAME);
   } catch (error) {

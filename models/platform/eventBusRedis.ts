@@ -41,6 +41,7 @@ const RELAYED: Record<EventName, true> = {
   'comment.changed': true,
   'notice.created': true,
   'unread.changed': true,
+  'import.progress': true,
   'session.revoked': true,
   'settings.changed': true,
 };

@@ -8,6 +8,7 @@
  * The bus is in-process. With REDIS_URL set, a transport (realtime's issue) relays events between
  * processes by subscribing here and re-publishing what it receives from other processes.
  */
+import { AsyncLocalStorage } from 'node:async_hooks';
 
 /** Every domain event: name → payload. Add new events here, nowhere else. */
 export interface DomainEvents {
@@ -84,8 +85,10 @@ export interface DomainEvents {
   };
   /** A reminder or announcement was created for these users (announcements: `uids` empty = all). */
   'notice.created': { kind: 'remind' | 'announce'; uids: number[]; messageContentId: number };
-  /** A user's unread counts changed (new notice, marked read). */
-  'unread.changed': { uid: number };
+  /** These users' unread counts changed (a reminder batch, one user marking read). */
+  'unread.changed': { uids: number[] };
+  /** How far a file import of this user has got (pushed while the import runs). */
+  'import.progress': { uid: number; importId: string; done: number; total: number };
   /** Every login token of the user was revoked (logout, password change): live sessions end. */
   'session.revoked': { uid: number };
   /** Site options were written (admin settings): every process drops its settings cache. */
@@ -98,6 +101,8 @@ export type EventHandler<N extends EventName> = (payload: DomainEvents[N]) => vo
 export interface PublishOptions {
   /** Set by the cross-process relay when it re-publishes an event another process published. */
   remote?: boolean;
+  /** Delivered at once even inside `holdEvents` (progress reports of the held work itself). */
+  immediate?: boolean;
 }
 
 export interface SubscribeOptions {
@@ -118,6 +123,32 @@ export interface EventBus {
   ): () => void;
 }
 
+interface HeldEvent {
+  name: EventName;
+  payload: unknown;
+  options: PublishOptions;
+}
+
+const held = new AsyncLocalStorage<HeldEvent[]>();
+
+/**
+ * Runs `work` with the events it publishes held back, and returns them with its result. A
+ * transaction publishes them once it has committed (`releaseEvents`) and drops them when it rolls
+ * back, so no listener hears of a write that never happened.
+ */
+export async function holdEvents<T>(
+  work: () => Promise<T>,
+): Promise<{ result: T; events: HeldEvent[] }> {
+  const queue: HeldEvent[] = [];
+  const result = await held.run(queue, work);
+  return { result, events: queue };
+}
+
+/** Publishes events held by `holdEvents`, in their order. */
+export function releaseEvents(bus: EventBus, list: HeldEvent[]): void {
+  for (const e of list) bus.publish(e.name, e.payload as DomainEvents[typeof e.name], e.options);
+}
+
 /**
  * A bus whose handlers run after the current operation (queueMicrotask), so a slow or failing
  * listener never delays or fails the write that published the event. Failures go to `onError`.
@@ -129,6 +160,11 @@ export function createEventBus(
   const localOnly = new WeakSet<EventHandler<EventName>>();
   return {
     publish(name, payload, options = {}) {
+      const queue = options.immediate ? undefined : held.getStore();
+      if (queue) {
+        queue.push({ name, payload, options });
+        return;
+      }
       const set = handlers.get(name);
       if (!set) return;
       for (const handler of [...set]) {

@@ -1,6 +1,6 @@
 /** Platform: configuration, database connection, logging, clock, ids, the error-code table, the domain-event catalogue and bus, blob storage and dumps. Depends on no domain. */
 export { type Config, CONFIG_KEYS, ConfigError, loadConfig } from './config';
-export { nextId } from './counters';
+export { nextId, nextIds } from './counters';
 export { type Database, ensureIndexes, openDatabase } from './db';
 export { type CollectionReport, exportDatabase, importDatabase } from './dump';
 export { ApiError, type ErrorCode, failure, isApiError } from './errors';
@@ -10,6 +10,8 @@ export {
   type EventBus,
   type EventName,
   events,
+  holdEvents,
+  releaseEvents,
   reportEventErrorsTo,
 } from './events';
 export { createLogger, type Logger } from './log';

@@ -5,7 +5,8 @@
  * upgrade, `/socket.io` included, is left to its own listener. Each concern is one small
  * extension: authentication (who may open a page, read-write or read-only), persistence (the
  * page's live shared draft), awareness (nobody speaks for someone else), the lock bridge (who may
- * write while a lock is held) and the live bridge (server-side saves into open documents). With
+ * write while a lock is held), the editor's save command (saveCommand.ts) and the live bridge
+ * (server-side saves into open documents). With
  * REDIS_URL, Hocuspocus's Redis extension joins the processes.
  */
 import type { IncomingMessage, Server as HttpServer } from 'node:http';
@@ -22,6 +23,7 @@ import { lockBridge } from './lockBridge';
 import { DEBOUNCE_MS, MAX_DEBOUNCE_MS, persistence } from './persistence';
 import { createCollabRedis } from './redis';
 import { createRuntime } from './runtime';
+import { saveCommand } from './saveCommand';
 
 export interface CollabDeps {
   config: Pick<Config, 'redisUrl'>;
@@ -69,7 +71,7 @@ export function attachCollab(httpServer: HttpServer, deps: CollabDeps): CollabSe
       awarenessGuard(),
       persistence(runtime),
       locks.extension,
-      live.extension,
+      saveCommand(runtime),
     ],
   });
   runtime.hocuspocus = hocuspocus;

@@ -1,8 +1,8 @@
 /**
  * What the collab extensions know about each page document loaded in this process, beside the
  * Y.Doc itself: which page and item it is, which saved content it is reconciled with, what was
- * last stored, the lock and "simultaneous editing" setting that decide who may write, and the
- * texts it passed through lately. Created when a document loads, dropped when it unloads.
+ * last stored, and the lock and "simultaneous editing" setting that decide who may write.
+ * Created when a document loads, dropped when it unloads.
  */
 import type { CollabLock } from '../collabProtocol';
 
@@ -13,8 +13,6 @@ export interface LivePage {
   baseHash: string;
   /** Signature of the last state written to the draft (or loaded from it): unchanged → no write. */
   storedSignature: string;
-  /** contentHash of texts the document held lately → when (ms), newest last. */
-  recentTexts: Map<string, number>;
   /** The item's "simultaneous editing" setting (`item.co_edit`). */
   coEdit: boolean;
   /** The page's live lock, null when nobody holds it. */

@@ -75,7 +75,6 @@ export function persistence(runtime: CollabRuntime): Extension {
         itemId: page.item_id,
         baseHash,
         storedSignature,
-        recentTexts: new Map(),
         coEdit: item?.co_edit === 1,
         lock: null,
       });

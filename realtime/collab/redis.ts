@@ -2,9 +2,6 @@
  * Scale-out for page documents (REDIS_URL set): Hocuspocus's own Redis extension relays Yjs and
  * awareness updates between the processes that have a document loaded, and takes a Redis lock
  * around each store so two processes never write the same draft at once.
- *
- * `claim` lets exactly one process act on something every process hears about (a page save
- * relayed by the event bus must be applied into the shared document once, not once per process).
  */
 import { Redis as RedisExtension } from '@hocuspocus/extension-redis';
 import IORedis from 'ioredis';
@@ -14,8 +11,6 @@ const PREFIX = 'quire:collab';
 
 export interface CollabRedis {
   extension: RedisExtension;
-  /** True for the first caller of `key` within `ttlMs`, false for everybody else. */
-  claim(key: string, ttlMs: number): Promise<boolean>;
 }
 
 export function createCollabRedis(url: string, logger: Logger): CollabRedis {
@@ -36,11 +31,5 @@ export function createCollabRedis(url: string, logger: Logger): CollabRedis {
     // Lets last-moment updates from other processes arrive before a document unloads.
     disconnectDelay: 1000,
   });
-  return {
-    extension,
-    async claim(key, ttlMs) {
-      const answer = await extension.pub.set(`${PREFIX}:claim:${key}`, '1', 'PX', ttlMs, 'NX');
-      return answer === 'OK';
-    },
-  };
+  return { extension };
 }

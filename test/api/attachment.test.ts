@@ -5,7 +5,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import { beforeAll, describe, expect, test } from '@jest/globals';
 import { monthOf } from '../../models/files/attachments';
 import { deletePage } from '../../models/pages/pages';
 import { purgeRecycleBin } from '../../models/pages/recycle';
@@ -14,62 +14,34 @@ import { FilePage } from '../../models/files/schemas/filePage';
 import { UploadFile, type UploadFileDoc } from '../../models/files/schemas/uploadFile';
 import { nowSeconds } from '../../models/platform/time';
 import { eventually } from '../helpers/embedded';
-import { actorOf, addMember, makeItem } from '../helpers/factories';
+import { actorOf, addMember } from '../helpers/factories';
 import { makeCatalog, makePage } from '../helpers/pages';
-import { startTestServer, type TestServer } from '../helpers/server';
-import { postMultipart, samples, signOf } from '../helpers/uploads';
+import { apiSuite } from '../helpers/apiSuite';
+import { samples, uploadAs as uploadFileAs, type UploadArgs } from '../helpers/uploads';
 import { makeUser, type TestUser } from '../helpers/users';
 
-let server: TestServer;
-let owner: TestUser;
-let editor: TestUser;
-let reader: TestUser;
-let stranger: TestUser;
+const suite = apiSuite({ item: {} });
 let restricted: TestUser;
 let admin: TestUser;
 let collector: TestUser;
-let itemId: number;
 let pageA: number;
 let pageB: number;
 
-const as = (user: TestUser) => server.api.withToken(user.user_token);
+const { as } = suite;
 
 beforeAll(async () => {
-  server = await startTestServer({ env: { LOG_LEVEL: 'silent' } });
-  [owner, editor, reader, stranger, restricted, collector] = await Promise.all(
-    Array.from({ length: 6 }, () => makeUser()),
-  );
+  [restricted, collector] = await Promise.all([makeUser(), makeUser()]);
   admin = await makeUser({ admin: true });
-  ({ item_id: itemId } = await makeItem(owner));
-  const catA = await makeCatalog(owner, itemId, 'A');
-  const catB = await makeCatalog(owner, itemId, 'B');
-  pageA = (await makePage(owner, itemId, { catId: catA })).page_id;
-  pageB = (await makePage(owner, itemId, { catId: catB })).page_id;
-  await addMember(itemId, editor, 1);
-  await addMember(itemId, reader, 0);
-  await addMember(itemId, restricted, 1, [catA]);
-});
-afterAll(async () => {
-  await server.stop();
+  const catA = await makeCatalog(suite.owner, suite.itemId, 'A');
+  const catB = await makeCatalog(suite.owner, suite.itemId, 'B');
+  pageA = (await makePage(suite.owner, suite.itemId, { catId: catA })).page_id;
+  pageB = (await makePage(suite.owner, suite.itemId, { catId: catB })).page_id;
+  await addMember(suite.itemId, restricted, 1, [catA]);
 });
 
-/** Uploads through page/upload and returns the stored row. */
-async function uploadAs(
-  user: TestUser,
-  filename: string,
-  content: Buffer,
-  fields: Record<string, number> = {},
-): Promise<UploadFileDoc> {
-  const answer = await postMultipart(server.url, 'page/upload', [
-    { name: 'user_token', value: user.user_token },
-    ...Object.entries(fields).map(([name, value]) => ({ name, value: String(value) })),
-    { name: 'file', filename, content },
-  ]);
-  if (answer.body.success !== 1) throw new Error(`upload failed: ${JSON.stringify(answer.body)}`);
-  const row = await UploadFile.findOne({ sign: signOf(answer.body.url) }).lean<UploadFileDoc>();
-  if (!row) throw new Error('no row');
-  return row;
-}
+/** Uploads as `user` and returns the stored row (test/helpers/uploads.ts uploadAs). */
+const uploadAs = (user: TestUser, ...args: UploadArgs) =>
+  uploadFileAs(suite.server.url, user, ...args);
 
 interface ListAnswer {
   list: Array<Record<string, unknown>>;
@@ -91,7 +63,7 @@ describe('attachment/getMyList', () => {
   });
 
   test('anonymous → 10102', async () => {
-    expect((await server.api.fail('attachment/getMyList')).error_code).toBe(10102);
+    expect((await suite.server.api.fail('attachment/getMyList')).error_code).toBe(10102);
   });
 
   test('lists only the caller’s files, newest first, in ShowDoc’s shape with usage totals', async () => {
@@ -115,11 +87,11 @@ describe('attachment/getMyList', () => {
       page_id: 0,
       file_size_m: expect.any(Number),
       display_name: 'holiday (1).png',
-      url: `${server.url}/server/?s=/api/attachment/visitFile&sign=${image.sign}`,
+      url: `${suite.server.url}/server/?s=/api/attachment/visitFile&sign=${image.sign}`,
       addtime: expect.stringMatching(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/),
       last_visit_time: expect.any(String),
     });
-    const others = await as(stranger).ok<ListAnswer>('attachment/getMyList');
+    const others = await as(suite.stranger).ok<ListAnswer>('attachment/getMyList');
     expect(others).toMatchObject({ list: [], total: 0, used: 0 });
   });
 
@@ -154,7 +126,7 @@ describe('attachment/getMyList', () => {
   });
 
   test('downloads add to visit counts and this month’s traffic (used_flow_m)', async () => {
-    const response = await server.request(`/api/attachment/visitFile?sign=${pdf.sign}`, {
+    const response = await suite.server.request(`/api/attachment/visitFile?sign=${pdf.sign}`, {
       headers: { 'x-api-token': collector.user_token },
     });
     expect(response.status).toBe(200);
@@ -174,34 +146,34 @@ describe('attachment/getMyList', () => {
 
 describe('attachment/deleteMyAttachment', () => {
   test('anonymous → 10102; someone else’s file → 10101 and it stays', async () => {
-    const file = await uploadAs(editor, 'mine.pdf', samples.pdf(), { page_id: pageA });
+    const file = await uploadAs(suite.editor, 'mine.pdf', samples.pdf(), { page_id: pageA });
     expect(
-      (await server.api.fail('attachment/deleteMyAttachment', { file_id: file.file_id }))
+      (await suite.server.api.fail('attachment/deleteMyAttachment', { file_id: file.file_id }))
         .error_code,
     ).toBe(10102);
-    for (const user of [owner, stranger]) {
+    for (const user of [suite.owner, suite.stranger]) {
       const refused = await as(user).fail('attachment/deleteMyAttachment', {
         file_id: file.file_id,
       });
       expect(refused.error_code).toBe(10101);
     }
     expect(
-      (await as(editor).fail('attachment/deleteMyAttachment', { file_id: 0 })).error_code,
+      (await as(suite.editor).fail('attachment/deleteMyAttachment', { file_id: 0 })).error_code,
     ).toBe(10101);
     expect(await UploadFile.exists({ file_id: file.file_id })).toBeTruthy();
     expect(await FilePage.countDocuments({ file_id: file.file_id })).toBe(1);
   });
 
   test('the uploader deletes: row, bindings and bytes are gone', async () => {
-    const file = await uploadAs(editor, 'gone.pdf', samples.pdf(), { page_id: pageA });
-    await as(editor).ok('attachment/bindingPage', { file_id: file.file_id, page_id: pageB });
-    expect(await as(editor).ok('attachment/deleteMyAttachment', { file_id: file.file_id })).toEqual(
-      [],
-    );
+    const file = await uploadAs(suite.editor, 'gone.pdf', samples.pdf(), { page_id: pageA });
+    await as(suite.editor).ok('attachment/bindingPage', { file_id: file.file_id, page_id: pageB });
+    expect(
+      await as(suite.editor).ok('attachment/deleteMyAttachment', { file_id: file.file_id }),
+    ).toEqual([]);
     expect(await UploadFile.exists({ file_id: file.file_id })).toBeNull();
     expect(await FilePage.countDocuments({ file_id: file.file_id })).toBe(0);
     await expect(
-      readFile(path.join(server.dataDir, 'files', file.storage_key)),
+      readFile(path.join(suite.server.dataDir, 'files', file.storage_key)),
     ).rejects.toMatchObject({
       code: 'ENOENT',
     });
@@ -210,25 +182,26 @@ describe('attachment/deleteMyAttachment', () => {
 
 describe('attachment/getAllList and deleteAttachment (site admins)', () => {
   test('non-admins → 10103, anonymous → 10102', async () => {
-    expect((await server.api.fail('attachment/getAllList')).error_code).toBe(10102);
-    expect((await as(owner).fail('attachment/getAllList')).error_code).toBe(10103);
-    const file = await uploadAs(owner, 'keep.pdf', samples.pdf());
+    expect((await suite.server.api.fail('attachment/getAllList')).error_code).toBe(10102);
+    expect((await as(suite.owner).fail('attachment/getAllList')).error_code).toBe(10103);
+    const file = await uploadAs(suite.owner, 'keep.pdf', samples.pdf());
     expect(
-      (await as(owner).fail('attachment/deleteAttachment', { file_id: file.file_id })).error_code,
+      (await as(suite.owner).fail('attachment/deleteAttachment', { file_id: file.file_id }))
+        .error_code,
     ).toBe(10103);
     expect(await UploadFile.exists({ file_id: file.file_id })).toBeTruthy();
   });
 
   test('admins list everyone’s files with usernames; filter by user, unknown user, sign; used follows filters', async () => {
-    const file = await uploadAs(reader, 'readers-own.txt', samples.text());
+    const file = await uploadAs(suite.reader, 'readers-own.txt', samples.text());
     const all = await as(admin).ok<ListAnswer>('attachment/getAllList', { count: 100 });
     expect(all.total).toBe(await UploadFile.countDocuments({}));
     expect(all.list.find((r) => r.file_id === file.file_id)).toMatchObject({
-      username: reader.username,
+      username: suite.reader.username,
       display_name: 'readers-own.txt',
     });
     const mine = await as(admin).ok<ListAnswer>('attachment/getAllList', {
-      username: reader.username,
+      username: suite.reader.username,
     });
     expect(mine.list.map((r) => r.file_id)).toEqual([file.file_id]);
     expect(mine.used).toBe(file.file_size);
@@ -244,7 +217,7 @@ describe('attachment/getAllList and deleteAttachment (site admins)', () => {
   });
 
   test('an admin deletes any file', async () => {
-    const file = await uploadAs(stranger, 'spam.zip', samples.zip());
+    const file = await uploadAs(suite.stranger, 'spam.zip', samples.zip());
     expect(
       (await as(admin).fail('attachment/deleteAttachment', { file_id: 999999 })).error_code,
     ).toBe(10101);
@@ -257,24 +230,32 @@ describe('attachment/getAllList and deleteAttachment (site admins)', () => {
 
 describe('attachment/bindingPage', () => {
   test('anonymous → 10102; a file that is not yours → 10101; no edit right → 10103; outside the restriction → 10101', async () => {
-    const own = await uploadAs(reader, 'reader.pdf', samples.pdf());
-    const editorsFile = await uploadAs(editor, 'editor.pdf', samples.pdf());
+    const own = await uploadAs(suite.reader, 'reader.pdf', samples.pdf());
+    const editorsFile = await uploadAs(suite.editor, 'editor.pdf', samples.pdf());
     const restrictedFile = await uploadAs(restricted, 'restricted.pdf', samples.pdf());
     expect(
-      (await server.api.fail('attachment/bindingPage', { file_id: own.file_id, page_id: pageA }))
-        .error_code,
+      (
+        await suite.server.api.fail('attachment/bindingPage', {
+          file_id: own.file_id,
+          page_id: pageA,
+        })
+      ).error_code,
     ).toBe(10102);
     expect(
       (
-        await as(reader).fail('attachment/bindingPage', {
+        await as(suite.reader).fail('attachment/bindingPage', {
           file_id: editorsFile.file_id,
           page_id: pageA,
         })
       ).error_code,
     ).toBe(10101);
     expect(
-      (await as(reader).fail('attachment/bindingPage', { file_id: own.file_id, page_id: pageA }))
-        .error_code,
+      (
+        await as(suite.reader).fail('attachment/bindingPage', {
+          file_id: own.file_id,
+          page_id: pageA,
+        })
+      ).error_code,
     ).toBe(10103);
     expect(
       (
@@ -286,7 +267,7 @@ describe('attachment/bindingPage', () => {
     ).toBe(10101);
     expect(
       (
-        await as(editor).fail('attachment/bindingPage', {
+        await as(suite.editor).fail('attachment/bindingPage', {
           file_id: editorsFile.file_id,
           page_id: 0,
         })
@@ -300,21 +281,24 @@ describe('attachment/bindingPage', () => {
   });
 
   test('binds once (a second call changes nothing) and page/info counts it', async () => {
-    const page = await makePage(owner, itemId, { title: 'Bind target' });
-    const file = await uploadAs(editor, 'bound.pdf', samples.pdf());
+    const page = await makePage(suite.owner, suite.itemId, { title: 'Bind target' });
+    const file = await uploadAs(suite.editor, 'bound.pdf', samples.pdf());
     expect(
-      await as(editor).ok('attachment/bindingPage', {
+      await as(suite.editor).ok('attachment/bindingPage', {
         file_id: file.file_id,
         page_id: page.page_id,
       }),
     ).toEqual([]);
-    await as(editor).ok('attachment/bindingPage', { file_id: file.file_id, page_id: page.page_id });
+    await as(suite.editor).ok('attachment/bindingPage', {
+      file_id: file.file_id,
+      page_id: page.page_id,
+    });
     expect(await FilePage.countDocuments({ file_id: file.file_id, page_id: page.page_id })).toBe(1);
-    const info = await server.api.ok<{ attachment_count: number }>('page/info', {
+    const info = await suite.server.api.ok<{ attachment_count: number }>('page/info', {
       page_id: page.page_id,
     });
     expect(info.attachment_count).toBe(1);
-    const list = await server.api.ok<Array<{ file_id: number }>>('page/uploadList', {
+    const list = await suite.server.api.ok<Array<{ file_id: number }>>('page/uploadList', {
       page_id: page.page_id,
     });
     expect(list.map((r) => r.file_id)).toEqual([file.file_id]);
@@ -323,16 +307,18 @@ describe('attachment/bindingPage', () => {
 
 describe('purged pages', () => {
   test('the bindings of a page purged from the recycle bin are removed; the file stays its uploader’s', async () => {
-    const page = await makePage(owner, itemId, { title: 'To purge' });
-    const file = await uploadAs(editor, 'orphan.pdf', samples.pdf(), { page_id: page.page_id });
+    const page = await makePage(suite.owner, suite.itemId, { title: 'To purge' });
+    const file = await uploadAs(suite.editor, 'orphan.pdf', samples.pdf(), {
+      page_id: page.page_id,
+    });
     const deletedAt = nowSeconds();
-    await deletePage(await actorOf(owner), page.page_id, { now: deletedAt });
-    await purgeRecycleBin(deletedAt + 31 * 86_400, { itemId });
+    await deletePage(await actorOf(suite.owner), page.page_id, { now: deletedAt });
+    await purgeRecycleBin(deletedAt + 31 * 86_400, { itemId: suite.itemId });
     await eventually(async () => {
       expect(await FilePage.countDocuments({ page_id: page.page_id })).toBe(0);
     });
     expect(await UploadFile.exists({ file_id: file.file_id })).toBeTruthy();
-    const mine = await as(editor).ok<ListAnswer>('attachment/getMyList', {
+    const mine = await as(suite.editor).ok<ListAnswer>('attachment/getMyList', {
       display_name: 'orphan',
     });
     expect(mine.list.map((r) => r.file_id)).toEqual([file.file_id]);

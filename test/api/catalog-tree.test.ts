@@ -5,35 +5,22 @@
  * to prove nothing changed; good requests touch only what moved; copies and moves across items
  * respect who may edit where.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, test } from '@jest/globals';
+import { beforeAll, beforeEach, describe, expect, test } from '@jest/globals';
 import { Catalog } from '../../models/catalogs/schemas/catalog';
 import { ItemChangeLog } from '../../models/items/schemas/itemChangeLog';
 import { Page } from '../../models/pages/schemas/page';
 import { Recycle } from '../../models/pages/schemas/recycle';
-import type { ShowdocClient } from '../helpers/client';
+import { apiSuite } from '../helpers/apiSuite';
 import { addMember, makeItem } from '../helpers/factories';
 import { makeCatalog, makePage } from '../helpers/pages';
-import { startTestServer, type TestServer } from '../helpers/server';
 import { makeUser, type TestUser } from '../helpers/users';
 
-let server: TestServer;
-let owner: TestUser, editor: TestUser, reader: TestUser, stranger: TestUser, restricted: TestUser;
-let as: (user: TestUser) => ShowdocClient;
+const suite = apiSuite();
+const { as } = suite;
+let restricted: TestUser;
 
 beforeAll(async () => {
-  server = await startTestServer({ env: { LOG_LEVEL: 'silent' } });
-  as = (user) => server.api.withToken(user.user_token);
-  [owner, editor, reader, stranger, restricted] = await Promise.all([
-    makeUser(),
-    makeUser(),
-    makeUser(),
-    makeUser(),
-    makeUser(),
-  ]);
-});
-
-afterAll(async () => {
-  await server?.stop();
+  restricted = await makeUser();
 });
 
 /** Everything about an item's tree that a tree save could change. */
@@ -64,17 +51,17 @@ interface Fixture {
 }
 
 async function fixture(): Promise<Fixture> {
-  const { item_id: itemId } = await makeItem(owner);
-  const A = await makeCatalog(owner, itemId, 'A');
-  const A1 = await makeCatalog(owner, itemId, 'A1', A);
-  const A1a = await makeCatalog(owner, itemId, 'A1a', A1);
-  const B = await makeCatalog(owner, itemId, 'B');
-  const C = await makeCatalog(owner, itemId, 'C');
-  const rootPage = (await makePage(owner, itemId, { title: 'Root' })).page_id;
-  const pageA1 = (await makePage(owner, itemId, { title: 'In A1', catId: A1 })).page_id;
-  const pageB = (await makePage(owner, itemId, { title: 'In B', catId: B })).page_id;
-  await addMember(itemId, editor, 1);
-  await addMember(itemId, reader, 0);
+  const { item_id: itemId } = await makeItem(suite.owner);
+  const A = await makeCatalog(suite.owner, itemId, 'A');
+  const A1 = await makeCatalog(suite.owner, itemId, 'A1', A);
+  const A1a = await makeCatalog(suite.owner, itemId, 'A1a', A1);
+  const B = await makeCatalog(suite.owner, itemId, 'B');
+  const C = await makeCatalog(suite.owner, itemId, 'C');
+  const rootPage = (await makePage(suite.owner, itemId, { title: 'Root' })).page_id;
+  const pageA1 = (await makePage(suite.owner, itemId, { title: 'In A1', catId: A1 })).page_id;
+  const pageB = (await makePage(suite.owner, itemId, { title: 'In B', catId: B })).page_id;
+  await addMember(itemId, suite.editor, 1);
+  await addMember(itemId, suite.reader, 0);
   await addMember(itemId, restricted, 1, [A]);
   return { itemId, A, A1, A1a, B, C, rootPage, pageA1, pageB };
 }
@@ -112,7 +99,7 @@ describe('batUpdate', () => {
   beforeEach(async () => {
     f = await fixture();
     // Bring the stored order in line with the client's positions, so later saves are pure diffs.
-    await as(owner).ok('catalog/batUpdate', {
+    await as(suite.owner).ok('catalog/batUpdate', {
       item_id: f.itemId,
       cats: JSON.stringify(flatTree(f)),
     });
@@ -120,7 +107,7 @@ describe('batUpdate', () => {
 
   test('anonymous → 10102; nothing changes', async () => {
     const before = await treeState(f.itemId);
-    const answer = await server.api.fail('catalog/batUpdate', {
+    const answer = await suite.server.api.fail('catalog/batUpdate', {
       item_id: f.itemId,
       cats: JSON.stringify(flatTree(f, { [f.C]: { s_number: 9 } })),
     });
@@ -141,7 +128,9 @@ describe('batUpdate', () => {
       },
     ];
     for (const params of cases)
-      expect((await as(owner).fail('catalog/batUpdate', params as never)).error_code).toBe(10101);
+      expect((await as(suite.owner).fail('catalog/batUpdate', params as never)).error_code).toBe(
+        10101,
+      );
     expect(await treeState(f.itemId)).toEqual(before);
   });
 
@@ -149,10 +138,10 @@ describe('batUpdate', () => {
     const before = await treeState(f.itemId);
     const cats = JSON.stringify(flatTree(f, { [f.C]: { s_number: 0 } }));
     expect(
-      (await as(reader).fail('catalog/batUpdate', { item_id: f.itemId, cats })).error_code,
+      (await as(suite.reader).fail('catalog/batUpdate', { item_id: f.itemId, cats })).error_code,
     ).toBe(10103);
     expect(
-      (await as(stranger).fail('catalog/batUpdate', { item_id: f.itemId, cats })).error_code,
+      (await as(suite.stranger).fail('catalog/batUpdate', { item_id: f.itemId, cats })).error_code,
     ).toBe(10103);
     expect(await treeState(f.itemId)).toEqual(before);
   });
@@ -165,7 +154,7 @@ describe('batUpdate', () => {
       [f.B]: { s_number: 3 },
       [f.A]: { parent_cat_id: f.A1a, level: 5 },
     });
-    const answer = await as(owner).fail('catalog/batUpdate', {
+    const answer = await as(suite.owner).fail('catalog/batUpdate', {
       item_id: f.itemId,
       cats: JSON.stringify(cats),
     });
@@ -180,7 +169,7 @@ describe('batUpdate', () => {
       [f.C]: { parent_cat_id: f.A1a, level: 5, s_number: 1 },
       [f.pageB]: { parent_cat_id: f.C, s_number: 7 },
     });
-    const answer = await as(owner).fail('catalog/batUpdate', {
+    const answer = await as(suite.owner).fail('catalog/batUpdate', {
       item_id: f.itemId,
       cats: JSON.stringify(cats),
     });
@@ -193,7 +182,7 @@ describe('batUpdate', () => {
     const before = await treeState(f.itemId);
     // The web client gives children of a page node parent 0 (pages have no cat_id) and level + 1.
     const cats = flatTree(f, { [f.pageB]: { parent_cat_id: 0, level: 3, s_number: 1 } });
-    const answer = await as(owner).fail('catalog/batUpdate', {
+    const answer = await as(suite.owner).fail('catalog/batUpdate', {
       item_id: f.itemId,
       cats: JSON.stringify(cats),
     });
@@ -231,7 +220,7 @@ describe('batUpdate', () => {
       flatTree(f, { [f.pageB]: { parent_cat_id: other.C, level: 3 } }),
     ];
     for (const cats of attempts) {
-      const answer = await as(owner).fail('catalog/batUpdate', {
+      const answer = await as(suite.owner).fail('catalog/batUpdate', {
         item_id: f.itemId,
         cats: JSON.stringify(cats),
       });
@@ -250,7 +239,7 @@ describe('batUpdate', () => {
     });
     // Form posts from ShowDoc clients may arrive HTML-escaped.
     const escaped = JSON.stringify(cats).replace(/"/g, '&quot;');
-    await as(editor).ok('catalog/batUpdate', {
+    await as(suite.editor).ok('catalog/batUpdate', {
       item_id: f.itemId,
       cats: escaped,
       dragged_id: f.rootPage,
@@ -283,7 +272,7 @@ describe('batUpdate', () => {
       .sort({ id: -1 })
       .lean();
     expect(log).toMatchObject({
-      uid: editor.uid,
+      uid: suite.editor.uid,
       op_object_type: 'tree',
       op_object_id: 0,
       op_object_name: 'dragged page «Root»',
@@ -296,7 +285,7 @@ describe('batUpdate', () => {
       [f.pageA1]: { level: 3 },
       [f.A1a]: { level: 3 },
     });
-    await as(owner).ok(
+    await as(suite.owner).ok(
       'catalog/batUpdate',
       { item_id: f.itemId, cats: cats as never },
       { json: true },
@@ -375,29 +364,32 @@ describe('copy', () => {
   let target: number;
   beforeEach(async () => {
     f = await fixture();
-    ({ item_id: target } = await makeItem(owner, { item_name: 'Target' }));
-    await addMember(target, editor, 1);
+    ({ item_id: target } = await makeItem(suite.owner, { item_name: 'Target' }));
+    await addMember(target, suite.editor, 1);
   });
 
   test('anonymous → 10102; missing or unknown cat_id → 10101; nothing written', async () => {
     const before = [await treeState(f.itemId), await treeState(target)];
     expect(
-      (await server.api.fail('catalog/copy', { cat_id: f.B, to_item_id: target })).error_code,
+      (await suite.server.api.fail('catalog/copy', { cat_id: f.B, to_item_id: target })).error_code,
     ).toBe(10102);
-    expect((await as(owner).fail('catalog/copy', { to_item_id: target })).error_code).toBe(10101);
+    expect((await as(suite.owner).fail('catalog/copy', { to_item_id: target })).error_code).toBe(
+      10101,
+    );
     expect(
-      (await as(owner).fail('catalog/copy', { cat_id: 987_654, to_item_id: target })).error_code,
+      (await as(suite.owner).fail('catalog/copy', { cat_id: 987_654, to_item_id: target }))
+        .error_code,
     ).toBe(10101);
     expect([await treeState(f.itemId), await treeState(target)]).toEqual(before);
   });
 
   test('refused into an item the user cannot edit, and from one they cannot edit (10103); nothing written', async () => {
-    const { item_id: foreign } = await makeItem(stranger, { item_name: 'Not yours' });
-    await addMember(foreign, reader, 0);
+    const { item_id: foreign } = await makeItem(suite.stranger, { item_name: 'Not yours' });
+    await addMember(foreign, suite.reader, 0);
     const before = [await treeState(f.itemId), await treeState(foreign)];
     expect(
       (
-        await as(editor).fail('catalog/copy', {
+        await as(suite.editor).fail('catalog/copy', {
           cat_id: f.B,
           to_item_id: foreign,
           new_p_cat_id: '/',
@@ -405,13 +397,15 @@ describe('copy', () => {
       ).error_code,
     ).toBe(10103);
     expect(
-      (await as(reader).fail('catalog/copy', { cat_id: f.B, to_item_id: foreign })).error_code,
+      (await as(suite.reader).fail('catalog/copy', { cat_id: f.B, to_item_id: foreign }))
+        .error_code,
     ).toBe(10103);
     expect(
-      (await as(stranger).fail('catalog/copy', { cat_id: f.B, to_item_id: foreign })).error_code,
+      (await as(suite.stranger).fail('catalog/copy', { cat_id: f.B, to_item_id: foreign }))
+        .error_code,
     ).toBe(10103);
     expect(
-      (await as(editor).fail('catalog/copy', { cat_id: f.B, to_item_id: foreign, is_del: 1 }))
+      (await as(suite.editor).fail('catalog/copy', { cat_id: f.B, to_item_id: foreign, is_del: 1 }))
         .error_code,
     ).toBe(10103);
     expect([await treeState(f.itemId), await treeState(foreign)]).toEqual(before);
@@ -420,25 +414,31 @@ describe('copy', () => {
   test('bad targets → 10101: a parent of another item, into itself, or deeper than three levels', async () => {
     const before = [await treeState(f.itemId), await treeState(target)];
     expect(
-      (await as(owner).fail('catalog/copy', { cat_id: f.B, to_item_id: target, new_p_cat_id: f.C }))
+      (
+        await as(suite.owner).fail('catalog/copy', {
+          cat_id: f.B,
+          to_item_id: target,
+          new_p_cat_id: f.C,
+        })
+      ).error_code,
+    ).toBe(10101);
+    expect(
+      (await as(suite.owner).fail('catalog/copy', { cat_id: f.A, new_p_cat_id: f.A1 })).error_code,
+    ).toBe(10101);
+    expect(
+      (await as(suite.owner).fail('catalog/copy', { cat_id: f.A, new_p_cat_id: f.A, is_del: 1 }))
         .error_code,
     ).toBe(10101);
     expect(
-      (await as(owner).fail('catalog/copy', { cat_id: f.A, new_p_cat_id: f.A1 })).error_code,
-    ).toBe(10101);
-    expect(
-      (await as(owner).fail('catalog/copy', { cat_id: f.A, new_p_cat_id: f.A, is_del: 1 }))
-        .error_code,
-    ).toBe(10101);
-    expect(
-      (await as(owner).fail('catalog/copy', { cat_id: f.A, new_p_cat_id: f.C })).error_message,
+      (await as(suite.owner).fail('catalog/copy', { cat_id: f.A, new_p_cat_id: f.C }))
+        .error_message,
     ).toMatch(/at most 3 levels/);
     expect([await treeState(f.itemId), await treeState(target)]).toEqual(before);
   });
 
   test("copying to another item's top level ('/') copies catalogs and pages, keeps the source, and answers the new root row", async () => {
     const before = await treeState(f.itemId);
-    const row = await as(editor).ok<Record<string, string>>('catalog/copy', {
+    const row = await as(suite.editor).ok<Record<string, string>>('catalog/copy', {
       cat_id: f.A,
       to_item_id: target,
       new_p_cat_id: '/',
@@ -460,14 +460,14 @@ describe('copy', () => {
     const page = await Page.findOne({ item_id: target, page_title: 'In A1' }).lean();
     expect(page).toMatchObject({
       cat_id: byName.get('A1')!.cat_id,
-      author_uid: editor.uid,
+      author_uid: suite.editor.uid,
       is_del: 0,
     });
     expect(page!.page_id).not.toBe(f.pageA1);
   });
 
   test('copying into a catalog of the same item nests the copy there', async () => {
-    const row = await as(owner).ok<Record<string, string>>('catalog/copy', {
+    const row = await as(suite.owner).ok<Record<string, string>>('catalog/copy', {
       cat_id: f.B,
       new_p_cat_id: f.C,
     });
@@ -481,7 +481,7 @@ describe('copy', () => {
   });
 
   test('moving inside an item re-parents in place: same ids, pages untouched', async () => {
-    const row = await as(owner).ok<Record<string, string>>('catalog/copy', {
+    const row = await as(suite.owner).ok<Record<string, string>>('catalog/copy', {
       cat_id: f.B,
       new_p_cat_id: f.C,
       is_del: 1,
@@ -494,7 +494,7 @@ describe('copy', () => {
   });
 
   test('moving to another item copies there, removes the source subtree and puts its pages in the recycle bin', async () => {
-    const row = await as(owner).ok<Record<string, string>>('catalog/copy', {
+    const row = await as(suite.owner).ok<Record<string, string>>('catalog/copy', {
       cat_id: f.A1,
       to_item_id: target,
       new_p_cat_id: 0,
@@ -508,10 +508,14 @@ describe('copy', () => {
   });
 
   test('a copied draft stays a draft of its own author', async () => {
-    const draft = await makePage(editor, f.itemId, { title: 'Unfinished', catId: f.B, isDraft: 1 });
-    await as(owner).ok('catalog/copy', { cat_id: f.B, to_item_id: target });
+    const draft = await makePage(suite.editor, f.itemId, {
+      title: 'Unfinished',
+      catId: f.B,
+      isDraft: 1,
+    });
+    await as(suite.owner).ok('catalog/copy', { cat_id: f.B, to_item_id: target });
     const copy = await Page.findOne({ item_id: target, page_title: 'Unfinished' }).lean();
-    expect(copy).toMatchObject({ is_draft: 1, author_uid: editor.uid });
+    expect(copy).toMatchObject({ is_draft: 1, author_uid: suite.editor.uid });
     expect(copy!.page_id).not.toBe(draft.page_id);
   });
 

@@ -2,7 +2,7 @@
  * The item list over real HTTP: item/myList (scope, views, flags, order), star/unstar, sort, top,
  * exitItem and itemList.
  */
-import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import { beforeAll, describe, expect, test } from '@jest/globals';
 import { Item } from '../../models/items/schemas/item';
 import { ItemMember } from '../../models/members/schemas/itemMember';
 import { ItemSort } from '../../models/items/schemas/itemSort';
@@ -10,7 +10,7 @@ import { ItemStar } from '../../models/items/schemas/itemStar';
 import { ItemTop } from '../../models/items/schemas/itemTop';
 import { TeamItemMember } from '../../models/members/schemas/teamItemMember';
 import { TeamMember } from '../../models/members/schemas/teamMember';
-import { startTestServer, type TestServer } from '../helpers/server';
+import { apiSuite } from '../helpers/apiSuite';
 import { makeUser, type TestUser } from '../helpers/users';
 import {
   addMember,
@@ -21,17 +21,10 @@ import {
   setTeamItemAuthority,
 } from '../helpers/factories';
 
-let server: TestServer;
-const as = (user: TestUser) => server.api.withToken(user.user_token);
+const suite = apiSuite();
+const { as } = suite;
 type Entry = Record<string, unknown> & { item_id: string };
 const ids = (list: Entry[]) => list.map((e) => Number(e.item_id));
-
-beforeAll(async () => {
-  server = await startTestServer({ env: { LOG_LEVEL: 'silent' } });
-});
-afterAll(async () => {
-  await server.stop();
-});
 
 describe('item/myList', () => {
   let me: TestUser;
@@ -67,7 +60,7 @@ describe('item/myList', () => {
   });
 
   test('anonymous callers get 10102', async () => {
-    expect((await server.api.fail('item/myList')).error_code).toBe(10102);
+    expect((await suite.server.api.fail('item/myList')).error_code).toBe(10102);
   });
 
   test('lists owned, member and team items (not deleted, not others), oldest id first, with flags and no password', async () => {
@@ -145,7 +138,7 @@ describe('item/star, item/unstar', () => {
     const owner = await makeUser();
     const fan = await makeUser();
     const { item_id } = await makeItem(owner, { password: 'pw' });
-    expect((await server.api.fail('item/star', { item_id })).error_code).toBe(10102);
+    expect((await suite.server.api.fail('item/star', { item_id })).error_code).toBe(10102);
     expect((await as(fan).fail('item/star', { item_id })).error_code).toBe(1);
     expect(await ItemStar.countDocuments({ uid: fan.uid })).toBe(0);
     const { id } = await as(fan).ok<{ id: number }>('item/star', { item_id, _item_pwd: 'pw' });
@@ -207,7 +200,7 @@ describe('item/exitItem', () => {
     await bindTeamItem(team_id, item_id, owner);
     await bindTeamItem(team_id, second, owner);
 
-    expect((await server.api.fail('item/exitItem', { item_id })).error_code).toBe(10102);
+    expect((await suite.server.api.fail('item/exitItem', { item_id })).error_code).toBe(10102);
     expect((await as(owner).fail('item/exitItem', { item_id })).error_code).toBe(10101);
     await as(member).ok('item/exitItem', { item_id });
     expect(await ItemMember.exists({ item_id, uid: member.uid })).toBeNull();

@@ -2,7 +2,7 @@
  * member/* over real HTTP: adding, listing and removing an item's personal members, catalog
  * restrictions, the optional collaborator quota, change-log rows and membership events.
  */
-import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import { beforeAll, describe, expect, test } from '@jest/globals';
 import { nextId } from '../../models/platform/counters';
 import { events, type DomainEvents } from '../../models/platform/events';
 import { Catalog } from '../../models/catalogs/schemas/catalog';
@@ -10,7 +10,7 @@ import { ItemChangeLog } from '../../models/items/schemas/itemChangeLog';
 import { ItemMember } from '../../models/members/schemas/itemMember';
 import { User } from '../../models/accounts/schemas/user';
 import { deleteSetting, setSetting } from '../../models/settings/settings';
-import { startTestServer, type TestServer } from '../helpers/server';
+import { apiSuite } from '../helpers/apiSuite';
 import { makeUser, type TestUser } from '../helpers/users';
 import {
   addMember,
@@ -21,22 +21,14 @@ import {
   setTeamItemAuthority,
 } from '../helpers/factories';
 
-let server: TestServer;
-let owner: TestUser;
-let stranger: TestUser;
+const suite = apiSuite();
+const { as } = suite;
 let siteAdmin: TestUser;
-const as = (user: TestUser) => server.api.withToken(user.user_token);
 const membersOf = (item_id: number) =>
   ItemMember.find({ item_id }).sort({ item_member_id: 1 }).lean();
 
 beforeAll(async () => {
-  server = await startTestServer({ env: { LOG_LEVEL: 'silent' } });
-  owner = await makeUser();
-  stranger = await makeUser();
   siteAdmin = await makeUser({ admin: true });
-});
-afterAll(async () => {
-  await server.stop();
 });
 
 async function topCatalog(item_id: number, name: string, level = 2, parent = 0): Promise<number> {
@@ -54,20 +46,21 @@ async function topCatalog(item_id: number, name: string, level = 2, parent = 0):
 
 describe('member/save', () => {
   test('who may add: anonymous 10102; strangers, readers, editors and team admins 10303; nothing written', async () => {
-    const { item_id } = await makeItem(owner);
+    const { item_id } = await makeItem(suite.owner);
     const reader = await makeUser();
     const editor = await makeUser();
     const teamAdmin = await makeUser();
     await addMember(item_id, reader, 0);
     await addMember(item_id, editor, 1);
-    const { team_id } = await makeTeam(owner);
+    const { team_id } = await makeTeam(suite.owner);
     await addTeamMember(team_id, teamAdmin, 2);
-    await bindTeamItem(team_id, item_id, owner);
+    await bindTeamItem(team_id, item_id, suite.owner);
     const target = await makeUser();
     expect(
-      (await server.api.fail('member/save', { item_id, username: target.username })).error_code,
+      (await suite.server.api.fail('member/save', { item_id, username: target.username }))
+        .error_code,
     ).toBe(10102);
-    for (const user of [stranger, reader, editor, teamAdmin])
+    for (const user of [suite.stranger, reader, editor, teamAdmin])
       expect(
         (await as(user).fail('member/save', { item_id, username: target.username })).error_code,
       ).toBe(10303);
@@ -75,13 +68,13 @@ describe('member/save', () => {
   });
 
   test('item admins, team-bound item admins and site admins may add', async () => {
-    const { item_id } = await makeItem(owner);
+    const { item_id } = await makeItem(suite.owner);
     const itemAdmin = await makeUser();
     const teamItemAdmin = await makeUser();
     await addMember(item_id, itemAdmin, 2);
-    const { team_id } = await makeTeam(owner);
+    const { team_id } = await makeTeam(suite.owner);
     await addTeamMember(team_id, teamItemAdmin, 1);
-    await bindTeamItem(team_id, item_id, owner);
+    await bindTeamItem(team_id, item_id, suite.owner);
     await setTeamItemAuthority(team_id, item_id, teamItemAdmin, 2);
     const [a, b, c] = [await makeUser(), await makeUser(), await makeUser()];
     await as(itemAdmin).ok('member/save', { item_id, username: a.username });
@@ -96,15 +89,17 @@ describe('member/save', () => {
   });
 
   test('bad input: empty username 10209, authority outside 0-2 10101, operator objects 10101; nothing written', async () => {
-    const { item_id } = await makeItem(owner);
+    const { item_id } = await makeItem(suite.owner);
     const target = await makeUser();
-    expect((await as(owner).fail('member/save', { item_id, username: '' })).error_code).toBe(10209);
-    expect((await as(owner).fail('member/save', { item_id, username: ' , ' })).error_code).toBe(
+    expect((await as(suite.owner).fail('member/save', { item_id, username: '' })).error_code).toBe(
       10209,
     );
     expect(
+      (await as(suite.owner).fail('member/save', { item_id, username: ' , ' })).error_code,
+    ).toBe(10209);
+    expect(
       (
-        await as(owner).fail('member/save', {
+        await as(suite.owner).fail('member/save', {
           item_id,
           username: target.username,
           member_group_id: 3,
@@ -113,7 +108,7 @@ describe('member/save', () => {
     ).toBe(10101);
     expect(
       (
-        await as(owner).fail('member/save', {
+        await as(suite.owner).fail('member/save', {
           item_id,
           username: target.username,
           member_group_id: -1,
@@ -121,11 +116,11 @@ describe('member/save', () => {
       ).error_code,
     ).toBe(10101);
     expect(
-      (await as(owner).fail('member/save', { item_id, username: { $ne: '' } })).error_code,
+      (await as(suite.owner).fail('member/save', { item_id, username: { $ne: '' } })).error_code,
     ).toBe(10101);
     expect(
       (
-        await as(owner).fail(
+        await as(suite.owner).fail(
           'member/save',
           { item_id, username: target.username, cat_ids: [{ $gt: 0 }] },
           { json: true },
@@ -133,20 +128,21 @@ describe('member/save', () => {
       ).error_code,
     ).toBe(10101);
     expect(
-      (await as(owner).fail('member/save', { item_id: 0, username: target.username })).error_code,
+      (await as(suite.owner).fail('member/save', { item_id: 0, username: target.username }))
+        .error_code,
     ).toBe(10101);
     expect(await membersOf(item_id)).toEqual([]);
   });
 
   test('several users at once; unknown users, existing members and the owner are skipped; 10101 when nobody is new', async () => {
-    const { item_id } = await makeItem(owner);
+    const { item_id } = await makeItem(suite.owner);
     const [a, b] = [await makeUser(), await makeUser()];
     await User.updateOne({ uid: b.uid }, { $set: { email: `${b.username}@example.com` } });
     const seen: DomainEvents['membership.changed'][] = [];
     const off = events.subscribe('membership.changed', (e) => void seen.push(e));
-    const { id } = await as(owner).ok<{ id: number }>('member/save', {
+    const { id } = await as(suite.owner).ok<{ id: number }>('member/save', {
       item_id,
-      username: `${a.username}, no_such_person, ${b.username}@example.com, ${owner.username}`,
+      username: `${a.username}, no_such_person, ${b.username}@example.com, ${suite.owner.username}`,
       member_group_id: 1,
     });
     await new Promise((r) => setImmediate(r));
@@ -158,7 +154,7 @@ describe('member/save', () => {
     ]);
     expect(id).toBe(rows[1].item_member_id);
     expect(seen).toEqual([
-      { itemId: item_id, uids: [a.uid, b.uid], change: 'added', byUid: owner.uid },
+      { itemId: item_id, uids: [a.uid, b.uid], change: 'added', byUid: suite.owner.uid },
     ]);
     const log = await ItemChangeLog.find({ item_id }).sort({ id: 1 }).lean();
     expect(log.map((l) => [l.op_action_type, l.op_object_type, l.op_object_id])).toEqual([
@@ -166,26 +162,30 @@ describe('member/save', () => {
       ['binding', 'member', b.uid],
     ]);
     expect(
-      (await as(owner).fail('member/save', { item_id, username: `${a.username},nobody_here` }))
-        .error_code,
+      (
+        await as(suite.owner).fail('member/save', {
+          item_id,
+          username: `${a.username},nobody_here`,
+        })
+      ).error_code,
     ).toBe(10101);
     expect(await membersOf(item_id)).toHaveLength(2);
   });
 
   test("cat_ids keep only the item's top-level catalogs, and item admins are never restricted", async () => {
-    const { item_id } = await makeItem(owner);
-    const { item_id: elsewhere } = await makeItem(owner);
+    const { item_id } = await makeItem(suite.owner);
+    const { item_id: elsewhere } = await makeItem(suite.owner);
     const top = await topCatalog(item_id, 'Top');
     const sub = await topCatalog(item_id, 'Sub', 3, top);
     const foreign = await topCatalog(elsewhere, 'Foreign');
     const [reader, admin] = [await makeUser(), await makeUser()];
-    await as(owner).ok('member/save', {
+    await as(suite.owner).ok('member/save', {
       item_id,
       username: reader.username,
       member_group_id: 0,
       cat_ids: `${top},${sub},${foreign},abc`,
     });
-    await as(owner).ok('member/save', {
+    await as(suite.owner).ok('member/save', {
       item_id,
       username: admin.username,
       member_group_id: 2,
@@ -199,7 +199,7 @@ describe('member/save', () => {
   });
 
   test('the collaborator quota (site option member_quota) answers 10310 when full; none by default', async () => {
-    const { item_id } = await makeItem(owner);
+    const { item_id } = await makeItem(suite.owner);
     const quotaOwner = await makeUser();
     const { item_id: quotaItem } = await makeItem(quotaOwner);
     const [a, b] = [await makeUser(), await makeUser()];
@@ -214,22 +214,22 @@ describe('member/save', () => {
     } finally {
       await deleteSetting('member_quota');
     }
-    await as(owner).ok('member/save', { item_id, username: `${a.username},${b.username}` });
+    await as(suite.owner).ok('member/save', { item_id, username: `${a.username},${b.username}` });
   });
 });
 
 describe('member/getList', () => {
   test('managers see members with names, labels and formatted times; editors 10303; item_id 0 → []', async () => {
-    const { item_id } = await makeItem(owner);
+    const { item_id } = await makeItem(suite.owner);
     const top = await topCatalog(item_id, 'Guides');
     const editor = await makeUser({ name: 'Ed Itor' });
     const reader = await makeUser();
     await addMember(item_id, editor, 1);
     await addMember(item_id, reader, 0, [top]);
-    expect(await server.api.ok('member/getList', { item_id: 0 })).toEqual([]);
-    expect((await server.api.fail('member/getList', { item_id })).error_code).toBe(10102);
+    expect(await suite.server.api.ok('member/getList', { item_id: 0 })).toEqual([]);
+    expect((await suite.server.api.fail('member/getList', { item_id })).error_code).toBe(10102);
     expect((await as(editor).fail('member/getList', { item_id })).error_code).toBe(10303);
-    const list = await as(owner).ok<Record<string, unknown>[]>('member/getList', { item_id });
+    const list = await as(suite.owner).ok<Record<string, unknown>[]>('member/getList', { item_id });
     expect(list).toEqual([
       expect.objectContaining({
         uid: String(editor.uid),
@@ -255,36 +255,43 @@ describe('member/getList', () => {
 
 describe('member/delete', () => {
   test('managers remove a member (change log, event); others 10303; wrong ids 10101; nothing else changes', async () => {
-    const { item_id } = await makeItem(owner);
+    const { item_id } = await makeItem(suite.owner);
     const [editor, victim] = [await makeUser(), await makeUser()];
     await addMember(item_id, editor, 1);
     const victimRow = await addMember(item_id, victim, 0);
     expect(
-      (await server.api.fail('member/delete', { item_id, item_member_id: victimRow })).error_code,
+      (await suite.server.api.fail('member/delete', { item_id, item_member_id: victimRow }))
+        .error_code,
     ).toBe(10102);
     expect(
       (await as(editor).fail('member/delete', { item_id, item_member_id: victimRow })).error_code,
     ).toBe(10303);
-    expect((await as(owner).fail('member/delete', { item_id, item_member_id: 0 })).error_code).toBe(
-      10101,
-    );
-    const { item_id: otherItem } = await makeItem(owner);
     expect(
-      (await as(owner).fail('member/delete', { item_id: otherItem, item_member_id: victimRow }))
-        .error_code,
+      (await as(suite.owner).fail('member/delete', { item_id, item_member_id: 0 })).error_code,
+    ).toBe(10101);
+    const { item_id: otherItem } = await makeItem(suite.owner);
+    expect(
+      (
+        await as(suite.owner).fail('member/delete', {
+          item_id: otherItem,
+          item_member_id: victimRow,
+        })
+      ).error_code,
     ).toBe(10101);
     expect(await membersOf(item_id)).toHaveLength(2);
 
     const seen: DomainEvents['membership.changed'][] = [];
     const off = events.subscribe('membership.changed', (e) => void seen.push(e));
-    expect(await as(owner).ok('member/delete', { item_id, item_member_id: victimRow })).toEqual({
+    expect(
+      await as(suite.owner).ok('member/delete', { item_id, item_member_id: victimRow }),
+    ).toEqual({
       success: true,
     });
     await new Promise((r) => setImmediate(r));
     off();
     expect((await membersOf(item_id)).map((m) => m.uid)).toEqual([editor.uid]);
     expect(seen).toEqual([
-      { itemId: item_id, uids: [victim.uid], change: 'removed', byUid: owner.uid },
+      { itemId: item_id, uids: [victim.uid], change: 'removed', byUid: suite.owner.uid },
     ]);
     expect(
       await ItemChangeLog.findOne({ item_id, op_action_type: 'unbound' }).lean(),
@@ -295,7 +302,7 @@ describe('member/delete', () => {
 
 describe('member/getAllList and member/getMyAllList', () => {
   test('getAllList: the owner first, then members, then team members, one row per user; readers get 10301', async () => {
-    const { item_id } = await makeItem(owner);
+    const { item_id } = await makeItem(suite.owner);
     const [editor, reader, teamMate] = [
       await makeUser({ name: 'Edna' }),
       await makeUser(),
@@ -303,19 +310,21 @@ describe('member/getAllList and member/getMyAllList', () => {
     ];
     await addMember(item_id, editor, 1);
     await addMember(item_id, reader, 0);
-    const { team_id } = await makeTeam(owner);
+    const { team_id } = await makeTeam(suite.owner);
     await addTeamMember(team_id, teamMate);
     await addTeamMember(team_id, editor);
-    await bindTeamItem(team_id, item_id, owner);
+    await bindTeamItem(team_id, item_id, suite.owner);
     expect((await as(reader).fail('member/getAllList', { item_id })).error_code).toBe(10301);
-    expect((await as(stranger).fail('member/getAllList', { item_id })).error_code).toBe(10301);
+    expect((await as(suite.stranger).fail('member/getAllList', { item_id })).error_code).toBe(
+      10301,
+    );
     const list = await as(editor).ok<Record<string, unknown>[]>('member/getAllList', { item_id });
     expect(list).toEqual([
       {
         item_id,
-        uid: owner.uid,
-        username: owner.username,
-        username_name: owner.username,
+        uid: suite.owner.uid,
+        username: suite.owner.username,
+        username_name: suite.owner.username,
         member_group_id: '1',
       },
       {
@@ -355,6 +364,6 @@ describe('member/getAllList and member/getMyAllList', () => {
     expect(new Set(list.map((r) => r.uid))).toEqual(new Set([a.uid, b.uid]));
     expect(list).toHaveLength(2);
     expect(typeof list[0].addtime).toBe('number');
-    expect(await as(stranger).ok('member/getMyAllList')).toEqual([]);
+    expect(await as(suite.stranger).ok('member/getMyAllList')).toEqual([]);
   });
 });

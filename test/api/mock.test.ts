@@ -4,37 +4,16 @@
  * key, serving by key and by path (exact before regex) with Mock.js expansion and HTML-safe
  * escaping, the 404/400 answers, and mocks going quiet while their page is in the recycle bin.
  */
-import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import { describe, expect, test } from '@jest/globals';
 import { Mock } from '../../models/mocks/schemas/mock';
-import { addMember, makeItem } from '../helpers/factories';
+import { apiSuite } from '../helpers/apiSuite';
+import { makeItem } from '../helpers/factories';
 import { makePage } from '../helpers/pages';
-import { startTestServer, type TestServer } from '../helpers/server';
-import { makeUser, type TestUser } from '../helpers/users';
+import { type TestUser } from '../helpers/users';
 
-let server: TestServer;
-let owner: TestUser;
-let editor: TestUser;
-let reader: TestUser;
-let stranger: TestUser;
-let itemId: number;
+const suite = apiSuite({ item: { password: 'secret' } });
 
-beforeAll(async () => {
-  server = await startTestServer({ env: { LOG_LEVEL: 'silent' } });
-  [owner, editor, reader, stranger] = await Promise.all([
-    makeUser(),
-    makeUser(),
-    makeUser(),
-    makeUser(),
-  ]);
-  ({ item_id: itemId } = await makeItem(owner, { password: 'secret' }));
-  await addMember(itemId, editor, 1);
-  await addMember(itemId, reader, 0);
-});
-afterAll(async () => {
-  await server.stop();
-});
-
-const as = (user: TestUser) => server.api.withToken(user.user_token);
+const { as } = suite;
 
 interface Saved {
   page_id: number;
@@ -47,7 +26,7 @@ async function addMock(user: TestUser, params: Record<string, string | number>):
 }
 
 async function get(pathname: string): Promise<{ status: number; type: string; text: string }> {
-  const response = await server.request(pathname);
+  const response = await suite.server.request(pathname);
   return {
     status: response.status,
     type: response.headers.get('content-type') ?? '',
@@ -60,8 +39,8 @@ const byPath = (item: number, path: string) =>
 
 describe('mock/add', () => {
   test('an editor saves a mock; saving again updates it and keeps the key', async () => {
-    const page = await makePage(owner, itemId);
-    const first = await addMock(editor, {
+    const page = await makePage(suite.owner, suite.itemId);
+    const first = await addMock(suite.editor, {
       page_id: page.page_id,
       template: '{"a": 1}',
       path: 'users/list',
@@ -71,56 +50,58 @@ describe('mock/add', () => {
       path: '/users/list',
       unique_key: expect.stringMatching(/^[0-9a-f]{32}$/),
     });
-    const second = await addMock(owner, {
+    const second = await addMock(suite.owner, {
       page_id: page.page_id,
       template: '{"b": 2}',
       path: '/users/all',
     });
     expect(second.unique_key).toBe(first.unique_key);
     expect(await Mock.countDocuments({ page_id: page.page_id })).toBe(1);
-    const row = await as(owner).ok<Record<string, string>>('mock/infoByPageId', {
+    const row = await as(suite.owner).ok<Record<string, string>>('mock/infoByPageId', {
       page_id: page.page_id,
     });
     expect(row).toMatchObject({
       unique_key: first.unique_key,
-      uid: String(owner.uid),
+      uid: String(suite.owner.uid),
       page_id: String(page.page_id),
-      item_id: String(itemId),
+      item_id: String(suite.itemId),
       view_times: '0',
       template: '{&quot;b&quot;: 2}', // escaped, as ShowDoc serves it; clients un-escape once
       path: '/users/all',
     });
     expect(row.addtime).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/);
     // An empty path is the root.
-    expect((await addMock(owner, { page_id: page.page_id, template: '{}' })).path).toBe('/');
+    expect((await addMock(suite.owner, { page_id: page.page_id, template: '{}' })).path).toBe('/');
   });
 
   test('anonymous → 10102; readers and strangers → 10303; missing page → 10101; nothing written', async () => {
-    const page = await makePage(owner, itemId);
+    const page = await makePage(suite.owner, suite.itemId);
     const params = { page_id: page.page_id, template: '{"a":1}', path: '/x' };
-    expect((await server.api.fail('mock/add', params)).error_code).toBe(10102);
-    expect((await as(reader).fail('mock/add', params)).error_code).toBe(10303);
-    expect((await as(stranger).fail('mock/add', params)).error_code).toBe(10303);
-    expect((await as(owner).fail('mock/add', { ...params, page_id: 0 })).error_code).toBe(10101);
-    expect((await as(owner).fail('mock/add', { ...params, page_id: 999_999_999 })).error_code).toBe(
+    expect((await suite.server.api.fail('mock/add', params)).error_code).toBe(10102);
+    expect((await as(suite.reader).fail('mock/add', params)).error_code).toBe(10303);
+    expect((await as(suite.stranger).fail('mock/add', params)).error_code).toBe(10303);
+    expect((await as(suite.owner).fail('mock/add', { ...params, page_id: 0 })).error_code).toBe(
       10101,
     );
+    expect(
+      (await as(suite.owner).fail('mock/add', { ...params, page_id: 999_999_999 })).error_code,
+    ).toBe(10101);
     expect(await Mock.countDocuments({ page_id: page.page_id })).toBe(0);
   });
 
   test('only JSON templates (un-escaped once, as ShowDoc reads them)', async () => {
-    const page = await makePage(owner, itemId);
+    const page = await makePage(suite.owner, suite.itemId);
     for (const template of ['', 'not json', '{"a":', "{'a': 1}"]) {
-      const answer = await as(owner).fail('mock/add', { page_id: page.page_id, template });
+      const answer = await as(suite.owner).fail('mock/add', { page_id: page.page_id, template });
       expect(answer).toMatchObject({ error_code: 10101, error_message: 'Only JSON is allowed' });
     }
-    await addMock(owner, { page_id: page.page_id, template: '{&quot;a&quot;: 1}' });
+    await addMock(suite.owner, { page_id: page.page_id, template: '{&quot;a&quot;: 1}' });
   });
 
   test('regex paths must compile, stay short and be safe from catastrophic backtracking', async () => {
-    const page = await makePage(owner, itemId);
+    const page = await makePage(suite.owner, suite.itemId);
     const refuse = async (path: string, message: RegExp) => {
-      const answer = await as(owner).fail('mock/add', {
+      const answer = await as(suite.owner).fail('mock/add', {
         page_id: page.page_id,
         template: '{}',
         path,
@@ -135,7 +116,7 @@ describe('mock/add', () => {
     await refuse('~/users/(', /not valid/);
     await refuse(`~/${'a'.repeat(500)}`, /longer than 500/);
     await refuse('~(a*)*b', /nested quantified/);
-    const saved = await addMock(owner, {
+    const saved = await addMock(suite.owner, {
       page_id: page.page_id,
       template: '{}',
       path: '~/users/\\d+',
@@ -144,7 +125,7 @@ describe('mock/add', () => {
   });
 
   test('templates that could run code or generate huge answers are refused', async () => {
-    const page = await makePage(owner, itemId);
+    const page = await makePage(suite.owner, suite.itemId);
     for (const template of [
       JSON.stringify({ a: '@string(process.exit(1), 3)' }),
       JSON.stringify({ a: '@string(globalThis.x=1)' }),
@@ -154,10 +135,10 @@ describe('mock/add', () => {
       JSON.stringify({ 'n|1-5.1-1000000': 1 }),
     ])
       expect(
-        (await as(owner).fail('mock/add', { page_id: page.page_id, template })).error_code,
+        (await as(suite.owner).fail('mock/add', { page_id: page.page_id, template })).error_code,
       ).toBe(10101);
     expect((globalThis as Record<string, unknown>).x).toBeUndefined();
-    await addMock(owner, {
+    await addMock(suite.owner, {
       page_id: page.page_id,
       template: JSON.stringify({ s: '@string("lower", 5)', p: "@pick(['a', 'b'])" }),
     });
@@ -166,28 +147,33 @@ describe('mock/add', () => {
 
 describe('mock/infoByPageId', () => {
   test('no mock → []; readers see it; strangers without the password → 10103; with it, yes', async () => {
-    const page = await makePage(owner, itemId);
-    expect(await as(reader).ok('mock/infoByPageId', { page_id: page.page_id })).toEqual([]);
-    await addMock(owner, { page_id: page.page_id, template: '{}', path: '/r' });
-    expect(await as(reader).ok('mock/infoByPageId', { page_id: page.page_id })).toMatchObject({
-      path: '/r',
-    });
-    expect(
-      (await as(stranger).fail('mock/infoByPageId', { page_id: page.page_id })).error_code,
-    ).toBe(10103);
-    expect((await server.api.fail('mock/infoByPageId', { page_id: page.page_id })).error_code).toBe(
-      10103,
+    const page = await makePage(suite.owner, suite.itemId);
+    expect(await as(suite.reader).ok('mock/infoByPageId', { page_id: page.page_id })).toEqual([]);
+    await addMock(suite.owner, { page_id: page.page_id, template: '{}', path: '/r' });
+    expect(await as(suite.reader).ok('mock/infoByPageId', { page_id: page.page_id })).toMatchObject(
+      {
+        path: '/r',
+      },
     );
     expect(
-      await server.api.ok('mock/infoByPageId', { page_id: page.page_id, _item_pwd: 'secret' }),
+      (await as(suite.stranger).fail('mock/infoByPageId', { page_id: page.page_id })).error_code,
+    ).toBe(10103);
+    expect(
+      (await suite.server.api.fail('mock/infoByPageId', { page_id: page.page_id })).error_code,
+    ).toBe(10103);
+    expect(
+      await suite.server.api.ok('mock/infoByPageId', {
+        page_id: page.page_id,
+        _item_pwd: 'secret',
+      }),
     ).toMatchObject({ path: '/r' });
   });
 });
 
 describe('serving', () => {
   test('by key: Mock.js expansion as raw JSON; unknown key → 404 "no such key"', async () => {
-    const page = await makePage(owner, itemId);
-    const { unique_key } = await addMock(owner, {
+    const page = await makePage(suite.owner, suite.itemId);
+    const { unique_key } = await addMock(suite.owner, {
       page_id: page.page_id,
       template: JSON.stringify({ 'id|1-10': 1, name: '@name', 'list|3': ['x'], fixed: 'ok' }),
       path: '/by-key',
@@ -215,8 +201,8 @@ describe('serving', () => {
   });
 
   test('HTML-significant characters come back as \\u00XX escapes', async () => {
-    const page = await makePage(owner, itemId);
-    const { unique_key } = await addMock(owner, {
+    const page = await makePage(suite.owner, suite.itemId);
+    const { unique_key } = await addMock(suite.owner, {
       page_id: page.page_id,
       template: JSON.stringify({ html: `<b class="x">Tom & Jerry's</b>` }),
     });
@@ -228,23 +214,23 @@ describe('serving', () => {
   });
 
   test('by path: exact before regex, regex in id order, views counted; 404 and 400 answers', async () => {
-    const { item_id: item } = await makeItem(owner);
+    const { item_id: item } = await makeItem(suite.owner);
     const [regexPage, exactPage, laterRegexPage] = [
-      await makePage(owner, item),
-      await makePage(owner, item),
-      await makePage(owner, item),
+      await makePage(suite.owner, item),
+      await makePage(suite.owner, item),
+      await makePage(suite.owner, item),
     ];
-    await addMock(owner, {
+    await addMock(suite.owner, {
       page_id: regexPage.page_id,
       template: '{"via":"regex"}',
       path: '~/users/\\d+',
     });
-    await addMock(owner, {
+    await addMock(suite.owner, {
       page_id: exactPage.page_id,
       template: '{"via":"exact"}',
       path: '/users/7',
     });
-    await addMock(owner, {
+    await addMock(suite.owner, {
       page_id: laterRegexPage.page_id,
       template: '{"via":"later"}',
       path: '~/users/.*',
@@ -256,31 +242,31 @@ describe('serving', () => {
     // The whole path must match.
     expect(await byPath(item, '/other')).toMatchObject({ status: 404, text: 'no such path' });
     // Another item's paths are not this item's.
-    const { item_id: otherItem } = await makeItem(owner);
+    const { item_id: otherItem } = await makeItem(suite.owner);
     expect(await byPath(otherItem, '/users/7')).toMatchObject({ status: 404 });
     expect(await byPath(item, `/${'a'.repeat(2048)}`)).toMatchObject({ status: 400 });
     expect(await get(`/server/mock-path/abc?path=/users/7`)).toMatchObject({ status: 404 });
     const viaIndex = await get(`/server/index.php?s=mock-path/${item}&path=/users/7`);
     expect(JSON.parse(viaIndex.text)).toEqual({ via: 'exact' });
 
-    const row = await as(owner).ok<{ view_times: string }>('mock/infoByPageId', {
+    const row = await as(suite.owner).ok<{ view_times: string }>('mock/infoByPageId', {
       page_id: exactPage.page_id,
     });
     expect(row.view_times).toBe('2');
   });
 
   test('a page in the recycle bin silences its mock; restoring it brings the mock back', async () => {
-    const { item_id: item } = await makeItem(owner);
-    const page = await makePage(owner, item);
-    const { unique_key } = await addMock(owner, {
+    const { item_id: item } = await makeItem(suite.owner);
+    const page = await makePage(suite.owner, item);
+    const { unique_key } = await addMock(suite.owner, {
       page_id: page.page_id,
       template: '{"alive": true}',
       path: '/alive',
     });
-    await as(owner).ok('page/delete', { page_id: page.page_id, item_id: item });
+    await as(suite.owner).ok('page/delete', { page_id: page.page_id, item_id: item });
     expect(await get(`/server/mock-data/${unique_key}`)).toMatchObject({ status: 404 });
     expect(await byPath(item, '/alive')).toMatchObject({ status: 404, text: 'no such path' });
-    await as(owner).ok('recycle/recover', { item_id: item, page_id: page.page_id });
+    await as(suite.owner).ok('recycle/recover', { item_id: item, page_id: page.page_id });
     expect(JSON.parse((await get(`/server/mock-data/${unique_key}`)).text)).toEqual({
       alive: true,
     });

@@ -3,7 +3,7 @@
  * raw Markdown in the database and escaped-once text on the wire, the single write path's side
  * effects (version, change log, item touch, events), and nothing written on any refusal.
  */
-import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import { describe, expect, test } from '@jest/globals';
 import { events, type DomainEvents, type EventName } from '../../models/platform/events';
 import { unescapeFromClient } from '../../models/pages/pageContent';
 import { Item } from '../../models/items/schemas/item';
@@ -11,36 +11,15 @@ import { ItemChangeLog } from '../../models/items/schemas/itemChangeLog';
 import { Page } from '../../models/pages/schemas/page';
 import { PageHistory } from '../../models/pages/schemas/pageHistory';
 import { Recycle } from '../../models/pages/schemas/recycle';
+import { apiSuite } from '../helpers/apiSuite';
 import { addMember, makeItem } from '../helpers/factories';
 import { makeCatalog, makePage } from '../helpers/pages';
-import { startTestServer, type TestServer } from '../helpers/server';
-import { makeUser, type TestUser } from '../helpers/users';
+import { makeUser } from '../helpers/users';
 
-let server: TestServer;
-let owner: TestUser;
-let editor: TestUser;
-let reader: TestUser;
-let stranger: TestUser;
-let itemId: number;
+const suite = apiSuite({ item: {} });
 
-beforeAll(async () => {
-  server = await startTestServer({ env: { LOG_LEVEL: 'silent' } });
-  [owner, editor, reader, stranger] = await Promise.all([
-    makeUser(),
-    makeUser(),
-    makeUser(),
-    makeUser(),
-  ]);
-  ({ item_id: itemId } = await makeItem(owner));
-  await addMember(itemId, editor, 1);
-  await addMember(itemId, reader, 0);
-});
-afterAll(async () => {
-  await server.stop();
-});
-
-const api = () => server.api;
-const as = (user: TestUser) => server.api.withToken(user.user_token);
+const api = () => suite.server.api;
+const { as } = suite;
 
 /** Records the domain events published while `run` executes. */
 async function capture<N extends EventName>(
@@ -60,7 +39,7 @@ async function capture<N extends EventName>(
   return seen;
 }
 
-const pageCount = (item = itemId) => Page.countDocuments({ item_id: item });
+const pageCount = (item = suite.itemId) => Page.countDocuments({ item_id: item });
 
 const TRICKY = `<script>alert("x")</script> &amp; it's "quoted" & 100% + plus\n| a | b |\n中文 😀 %zz`;
 
@@ -69,7 +48,7 @@ describe('page/save — create', () => {
     const before = await pageCount();
     const answer = await api().fail('page/save', {
       page_id: 0,
-      item_id: itemId,
+      item_id: suite.itemId,
       page_title: 'T',
       page_content: 'x',
     });
@@ -79,25 +58,25 @@ describe('page/save — create', () => {
 
   test('no page_id field at all creates a page, as in ShowDoc (scripts rely on it)', async () => {
     const before = await pageCount();
-    const answer = await as(owner).ok<{ page_id: number }>('page/save', {
-      item_id: itemId,
+    const answer = await as(suite.owner).ok<{ page_id: number }>('page/save', {
+      item_id: suite.itemId,
       page_title: 'From a script',
       page_content: 'created without page_id',
     });
     expect(await pageCount()).toBe(before + 1);
     const row = await Page.findOne({ page_id: answer.page_id }).lean();
-    expect(row).toMatchObject({ item_id: itemId, page_title: 'From a script' });
+    expect(row).toMatchObject({ item_id: suite.itemId, page_title: 'From a script' });
   });
 
   test("page answers carry exactly ShowDoc's columns (no article ID field)", async () => {
-    const page = await makePage(owner, itemId, { customId: 'cols-1' });
-    const info = await as(owner).ok<Record<string, unknown>>('page/info', {
+    const page = await makePage(suite.owner, suite.itemId, { customId: 'cols-1' });
+    const info = await as(suite.owner).ok<Record<string, unknown>>('page/info', {
       page_id: page.page_id,
     });
     expect(info).not.toHaveProperty('page_custom_id');
-    const saved = await as(owner).ok<Record<string, unknown>>('page/save', {
+    const saved = await as(suite.owner).ok<Record<string, unknown>>('page/save', {
       page_id: page.page_id,
-      item_id: itemId,
+      item_id: suite.itemId,
       page_title: 'Cols',
       page_content: 'y',
     });
@@ -123,32 +102,44 @@ describe('page/save — create', () => {
 
   test('bad input is refused with 10101 and writes nothing', async () => {
     const before = await pageCount();
-    const otherItem = await makeItem(owner);
-    const foreignCat = await makeCatalog(owner, otherItem.item_id, 'Foreign');
+    const otherItem = await makeItem(suite.owner);
+    const foreignCat = await makeCatalog(suite.owner, otherItem.item_id, 'Foreign');
     const cases: Array<Record<string, string | number>> = [
-      { page_id: 0, item_id: itemId, page_title: 'T', page_content: '' },
-      { page_id: 0, item_id: itemId, page_title: '   ', page_content: 'x' },
+      { page_id: 0, item_id: suite.itemId, page_title: 'T', page_content: '' },
+      { page_id: 0, item_id: suite.itemId, page_title: '   ', page_content: 'x' },
       { page_id: 0, item_id: 0, page_title: 'T', page_content: 'x' },
-      { page_id: 0, item_id: itemId, page_title: 'x'.repeat(256), page_content: 'x' },
-      { page_id: 0, item_id: itemId, page_title: 'T', page_content: 'x', ext_info: '{not json' },
+      { page_id: 0, item_id: suite.itemId, page_title: 'x'.repeat(256), page_content: 'x' },
       {
         page_id: 0,
-        item_id: itemId,
+        item_id: suite.itemId,
+        page_title: 'T',
+        page_content: 'x',
+        ext_info: '{not json',
+      },
+      {
+        page_id: 0,
+        item_id: suite.itemId,
         page_title: 'T',
         page_content: 'x',
         page_custom_id: 'has space',
       },
-      { page_id: 0, item_id: itemId, page_title: 'T', page_content: 'x', cat_id: foreignCat },
-      { page_id: 0, item_id: itemId, page_title: 'T', page_content: 'x', cat_id: 999_999_999 },
-      { page_id: 0, item_id: itemId, page_title: 'T', page_content: 'x', is_draft: 7 },
+      { page_id: 0, item_id: suite.itemId, page_title: 'T', page_content: 'x', cat_id: foreignCat },
+      {
+        page_id: 0,
+        item_id: suite.itemId,
+        page_title: 'T',
+        page_content: 'x',
+        cat_id: 999_999_999,
+      },
+      { page_id: 0, item_id: suite.itemId, page_title: 'T', page_content: 'x', is_draft: 7 },
     ];
     for (const params of cases) {
-      const answer = await as(owner).fail('page/save', params);
+      const answer = await as(suite.owner).fail('page/save', params);
       expect({ params, code: answer.error_code }).toEqual({ params, code: 10101 });
     }
-    const operator = await as(owner).call(
+    const operator = await as(suite.owner).call(
       'page/save',
-      { page_id: 0, item_id: itemId, page_title: { $ne: '' }, page_content: 'x' },
+      { page_id: 0, item_id: suite.itemId, page_title: { $ne: '' }, page_content: 'x' },
       { json: true },
     );
     expect(operator.body.error_code).toBe(10101);
@@ -156,13 +147,13 @@ describe('page/save — create', () => {
   });
 
   test('read-only members, strangers and archived items get "no edit permission" (10101), nothing written', async () => {
-    const archived = await makeItem(owner);
+    const archived = await makeItem(suite.owner);
     await Item.updateOne({ item_id: archived.item_id }, { $set: { is_archived: 1 } });
     const before = await Page.countDocuments({});
     for (const [user, item] of [
-      [reader, itemId],
-      [stranger, itemId],
-      [owner, archived.item_id],
+      [suite.reader, suite.itemId],
+      [suite.stranger, suite.itemId],
+      [suite.owner, archived.item_id],
     ] as const) {
       const answer = await as(user).fail('page/save', {
         page_id: 0,
@@ -176,13 +167,13 @@ describe('page/save — create', () => {
   });
 
   test('an editor creates a page: {page_id} as a number, raw row stored, change log, item touched, page.saved + menu.changed', async () => {
-    await Item.updateOne({ item_id: itemId }, { $set: { last_update_time: 1 } });
-    const catId = await makeCatalog(owner, itemId, 'Guide');
+    await Item.updateOne({ item_id: suite.itemId }, { $set: { last_update_time: 1 } });
+    const catId = await makeCatalog(suite.owner, suite.itemId, 'Guide');
     let data: { page_id: number } | undefined;
     const seen = await capture(['page.saved', 'menu.changed'], async () => {
-      data = await as(editor).ok<{ page_id: number }>('page/save', {
+      data = await as(suite.editor).ok<{ page_id: number }>('page/save', {
         page_id: 0,
-        item_id: itemId,
+        item_id: suite.itemId,
         cat_id: catId,
         page_title: 'Getting started',
         page_content: '# Hello',
@@ -192,57 +183,62 @@ describe('page/save — create', () => {
     expect(typeof data!.page_id).toBe('number');
     const row = await Page.findOne({ page_id: data!.page_id }).lean();
     expect(row).toMatchObject({
-      item_id: itemId,
+      item_id: suite.itemId,
       cat_id: catId,
       page_title: 'Getting started',
       page_content: '# Hello',
       page_comments: 'first',
       s_number: 99,
-      author_uid: editor.uid,
-      author_username: editor.username,
+      author_uid: suite.editor.uid,
+      author_username: suite.editor.username,
       is_del: 0,
       is_draft: 0,
     });
     expect(row!.page_addtime).toBe(row!.addtime);
     expect(await PageHistory.countDocuments({ page_id: data!.page_id })).toBe(0);
     const log = await ItemChangeLog.findOne({
-      item_id: itemId,
+      item_id: suite.itemId,
       op_object_type: 'page',
       op_object_id: data!.page_id,
     }).lean();
     expect(log).toMatchObject({
-      uid: editor.uid,
+      uid: suite.editor.uid,
       op_action_type: 'create',
       op_object_type: 'page',
       op_object_name: 'Getting started',
     });
-    expect((await Item.findOne({ item_id: itemId }).lean())!.last_update_time).toBeGreaterThan(1);
+    expect(
+      (await Item.findOne({ item_id: suite.itemId }).lean())!.last_update_time,
+    ).toBeGreaterThan(1);
     expect(seen).toEqual([
       {
         name: 'page.saved',
         payload: {
-          itemId,
+          itemId: suite.itemId,
           pageId: data!.page_id,
           catId,
-          byUid: editor.uid,
+          byUid: suite.editor.uid,
           created: true,
           origin: 'rest',
           notify: null,
         },
       },
-      { name: 'menu.changed', payload: { itemId, byUid: editor.uid } },
+      { name: 'menu.changed', payload: { itemId: suite.itemId, byUid: suite.editor.uid } },
     ]);
   });
 });
 
 describe('page/save — update', () => {
   test('an update answers the full row (strings, raw addtime, escaped content), stores the replaced version and logs it', async () => {
-    const page = await makePage(owner, itemId, { title: 'Old title', content: 'old <b>' });
+    const page = await makePage(suite.owner, suite.itemId, {
+      title: 'Old title',
+      content: 'old <b>',
+    });
     let row: Record<string, unknown> = {};
     const seen = await capture(['page.saved', 'menu.changed'], async () => {
-      row = await as(editor).ok('page/save', {
+      row = await as(suite.editor).ok('page/save', {
         page_id: page.page_id,
-        item_id: itemId,
+        item_id: suite.itemId,
         page_title: 'New title',
         page_content: 'new <b> & "x"',
         is_notify: 1,
@@ -251,13 +247,13 @@ describe('page/save — update', () => {
     });
     expect(row).toMatchObject({
       page_id: String(page.page_id),
-      item_id: String(itemId),
+      item_id: String(suite.itemId),
       cat_id: '0',
       page_title: 'New title',
       page_content: 'new &lt;b&gt; &amp; &quot;x&quot;',
       s_number: '99',
-      author_uid: String(editor.uid),
-      author_username: editor.username,
+      author_uid: String(suite.editor.uid),
+      author_username: suite.editor.username,
       is_del: '0',
       is_draft: '0',
     });
@@ -270,11 +266,11 @@ describe('page/save — update', () => {
     expect(versions[0]).toMatchObject({
       page_title: 'Old title',
       page_content: 'old <b>',
-      author_uid: owner.uid,
+      author_uid: suite.owner.uid,
     });
     expect(
       await ItemChangeLog.countDocuments({
-        item_id: itemId,
+        item_id: suite.itemId,
         op_object_id: page.page_id,
         op_action_type: 'update',
       }),
@@ -283,25 +279,25 @@ describe('page/save — update', () => {
       {
         name: 'page.saved',
         payload: {
-          itemId,
+          itemId: suite.itemId,
           pageId: page.page_id,
           catId: 0,
-          byUid: editor.uid,
+          byUid: suite.editor.uid,
           created: false,
           origin: 'rest',
           notify: { content: 'Please re-read' },
         },
       },
-      { name: 'menu.changed', payload: { itemId, byUid: editor.uid } },
+      { name: 'menu.changed', payload: { itemId: suite.itemId, byUid: suite.editor.uid } },
     ]);
   });
 
   test('a content-only update does not announce a menu change', async () => {
-    const page = await makePage(owner, itemId, { title: 'Same' });
+    const page = await makePage(suite.owner, suite.itemId, { title: 'Same' });
     const seen = await capture(['menu.changed'], () =>
-      as(owner).ok('page/save', {
+      as(suite.owner).ok('page/save', {
         page_id: page.page_id,
-        item_id: itemId,
+        item_id: suite.itemId,
         page_title: 'Same',
         page_content: 'changed body',
       }),
@@ -310,16 +306,16 @@ describe('page/save — update', () => {
   });
 
   test('updating a page through another item, a deleted page or a missing id answers "page does not exist" and writes nothing', async () => {
-    const page = await makePage(owner, itemId, { content: 'keep me' });
-    const other = await makeItem(owner);
-    const deleted = await makePage(owner, itemId, { content: 'gone' });
+    const page = await makePage(suite.owner, suite.itemId, { content: 'keep me' });
+    const other = await makeItem(suite.owner);
+    const deleted = await makePage(suite.owner, suite.itemId, { content: 'gone' });
     await Page.updateOne({ page_id: deleted.page_id }, { $set: { is_del: 1 } });
     for (const params of [
       { page_id: page.page_id, item_id: other.item_id },
-      { page_id: deleted.page_id, item_id: itemId },
-      { page_id: 987_654_321, item_id: itemId },
+      { page_id: deleted.page_id, item_id: suite.itemId },
+      { page_id: 987_654_321, item_id: suite.itemId },
     ]) {
-      const answer = await as(owner).fail('page/save', {
+      const answer = await as(suite.owner).fail('page/save', {
         ...params,
         page_title: 'X',
         page_content: 'overwritten',
@@ -334,16 +330,16 @@ describe('page/save — update', () => {
   });
 
   test('saving the page of a single-page item renames the item (update only)', async () => {
-    const single = await makeItem(owner, { item_type: 2, item_name: 'Solo' });
+    const single = await makeItem(suite.owner, { item_type: 2, item_name: 'Solo' });
     const page = (await Page.findOne({ item_id: single.item_id }).lean())!;
-    await as(owner).ok('page/save', {
+    await as(suite.owner).ok('page/save', {
       page_id: 0,
       item_id: single.item_id,
       page_title: 'Created beside',
       page_content: 'x',
     });
     expect((await Item.findOne({ item_id: single.item_id }).lean())!.item_name).toBe('Solo');
-    await as(owner).ok('page/save', {
+    await as(suite.owner).ok('page/save', {
       page_id: page.page_id,
       item_id: single.item_id,
       page_title: 'Renamed solo',
@@ -355,20 +351,22 @@ describe('page/save — update', () => {
   });
 
   test('article IDs are unique per item: a duplicate is refused and nothing is written', async () => {
-    const first = await makePage(owner, itemId, { customId: 'intro-1' });
+    const first = await makePage(suite.owner, suite.itemId, { customId: 'intro-1' });
     expect(first.page_custom_id).toBe('intro-1');
     const before = await pageCount();
-    const answer = await as(owner).fail('page/save', {
+    const answer = await as(suite.owner).fail('page/save', {
       page_id: 0,
-      item_id: itemId,
+      item_id: suite.itemId,
       page_title: 'Dup',
       page_content: 'x',
       page_custom_id: 'intro-1',
     });
     expect(answer).toMatchObject({ error_code: 10101, error_message: 'Article ID already exists' });
     expect(await pageCount()).toBe(before);
-    const other = await makeItem(owner);
-    await expect(makePage(owner, other.item_id, { customId: 'intro-1' })).resolves.toMatchObject({
+    const other = await makeItem(suite.owner);
+    await expect(
+      makePage(suite.owner, other.item_id, { customId: 'intro-1' }),
+    ).resolves.toMatchObject({
       page_custom_id: 'intro-1',
     });
   });
@@ -384,11 +382,11 @@ describe('content round trip', () => {
     ['plain text in a JSON body', { page_content: TRICKY, json: true }],
   ])('%s: stored raw, read back escaped, un-escaped once = the original', async (_label, input) => {
     const { json, ...params } = input as Record<string, unknown>;
-    const { page_id } = await as(owner).ok<{ page_id: number }>(
+    const { page_id } = await as(suite.owner).ok<{ page_id: number }>(
       'page/save',
       {
         page_id: 0,
-        item_id: itemId,
+        item_id: suite.itemId,
         page_title: 'Tricky <title>',
         ...(params as Record<string, string>),
       },
@@ -397,18 +395,21 @@ describe('content round trip', () => {
     const stored = await Page.findOne({ page_id }).lean();
     expect(stored!.page_content).toBe(TRICKY);
     expect(stored!.page_title).toBe('Tricky <title>');
-    const info = await as(owner).ok<{ page_content: string; page_title: string }>('page/info', {
-      page_id,
-    });
+    const info = await as(suite.owner).ok<{ page_content: string; page_title: string }>(
+      'page/info',
+      {
+        page_id,
+      },
+    );
     expect(info.page_content).not.toContain('<script>');
     expect(unescapeFromClient(info.page_content)).toBe(TRICKY);
     expect(info.page_title).toBe('Tricky <title>');
   });
 
   test('a malformed %-sequence in is_urlencode input is kept, not a failure; + becomes a space', async () => {
-    const { page_id } = await as(owner).ok<{ page_id: number }>('page/save', {
+    const { page_id } = await as(suite.owner).ok<{ page_id: number }>('page/save', {
       page_id: 0,
-      item_id: itemId,
+      item_id: suite.itemId,
       page_title: 'Percent',
       page_content: '100%25 and 5%zz a+b',
       is_urlencode: 1,
@@ -419,16 +420,16 @@ describe('content round trip', () => {
 
 describe('page/info', () => {
   test('answers the row with string fields, formatted times, attachment_count and unique_key', async () => {
-    const catId = await makeCatalog(owner, itemId, 'Info parent');
-    const child = await makeCatalog(owner, itemId, 'Info child', catId);
-    const page = await makePage(owner, itemId, { title: 'Deep', catId: child });
+    const catId = await makeCatalog(suite.owner, suite.itemId, 'Info parent');
+    const child = await makeCatalog(suite.owner, suite.itemId, 'Info child', catId);
+    const page = await makePage(suite.owner, suite.itemId, { title: 'Deep', catId: child });
     const data = await api().ok<Record<string, unknown>>('page/info', {
       page_id: page.page_id,
       with_path: 1,
     });
     expect(data).toMatchObject({
       page_id: String(page.page_id),
-      item_id: String(itemId),
+      item_id: String(suite.itemId),
       cat_id: String(child),
       page_title: 'Deep',
       s_number: '99',
@@ -447,30 +448,32 @@ describe('page/info', () => {
   });
 
   test('missing, deleted and id ≤ 0 pages answer 10101', async () => {
-    const page = await makePage(owner, itemId);
+    const page = await makePage(suite.owner, suite.itemId);
     await Page.updateOne({ page_id: page.page_id }, { $set: { is_del: 1 } });
     for (const page_id of [page.page_id, 0, -3, 123_456_789, 'abc'])
       expect((await api().fail('page/info', { page_id })).error_code).toBe(10101);
   });
 
   test('a private item needs membership or the visit password; drafts are for their author only', async () => {
-    const secret = await makeItem(owner, { password: 'open-sesame' });
-    const page = await makePage(owner, secret.item_id, { title: 'Hidden' });
+    const secret = await makeItem(suite.owner, { password: 'open-sesame' });
+    const page = await makePage(suite.owner, secret.item_id, { title: 'Hidden' });
     expect(await api().fail('page/info', { page_id: page.page_id })).toMatchObject({
       error_code: 10101,
     });
     expect(
-      await as(stranger).fail('page/info', { page_id: page.page_id, _item_pwd: 'wrong' }),
+      await as(suite.stranger).fail('page/info', { page_id: page.page_id, _item_pwd: 'wrong' }),
     ).toMatchObject({ error_code: 10101 });
     await expect(
-      as(stranger).ok('page/info', { page_id: page.page_id, _item_pwd: 'open-sesame' }),
+      as(suite.stranger).ok('page/info', { page_id: page.page_id, _item_pwd: 'open-sesame' }),
     ).resolves.toMatchObject({ page_title: 'Hidden' });
 
-    const draft = await makePage(editor, itemId, { isDraft: 1, title: 'Draft' });
-    await expect(as(editor).ok('page/info', { page_id: draft.page_id })).resolves.toMatchObject({
+    const draft = await makePage(suite.editor, suite.itemId, { isDraft: 1, title: 'Draft' });
+    await expect(
+      as(suite.editor).ok('page/info', { page_id: draft.page_id }),
+    ).resolves.toMatchObject({
       is_draft: '1',
     });
-    expect(await as(owner).fail('page/info', { page_id: draft.page_id })).toMatchObject({
+    expect(await as(suite.owner).fail('page/info', { page_id: draft.page_id })).toMatchObject({
       error_code: 10101,
       error_message: 'Page does not exist',
     });
@@ -479,24 +482,26 @@ describe('page/info', () => {
 
 describe('page/delete', () => {
   test('anonymous → 10102; bad id → 10101; nothing deleted', async () => {
-    const page = await makePage(owner, itemId);
+    const page = await makePage(suite.owner, suite.itemId);
     expect((await api().fail('page/delete', { page_id: page.page_id })).error_code).toBe(10102);
-    expect((await as(owner).fail('page/delete', { page_id: 0 })).error_code).toBe(10101);
-    expect((await as(owner).fail('page/delete', { page_id: 999_999_999 })).error_code).toBe(10101);
+    expect((await as(suite.owner).fail('page/delete', { page_id: 0 })).error_code).toBe(10101);
+    expect((await as(suite.owner).fail('page/delete', { page_id: 999_999_999 })).error_code).toBe(
+      10101,
+    );
     expect((await Page.findOne({ page_id: page.page_id }).lean())!.is_del).toBe(0);
   });
 
   test("readers, strangers, editors deleting others' pages and former editors get 10303; the page stays", async () => {
-    const byOwner = await makePage(owner, itemId);
+    const byOwner = await makePage(suite.owner, suite.itemId);
     const formerEditor = await makeUser();
-    await addMember(itemId, formerEditor, 1);
-    const byFormer = await makePage(formerEditor, itemId);
+    await addMember(suite.itemId, formerEditor, 1);
+    const byFormer = await makePage(formerEditor, suite.itemId);
     const { ItemMember } = await import('../../models/members/schemas/itemMember');
-    await ItemMember.deleteOne({ item_id: itemId, uid: formerEditor.uid });
+    await ItemMember.deleteOne({ item_id: suite.itemId, uid: formerEditor.uid });
     for (const [user, page] of [
-      [reader, byOwner],
-      [stranger, byOwner],
-      [editor, byOwner],
+      [suite.reader, byOwner],
+      [suite.stranger, byOwner],
+      [suite.editor, byOwner],
       [formerEditor, byFormer],
     ] as const)
       expect((await as(user).fail('page/delete', { page_id: page.page_id })).error_code).toBe(
@@ -514,30 +519,35 @@ describe('page/delete', () => {
   });
 
   test('an editor deletes their own page, a manager any page: recycle row, item touched, change log, events', async () => {
-    const mine = await makePage(editor, itemId, { title: 'Mine' });
-    const theirs = await makePage(owner, itemId, { title: 'Theirs' });
-    await Item.updateOne({ item_id: itemId }, { $set: { last_update_time: 1 } });
+    const mine = await makePage(suite.editor, suite.itemId, { title: 'Mine' });
+    const theirs = await makePage(suite.owner, suite.itemId, { title: 'Theirs' });
+    await Item.updateOne({ item_id: suite.itemId }, { $set: { last_update_time: 1 } });
     const seen = await capture(['page.deleted', 'menu.changed'], async () => {
-      expect(await as(editor).ok('page/delete', { page_id: mine.page_id })).toEqual([]);
+      expect(await as(suite.editor).ok('page/delete', { page_id: mine.page_id })).toEqual([]);
     });
     expect(seen).toEqual([
-      { name: 'page.deleted', payload: { itemId, pageId: mine.page_id, byUid: editor.uid } },
-      { name: 'menu.changed', payload: { itemId, byUid: editor.uid } },
+      {
+        name: 'page.deleted',
+        payload: { itemId: suite.itemId, pageId: mine.page_id, byUid: suite.editor.uid },
+      },
+      { name: 'menu.changed', payload: { itemId: suite.itemId, byUid: suite.editor.uid } },
     ]);
-    await as(owner).ok('page/delete', { page_id: theirs.page_id });
+    await as(suite.owner).ok('page/delete', { page_id: theirs.page_id });
     expect(
       await Page.countDocuments({ page_id: { $in: [mine.page_id, theirs.page_id] }, is_del: 1 }),
     ).toBe(2);
     expect(await Recycle.findOne({ page_id: mine.page_id }).lean()).toMatchObject({
-      item_id: itemId,
+      item_id: suite.itemId,
       page_title: 'Mine',
-      del_by_uid: editor.uid,
-      del_by_username: editor.username,
+      del_by_uid: suite.editor.uid,
+      del_by_username: suite.editor.username,
     });
-    expect((await Item.findOne({ item_id: itemId }).lean())!.last_update_time).toBeGreaterThan(1);
+    expect(
+      (await Item.findOne({ item_id: suite.itemId }).lean())!.last_update_time,
+    ).toBeGreaterThan(1);
     expect(
       await ItemChangeLog.countDocuments({
-        item_id: itemId,
+        item_id: suite.itemId,
         op_action_type: 'delete',
         op_object_id: { $in: [mine.page_id, theirs.page_id] },
       }),

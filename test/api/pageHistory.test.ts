@@ -3,56 +3,37 @@
  * `history_version_count` setting, shapes and escaping, and remarks editable only on versions of
  * the page named in the request.
  */
-import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import { describe, expect, test } from '@jest/globals';
 import { unescapeFromClient } from '../../models/pages/pageContent';
 import { PageHistory } from '../../models/pages/schemas/pageHistory';
 import { deleteSetting, setSetting } from '../../models/settings/settings';
-import { addMember, makeItem } from '../helpers/factories';
+import { apiSuite } from '../helpers/apiSuite';
+import { makeItem } from '../helpers/factories';
 import { makePage, updatePage } from '../helpers/pages';
-import { startTestServer, type TestServer } from '../helpers/server';
-import { makeUser, type TestUser } from '../helpers/users';
 
-let server: TestServer;
-let owner: TestUser;
-let editor: TestUser;
-let reader: TestUser;
-let stranger: TestUser;
-let itemId: number;
+const suite = apiSuite({ item: {} });
 
-beforeAll(async () => {
-  server = await startTestServer({ env: { LOG_LEVEL: 'silent' } });
-  [owner, editor, reader, stranger] = await Promise.all([
-    makeUser(),
-    makeUser(),
-    makeUser(),
-    makeUser(),
-  ]);
-  ({ item_id: itemId } = await makeItem(owner));
-  await addMember(itemId, editor, 1);
-  await addMember(itemId, reader, 0);
-});
-afterAll(async () => {
-  await server.stop();
-});
-
-const as = (user: TestUser) => server.api.withToken(user.user_token);
+const { as } = suite;
 
 describe('page/history', () => {
   test('lists versions newest first: strings, formatted addtime, content escaped without quotes', async () => {
-    const page = await makePage(owner, itemId, { title: 'v1', content: 'one <i>"q"</i> &' });
-    await updatePage(editor, page, 'two', 'v2');
-    await updatePage(owner, page, 'three', 'v3');
-    const rows = await server.api.ok<Array<Record<string, string>>>('page/history', {
+    const page = await makePage(suite.owner, suite.itemId, {
+      title: 'v1',
+      content: 'one <i>"q"</i> &',
+    });
+    await updatePage(suite.editor, page, 'two', 'v2');
+    await updatePage(suite.owner, page, 'three', 'v3');
+    const rows = await suite.server.api.ok<Array<Record<string, string>>>('page/history', {
       page_id: page.page_id,
     });
     expect(rows.map((r) => r.page_title)).toEqual(['v2', 'v1']);
     expect(rows[1]).toMatchObject({
       page_id: String(page.page_id),
-      item_id: String(itemId),
+      item_id: String(suite.itemId),
       cat_id: '0',
       s_number: '99',
-      author_uid: String(owner.uid),
-      author_username: owner.username,
+      author_uid: String(suite.owner.uid),
+      author_username: suite.owner.username,
       page_content: 'one &lt;i&gt;"q"&lt;/i&gt; &amp;',
     });
     expect(rows[1].page_history_id).toMatch(/^\d+$/);
@@ -61,26 +42,26 @@ describe('page/history', () => {
   });
 
   test('a page never updated has an empty history ([]); missing pages and private items answer 10101', async () => {
-    const page = await makePage(owner, itemId);
-    expect(await server.api.ok('page/history', { page_id: page.page_id })).toEqual([]);
-    expect((await server.api.fail('page/history', { page_id: 0 })).error_code).toBe(10101);
-    const secret = await makeItem(owner, { password: 'pw-1' });
-    const hidden = await makePage(owner, secret.item_id);
-    await updatePage(owner, hidden, 'v2');
-    expect((await as(stranger).fail('page/history', { page_id: hidden.page_id })).error_code).toBe(
-      10101,
-    );
+    const page = await makePage(suite.owner, suite.itemId);
+    expect(await suite.server.api.ok('page/history', { page_id: page.page_id })).toEqual([]);
+    expect((await suite.server.api.fail('page/history', { page_id: 0 })).error_code).toBe(10101);
+    const secret = await makeItem(suite.owner, { password: 'pw-1' });
+    const hidden = await makePage(suite.owner, secret.item_id);
+    await updatePage(suite.owner, hidden, 'v2');
+    expect(
+      (await as(suite.stranger).fail('page/history', { page_id: hidden.page_id })).error_code,
+    ).toBe(10101);
     await expect(
-      as(stranger).ok('page/history', { page_id: hidden.page_id, _item_pwd: 'pw-1' }),
+      as(suite.stranger).ok('page/history', { page_id: hidden.page_id, _item_pwd: 'pw-1' }),
     ).resolves.toHaveLength(1);
   });
 
   test('retention: with the default of 20, 21 updates keep the newest 20 versions (the oldest goes)', async () => {
-    const page = await makePage(owner, itemId, { content: 'version 0' });
+    const page = await makePage(suite.owner, suite.itemId, { content: 'version 0' });
     for (let n = 1; n <= 21; n++)
-      await as(owner).ok('page/save', {
+      await as(suite.owner).ok('page/save', {
         page_id: page.page_id,
-        item_id: itemId,
+        item_id: suite.itemId,
         page_title: `t${n}`,
         page_content: `version ${n}`,
       });
@@ -90,7 +71,7 @@ describe('page/history', () => {
     expect(kept).toHaveLength(20);
     expect(kept[0].page_content).toBe('version 1');
     expect(kept[19].page_content).toBe('version 20');
-    const listed = await server.api.ok<Array<{ page_content: string }>>('page/history', {
+    const listed = await suite.server.api.ok<Array<{ page_content: string }>>('page/history', {
       page_id: page.page_id,
     });
     expect(listed).toHaveLength(20);
@@ -98,10 +79,10 @@ describe('page/history', () => {
   });
 
   test('retention follows the history_version_count site setting', async () => {
-    const page = await makePage(owner, itemId, { content: 'v0' });
+    const page = await makePage(suite.owner, suite.itemId, { content: 'v0' });
     try {
       await setSetting('history_version_count', '3');
-      for (let n = 1; n <= 5; n++) await updatePage(owner, page, `v${n}`);
+      for (let n = 1; n <= 5; n++) await updatePage(suite.owner, page, `v${n}`);
       const kept = await PageHistory.find({ page_id: page.page_id })
         .sort({ page_history_id: 1 })
         .lean();
@@ -114,8 +95,8 @@ describe('page/history', () => {
 
 describe('page/updateHistoryComments', () => {
   async function pageWithVersion() {
-    const page = await makePage(owner, itemId, { content: 'a' });
-    await updatePage(owner, page, 'b');
+    const page = await makePage(suite.owner, suite.itemId, { content: 'a' });
+    await updatePage(suite.owner, page, 'b');
     const version = (await PageHistory.findOne({ page_id: page.page_id }).lean())!;
     return { page, version };
   }
@@ -127,7 +108,7 @@ describe('page/updateHistoryComments', () => {
       page_history_id: version.page_history_id,
       page_comments: 'hacked',
     };
-    for (const client of [server.api, as(reader), as(stranger)])
+    for (const client of [suite.server.api, as(suite.reader), as(suite.stranger)])
       expect((await client.fail('page/updateHistoryComments', params)).error_code).toBe(10101);
     expect(
       (await PageHistory.findOne({ page_history_id: version.page_history_id }).lean())!
@@ -146,7 +127,9 @@ describe('page/updateHistoryComments', () => {
         page_comments: 'x'.repeat(1001),
       },
     ])
-      expect((await as(owner).fail('page/updateHistoryComments', params)).error_code).toBe(10101);
+      expect((await as(suite.owner).fail('page/updateHistoryComments', params)).error_code).toBe(
+        10101,
+      );
     expect(
       (await PageHistory.findOne({ page_history_id: version.page_history_id }).lean())!
         .page_comments,
@@ -155,11 +138,11 @@ describe('page/updateHistoryComments', () => {
 
   test('a version of another page (even one the caller may edit) is not touched: {success: false}', async () => {
     const a = await pageWithVersion();
-    const otherItem = await makeItem(stranger);
-    const b = await makePage(stranger, otherItem.item_id, { content: 'x' });
-    await updatePage(stranger, b, 'y');
+    const otherItem = await makeItem(suite.stranger);
+    const b = await makePage(suite.stranger, otherItem.item_id, { content: 'x' });
+    await updatePage(suite.stranger, b, 'y');
     const foreign = (await PageHistory.findOne({ page_id: b.page_id }).lean())!;
-    const data = await as(owner).ok('page/updateHistoryComments', {
+    const data = await as(suite.owner).ok('page/updateHistoryComments', {
       page_id: a.page.page_id,
       page_history_id: foreign.page_history_id,
       page_comments: 'cross',
@@ -173,7 +156,7 @@ describe('page/updateHistoryComments', () => {
 
   test('an editor sets the remark of a version of the page: {success: true}', async () => {
     const { page, version } = await pageWithVersion();
-    const data = await as(editor).ok('page/updateHistoryComments', {
+    const data = await as(suite.editor).ok('page/updateHistoryComments', {
       page_id: page.page_id,
       page_history_id: version.page_history_id,
       page_comments: 'before the rewrite',
@@ -188,10 +171,10 @@ describe('page/updateHistoryComments', () => {
 
 describe('page/diff', () => {
   test('answers the current page (raw addtime) and the version, both escaped once', async () => {
-    const page = await makePage(owner, itemId, { content: 'old "<line>"' });
-    await updatePage(editor, page, "new '<line>'");
+    const page = await makePage(suite.owner, suite.itemId, { content: 'old "<line>"' });
+    await updatePage(suite.editor, page, "new '<line>'");
     const version = (await PageHistory.findOne({ page_id: page.page_id }).lean())!;
-    const data = await server.api.ok<{
+    const data = await suite.server.api.ok<{
       page: Record<string, string>;
       history_page: Record<string, string>;
     }>('page/diff', {
@@ -201,7 +184,7 @@ describe('page/diff', () => {
     expect(data.page).toMatchObject({
       page_id: String(page.page_id),
       page_content: 'new &#039;&lt;line&gt;&#039;',
-      author_uid: String(editor.uid),
+      author_uid: String(suite.editor.uid),
     });
     expect(data.page.addtime).toMatch(/^\d+$/);
     expect(data.history_page).toMatchObject({
@@ -212,21 +195,25 @@ describe('page/diff', () => {
   });
 
   test('bad ids, a version of another page and private items answer 10101', async () => {
-    const page = await makePage(owner, itemId, { content: 'a' });
-    await updatePage(owner, page, 'b');
-    const other = await makePage(owner, itemId, { content: 'c' });
-    await updatePage(owner, other, 'd');
+    const page = await makePage(suite.owner, suite.itemId, { content: 'a' });
+    await updatePage(suite.owner, page, 'b');
+    const other = await makePage(suite.owner, suite.itemId, { content: 'c' });
+    await updatePage(suite.owner, other, 'd');
     const foreign = (await PageHistory.findOne({ page_id: other.page_id }).lean())!;
     expect(
-      (await server.api.fail('page/diff', { page_id: page.page_id, page_history_id: 0 }))
+      (await suite.server.api.fail('page/diff', { page_id: page.page_id, page_history_id: 0 }))
         .error_code,
     ).toBe(10101);
     expect(
-      (await server.api.fail('page/diff', { page_id: 0, page_history_id: foreign.page_history_id }))
-        .error_code,
+      (
+        await suite.server.api.fail('page/diff', {
+          page_id: 0,
+          page_history_id: foreign.page_history_id,
+        })
+      ).error_code,
     ).toBe(10101);
     expect(
-      await server.api.fail('page/diff', {
+      await suite.server.api.fail('page/diff', {
         page_id: page.page_id,
         page_history_id: foreign.page_history_id,
       }),
@@ -234,13 +221,13 @@ describe('page/diff', () => {
       error_code: 10101,
       error_message: 'History version does not exist',
     });
-    const secret = await makeItem(owner, { password: 'pw-2' });
-    const hidden = await makePage(owner, secret.item_id);
-    await updatePage(owner, hidden, 'z');
+    const secret = await makeItem(suite.owner, { password: 'pw-2' });
+    const hidden = await makePage(suite.owner, secret.item_id);
+    await updatePage(suite.owner, hidden, 'z');
     const hiddenVersion = (await PageHistory.findOne({ page_id: hidden.page_id }).lean())!;
     expect(
       (
-        await as(stranger).fail('page/diff', {
+        await as(suite.stranger).fail('page/diff', {
           page_id: hidden.page_id,
           page_history_id: hiddenVersion.page_history_id,
         })

@@ -1,32 +1,16 @@
 /**
  * page/sort and page/sqlToMarkdownTable over real HTTP.
  */
-import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import { describe, expect, test } from '@jest/globals';
 import { events, type DomainEvents } from '../../models/platform/events';
 import { Page } from '../../models/pages/schemas/page';
-import { addMember, makeItem } from '../helpers/factories';
+import { apiSuite } from '../helpers/apiSuite';
+import { makeItem } from '../helpers/factories';
 import { makePage } from '../helpers/pages';
-import { startTestServer, type TestServer } from '../helpers/server';
-import { makeUser, type TestUser } from '../helpers/users';
 
-let server: TestServer;
-let owner: TestUser;
-let editor: TestUser;
-let reader: TestUser;
-let itemId: number;
+const suite = apiSuite({ item: {} });
 
-beforeAll(async () => {
-  server = await startTestServer({ env: { LOG_LEVEL: 'silent' } });
-  [owner, editor, reader] = await Promise.all([makeUser(), makeUser(), makeUser()]);
-  ({ item_id: itemId } = await makeItem(owner));
-  await addMember(itemId, editor, 1);
-  await addMember(itemId, reader, 0);
-});
-afterAll(async () => {
-  await server.stop();
-});
-
-const as = (user: TestUser) => server.api.withToken(user.user_token);
+const { as } = suite;
 const orders = async (ids: number[]) =>
   (
     await Page.find({ page_id: { $in: ids } })
@@ -36,19 +20,28 @@ const orders = async (ids: number[]) =>
 
 describe('page/sort', () => {
   test('anonymous → 10102; missing item_id or pages → 10101; readers → 10101; nothing reordered', async () => {
-    const a = await makePage(owner, itemId);
+    const a = await makePage(suite.owner, suite.itemId);
     const pages = JSON.stringify({ [a.page_id]: 5 });
-    expect((await server.api.fail('page/sort', { item_id: itemId, pages })).error_code).toBe(10102);
-    expect((await as(owner).fail('page/sort', { pages })).error_code).toBe(10101);
-    expect((await as(owner).fail('page/sort', { item_id: itemId })).error_code).toBe(10101);
-    expect((await as(reader).fail('page/sort', { item_id: itemId, pages })).error_code).toBe(10101);
+    expect(
+      (await suite.server.api.fail('page/sort', { item_id: suite.itemId, pages })).error_code,
+    ).toBe(10102);
+    expect((await as(suite.owner).fail('page/sort', { pages })).error_code).toBe(10101);
+    expect((await as(suite.owner).fail('page/sort', { item_id: suite.itemId })).error_code).toBe(
+      10101,
+    );
+    expect(
+      (await as(suite.reader).fail('page/sort', { item_id: suite.itemId, pages })).error_code,
+    ).toBe(10101);
     expect(await orders([a.page_id])).toEqual([99]);
   });
 
   test("an editor sets s_number from a JSON map (also HTML-escaped); other items' pages are skipped; menu.changed", async () => {
-    const [a, b] = [await makePage(owner, itemId), await makePage(owner, itemId)];
-    const other = await makeItem(owner);
-    const foreign = await makePage(owner, other.item_id);
+    const [a, b] = [
+      await makePage(suite.owner, suite.itemId),
+      await makePage(suite.owner, suite.itemId),
+    ];
+    const other = await makeItem(suite.owner);
+    const foreign = await makePage(suite.owner, other.item_id);
     const seen: DomainEvents['menu.changed'][] = [];
     const stop = events.subscribe('menu.changed', (e) => void seen.push(e));
     try {
@@ -57,19 +50,23 @@ describe('page/sort', () => {
         [b.page_id]: 1,
         [foreign.page_id]: 7,
       }).replace(/"/g, '&quot;');
-      expect(await as(editor).ok('page/sort', { item_id: itemId, pages: escaped })).toEqual([]);
+      expect(
+        await as(suite.editor).ok('page/sort', { item_id: suite.itemId, pages: escaped }),
+      ).toEqual([]);
       await new Promise((resolve) => setImmediate(resolve));
     } finally {
       stop();
     }
     expect(await orders([a.page_id, b.page_id])).toEqual([2, 1]);
     expect(await orders([foreign.page_id])).toEqual([99]);
-    expect(seen).toEqual([{ itemId, byUid: editor.uid }]);
+    expect(seen).toEqual([{ itemId: suite.itemId, byUid: suite.editor.uid }]);
   });
 
   test('invalid JSON is a successful no-op, as in ShowDoc', async () => {
-    const a = await makePage(owner, itemId);
-    expect(await as(owner).ok('page/sort', { item_id: itemId, pages: '{not json' })).toEqual([]);
+    const a = await makePage(suite.owner, suite.itemId);
+    expect(
+      await as(suite.owner).ok('page/sort', { item_id: suite.itemId, pages: '{not json' }),
+    ).toEqual([]);
     expect(await orders([a.page_id])).toEqual([99]);
   });
 });
@@ -87,9 +84,12 @@ describe('page/sqlToMarkdownTable', () => {
   ].join('\n');
 
   test('turns CREATE TABLE with column comments into the database-doc Markdown table', async () => {
-    const { markdown } = await as(reader).ok<{ markdown: string }>('page/sqlToMarkdownTable', {
-      sql: SQL,
-    });
+    const { markdown } = await as(suite.reader).ok<{ markdown: string }>(
+      'page/sqlToMarkdownTable',
+      {
+        sql: SQL,
+      },
+    );
     expect(markdown).toBe(
       [
         '',
@@ -107,7 +107,9 @@ describe('page/sqlToMarkdownTable', () => {
   });
 
   test('anonymous → 10102; empty, oversize, unparseable or non-CREATE SQL → 10101', async () => {
-    expect((await server.api.fail('page/sqlToMarkdownTable', { sql: SQL })).error_code).toBe(10102);
+    expect((await suite.server.api.fail('page/sqlToMarkdownTable', { sql: SQL })).error_code).toBe(
+      10102,
+    );
     for (const sql of [
       '',
       '   ',
@@ -115,6 +117,8 @@ describe('page/sqlToMarkdownTable', () => {
       'SELECT 1',
       `CREATE TABLE t (a int) COMMENT '${'x'.repeat(100_001)}'`,
     ])
-      expect((await as(owner).fail('page/sqlToMarkdownTable', { sql })).error_code).toBe(10101);
+      expect((await as(suite.owner).fail('page/sqlToMarkdownTable', { sql })).error_code).toBe(
+        10101,
+      );
   });
 });

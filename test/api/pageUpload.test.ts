@@ -17,48 +17,33 @@ import { detectKind } from '../../models/files/fileTypes';
 import { sanitizeDisplayName } from '../../models/files/uploads';
 import { addMember, makeItem } from '../helpers/factories';
 import { makeCatalog, makePage } from '../helpers/pages';
-import { startTestServer, type TestServer } from '../helpers/server';
+import { apiSuite } from '../helpers/apiSuite';
 import { filesUnder, postMultipart, samples, signOf, type Part } from '../helpers/uploads';
 import { makeUser, type TestUser } from '../helpers/users';
 import { BROWSER_UA } from '../helpers/client';
 
-let server: TestServer;
-let owner: TestUser;
-let editor: TestUser;
-let reader: TestUser;
-let stranger: TestUser;
+const suite = apiSuite({ item: {} });
 let restricted: TestUser;
-let itemId: number;
 let privateItemId: number;
 let pageA: number;
 let pageB: number;
 let pageRoot: number;
 let privatePage: number;
 
-const filesDir = () => path.join(server.dataDir, 'files');
-const as = (user: TestUser) => server.api.withToken(user.user_token);
+const filesDir = () => path.join(suite.server.dataDir, 'files');
+const { as } = suite;
 
 beforeAll(async () => {
-  server = await startTestServer({ env: { LOG_LEVEL: 'silent' } });
-  [owner, editor, reader, stranger, restricted] = await Promise.all(
-    Array.from({ length: 5 }, () => makeUser()),
-  );
-  ({ item_id: itemId } = await makeItem(owner));
-  const catA = await makeCatalog(owner, itemId, 'A');
-  const catB = await makeCatalog(owner, itemId, 'B');
-  pageA = (await makePage(owner, itemId, { catId: catA })).page_id;
-  pageB = (await makePage(owner, itemId, { catId: catB })).page_id;
-  pageRoot = (await makePage(owner, itemId)).page_id;
-  await addMember(itemId, editor, 1);
-  await addMember(itemId, reader, 0);
-  await addMember(itemId, restricted, 1, [catA]);
-  ({ item_id: privateItemId } = await makeItem(owner, { password: 'secret-pw' }));
-  privatePage = (await makePage(owner, privateItemId)).page_id;
+  restricted = await makeUser();
+  const catA = await makeCatalog(suite.owner, suite.itemId, 'A');
+  const catB = await makeCatalog(suite.owner, suite.itemId, 'B');
+  pageA = (await makePage(suite.owner, suite.itemId, { catId: catA })).page_id;
+  pageB = (await makePage(suite.owner, suite.itemId, { catId: catB })).page_id;
+  pageRoot = (await makePage(suite.owner, suite.itemId)).page_id;
+  await addMember(suite.itemId, restricted, 1, [catA]);
+  ({ item_id: privateItemId } = await makeItem(suite.owner, { password: 'secret-pw' }));
+  privatePage = (await makePage(suite.owner, privateItemId)).page_id;
 });
-afterAll(async () => {
-  await server.stop();
-});
-
 interface Snapshot {
   rows: number;
   bindings: number;
@@ -95,9 +80,9 @@ function fileParts(
 }
 
 const upload = (parts: Part[], query?: Record<string, string>) =>
-  postMultipart(server.url, 'page/upload', parts, { query });
+  postMultipart(suite.server.url, 'page/upload', parts, { query });
 const uploadImg = (parts: Part[], query?: Record<string, string>) =>
-  postMultipart(server.url, 'page/uploadImg', parts, { query });
+  postMultipart(suite.server.url, 'page/uploadImg', parts, { query });
 
 async function rowBySign(url: unknown): Promise<UploadFileDoc> {
   const row = await UploadFile.findOne({ sign: signOf(url) }).lean<UploadFileDoc>();
@@ -114,7 +99,7 @@ describe('page/upload', () => {
         user_token: 'f'.repeat(128),
       });
       expect(wrong.body).toMatchObject({ error_code: 10102 });
-      const form = await server.api.call('page/upload', { page_id: pageA });
+      const form = await suite.server.api.call('page/upload', { page_id: pageA });
       expect(form.body).toMatchObject({ error_code: 10102 });
     });
   });
@@ -123,7 +108,7 @@ describe('page/upload', () => {
     const late: Part[] = [
       { name: 'page_id', value: String(pageA) },
       { name: 'file', filename: 'late.pdf', content: samples.pdf() },
-      { name: 'user_token', value: editor.user_token },
+      { name: 'user_token', value: suite.editor.user_token },
     ];
     const ok = await upload(late);
     expect(ok.body).toEqual({ url: expect.any(String), success: 1 });
@@ -139,18 +124,20 @@ describe('page/upload', () => {
   test('bad input → 10101: no file, a page of another item, a page that does not exist', async () => {
     await expectNothingWritten(async () => {
       const noFile = await upload([
-        { name: 'user_token', value: editor.user_token },
+        { name: 'user_token', value: suite.editor.user_token },
         { name: 'page_id', value: String(pageA) },
       ]);
       expect(noFile.body).toMatchObject({ error_code: 10101 });
       const mismatch = await upload(
-        fileParts(owner, 'a.pdf', samples.pdf(), { page_id: pageA, item_id: privateItemId }),
+        fileParts(suite.owner, 'a.pdf', samples.pdf(), { page_id: pageA, item_id: privateItemId }),
       );
       expect(mismatch.body).toMatchObject({ error_code: 10101 });
-      const missing = await upload(fileParts(editor, 'a.pdf', samples.pdf(), { page_id: 987654 }));
+      const missing = await upload(
+        fileParts(suite.editor, 'a.pdf', samples.pdf(), { page_id: 987654 }),
+      );
       expect(missing.body).toMatchObject({ error_code: 10101 });
-      const form = await server.api
-        .withToken(editor.user_token)
+      const form = await suite.server.api
+        .withToken(suite.editor.user_token)
         .call('page/upload', { page_id: pageA });
       expect(form.body).toMatchObject({ error_code: 10101 });
     });
@@ -158,10 +145,12 @@ describe('page/upload', () => {
 
   test('read-only members and strangers → 10103; a restricted member outside its catalog → 10101', async () => {
     await expectNothingWritten(async () => {
-      for (const user of [reader, stranger]) {
+      for (const user of [suite.reader, suite.stranger]) {
         const byPage = await upload(fileParts(user, 'a.pdf', samples.pdf(), { page_id: pageA }));
         expect(byPage.body).toMatchObject({ error_code: 10103 });
-        const byItem = await upload(fileParts(user, 'a.pdf', samples.pdf(), { item_id: itemId }));
+        const byItem = await upload(
+          fileParts(user, 'a.pdf', samples.pdf(), { item_id: suite.itemId }),
+        );
         expect(byItem.body).toMatchObject({ error_code: 10103 });
       }
       const outside = await upload(
@@ -172,15 +161,17 @@ describe('page/upload', () => {
   });
 
   test('an archived item is read-only: uploads to it → 10103', async () => {
-    const { item_id: archived } = await makeItem(owner);
-    const page = await makePage(owner, archived);
+    const { item_id: archived } = await makeItem(suite.owner);
+    const page = await makePage(suite.owner, archived);
     await Item.updateOne({ item_id: archived }, { $set: { is_archived: 1 } });
     await expectNothingWritten(async () => {
       const byPage = await upload(
-        fileParts(owner, 'a.pdf', samples.pdf(), { page_id: page.page_id }),
+        fileParts(suite.owner, 'a.pdf', samples.pdf(), { page_id: page.page_id }),
       );
       expect(byPage.body).toMatchObject({ error_code: 10103 });
-      const byItem = await upload(fileParts(owner, 'a.pdf', samples.pdf(), { item_id: archived }));
+      const byItem = await upload(
+        fileParts(suite.owner, 'a.pdf', samples.pdf(), { item_id: archived }),
+      );
       expect(byItem.body).toMatchObject({ error_code: 10103 });
     });
   });
@@ -188,38 +179,43 @@ describe('page/upload', () => {
   test('an editor uploads to a page: ShowDoc shape, server-made storage name, binding, page count', async () => {
     const bytes = samples.pdf();
     const answer = await upload(
-      fileParts(editor, 'Quarterly report.pdf', bytes, { page_id: pageA, item_id: itemId }),
+      fileParts(suite.editor, 'Quarterly report.pdf', bytes, {
+        page_id: pageA,
+        item_id: suite.itemId,
+      }),
     );
     expect(answer.status).toBe(200);
     expect(answer.body).toEqual({ url: expect.any(String), success: 1 });
     expect(String(answer.body.url)).toMatch(
-      new RegExp(`^${server.url}/server/\\?s=/api/attachment/visitFile&sign=[0-9a-f]{32}$`),
+      new RegExp(`^${suite.server.url}/server/\\?s=/api/attachment/visitFile&sign=[0-9a-f]{32}$`),
     );
     const row = await rowBySign(answer.body.url);
     expect(row).toMatchObject({
       display_name: 'Quarterly report.pdf',
       file_type: 'application/pdf',
       file_size: bytes.length,
-      uid: editor.uid,
-      item_id: itemId,
+      uid: suite.editor.uid,
+      item_id: suite.itemId,
       page_id: pageA,
       visit_times: 0,
     });
     expect(row.storage_key).toMatch(/^\d{4}\/\d{2}\/[0-9a-f]{32}$/);
     expect(await readFile(path.join(filesDir(), row.storage_key))).toEqual(bytes);
     expect(await FilePage.countDocuments({ file_id: row.file_id, page_id: pageA })).toBe(1);
-    const info = await as(reader).ok<Record<string, unknown>>('page/info', { page_id: pageA });
+    const info = await as(suite.reader).ok<Record<string, unknown>>('page/info', {
+      page_id: pageA,
+    });
     expect(info.attachment_count).toBe(await FilePage.countDocuments({ page_id: pageA }));
     expect(info.attachment_count).toBeGreaterThan(0);
   });
 
   test('an item-level upload (item_id only) belongs to the item and no page', async () => {
     const answer = await upload(
-      fileParts(editor, 'data.csv', samples.text('a,b\n1,2\n'), { item_id: itemId }),
+      fileParts(suite.editor, 'data.csv', samples.text('a,b\n1,2\n'), { item_id: suite.itemId }),
     );
     expect(answer.body.success).toBe(1);
     const row = await rowBySign(answer.body.url);
-    expect(row).toMatchObject({ item_id: itemId, page_id: 0, file_type: 'text/plain' });
+    expect(row).toMatchObject({ item_id: suite.itemId, page_id: 0, file_type: 'text/plain' });
     expect(await FilePage.countDocuments({ file_id: row.file_id })).toBe(0);
   });
 
@@ -231,7 +227,7 @@ describe('page/upload', () => {
         ['notes.txt', samples.html()],
         ['photo.png', samples.pdf()],
       ] as const) {
-        const answer = await upload(fileParts(editor, name, content, { page_id: pageA }));
+        const answer = await upload(fileParts(suite.editor, name, content, { page_id: pageA }));
         expect(answer.body).toMatchObject({ error_code: 10604 });
       }
     });
@@ -240,7 +236,9 @@ describe('page/upload', () => {
   test('an SVG (with script) is refused whatever it is called', async () => {
     await expectNothingWritten(async () => {
       for (const name of ['drawing.svg', 'drawing.png', 'drawing.svg.png']) {
-        const answer = await upload(fileParts(editor, name, samples.svg(), { page_id: pageA }));
+        const answer = await upload(
+          fileParts(suite.editor, name, samples.svg(), { page_id: pageA }),
+        );
         expect(answer.body).toMatchObject({ error_code: 10604 });
       }
     });
@@ -249,7 +247,9 @@ describe('page/upload', () => {
   test('double extensions, unlisted extensions and names without one are refused', async () => {
     await expectNothingWritten(async () => {
       for (const name of ['shell.php.png', 'page.html.pdf', 'tool.exe', 'README', 'x.js']) {
-        const answer = await upload(fileParts(editor, name, samples.png(), { page_id: pageA }));
+        const answer = await upload(
+          fileParts(suite.editor, name, samples.png(), { page_id: pageA }),
+        );
         expect(answer.body).toMatchObject({ error_code: 10604 });
       }
     });
@@ -265,7 +265,7 @@ describe('page/upload', () => {
     for (const [sent, kept] of cases) {
       // Percent-encoded (RFC 5987), the only way a client can put control characters in a name.
       const answer = await upload([
-        { name: 'user_token', value: editor.user_token },
+        { name: 'user_token', value: suite.editor.user_token },
         { name: 'page_id', value: String(pageA) },
         { name: 'file', filename: sent, content: samples.png(), encoded: true },
       ]);
@@ -305,10 +305,10 @@ describe('page/upload', () => {
     test('a file over the limit is cut off while streaming (10603) and its partial file deleted', async () => {
       const big = Buffer.concat([Buffer.from('%PDF-1.4\n'), Buffer.alloc(1024 * 1024, 0x41)]);
       await expectNothingWritten(async () => {
-        const answer = await upload(fileParts(editor, 'big.pdf', big, { page_id: pageA }));
+        const answer = await upload(fileParts(suite.editor, 'big.pdf', big, { page_id: pageA }));
         expect(answer.body).toMatchObject({ error_code: 10603 });
         const image = await uploadImg(
-          fileParts(editor, 'big.png', Buffer.concat([samples.png(), big])),
+          fileParts(suite.editor, 'big.png', Buffer.concat([samples.png(), big])),
         );
         expect(image.body).toMatchObject({
           success: 0,
@@ -316,20 +316,20 @@ describe('page/upload', () => {
         });
       });
       const fits = await upload(
-        fileParts(editor, 'fits.pdf', big.subarray(0, 1024 * 1024), { page_id: pageA }),
+        fileParts(suite.editor, 'fits.pdf', big.subarray(0, 1024 * 1024), { page_id: pageA }),
       );
       expect(fits.body).toEqual({ url: expect.any(String), success: 1 });
     });
 
     test('a declared body far over the limit is refused before it is read', async () => {
       await expectNothingWritten(async () => {
-        const request = http.request(`${server.url}/api/page/upload`, {
+        const request = http.request(`${suite.server.url}/api/page/upload`, {
           method: 'POST',
           headers: {
             'content-type': 'multipart/form-data; boundary=xyz',
             'content-length': String(50 * 1024 * 1024),
             'user-agent': BROWSER_UA,
-            'x-api-token': editor.user_token,
+            'x-api-token': suite.editor.user_token,
           },
         });
         request.on('error', () => {}); // the server closes the connection after answering
@@ -346,7 +346,7 @@ describe('page/upload', () => {
   test('an empty file is refused (10101)', async () => {
     await expectNothingWritten(async () => {
       const answer = await upload(
-        fileParts(editor, 'empty.pdf', Buffer.alloc(0), { page_id: pageA }),
+        fileParts(suite.editor, 'empty.pdf', Buffer.alloc(0), { page_id: pageA }),
       );
       expect(answer.body).toMatchObject({ error_code: 10101 });
     });
@@ -366,7 +366,7 @@ describe('page/uploadImg', () => {
   test("editor.md's form (token in the query, a pasted `blob`) → {url, success: 1}, named after the content", async () => {
     const answer = await uploadImg(
       [{ name: 'editormd-image-file', filename: 'blob', content: samples.png() }],
-      { user_token: stranger.user_token },
+      { user_token: suite.stranger.user_token },
     );
     expect(answer.body).toEqual({ url: expect.any(String), success: 1 });
     const row = await rowBySign(answer.body.url);
@@ -375,34 +375,38 @@ describe('page/uploadImg', () => {
       file_type: 'image/png',
       item_id: 0,
       page_id: 0,
-      uid: stranger.uid,
+      uid: suite.stranger.uid,
     });
   });
 
   test('a picture for a page is bound to it; a JPEG named .png keeps its real type', async () => {
     const answer = await uploadImg(
       fileParts(
-        editor,
+        suite.editor,
         'screen.png',
         samples.jpeg(),
-        { page_id: pageRoot, item_id: itemId },
+        { page_id: pageRoot, item_id: suite.itemId },
         'editormd-image-file',
       ),
     );
     expect(answer.body.success).toBe(1);
     const row = await rowBySign(answer.body.url);
-    expect(row).toMatchObject({ file_type: 'image/jpeg', page_id: pageRoot, item_id: itemId });
+    expect(row).toMatchObject({
+      file_type: 'image/jpeg',
+      page_id: pageRoot,
+      item_id: suite.itemId,
+    });
     expect(await FilePage.countDocuments({ file_id: row.file_id, page_id: pageRoot })).toBe(1);
   });
 
   test('refusals answer {message, success: 0} without an envelope and write nothing', async () => {
     await expectNothingWritten(async () => {
       for (const [user, name, content, fields] of [
-        [editor, 'x.png', samples.html(), {}],
-        [editor, 'x.svg', samples.svg(), {}],
-        [editor, 'doc.pdf', samples.pdf(), {}],
-        [stranger, 'x.png', samples.png(), { page_id: pageA }],
-        [reader, 'x.png', samples.png(), { item_id: itemId }],
+        [suite.editor, 'x.png', samples.html(), {}],
+        [suite.editor, 'x.svg', samples.svg(), {}],
+        [suite.editor, 'doc.pdf', samples.pdf(), {}],
+        [suite.stranger, 'x.png', samples.png(), { page_id: pageA }],
+        [suite.reader, 'x.png', samples.png(), { item_id: suite.itemId }],
       ] as const) {
         const answer = await uploadImg(
           fileParts(user, name, content, fields, 'editormd-image-file'),
@@ -418,24 +422,24 @@ describe('page/uploadList', () => {
 
   beforeAll(async () => {
     const answer = await upload(
-      fileParts(owner, 'private.pdf', samples.pdf(), { page_id: privatePage }),
+      fileParts(suite.owner, 'private.pdf', samples.pdf(), { page_id: privatePage }),
     );
     listed = await rowBySign(answer.body.url);
   });
 
   test('page_id ≤ 0 → 10103 (save the page first)', async () => {
-    expect((await as(editor).fail('page/uploadList', { page_id: 0 })).error_code).toBe(10103);
+    expect((await as(suite.editor).fail('page/uploadList', { page_id: 0 })).error_code).toBe(10103);
   });
 
   test('readers get the files newest first in ShowDoc shape; anonymous readers of a public item too', async () => {
-    const page = await makePage(owner, itemId, { title: 'Two files' });
+    const page = await makePage(suite.owner, suite.itemId, { title: 'Two files' });
     const first = await upload(
-      fileParts(owner, 'one.txt', samples.text(), { page_id: page.page_id }),
+      fileParts(suite.owner, 'one.txt', samples.text(), { page_id: page.page_id }),
     );
     const second = await upload(
-      fileParts(owner, 'two.zip', samples.zip(), { page_id: page.page_id }),
+      fileParts(suite.owner, 'two.zip', samples.zip(), { page_id: page.page_id }),
     );
-    const rows = await server.api.ok<Array<Record<string, unknown>>>('page/uploadList', {
+    const rows = await suite.server.api.ok<Array<Record<string, unknown>>>('page/uploadList', {
       page_id: page.page_id,
     });
     expect(rows.map((r) => r.display_name)).toEqual(['two.zip', 'one.txt']);
@@ -451,13 +455,13 @@ describe('page/uploadList', () => {
   });
 
   test('a private item: strangers and anonymous → 10101; members and the visit password → the list', async () => {
-    expect((await server.api.fail('page/uploadList', { page_id: privatePage })).error_code).toBe(
-      10101,
-    );
-    expect((await as(stranger).fail('page/uploadList', { page_id: privatePage })).error_code).toBe(
-      10101,
-    );
-    const withPassword = await server.api.ok<Array<{ file_id: number }>>('page/uploadList', {
+    expect(
+      (await suite.server.api.fail('page/uploadList', { page_id: privatePage })).error_code,
+    ).toBe(10101);
+    expect(
+      (await as(suite.stranger).fail('page/uploadList', { page_id: privatePage })).error_code,
+    ).toBe(10101);
+    const withPassword = await suite.server.api.ok<Array<{ file_id: number }>>('page/uploadList', {
       page_id: privatePage,
       _item_pwd: 'secret-pw',
     });
@@ -479,31 +483,40 @@ describe('page/deleteUploadFile', () => {
   }
 
   test('anonymous → 10102; missing ids → 10101', async () => {
-    const file = await uploaded(editor, pageA);
+    const file = await uploaded(suite.editor, pageA);
     expect(
-      (await server.api.fail('page/deleteUploadFile', { file_id: file.file_id, page_id: pageA }))
-        .error_code,
+      (
+        await suite.server.api.fail('page/deleteUploadFile', {
+          file_id: file.file_id,
+          page_id: pageA,
+        })
+      ).error_code,
     ).toBe(10102);
     expect(
-      (await as(editor).fail('page/deleteUploadFile', { file_id: 0, page_id: pageA })).error_code,
+      (await as(suite.editor).fail('page/deleteUploadFile', { file_id: 0, page_id: pageA }))
+        .error_code,
     ).toBe(10101);
     expect(
-      (await as(editor).fail('page/deleteUploadFile', { file_id: file.file_id, page_id: 0 }))
+      (await as(suite.editor).fail('page/deleteUploadFile', { file_id: file.file_id, page_id: 0 }))
         .error_code,
     ).toBe(10101);
     expect(await UploadFile.exists({ file_id: file.file_id })).toBeTruthy();
   });
 
   test('a file on one page: only its uploader deletes it, and then row, binding and bytes are gone', async () => {
-    const file = await uploaded(editor, pageA);
+    const file = await uploaded(suite.editor, pageA);
     const stored = path.join(filesDir(), file.storage_key);
     expect(
-      (await as(owner).fail('page/deleteUploadFile', { file_id: file.file_id, page_id: pageA }))
-        .error_code,
+      (
+        await as(suite.owner).fail('page/deleteUploadFile', {
+          file_id: file.file_id,
+          page_id: pageA,
+        })
+      ).error_code,
     ).toBe(10101);
     expect(await UploadFile.exists({ file_id: file.file_id })).toBeTruthy();
     expect(
-      await as(editor).ok('page/deleteUploadFile', { file_id: file.file_id, page_id: pageA }),
+      await as(suite.editor).ok('page/deleteUploadFile', { file_id: file.file_id, page_id: pageA }),
     ).toEqual([]);
     expect(await UploadFile.exists({ file_id: file.file_id })).toBeNull();
     expect(await FilePage.countDocuments({ file_id: file.file_id })).toBe(0);
@@ -511,13 +524,20 @@ describe('page/deleteUploadFile', () => {
   });
 
   test('a file on several pages: an editor of the page unbinds that page only; a reader → 10103', async () => {
-    const file = await uploaded(editor, pageA);
-    await as(editor).ok('attachment/bindingPage', { file_id: file.file_id, page_id: pageRoot });
+    const file = await uploaded(suite.editor, pageA);
+    await as(suite.editor).ok('attachment/bindingPage', {
+      file_id: file.file_id,
+      page_id: pageRoot,
+    });
     expect(
-      (await as(reader).fail('page/deleteUploadFile', { file_id: file.file_id, page_id: pageRoot }))
-        .error_code,
+      (
+        await as(suite.reader).fail('page/deleteUploadFile', {
+          file_id: file.file_id,
+          page_id: pageRoot,
+        })
+      ).error_code,
     ).toBe(10103);
-    await as(owner).ok('page/deleteUploadFile', { file_id: file.file_id, page_id: pageRoot });
+    await as(suite.owner).ok('page/deleteUploadFile', { file_id: file.file_id, page_id: pageRoot });
     const pages = await FilePage.find({ file_id: file.file_id }).lean();
     expect(pages.map((p) => p.page_id)).toEqual([pageA]);
     expect(await UploadFile.exists({ file_id: file.file_id })).toBeTruthy();

@@ -59,11 +59,7 @@ const PENDING_ELSEWHERE: Record<string, string> = {
   'adminUser/getList': '#18 admin',
   'adminUser/loginLog': '#18 admin',
   'extLogin/oauth2': '#18 admin',
-  'export/checkMarkdownLimit': '#19 data',
-  'export/markdown': '#19 data',
-  'export/word': '#19 data',
   'exportHtml/export': '#19 data',
-  'import/auto': '#19 data',
   'ai/create': '#23 AI',
 };
 

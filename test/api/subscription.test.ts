@@ -3,31 +3,25 @@
  * creator is subscribed when the page is created; editors list, add and remove subscribers; only
  * people who belong to the item and can see the page may be subscribed (ShowDoc took any id).
  */
-import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import { beforeAll, describe, expect, test } from '@jest/globals';
 import { Subscription } from '../../models/notices/schemas/subscription';
 import {
   addMember,
   addTeamMember,
   bindTeamItem,
-  makeItem,
   makeTeam,
   setTeamItemAuthority,
 } from '../helpers/factories';
+import { apiSuite } from '../helpers/apiSuite';
 import { makeCatalog, makePage } from '../helpers/pages';
-import { startTestServer, type TestServer } from '../helpers/server';
 import { makeUser, type TestUser } from '../helpers/users';
 
-let server: TestServer;
-let owner: TestUser;
-let editor: TestUser;
-let reader: TestUser;
+const suite = apiSuite({ item: { password: 'secret' } });
 let restricted: TestUser;
 let teamMate: TestUser;
-let stranger: TestUser;
-let itemId: number;
 let catA: number;
 let catB: number;
-const as = (user: TestUser) => server.api.withToken(user.user_token);
+const { as } = suite;
 
 /** Waits until `probe` answers something `accept` likes (bus listeners run after the response). */
 async function eventually<T>(probe: () => Promise<T>, accept: (value: T) => boolean): Promise<T> {
@@ -45,35 +39,20 @@ const subscribers = async (pageId: number) =>
   );
 
 beforeAll(async () => {
-  server = await startTestServer({ env: { LOG_LEVEL: 'silent' } });
-  [owner, editor, reader, restricted, teamMate, stranger] = await Promise.all([
-    makeUser(),
-    makeUser(),
-    makeUser(),
-    makeUser(),
-    makeUser(),
-    makeUser(),
-  ]);
-  ({ item_id: itemId } = await makeItem(owner, { password: 'secret' }));
-  catA = await makeCatalog(owner, itemId, 'A');
-  catB = await makeCatalog(owner, itemId, 'B');
-  await addMember(itemId, editor, 1);
-  await addMember(itemId, reader, 0);
-  await addMember(itemId, restricted, 1, [catA]);
-  const { team_id } = await makeTeam(owner);
+  [restricted, teamMate] = await Promise.all([makeUser(), makeUser()]);
+  catA = await makeCatalog(suite.owner, suite.itemId, 'A');
+  catB = await makeCatalog(suite.owner, suite.itemId, 'B');
+  await addMember(suite.itemId, restricted, 1, [catA]);
+  const { team_id } = await makeTeam(suite.owner);
   await addTeamMember(team_id, teamMate);
-  await bindTeamItem(team_id, itemId, owner);
-  await setTeamItemAuthority(team_id, itemId, teamMate, 0);
+  await bindTeamItem(team_id, suite.itemId, suite.owner);
+  await setTeamItemAuthority(team_id, suite.itemId, teamMate, 0);
 });
-afterAll(async () => {
-  await server.stop();
-});
-
 describe('subscribing the creator', () => {
   test('page/save creating a page subscribes its creator to the page’s updates', async () => {
-    const { page_id } = await as(editor).ok<{ page_id: number }>('page/save', {
+    const { page_id } = await as(suite.editor).ok<{ page_id: number }>('page/save', {
       page_id: 0,
-      item_id: itemId,
+      item_id: suite.itemId,
       page_title: 'New',
       page_content: 'body',
     });
@@ -82,73 +61,76 @@ describe('subscribing the creator', () => {
         () => subscribers(page_id),
         (uids) => uids.length > 0,
       ),
-    ).toEqual([editor.uid]);
+    ).toEqual([suite.editor.uid]);
     const row = await Subscription.findOne({ object_id: page_id }).lean();
     expect(row).toMatchObject({ object_type: 'page', action_type: 'update' });
     expect(row!.sub_time).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/);
   });
 
   test('saving an existing page subscribes nobody new', async () => {
-    const page = await makePage(owner, itemId);
+    const page = await makePage(suite.owner, suite.itemId);
     await eventually(
       () => subscribers(page.page_id),
       (uids) => uids.length === 1,
     );
-    await as(editor).ok('page/save', {
+    await as(suite.editor).ok('page/save', {
       page_id: page.page_id,
-      item_id: itemId,
+      item_id: suite.itemId,
       page_title: 'Edited',
       page_content: 'again',
     });
     // The owner's creation subscription is there; the editor's update added none.
-    expect(await subscribers(page.page_id)).toEqual([owner.uid]);
+    expect(await subscribers(page.page_id)).toEqual([suite.owner.uid]);
   });
 });
 
 describe('subscription/getPageList', () => {
   test('anonymous 10102; page_id ≤ 0 answers []; missing page 10101; readers and strangers 10103', async () => {
-    const page = await makePage(owner, itemId);
+    const page = await makePage(suite.owner, suite.itemId);
     expect(
-      (await server.api.fail('subscription/getPageList', { page_id: page.page_id })).error_code,
+      (await suite.server.api.fail('subscription/getPageList', { page_id: page.page_id }))
+        .error_code,
     ).toBe(10102);
-    expect(await as(owner).ok('subscription/getPageList', { page_id: 0 })).toEqual([]);
+    expect(await as(suite.owner).ok('subscription/getPageList', { page_id: 0 })).toEqual([]);
     expect(
-      (await as(owner).fail('subscription/getPageList', { page_id: 999_999 })).error_code,
+      (await as(suite.owner).fail('subscription/getPageList', { page_id: 999_999 })).error_code,
     ).toBe(10101);
-    for (const user of [reader, stranger, teamMate])
+    for (const user of [suite.reader, suite.stranger, teamMate])
       expect(
         (await as(user).fail('subscription/getPageList', { page_id: page.page_id })).error_code,
       ).toBe(10103);
   });
 
   test('a page outside a restricted editor’s catalogs answers like a missing page', async () => {
-    const page = await makePage(owner, itemId, { catId: catB });
+    const page = await makePage(suite.owner, suite.itemId, { catId: catB });
     const answer = await as(restricted).fail('subscription/getPageList', { page_id: page.page_id });
     expect(answer.error_code).toBe(10101);
   });
 
   test('editors get the subscribers with their username and name, all columns as strings', async () => {
     const named = await makeUser({ name: 'Named Person' });
-    await addMember(itemId, named, 0);
-    const page = await makePage(owner, itemId);
+    await addMember(suite.itemId, named, 0);
+    const page = await makePage(suite.owner, suite.itemId);
     await eventually(
       () => subscribers(page.page_id),
       (uids) => uids.length === 1,
     );
-    await as(editor).ok('subscription/savePage', {
+    await as(suite.editor).ok('subscription/savePage', {
       page_id: page.page_id,
       uids: String(named.uid),
     });
-    const rows = await as(editor).ok<any[]>('subscription/getPageList', { page_id: page.page_id });
+    const rows = await as(suite.editor).ok<any[]>('subscription/getPageList', {
+      page_id: page.page_id,
+    });
     expect(rows).toEqual([
       {
         id: expect.any(String),
-        uid: String(owner.uid),
+        uid: String(suite.owner.uid),
         object_id: String(page.page_id),
         object_type: 'page',
         action_type: 'update',
         sub_time: expect.stringMatching(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/),
-        username: owner.username,
+        username: suite.owner.username,
         name: '',
       },
       expect.objectContaining({
@@ -162,159 +144,170 @@ describe('subscription/getPageList', () => {
 
 describe('subscription/savePage', () => {
   test('anonymous 10102; page_id ≤ 0 10100; missing page 10101; readers 10103 — nothing written', async () => {
-    const page = await makePage(owner, itemId);
+    const page = await makePage(suite.owner, suite.itemId);
     await eventually(
       () => subscribers(page.page_id),
       (uids) => uids.length === 1,
     );
-    const uids = String(reader.uid);
+    const uids = String(suite.reader.uid);
     expect(
-      (await server.api.fail('subscription/savePage', { page_id: page.page_id, uids })).error_code,
+      (await suite.server.api.fail('subscription/savePage', { page_id: page.page_id, uids }))
+        .error_code,
     ).toBe(10102);
-    expect((await as(editor).fail('subscription/savePage', { page_id: 0, uids })).error_code).toBe(
-      10100,
-    );
     expect(
-      (await as(editor).fail('subscription/savePage', { page_id: 999_999, uids })).error_code,
+      (await as(suite.editor).fail('subscription/savePage', { page_id: 0, uids })).error_code,
+    ).toBe(10100);
+    expect(
+      (await as(suite.editor).fail('subscription/savePage', { page_id: 999_999, uids })).error_code,
     ).toBe(10101);
     expect(
-      (await as(reader).fail('subscription/savePage', { page_id: page.page_id, uids })).error_code,
+      (await as(suite.reader).fail('subscription/savePage', { page_id: page.page_id, uids }))
+        .error_code,
     ).toBe(10103);
-    expect(await subscribers(page.page_id)).toEqual([owner.uid]);
+    expect(await subscribers(page.page_id)).toEqual([suite.owner.uid]);
   });
 
   test('malformed ids, strangers, unknown users and members who cannot see the page are refused; nothing is written', async () => {
-    const page = await makePage(owner, itemId, { catId: catB });
+    const page = await makePage(suite.owner, suite.itemId, { catId: catB });
     await eventually(
       () => subscribers(page.page_id),
       (uids) => uids.length === 1,
     );
     for (const uids of [
-      `${reader.uid},abc`,
-      `${reader.uid},${stranger.uid}`,
-      `${reader.uid},999999`,
-      `${reader.uid},${restricted.uid}`,
+      `${suite.reader.uid},abc`,
+      `${suite.reader.uid},${suite.stranger.uid}`,
+      `${suite.reader.uid},999999`,
+      `${suite.reader.uid},${restricted.uid}`,
       '0',
     ]) {
-      const answer = await as(editor).fail('subscription/savePage', {
+      const answer = await as(suite.editor).fail('subscription/savePage', {
         page_id: page.page_id,
         uids,
       });
       expect(answer.error_code).toBe(10101);
     }
-    const injected = await as(editor).fail(
+    const injected = await as(suite.editor).fail(
       'subscription/savePage',
       { page_id: page.page_id, uids: { $ne: '' } },
       { json: true },
     );
     expect(injected.error_code).toBe(10101);
-    expect(await subscribers(page.page_id)).toEqual([owner.uid]);
+    expect(await subscribers(page.page_id)).toEqual([suite.owner.uid]);
   });
 
   test('subscribes members of every kind, idempotently (comma list or array)', async () => {
-    const page = await makePage(owner, itemId, { catId: catA });
+    const page = await makePage(suite.owner, suite.itemId, { catId: catA });
     await eventually(
       () => subscribers(page.page_id),
       (uids) => uids.length === 1,
     );
-    const uids = `${reader.uid},${teamMate.uid},${restricted.uid},${reader.uid}`;
-    expect(await as(editor).ok('subscription/savePage', { page_id: page.page_id, uids })).toEqual(
-      [],
-    );
-    await as(editor).ok(
+    const uids = `${suite.reader.uid},${teamMate.uid},${restricted.uid},${suite.reader.uid}`;
+    expect(
+      await as(suite.editor).ok('subscription/savePage', { page_id: page.page_id, uids }),
+    ).toEqual([]);
+    await as(suite.editor).ok(
       'subscription/savePage',
-      { page_id: page.page_id, uids: [reader.uid] },
+      { page_id: page.page_id, uids: [suite.reader.uid] },
       { json: true },
     );
     expect(await subscribers(page.page_id)).toEqual(
-      [owner.uid, reader.uid, restricted.uid, teamMate.uid].sort((a, b) => a - b),
+      [suite.owner.uid, suite.reader.uid, restricted.uid, teamMate.uid].sort((a, b) => a - b),
     );
     expect(await Subscription.countDocuments({ object_id: page.page_id })).toBe(4);
   });
 
   test('an empty uid list changes nothing', async () => {
-    const page = await makePage(owner, itemId);
+    const page = await makePage(suite.owner, suite.itemId);
     await eventually(
       () => subscribers(page.page_id),
       (uids) => uids.length === 1,
     );
     expect(
-      await as(editor).ok('subscription/savePage', { page_id: page.page_id, uids: '' }),
+      await as(suite.editor).ok('subscription/savePage', { page_id: page.page_id, uids: '' }),
     ).toEqual([]);
-    expect(await subscribers(page.page_id)).toEqual([owner.uid]);
+    expect(await subscribers(page.page_id)).toEqual([suite.owner.uid]);
   });
 });
 
 describe('subscription/deletePage', () => {
   test('anonymous 10102; page_id ≤ 0 10100; readers 10103; malformed ids 10101 — nothing removed', async () => {
-    const page = await makePage(owner, itemId);
+    const page = await makePage(suite.owner, suite.itemId);
     await eventually(
       () => subscribers(page.page_id),
       (uids) => uids.length === 1,
     );
-    const uids = String(owner.uid);
+    const uids = String(suite.owner.uid);
     expect(
-      (await server.api.fail('subscription/deletePage', { page_id: page.page_id, uids }))
+      (await suite.server.api.fail('subscription/deletePage', { page_id: page.page_id, uids }))
         .error_code,
     ).toBe(10102);
     expect(
-      (await as(editor).fail('subscription/deletePage', { page_id: 0, uids })).error_code,
+      (await as(suite.editor).fail('subscription/deletePage', { page_id: 0, uids })).error_code,
     ).toBe(10100);
     expect(
-      (await as(reader).fail('subscription/deletePage', { page_id: page.page_id, uids }))
+      (await as(suite.reader).fail('subscription/deletePage', { page_id: page.page_id, uids }))
         .error_code,
     ).toBe(10103);
     expect(
-      (await as(editor).fail('subscription/deletePage', { page_id: page.page_id, uids: 'x' }))
+      (await as(suite.editor).fail('subscription/deletePage', { page_id: page.page_id, uids: 'x' }))
         .error_code,
     ).toBe(10101);
-    expect(await subscribers(page.page_id)).toEqual([owner.uid]);
+    expect(await subscribers(page.page_id)).toEqual([suite.owner.uid]);
   });
 
   test('removes exactly the listed subscriptions', async () => {
-    const page = await makePage(owner, itemId);
+    const page = await makePage(suite.owner, suite.itemId);
     await eventually(
       () => subscribers(page.page_id),
       (uids) => uids.length === 1,
     );
-    await as(editor).ok('subscription/savePage', {
+    await as(suite.editor).ok('subscription/savePage', {
       page_id: page.page_id,
-      uids: `${reader.uid},${editor.uid}`,
+      uids: `${suite.reader.uid},${suite.editor.uid}`,
     });
     expect(
-      await as(editor).ok('subscription/deletePage', {
+      await as(suite.editor).ok('subscription/deletePage', {
         page_id: page.page_id,
-        uids: `${owner.uid},${reader.uid}`,
+        uids: `${suite.owner.uid},${suite.reader.uid}`,
       }),
     ).toEqual([]);
-    expect(await subscribers(page.page_id)).toEqual([editor.uid]);
+    expect(await subscribers(page.page_id)).toEqual([suite.editor.uid]);
   });
 });
 
 describe('member/getAllList for the notify dialog', () => {
   test('lists everyone who may be subscribed (owner, members, team members) with uid as a number', async () => {
-    const rows = await as(editor).ok<any[]>('member/getAllList', { item_id: itemId });
+    const rows = await as(suite.editor).ok<any[]>('member/getAllList', { item_id: suite.itemId });
     expect(rows[0]).toEqual({
-      item_id: itemId,
-      uid: owner.uid,
-      username: owner.username,
-      username_name: owner.username,
+      item_id: suite.itemId,
+      uid: suite.owner.uid,
+      username: suite.owner.username,
+      username_name: suite.owner.username,
       member_group_id: '1',
     });
     const uids = rows.map((r) => r.uid);
     expect(uids).toEqual(
-      expect.arrayContaining([owner.uid, editor.uid, reader.uid, restricted.uid, teamMate.uid]),
+      expect.arrayContaining([
+        suite.owner.uid,
+        suite.editor.uid,
+        suite.reader.uid,
+        restricted.uid,
+        teamMate.uid,
+      ]),
     );
-    expect(uids).not.toContain(stranger.uid);
+    expect(uids).not.toContain(suite.stranger.uid);
     // "Add all members" in the dialog: every listed person can be subscribed to a page they all see.
-    const page = await makePage(owner, itemId, { catId: catA });
-    await as(editor).ok('subscription/savePage', { page_id: page.page_id, uids: uids.join(',') });
+    const page = await makePage(suite.owner, suite.itemId, { catId: catA });
+    await as(suite.editor).ok('subscription/savePage', {
+      page_id: page.page_id,
+      uids: uids.join(','),
+    });
     expect(await subscribers(page.page_id)).toEqual(expect.arrayContaining(uids));
   });
 
   test('readers get 10301, as the dialog is an editor’s tool', async () => {
-    expect((await as(reader).fail('member/getAllList', { item_id: itemId })).error_code).toBe(
-      10301,
-    );
+    expect(
+      (await as(suite.reader).fail('member/getAllList', { item_id: suite.itemId })).error_code,
+    ).toBe(10301);
   });
 });

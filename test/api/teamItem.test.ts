@@ -2,55 +2,34 @@
  * teamItem/* and teamItemMember/* over real HTTP: binding items to teams (team manage + item
  * manage on each), unbinding, and each team member's authority and catalogs on an item.
  */
-import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import { describe, expect, test } from '@jest/globals';
 import { nextId } from '../../models/platform/counters';
 import { Catalog } from '../../models/catalogs/schemas/catalog';
 import { Item } from '../../models/items/schemas/item';
 import { ItemChangeLog } from '../../models/items/schemas/itemChangeLog';
 import { TeamItem } from '../../models/members/schemas/teamItem';
 import { TeamItemMember } from '../../models/members/schemas/teamItemMember';
-import { startTestServer, type TestServer } from '../helpers/server';
-import { makeUser, type TestUser } from '../helpers/users';
-import { addMember, addTeamMember, bindTeamItem, makeItem, makeTeam } from '../helpers/factories';
+import { apiSuite } from '../helpers/apiSuite';
+import { addMember, bindTeamItem, makeItem, makeStaffedTeam } from '../helpers/factories';
 
-let server: TestServer;
-let creator: TestUser;
-let stranger: TestUser;
-const as = (user: TestUser) => server.api.withToken(user.user_token);
-
-beforeAll(async () => {
-  server = await startTestServer({ env: { LOG_LEVEL: 'silent' } });
-  creator = await makeUser();
-  stranger = await makeUser();
-});
-afterAll(async () => {
-  await server.stop();
-});
-
-async function staffedTeam() {
-  const team = await makeTeam(creator);
-  const admin = await makeUser();
-  const member = await makeUser();
-  await addTeamMember(team.team_id, admin, 2);
-  await addTeamMember(team.team_id, member, 1);
-  return { ...team, admin, member };
-}
+const suite = apiSuite();
+const { as } = suite;
 
 describe('teamItem/save', () => {
   test('needs team manage (10103) and item manage on every item (10303); a failure binds nothing', async () => {
-    const { team_id, admin, member } = await staffedTeam();
+    const { team_id, admin, member } = await makeStaffedTeam(suite.owner);
     const { item_id: own } = await makeItem(admin);
-    const { item_id: foreign } = await makeItem(stranger);
-    const { item_id: edited } = await makeItem(stranger);
+    const { item_id: foreign } = await makeItem(suite.stranger);
+    const { item_id: edited } = await makeItem(suite.stranger);
     await addMember(edited, admin, 1);
-    expect((await server.api.fail('teamItem/save', { team_id, item_id: own })).error_code).toBe(
-      10102,
-    );
+    expect(
+      (await suite.server.api.fail('teamItem/save', { team_id, item_id: own })).error_code,
+    ).toBe(10102);
     expect((await as(member).fail('teamItem/save', { team_id, item_id: own })).error_code).toBe(
       10103,
     );
     expect(
-      (await as(stranger).fail('teamItem/save', { team_id, item_id: foreign })).error_code,
+      (await as(suite.stranger).fail('teamItem/save', { team_id, item_id: foreign })).error_code,
     ).toBe(10103);
     expect(
       (await as(admin).fail('teamItem/save', { team_id, item_id: `${own},${foreign}` })).error_code,
@@ -68,10 +47,10 @@ describe('teamItem/save', () => {
   });
 
   test('binds several items: every team member gets edit access, a change-log row per item; rebinding → 10103', async () => {
-    const { team_id, team_name, admin, member } = await staffedTeam();
-    const { item_id: a } = await makeItem(creator);
-    const { item_id: b } = await makeItem(creator);
-    const { id } = await as(creator).ok<{ id: number }>('teamItem/save', {
+    const { team_id, team_name, admin, member } = await makeStaffedTeam(suite.owner);
+    const { item_id: a } = await makeItem(suite.owner);
+    const { item_id: b } = await makeItem(suite.owner);
+    const { id } = await as(suite.owner).ok<{ id: number }>('teamItem/save', {
       team_id,
       item_id: `${a},${b}`,
     });
@@ -88,32 +67,34 @@ describe('teamItem/save', () => {
         { op_action_type: 'binding', op_object_id: team_id, op_object_name: team_name },
       );
     }
-    expect((await as(creator).fail('teamItem/save', { team_id, item_id: a })).error_code).toBe(
+    expect((await as(suite.owner).fail('teamItem/save', { team_id, item_id: a })).error_code).toBe(
       10103,
     );
     expect(await TeamItem.countDocuments({ team_id })).toBe(2);
   });
 
   test('archived items cannot be bound', async () => {
-    const { team_id } = await staffedTeam();
-    const { item_id } = await makeItem(creator);
+    const { team_id } = await makeStaffedTeam(suite.owner);
+    const { item_id } = await makeItem(suite.owner);
     await Item.updateOne({ item_id }, { $set: { is_archived: 1 } });
-    expect((await as(creator).fail('teamItem/save', { team_id, item_id })).error_code).toBe(10303);
+    expect((await as(suite.owner).fail('teamItem/save', { team_id, item_id })).error_code).toBe(
+      10303,
+    );
     expect(await TeamItem.countDocuments({ team_id })).toBe(0);
   });
 });
 
 describe('teamItem/getList and getListByTeam', () => {
   test('getList (item managers): the teams bound to an item; getListByTeam (team members): its live items without passwords', async () => {
-    const { team_id, team_name, member } = await staffedTeam();
-    const { item_id } = await makeItem(creator, { password: 'secret' });
-    const { item_id: gone } = await makeItem(creator);
-    const bindingId = await bindTeamItem(team_id, item_id, creator);
-    await bindTeamItem(team_id, gone, creator);
+    const { team_id, team_name, member } = await makeStaffedTeam(suite.owner);
+    const { item_id } = await makeItem(suite.owner, { password: 'secret' });
+    const { item_id: gone } = await makeItem(suite.owner);
+    const bindingId = await bindTeamItem(team_id, item_id, suite.owner);
+    await bindTeamItem(team_id, gone, suite.owner);
     await Item.updateOne({ item_id: gone }, { $set: { is_del: 1 } });
 
     expect((await as(member).fail('teamItem/getList', { item_id })).error_code).toBe(10303);
-    expect(await as(creator).ok('teamItem/getList', { item_id })).toEqual([
+    expect(await as(suite.owner).ok('teamItem/getList', { item_id })).toEqual([
       expect.objectContaining({
         id: String(bindingId),
         team_id: String(team_id),
@@ -121,7 +102,9 @@ describe('teamItem/getList and getListByTeam', () => {
         addtime: expect.stringMatching(/^\d{4}-/),
       }),
     ]);
-    expect((await as(stranger).fail('teamItem/getListByTeam', { team_id })).error_code).toBe(10103);
+    expect((await as(suite.stranger).fail('teamItem/getListByTeam', { team_id })).error_code).toBe(
+      10103,
+    );
     const items = await as(member).ok<Record<string, string>[]>('teamItem/getListByTeam', {
       team_id,
     });
@@ -139,9 +122,9 @@ describe('teamItem/getList and getListByTeam', () => {
 
 describe('teamItem/delete', () => {
   test('team managers unbind: members lose access, change log written; ordinary members 10103', async () => {
-    const { team_id, admin, member } = await staffedTeam();
-    const { item_id } = await makeItem(creator);
-    const bindingId = await bindTeamItem(team_id, item_id, creator);
+    const { team_id, admin, member } = await makeStaffedTeam(suite.owner);
+    const { item_id } = await makeItem(suite.owner);
+    const bindingId = await bindTeamItem(team_id, item_id, suite.owner);
     expect((await as(member).fail('teamItem/delete', { id: bindingId })).error_code).toBe(10103);
     expect((await as(admin).fail('teamItem/delete', { id: 0 })).error_code).toBe(10101);
     expect(await TeamItem.exists({ id: bindingId })).not.toBeNull();
@@ -154,26 +137,28 @@ describe('teamItem/delete', () => {
   });
 
   test('an archived item keeps its bindings', async () => {
-    const { team_id } = await staffedTeam();
-    const { item_id } = await makeItem(creator);
-    const bindingId = await bindTeamItem(team_id, item_id, creator);
+    const { team_id } = await makeStaffedTeam(suite.owner);
+    const { item_id } = await makeItem(suite.owner);
+    const bindingId = await bindTeamItem(team_id, item_id, suite.owner);
     await Item.updateOne({ item_id }, { $set: { is_archived: 1 } });
-    expect((await as(creator).fail('teamItem/delete', { id: bindingId })).error_code).toBe(10303);
+    expect((await as(suite.owner).fail('teamItem/delete', { id: bindingId })).error_code).toBe(
+      10303,
+    );
     expect(await TeamItem.exists({ id: bindingId })).not.toBeNull();
   });
 });
 
 describe('teamItemMember/*', () => {
   async function setup() {
-    const team = await staffedTeam();
-    const { item_id } = await makeItem(creator);
+    const team = await makeStaffedTeam(suite.owner);
+    const { item_id } = await makeItem(suite.owner);
     const top = await nextId('cat_id');
     const sub = await nextId('cat_id');
     await Catalog.create([
       { cat_id: top, cat_name: 'Top', item_id, addtime: 1, parent_cat_id: 0, level: 2 },
       { cat_id: sub, cat_name: 'Sub', item_id, addtime: 1, parent_cat_id: top, level: 3 },
     ]);
-    await bindTeamItem(team.team_id, item_id, creator);
+    await bindTeamItem(team.team_id, item_id, suite.owner);
     const row = await TeamItemMember.findOne({
       team_id: team.team_id,
       item_id,
@@ -249,7 +234,8 @@ describe('teamItemMember/*', () => {
     const { item_id, rowId } = await setup();
     await Item.updateOne({ item_id }, { $set: { is_archived: 1 } });
     expect(
-      (await as(creator).fail('teamItemMember/save', { id: rowId, member_group_id: 2 })).error_code,
+      (await as(suite.owner).fail('teamItemMember/save', { id: rowId, member_group_id: 2 }))
+        .error_code,
     ).toBe(10303);
     expect((await TeamItemMember.findOne({ id: rowId }).lean())!.member_group_id).toBe(1);
   });

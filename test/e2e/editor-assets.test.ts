@@ -56,14 +56,7 @@ async function editFreshPage(
   content = '# Notes\n\nFirst line.\n',
 ): Promise<{ page: Page; pageId: number }> {
   const made = await makePage(owner, itemId, { content });
-  const page = await openEditor(
-    suite.browser,
-    suite.server.url,
-    user,
-    itemId,
-    made.page_id,
-    suite.opened,
-  );
+  const page = await openEditor(suite, user, itemId, made.page_id);
   return { page, pageId: made.page_id };
 }
 
@@ -325,14 +318,7 @@ test('an editor who is not a manager sees the files but cannot upload, insert, d
   ]);
   expect(uploaded.body.success).toBe(1);
 
-  const page = await openEditor(
-    suite.browser,
-    suite.server.url,
-    editor,
-    docsId,
-    made.page_id,
-    suite.opened,
-  );
+  const page = await openEditor(suite, editor, docsId, made.page_id);
   await badge(page, 1).waitFor();
   const dialog = await openAttachments(page);
   const row = dialog.locator('[data-testid="attachment-row"][data-name="spec.pdf"]');
@@ -359,17 +345,9 @@ test('an editor who is not a manager sees the files but cannot upload, insert, d
 
 /** The editor in Chinese: the interface language is the stored choice, read when the app loads. */
 async function editInChinese(pageId: number): Promise<Page> {
-  const page = await openEditor(
-    suite.browser,
-    suite.server.url,
-    owner,
-    docsId,
-    pageId,
-    suite.opened,
-    {
-      wait: false,
-    },
-  );
+  const page = await openEditor(suite, owner, docsId, pageId, {
+    wait: false,
+  });
   await page.evaluate(() => localStorage.setItem('help_lang', 'zh_cn'));
   await page.reload();
   return page;

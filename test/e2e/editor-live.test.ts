@@ -39,27 +39,12 @@ const suite = browserSuite({
 
 test('a locked page: the second editor is told who holds it, watches live, and gets it on release', async () => {
   const page = await makePage(owner, itemId, { title: 'Locked', content: 'Line one' });
-  const first = await openEditor(
-    suite.browser,
-    suite.server.url,
-    owner,
-    itemId,
-    page.page_id,
-    suite.opened,
-  );
+  const first = await openEditor(suite, owner, itemId, page.page_id);
   await eventually(() => lockHolder(page.page_id), owner.uid);
 
-  const second = await openEditor(
-    suite.browser,
-    suite.server.url,
-    editor,
-    itemId,
-    page.page_id,
-    suite.opened,
-    {
-      wait: false,
-    },
-  );
+  const second = await openEditor(suite, editor, itemId, page.page_id, {
+    wait: false,
+  });
   const alert = second.locator('.ant-modal-confirm', { hasText: 'Locking' });
   await alert.getByText(`${owner.username} is editing this page`).waitFor();
   // Leaving is the default (focused) answer; this user chooses to watch.
@@ -89,19 +74,11 @@ test('a locked page: the second editor is told who holds it, watches live, and g
 
 test('leaving is the default answer to a foreign lock', async () => {
   const page = await makePage(owner, itemId, { title: 'Busy', content: 'Busy page' });
-  await openEditor(suite.browser, suite.server.url, owner, itemId, page.page_id, suite.opened);
+  await openEditor(suite, owner, itemId, page.page_id);
   await eventually(() => lockHolder(page.page_id), owner.uid);
-  const second = await openEditor(
-    suite.browser,
-    suite.server.url,
-    editor,
-    itemId,
-    page.page_id,
-    suite.opened,
-    {
-      wait: false,
-    },
-  );
+  const second = await openEditor(suite, editor, itemId, page.page_id, {
+    wait: false,
+  });
   await second.locator('.ant-modal-confirm', { hasText: 'Locking' }).waitFor();
   await second.keyboard.press('Enter');
   await second.waitForURL(`**/${itemId}/${page.page_id}`);
@@ -110,14 +87,7 @@ test('leaving is the default answer to a foreign lock', async () => {
 
 test('closing the tab releases the lock (beacon)', async () => {
   const page = await makePage(owner, itemId, { title: 'Closed tab', content: 'Body' });
-  const tab = await openEditor(
-    suite.browser,
-    suite.server.url,
-    editor,
-    itemId,
-    page.page_id,
-    suite.opened,
-  );
+  const tab = await openEditor(suite, editor, itemId, page.page_id);
   await eventually(() => lockHolder(page.page_id), editor.uid);
   await tab.close({ runBeforeUnload: true });
   await eventually(() => lockHolder(page.page_id), 0);
@@ -125,14 +95,7 @@ test('closing the tab releases the lock (beacon)', async () => {
 
 test('unsaved text survives a killed browser as the live draft, and can be dropped', async () => {
   const page = await makePage(owner, itemId, { title: 'Crash', content: 'Saved body' });
-  const first = await openEditor(
-    suite.browser,
-    suite.server.url,
-    editor,
-    itemId,
-    page.page_id,
-    suite.opened,
-  );
+  const first = await openEditor(suite, editor, itemId, page.page_id);
   await typeAtEnd(first, ' plus unsaved words');
   // The shared document is stored (debounced) as the page's live draft.
   await eventually(
@@ -141,14 +104,7 @@ test('unsaved text survives a killed browser as the live draft, and can be dropp
   );
   await suite.opened.pop()!.context.close(); // the browser goes away without saving
 
-  const again = await openEditor(
-    suite.browser,
-    suite.server.url,
-    editor,
-    itemId,
-    page.page_id,
-    suite.opened,
-  );
+  const again = await openEditor(suite, editor, itemId, page.page_id);
   await eventually(() => editorText(again), 'Saved body plus unsaved words');
   await again.getByTestId('editor-live-draft').waitFor();
   await screenshot(again, 'editor-live-draft');
@@ -165,22 +121,8 @@ test('with simultaneous editing on, two editors type together and see each other
   await Item.updateOne({ item_id: coItem }, { $set: { co_edit: 1 } });
   const page = await makePage(owner, coItem, { title: 'Together', content: 'Start.' });
 
-  const a = await openEditor(
-    suite.browser,
-    suite.server.url,
-    owner,
-    coItem,
-    page.page_id,
-    suite.opened,
-  );
-  const b = await openEditor(
-    suite.browser,
-    suite.server.url,
-    editor,
-    coItem,
-    page.page_id,
-    suite.opened,
-  );
+  const a = await openEditor(suite, owner, coItem, page.page_id);
+  const b = await openEditor(suite, editor, coItem, page.page_id);
   // No lock dance: both edit.
   for (const p of [a, b])
     await p.locator('[data-testid="editor-screen"][data-phase="editing"]').waitFor();
@@ -204,19 +146,24 @@ test('with simultaneous editing on, two editors type together and see each other
   );
 });
 
+test('a page saved by a script over REST appears live in the open editor', async () => {
+  const page = await makePage(owner, itemId, { title: 'Scripted', content: 'Before the script.' });
+  const tab = await openEditor(suite, editor, itemId, page.page_id);
+  await tab.locator('[data-testid="editor-screen"][data-phase="editing"]').waitFor();
+  await suite.server.api.withToken(owner.user_token).ok('page/save', {
+    page_id: page.page_id,
+    item_id: itemId,
+    page_title: 'Scripted',
+    page_content: 'After the script.',
+  });
+  await eventually(() => editorText(tab), 'After the script.');
+});
+
 test('a read-only member cannot open the editor', async () => {
   const page = await makePage(owner, itemId, { title: 'Not yours', content: 'Body' });
-  const tab = await openEditor(
-    suite.browser,
-    suite.server.url,
-    reader,
-    itemId,
-    page.page_id,
-    suite.opened,
-    {
-      wait: false,
-    },
-  );
+  const tab = await openEditor(suite, reader, itemId, page.page_id, {
+    wait: false,
+  });
   await tab.getByText('You cannot edit here').waitFor();
   expect(await tab.locator('[data-testid="editor-screen"]').count()).toBe(0);
   expect(await lockHolder(page.page_id)).toBe(0);

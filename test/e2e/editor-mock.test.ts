@@ -26,15 +26,7 @@ const suite = browserSuite({
 });
 
 async function editInChinese(pageId: number): Promise<Page> {
-  const page = await openEditor(
-    suite.browser,
-    suite.server.url,
-    owner,
-    itemId,
-    pageId,
-    suite.opened,
-    { wait: false },
-  );
+  const page = await openEditor(suite, owner, itemId, pageId, { wait: false });
   await page.evaluate(() => localStorage.setItem('help_lang', 'zh_cn'));
   await page.reload();
   await page.locator('[data-testid="editor-screen"][data-ready="true"]').waitFor();

@@ -32,14 +32,7 @@ const suite = browserSuite({
 /** The editor on a fresh page (no lock or draft left by another test), as the item editor. */
 async function editFreshPage(content = '# Tools'): Promise<Page> {
   const made = await makePage(owner, itemId, { content });
-  const page = await openEditor(
-    suite.browser,
-    suite.server.url,
-    editor,
-    itemId,
-    made.page_id,
-    suite.opened,
-  );
+  const page = await openEditor(suite, editor, itemId, made.page_id);
   await page.locator('[data-testid="editor-screen"][data-phase="editing"]').waitFor();
   return page;
 }
@@ -157,14 +150,7 @@ test('history: versions listed, a remark edited and stored, a version restored, 
   expect(versions.map((v) => v.page_content)).toEqual([V1, V2]);
   const [first, second] = versions.map((v) => v.page_history_id);
 
-  const page = await openEditor(
-    suite.browser,
-    suite.server.url,
-    editor,
-    itemId,
-    made.page_id,
-    suite.opened,
-  );
+  const page = await openEditor(suite, editor, itemId, made.page_id);
   await page.locator('[data-testid="editor-screen"][data-phase="editing"]').waitFor();
   await editorContains(page, V3);
   await page.getByTestId('tool-history').click();
@@ -218,7 +204,7 @@ test('history: versions listed, a remark edited and stored, a version restored, 
 });
 
 test('history of a page never saved is disabled; an empty history closes the dialog with a note', async () => {
-  const page = await openEditor(suite.browser, suite.server.url, editor, itemId, 0, suite.opened, {
+  const page = await openEditor(suite, editor, itemId, 0, {
     wait: false,
   });
   await expect(page.getByTestId('tool-history').isDisabled()).resolves.toBe(true);

@@ -17,7 +17,7 @@ import { eventually } from './readerFixture';
 let owner: TestUser;
 let editor: TestUser;
 let itemId: number;
-/** Browser tests may be rerun (test/helpers/e2eRetry.ts): page IDs differ per attempt. */
+/** Custom page IDs and item names are unique in the suite's one database: numbered per use. */
 let attempt = 0;
 
 /** A 1×1 PNG. */
@@ -35,7 +35,7 @@ const suite = browserSuite({
 
 test('a new page asks for its page ID and title, saves with Ctrl+S and moves to its page ID', async () => {
   const customId = `getting-started-${++attempt}`;
-  const page = await openEditor(suite.browser, suite.server.url, editor, itemId, 0, suite.opened, {
+  const page = await openEditor(suite, editor, itemId, 0, {
     wait: false,
   });
   const popup = page.locator('.ant-modal', { hasText: 'New page' });
@@ -74,7 +74,7 @@ test('a page ID that is already taken clears the field and says so; nothing is s
   const free = `free-${attempt}`;
   await makePage(owner, itemId, { title: 'Taken', customId: taken });
   const before = await PageModel.countDocuments({ item_id: itemId });
-  const page = await openEditor(suite.browser, suite.server.url, editor, itemId, 0, suite.opened, {
+  const page = await openEditor(suite, editor, itemId, 0, {
     wait: false,
   });
   await page.getByTestId('page-meta-id').fill(taken);
@@ -97,14 +97,7 @@ test('a page ID that is already taken clears the field and says so; nothing is s
 
 test('editing an existing page saves a new version; the state tag follows the text', async () => {
   const saved = await makePage(owner, itemId, { title: 'Release notes', content: '# Notes' });
-  const page = await openEditor(
-    suite.browser,
-    suite.server.url,
-    editor,
-    itemId,
-    saved.page_id,
-    suite.opened,
-  );
+  const page = await openEditor(suite, editor, itemId, saved.page_id);
   expect(await editorText(page)).toBe('# Notes');
   expect(await page.title()).toBe('Editing: Release notes');
   expect(await page.getByTestId('editor-state').getAttribute('data-state')).toBe('saved');
@@ -112,8 +105,14 @@ test('editing an existing page saves a new version; the state tag follows the te
   await page.locator('[data-testid="editor-state"][data-state="dirty"]').waitFor();
   // The catalog chooser and the live preview show the same page.
   await page.getByTestId('editor-preview').getByText('fixed a bug').waitFor();
+  // An open page is saved as a command on its live document: no text travels over REST.
+  const restSaves: string[] = [];
+  page.on('request', (request) => {
+    if (request.url().includes('page/save')) restSaves.push(request.url());
+  });
   await page.getByTestId('editor-save').click();
   await page.locator('[data-testid="editor-state"][data-state="saved"]').waitFor();
+  expect(restSaves).toEqual([]);
   const row = await PageModel.findOne({ page_id: saved.page_id }).lean();
   expect(row?.page_content).toBe('# Notes\n\n- fixed a bug');
   expect(await PageHistory.countDocuments({ page_id: saved.page_id })).toBe(1);
@@ -122,14 +121,7 @@ test('editing an existing page saves a new version; the state tag follows the te
 
 test('the live preview turns itself off above 4000 characters, with one warning', async () => {
   const saved = await makePage(owner, itemId, { title: 'Long', content: 'x'.repeat(3990) });
-  const page = await openEditor(
-    suite.browser,
-    suite.server.url,
-    editor,
-    itemId,
-    saved.page_id,
-    suite.opened,
-  );
+  const page = await openEditor(suite, editor, itemId, saved.page_id);
   await page.getByTestId('editor-preview').waitFor();
   await typeAtEnd(page, ' more than enough');
   await page.getByText(/live preview is off/).waitFor();
@@ -143,14 +135,7 @@ test('the live preview turns itself off above 4000 characters, with one warning'
 
 test('paste rules: short text as is, long HTML asks Markdown or text, images are uploaded', async () => {
   const saved = await makePage(owner, itemId, { title: 'Paste', content: 'Start' });
-  const page = await openEditor(
-    suite.browser,
-    suite.server.url,
-    owner,
-    itemId,
-    saved.page_id,
-    suite.opened,
-  );
+  const page = await openEditor(suite, owner, itemId, saved.page_id);
   await pasteInto(page, { text: ' short', html: '<b>short</b>' });
   await eventually(() => editorText(page), 'Start short');
 
@@ -184,17 +169,9 @@ test('paste rules: short text as is, long HTML asks Markdown or text, images are
 test('a local draft that differs is offered back; either answer removes it', async () => {
   const saved = await makePage(owner, itemId, { title: 'Draft me', content: 'Saved text here' });
   const key = `quire.draft.${itemId}.${saved.page_id}`;
-  const tpPage = await openEditor(
-    suite.browser,
-    suite.server.url,
-    editor,
-    itemId,
-    saved.page_id,
-    suite.opened,
-    {
-      wait: false,
-    },
-  );
+  const tpPage = await openEditor(suite, editor, itemId, saved.page_id, {
+    wait: false,
+  });
   await tpPage.evaluate(
     ([k, v]) => localStorage.setItem(k, v),
     [key, JSON.stringify({ content: 'Draft text from before', title: 'Draft me', at: Date.now() })],
@@ -212,14 +189,7 @@ test('a local draft that differs is offered back; either answer removes it', asy
 
 test('leaving the editor releases the lock and returns to the page', async () => {
   const saved = await makePage(owner, itemId, { title: 'Leave me', content: 'Body' });
-  const page = await openEditor(
-    suite.browser,
-    suite.server.url,
-    editor,
-    itemId,
-    saved.page_id,
-    suite.opened,
-  );
+  const page = await openEditor(suite, editor, itemId, saved.page_id);
   const { PageLock } = await import('../../models/pages/schemas/pageLock');
   await eventually(
     async () =>
@@ -235,7 +205,7 @@ test('leaving the editor releases the lock and returns to the page', async () =>
 });
 
 test('a new page is kept as a local draft every 30 s and comes back after the browser was closed', async () => {
-  const tp = await openEditor(suite.browser, suite.server.url, editor, itemId, 0, suite.opened, {
+  const tp = await openEditor(suite, editor, itemId, 0, {
     wait: false,
   });
   await tp.clock.install();
@@ -272,14 +242,7 @@ test('sort pages from the editor lists the pages beside this one, also at the to
   const { item_id: small } = await makeItem(owner, { item_name: `Small ${++attempt}` });
   const first = await makePage(owner, small, { title: 'First root page' });
   await makePage(owner, small, { title: 'Second root page' });
-  const page = await openEditor(
-    suite.browser,
-    suite.server.url,
-    owner,
-    small,
-    first.page_id,
-    suite.opened,
-  );
+  const page = await openEditor(suite, owner, small, first.page_id);
   await page.getByTestId('tool-sort-pages').click();
   const dialog = page.getByRole('dialog', { name: 'Sort pages' });
   await eventually(
@@ -290,14 +253,7 @@ test('sort pages from the editor lists the pages beside this one, also at the to
 
 test('a catalog made in the manager dialog is offered by the chooser and the page saves into it', async () => {
   const saved = await makePage(owner, itemId, { title: 'Needs a home', content: 'Body' });
-  const page = await openEditor(
-    suite.browser,
-    suite.server.url,
-    owner,
-    itemId,
-    saved.page_id,
-    suite.opened,
-  );
+  const page = await openEditor(suite, owner, itemId, saved.page_id);
   const name = `Appendix ${++attempt}`;
   await page.getByTestId('editor-manage-catalogs').click();
   const manager = page.getByRole('dialog', { name: 'Catalog manager' });

@@ -3,24 +3,22 @@
  * wait until the editor is ready, read and type the CodeMirror text, and dispatch real paste
  * events (a DataTransfer built in the page, as the browser hands one to the editor).
  */
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import type { TestUser } from '../helpers/users';
-import { openPage, type TestPage } from './helpers';
+import type { BrowserSuite } from './helpers';
 import { loginAs } from './readerFixture';
 
+/** Opens the editor of `page` (0: a new page) in a new browser page of the suite, as `user`. */
 export async function openEditor(
-  browser: Browser,
-  baseUrl: string,
+  suite: BrowserSuite,
   user: TestUser,
   itemId: number,
   page: number | string,
-  opened: TestPage[],
   options: { wait?: boolean; query?: string; ignore?: RegExp[] } = {},
 ): Promise<Page> {
-  const tp = await openPage(browser, { ignore: options.ignore });
-  opened.push(tp);
+  const tp = await suite.open({ ignore: options.ignore });
   await loginAs(tp, user);
-  await tp.page.goto(`${baseUrl}/page/edit/${itemId}/${page}${options.query ?? ''}`);
+  await tp.page.goto(`${suite.server.url}/page/edit/${itemId}/${page}${options.query ?? ''}`);
   if (options.wait !== false) await editorReady(tp.page);
   return tp.page;
 }

@@ -12,6 +12,7 @@ import path from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { Captcha } from '../../models/accounts/schemas/captcha';
 import { ROOT } from '../../scripts/paths';
+import { MOTION_OFF_FLAG } from '../../web/motion';
 import { webBuildIsStale } from '../../scripts/webBuild';
 import { BROWSER_UA } from '../helpers/client';
 import { startTestServer, type TestServer } from '../helpers/server';
@@ -91,7 +92,8 @@ export interface TestPage {
 
 /**
  * A fresh browser profile (own storage) with one page. `ignore` lists console texts that a test
- * provokes on purpose.
+ * provokes on purpose. Ant Design's animations are off (web/motion.ts) unless `motion` is true:
+ * a click then never lands on a menu or dialog that is still opening or closing.
  */
 export async function openPage(
   browser: Browser,
@@ -99,6 +101,7 @@ export async function openPage(
     locale?: string;
     viewport?: { width: number; height: number };
     ignore?: RegExp[];
+    motion?: boolean;
   } = {},
 ): Promise<TestPage> {
   const context = await browser.newContext({
@@ -106,6 +109,10 @@ export async function openPage(
     locale: options.locale ?? 'en-US',
     viewport: options.viewport ?? { width: 1280, height: 860 },
   });
+  if (!options.motion)
+    await context.addInitScript((flag) => {
+      (window as unknown as Record<string, unknown>)[flag] = true;
+    }, MOTION_OFF_FLAG);
   const page = await context.newPage();
   const errors: string[] = [];
   const ignored = (text: string) => (options.ignore ?? []).some((re) => re.test(text));
@@ -200,6 +207,8 @@ export interface BrowserSuite {
   browser: Browser;
   /** Every page a test opens goes here: afterEach closes them and fails on their console errors. */
   opened: TestPage[];
+  /** Opens a page (openPage) and registers it in `opened`. */
+  open(options?: Parameters<typeof openPage>[1]): Promise<TestPage>;
 }
 
 /**
@@ -214,7 +223,14 @@ export function browserSuite(
     timeoutMs?: number;
   } = {},
 ): BrowserSuite {
-  const suite = { opened: [] as TestPage[] } as unknown as BrowserSuite;
+  const suite = {
+    opened: [] as TestPage[],
+    async open(pageOptions?: Parameters<typeof openPage>[1]) {
+      const tp = await openPage(suite.browser, pageOptions);
+      suite.opened.push(tp);
+      return tp;
+    },
+  } as unknown as BrowserSuite;
   beforeAll(async () => {
     suite.server = await startTestServer({ env: { LOG_LEVEL: 'silent' } });
     suite.browser = await launchBrowser();

@@ -8,40 +8,30 @@ import { describe, expect, test } from '@jest/globals';
 
 import { setSetting } from '../../models/settings/settings';
 
-import { captchaAnswer, openPage, type TestPage, browserSuite } from './helpers';
+import { captchaAnswer } from './helpers';
 import {
   eventually,
   GUIDE_DOMAIN,
   loginAs,
-  makeFixture,
+  readerSuite,
   PRIVATE_PASSWORD,
   shot,
   waitForPage,
-  type Fixture,
 } from './readerFixture';
 
-let fx: Fixture;
-
-async function open(options: Parameters<typeof openPage>[1] = {}): Promise<TestPage> {
-  const tp = await openPage(suite.browser, options);
-  suite.opened.push(tp);
-  return tp;
-}
-
-const suite = browserSuite({
-  setup: async () => {
-    fx = await makeFixture();
-  },
-});
+const suite = readerSuite();
+const { open } = suite;
 
 describe('a private item', () => {
   test('sends a visitor to the password screen; wrong password and wrong captcha are refused; the right one leads back to the page', async () => {
     const { page } = await open();
-    await page.goto(`${suite.server.url}/${fx.secret.itemId}/${fx.secret.hidden}`);
+    await page.goto(`${suite.server.url}/${suite.fx.secret.itemId}/${suite.fx.secret.hidden}`);
     await page.waitForURL(/\/item\/password\//);
     const url = new URL(page.url());
-    expect(url.pathname).toBe(`/item/password/${fx.secret.itemId}`);
-    expect(url.searchParams.get('redirect')).toBe(`/${fx.secret.itemId}/${fx.secret.hidden}`);
+    expect(url.pathname).toBe(`/item/password/${suite.fx.secret.itemId}`);
+    expect(url.searchParams.get('redirect')).toBe(
+      `/${suite.fx.secret.itemId}/${suite.fx.secret.hidden}`,
+    );
     const password = page.getByLabel('Visit password');
     const captcha = page.getByRole('textbox', { name: 'Captcha' });
     const submit = page.getByRole('button', { name: 'Open the item' });
@@ -77,17 +67,19 @@ describe('a private item', () => {
     await password.fill(PRIVATE_PASSWORD);
     await captcha.fill(await freshCaptcha(spent));
     await submit.click();
-    await page.waitForURL(`${suite.server.url}/${fx.secret.itemId}/${fx.secret.hidden}`);
+    await page.waitForURL(
+      `${suite.server.url}/${suite.fx.secret.itemId}/${suite.fx.secret.hidden}`,
+    );
     await waitForPage(page, 'Hidden page');
     // The password is remembered for the session: other pages of the item open directly.
-    await page.goto(`${suite.server.url}/${fx.secret.itemId}`);
+    await page.goto(`${suite.server.url}/${suite.fx.secret.itemId}`);
     await waitForPage(page, 'Hidden page');
   });
 
   test('members read it without a password', async () => {
     const tp = await open();
-    await loginAs(tp, fx.owner);
-    await tp.page.goto(`${suite.server.url}/${fx.secret.itemId}`);
+    await loginAs(tp, suite.fx.owner);
+    await tp.page.goto(`${suite.server.url}/${suite.fx.secret.itemId}`);
     await waitForPage(tp.page, 'Hidden page');
   });
 });
@@ -99,7 +91,7 @@ describe('sharing', () => {
       origin: suite.server.url,
     });
     const { page } = tp;
-    await page.goto(`${suite.server.url}/${fx.guide.itemId}/${fx.guide.alpha}`);
+    await page.goto(`${suite.server.url}/${suite.fx.guide.itemId}/${suite.fx.guide.alpha}`);
     await waitForPage(page, 'Alpha page');
     await page.getByTestId('share').click();
     const dialog = page.getByRole('dialog');
@@ -126,9 +118,9 @@ describe('sharing', () => {
 
   test('an editor switches a single-page link on (anyone can read the page by it) and off again (after confirming)', async () => {
     const tp = await open();
-    await loginAs(tp, fx.editor);
+    await loginAs(tp, suite.fx.editor);
     const { page } = tp;
-    await page.goto(`${suite.server.url}/${GUIDE_DOMAIN}/${fx.guide.beta}`);
+    await page.goto(`${suite.server.url}/${GUIDE_DOMAIN}/${suite.fx.guide.beta}`);
     await waitForPage(page, 'Beta page');
     await page.getByTestId('share').click();
     const dialog = page.getByRole('dialog');
@@ -161,7 +153,7 @@ describe('the watermark', () => {
     await setSetting('show_watermark', '1');
     try {
       const member = await open();
-      await loginAs(member, fx.viewer, 'Vera Viewer');
+      await loginAs(member, suite.fx.viewer, 'Vera Viewer');
       await member.page.goto(`${suite.server.url}/${GUIDE_DOMAIN}`);
       await waitForPage(member.page, 'Welcome');
       const mark = member.page.getByTestId('watermark');
@@ -170,7 +162,7 @@ describe('the watermark', () => {
         const d = new Date();
         return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
       });
-      expect(text).toBe(`${fx.viewer.username} ${today} Vera Viewer`);
+      expect(text).toBe(`${suite.fx.viewer.username} ${today} Vera Viewer`);
       await expect(mark.evaluate((e) => getComputedStyle(e).opacity)).resolves.toBe('0.05');
       await expect(mark.evaluate((e) => getComputedStyle(e).pointerEvents)).resolves.toBe('none');
       await shot(member.page, 'reader-watermark');
@@ -186,7 +178,7 @@ describe('the watermark', () => {
 
   test('is absent when the site has it off', async () => {
     const member = await open();
-    await loginAs(member, fx.viewer);
+    await loginAs(member, suite.fx.viewer);
     await member.page.goto(`${suite.server.url}/${GUIDE_DOMAIN}`);
     await waitForPage(member.page, 'Welcome');
     await expect(member.page.getByTestId('watermark').count()).resolves.toBe(0);
@@ -200,12 +192,12 @@ describe('stored XSS', () => {
     const tp = await open({
       ignore: [/status of 404/, /inline event handler violates the following Content Security/],
     });
-    await loginAs(tp, fx.owner);
+    await loginAs(tp, suite.fx.owner);
     const { page } = tp;
     await page.addInitScript(() => {
       (window as unknown as { __xss?: string }).__xss = undefined;
     });
-    await page.goto(`${suite.server.url}/${GUIDE_DOMAIN}/${fx.guide.xss}`);
+    await page.goto(`${suite.server.url}/${GUIDE_DOMAIN}/${suite.fx.guide.xss}`);
     await waitForPage(page, 'Hostile');
     const md = page.getByTestId('markdown');
     await md.getByText('The end.').waitFor();
@@ -224,7 +216,7 @@ describe('stored XSS', () => {
     expect(
       await page.evaluate(() => (window as unknown as { __xss?: string }).__xss),
     ).toBeUndefined();
-    expect(page.url()).toBe(`${suite.server.url}/${GUIDE_DOMAIN}/${fx.guide.xss}`);
+    expect(page.url()).toBe(`${suite.server.url}/${GUIDE_DOMAIN}/${suite.fx.guide.xss}`);
     await expect(
       md.locator('script, iframe, [onerror], [onload], [ontoggle]').count(),
     ).resolves.toBe(0);

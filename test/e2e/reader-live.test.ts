@@ -9,22 +9,12 @@ import { describe, expect, test } from '@jest/globals';
 import type { Page } from 'playwright-core';
 
 import type { TestUser } from '../helpers/users';
-import { openPage, browserSuite } from './helpers';
-import {
-  eventually,
-  GUIDE_DOMAIN,
-  loginAs,
-  makeFixture,
-  shot,
-  waitForPage,
-  type Fixture,
-} from './readerFixture';
+import { eventually, GUIDE_DOMAIN, loginAs, readerSuite, shot, waitForPage } from './readerFixture';
 
-let fx: Fixture;
+const suite = readerSuite();
 
 async function reader(user: TestUser, path: string, title: string): Promise<Page> {
-  const tp = await openPage(suite.browser);
-  suite.opened.push(tp);
+  const tp = await suite.open();
   await loginAs(tp, user);
   await tp.page.goto(`${suite.server.url}${path}`);
   await waitForPage(tp.page, title);
@@ -51,54 +41,53 @@ async function call(
   expect(answer.error_code === 0 ? 'ok' : answer.error_message).toBe('ok');
 }
 
-const suite = browserSuite({
-  setup: async () => {
-    fx = await makeFixture();
-  },
-});
-
 describe('live reading', () => {
   test('presence and the lock holder show up; a save replaces the unscrolled page; the tree follows a new page', async () => {
-    const path = `/${GUIDE_DOMAIN}/${fx.guide.alpha}`;
-    const a = await reader(fx.viewer, path, 'Alpha page');
-    const b = await reader(fx.editor, path, 'Alpha page');
+    const path = `/${GUIDE_DOMAIN}/${suite.fx.guide.alpha}`;
+    const a = await reader(suite.fx.viewer, path, 'Alpha page');
+    const b = await reader(suite.fx.editor, path, 'Alpha page');
 
     // Both watch the page: each sees the other.
     await eventually(() => a.getByTestId('presence-user').count(), 1);
     await eventually(() => b.getByTestId('presence-user').count(), 1);
-    await expect(a.getByTestId('presence').textContent()).resolves.toContain(fx.editor.username);
+    await expect(a.getByTestId('presence').textContent()).resolves.toContain(
+      suite.fx.editor.username,
+    );
 
     // The editor takes the page's lock (opening the editor does this): the reader sees who edits.
-    await call(b, fx.editor, 'page/setLock', { page_id: fx.guide.alpha, item_id: fx.guide.itemId });
+    await call(b, suite.fx.editor, 'page/setLock', {
+      page_id: suite.fx.guide.alpha,
+      item_id: suite.fx.guide.itemId,
+    });
     await a.getByTestId('lock-holder').waitFor();
     await expect(a.getByTestId('lock-holder').textContent()).resolves.toBe(
-      `${fx.editor.username} is editing this page`,
+      `${suite.fx.editor.username} is editing this page`,
     );
     await shot(a, 'reader-live-lock-presence');
 
     // A save while the reader is at the top of the page: the new version replaces the old one.
-    await call(b, fx.editor, 'page/save', {
-      page_id: fx.guide.alpha,
-      item_id: fx.guide.itemId,
+    await call(b, suite.fx.editor, 'page/save', {
+      page_id: suite.fx.guide.alpha,
+      item_id: suite.fx.guide.itemId,
       page_title: 'Alpha page',
       page_content: '# Alpha\n\nRewritten live by the editor.',
-      cat_id: fx.guide.chapterA,
+      cat_id: suite.fx.guide.chapterA,
     });
     await a.getByTestId('markdown').getByText('Rewritten live by the editor.').waitFor();
     await expect(a.getByTestId('live-updated').count()).resolves.toBe(0);
 
     // The lock is released: the note goes away.
-    await call(b, fx.editor, 'page/setLock', {
-      page_id: fx.guide.alpha,
-      item_id: fx.guide.itemId,
+    await call(b, suite.fx.editor, 'page/setLock', {
+      page_id: suite.fx.guide.alpha,
+      item_id: suite.fx.guide.itemId,
       lock_to: 1000,
     });
     await eventually(() => a.getByTestId('lock-holder').count(), 0);
 
     // A new page at the item root appears in the reader's tree in place.
-    await call(b, fx.editor, 'page/save', {
+    await call(b, suite.fx.editor, 'page/save', {
       page_id: 0,
-      item_id: fx.guide.itemId,
+      item_id: suite.fx.guide.itemId,
       page_title: 'Fresh page',
       page_content: 'Brand new.',
       cat_id: 0,
@@ -113,16 +102,16 @@ describe('live reading', () => {
   });
 
   test('a reader who has scrolled gets a note naming the author and reloads when they choose', async () => {
-    const path = `/${GUIDE_DOMAIN}/${fx.guide.welcome}`;
-    const a = await reader(fx.viewer, path, 'Welcome');
-    const b = await reader(fx.editor, path, 'Welcome');
+    const path = `/${GUIDE_DOMAIN}/${suite.fx.guide.welcome}`;
+    const a = await reader(suite.fx.viewer, path, 'Welcome');
+    const b = await reader(suite.fx.editor, path, 'Welcome');
     await eventually(() => a.getByTestId('presence-user').count(), 1);
     await a.evaluate(() => window.scrollTo(0, 600));
     await eventually(() => a.evaluate(() => window.scrollY > 100), true);
 
-    await call(b, fx.editor, 'page/save', {
-      page_id: fx.guide.welcome,
-      item_id: fx.guide.itemId,
+    await call(b, suite.fx.editor, 'page/save', {
+      page_id: suite.fx.guide.welcome,
+      item_id: suite.fx.guide.itemId,
       page_title: 'Welcome',
       page_content: '# Welcome\n\nA much shorter welcome.',
       cat_id: 0,
@@ -130,7 +119,7 @@ describe('live reading', () => {
     const note = a.getByTestId('live-updated');
     await note.waitFor();
     await expect(note.textContent()).resolves.toContain(
-      `${fx.editor.username} saved a newer version of this page.`,
+      `${suite.fx.editor.username} saved a newer version of this page.`,
     );
     // Still the old text until the reader asks.
     await expect(a.getByTestId('markdown').textContent()).resolves.toContain(

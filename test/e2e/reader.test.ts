@@ -6,35 +6,15 @@
  */
 import { describe, expect, test } from '@jest/globals';
 
-import { openPage, type TestPage, browserSuite } from './helpers';
-import {
-  eventually,
-  GUIDE_DOMAIN,
-  loginAs,
-  makeFixture,
-  shot,
-  waitForPage,
-  type Fixture,
-} from './readerFixture';
+import { eventually, GUIDE_DOMAIN, loginAs, readerSuite, shot, waitForPage } from './readerFixture';
 
-let fx: Fixture;
-
-async function open(options: Parameters<typeof openPage>[1] = {}): Promise<TestPage> {
-  const tp = await openPage(suite.browser, options);
-  suite.opened.push(tp);
-  return tp;
-}
-
-const suite = browserSuite({
-  setup: async () => {
-    fx = await makeFixture();
-  },
-});
+const suite = readerSuite();
+const { open } = suite;
 
 describe('opening an item', () => {
   test('by id and by custom domain it shows the first page, the tree and the titles', async () => {
     const { page } = await open();
-    await page.goto(`${suite.server.url}/${fx.guide.itemId}`);
+    await page.goto(`${suite.server.url}/${suite.fx.guide.itemId}`);
     await waitForPage(page, 'Welcome');
     await expect(page.getByTestId('item-name').textContent()).resolves.toBe('Guide');
     expect(await page.title()).toBe('Welcome - Guide');
@@ -45,12 +25,12 @@ describe('opening an item', () => {
     await shot(page, 'reader-desktop');
 
     // A page by id, and one by its custom page id.
-    await page.goto(`${suite.server.url}/${GUIDE_DOMAIN}/${fx.guide.alpha}`);
+    await page.goto(`${suite.server.url}/${GUIDE_DOMAIN}/${suite.fx.guide.alpha}`);
     await waitForPage(page, 'Alpha page');
     await page.goto(`${suite.server.url}/${GUIDE_DOMAIN}/gamma`);
     await waitForPage(page, 'Gamma page');
     // …and the page_id query.
-    await page.goto(`${suite.server.url}/${GUIDE_DOMAIN}?page_id=${fx.guide.beta}`);
+    await page.goto(`${suite.server.url}/${GUIDE_DOMAIN}?page_id=${suite.fx.guide.beta}`);
     await waitForPage(page, 'Beta page');
   });
 
@@ -72,7 +52,7 @@ describe('opening an item', () => {
 
   test('an empty item says so', async () => {
     const { page } = await open();
-    await page.goto(`${suite.server.url}/${fx.blank.itemId}`);
+    await page.goto(`${suite.server.url}/${suite.fx.blank.itemId}`);
     await page.getByTestId('empty-item').waitFor();
     await expect(page.getByTestId('empty-item').textContent()).resolves.toContain('no pages yet');
   });
@@ -89,16 +69,16 @@ describe('the catalog tree', () => {
     await tree.getByText('Part C', { exact: true }).click();
     await tree.getByText('Gamma page', { exact: true }).click();
     await waitForPage(page, 'Gamma page');
-    expect(page.url()).toBe(`${suite.server.url}/${GUIDE_DOMAIN}/${fx.guide.gamma}`);
+    expect(page.url()).toBe(`${suite.server.url}/${GUIDE_DOMAIN}/${suite.fx.guide.gamma}`);
     // The address was replaced, not pushed: going back leaves the item.
     await tree.getByText('Alpha page', { exact: true }).click();
     await waitForPage(page, 'Alpha page');
-    expect(page.url()).toBe(`${suite.server.url}/${GUIDE_DOMAIN}/${fx.guide.alpha}`);
+    expect(page.url()).toBe(`${suite.server.url}/${GUIDE_DOMAIN}/${suite.fx.guide.alpha}`);
   });
 
   test('a page opened by address has its catalogs expanded and is selected', async () => {
     const { page } = await open();
-    await page.goto(`${suite.server.url}/${GUIDE_DOMAIN}/${fx.guide.gamma}`);
+    await page.goto(`${suite.server.url}/${GUIDE_DOMAIN}/${suite.fx.guide.gamma}`);
     await waitForPage(page, 'Gamma page');
     const selected = page.locator('.ant-tree-treenode-selected');
     await expect(selected.textContent()).resolves.toBe('Gamma page');
@@ -132,7 +112,7 @@ describe('the catalog tree', () => {
 describe('reading a page', () => {
   test('the table of contents lists the headings, jumps to them, and is open on wide screens', async () => {
     const { page } = await open({ viewport: { width: 1400, height: 800 } });
-    await page.goto(`${suite.server.url}/${GUIDE_DOMAIN}/${fx.guide.welcome}`);
+    await page.goto(`${suite.server.url}/${GUIDE_DOMAIN}/${suite.fx.guide.welcome}`);
     await waitForPage(page, 'Welcome');
     const entries = page.getByTestId('toc-entry');
     await entries.first().waitFor();
@@ -161,7 +141,7 @@ describe('reading a page', () => {
 
   test('full screen hides the header, menu and contents, narrows the page and enlarges the text', async () => {
     const { page } = await open();
-    await page.goto(`${suite.server.url}/${GUIDE_DOMAIN}/${fx.guide.welcome}`);
+    await page.goto(`${suite.server.url}/${GUIDE_DOMAIN}/${suite.fx.guide.welcome}`);
     await waitForPage(page, 'Welcome');
     const fontSize = () =>
       page.getByTestId('markdown').evaluate((e) => getComputedStyle(e).fontSize);
@@ -183,7 +163,7 @@ describe('reading a page', () => {
 
   test('Markdown: table, task list, highlighted code, KaTeX, a mermaid diagram and an API document', async () => {
     const { page } = await open();
-    await page.goto(`${suite.server.url}/${GUIDE_DOMAIN}/${fx.guide.rendering}`);
+    await page.goto(`${suite.server.url}/${GUIDE_DOMAIN}/${suite.fx.guide.rendering}`);
     await waitForPage(page, 'Rendering');
     const md = page.getByTestId('markdown');
     await md.locator('code.language-js .hljs-keyword').first().waitFor();
@@ -192,12 +172,12 @@ describe('reading a page', () => {
     await expect(md.locator('.md-mermaid svg').textContent()).resolves.toContain('Finish');
     await shot(page, 'reader-rendering');
 
-    await page.goto(`${suite.server.url}/${GUIDE_DOMAIN}/${fx.guide.welcome}`);
+    await page.goto(`${suite.server.url}/${GUIDE_DOMAIN}/${suite.fx.guide.welcome}`);
     await waitForPage(page, 'Welcome');
     await expect(md.locator('table td').first().textContent()).resolves.toBe('port');
     await expect(md.locator('input[type="checkbox"][disabled]').count()).resolves.toBe(2);
 
-    await page.goto(`${suite.server.url}/${GUIDE_DOMAIN}/${fx.guide.apiDoc}`);
+    await page.goto(`${suite.server.url}/${GUIDE_DOMAIN}/${suite.fx.guide.apiDoc}`);
     await waitForPage(page, 'Login API');
     await expect(md.locator('h5').allTextContents()).resolves.toEqual([
       'Description',
@@ -215,7 +195,7 @@ describe('reading a page', () => {
     const { page } = await open();
     const scripts: string[] = [];
     page.on('request', (r) => r.resourceType() === 'script' && scripts.push(r.url()));
-    await page.goto(`${suite.server.url}/${GUIDE_DOMAIN}/${fx.guide.welcome}`);
+    await page.goto(`${suite.server.url}/${GUIDE_DOMAIN}/${suite.fx.guide.welcome}`);
     await waitForPage(page, 'Welcome');
     await page.waitForLoadState('networkidle');
     expect(scripts.filter((u) => /mermaid/i.test(u))).toEqual([]);
@@ -253,19 +233,19 @@ describe('layouts and languages', () => {
 
   test('a language code before the item selects the language, and switching rewrites it', async () => {
     const { page } = await open();
-    await page.goto(`${suite.server.url}/cn/${GUIDE_DOMAIN}/${fx.guide.alpha}`);
+    await page.goto(`${suite.server.url}/cn/${GUIDE_DOMAIN}/${suite.fx.guide.alpha}`);
     await waitForPage(page, 'Alpha page');
     await page.getByRole('searchbox', { name: '搜索本项目（回车）' }).waitFor();
     expect(await page.evaluate(() => localStorage.getItem('help_lang'))).toBe('zh_cn');
 
     await page.getByTestId('language-switch').click();
     await page.getByRole('menuitem', { name: 'English' }).click();
-    await page.waitForURL(`${suite.server.url}/en/${GUIDE_DOMAIN}/${fx.guide.alpha}`);
+    await page.waitForURL(`${suite.server.url}/en/${GUIDE_DOMAIN}/${suite.fx.guide.alpha}`);
     await page.getByRole('searchbox', { name: 'Search this item (Enter)' }).waitFor();
 
     // Tree navigation keeps the prefix.
     await page.getByTestId('reader-sidebar').getByText('Welcome', { exact: true }).click();
-    await page.waitForURL(`${suite.server.url}/en/${GUIDE_DOMAIN}/${fx.guide.welcome}`);
+    await page.waitForURL(`${suite.server.url}/en/${GUIDE_DOMAIN}/${suite.fx.guide.welcome}`);
   });
 });
 
@@ -288,7 +268,7 @@ describe('what each role sees', () => {
 
   test('a read-only member: notices and user centre, no edit tools', async () => {
     const tp = await open();
-    await loginAs(tp, fx.viewer);
+    await loginAs(tp, suite.fx.viewer);
     await tp.page.goto(`${suite.server.url}/${GUIDE_DOMAIN}`);
     await waitForPage(tp.page, 'Welcome');
     const actions = tp.page.getByTestId('header-actions');
@@ -302,23 +282,25 @@ describe('what each role sees', () => {
 
   test('an editor: edit button and the bottom bar, whose buttons lead to the editor screens', async () => {
     const tp = await open();
-    await loginAs(tp, fx.editor);
-    await tp.page.goto(`${suite.server.url}/${GUIDE_DOMAIN}/${fx.guide.alpha}`);
+    await loginAs(tp, suite.fx.editor);
+    await tp.page.goto(`${suite.server.url}/${GUIDE_DOMAIN}/${suite.fx.guide.alpha}`);
     await waitForPage(tp.page, 'Alpha page');
     await expect(tp.page.getByTestId('manage-menu').count()).resolves.toBe(0);
     await tp.page.getByTestId('editor-more').click();
     await tp.page.getByRole('menuitem', { name: 'Page info' }).click();
     const dialog = tp.page.getByRole('dialog');
-    await expect(dialog.textContent()).resolves.toContain(String(fx.guide.alpha));
+    await expect(dialog.textContent()).resolves.toContain(String(suite.fx.guide.alpha));
     await tp.page.keyboard.press('Escape');
     await tp.page.getByTestId('edit-page').click();
-    await tp.page.waitForURL(`${suite.server.url}/page/edit/${fx.guide.itemId}/${fx.guide.alpha}`);
+    await tp.page.waitForURL(
+      `${suite.server.url}/page/edit/${suite.fx.guide.itemId}/${suite.fx.guide.alpha}`,
+    );
   });
 
   test('the owner: the manager menu with its entries; the change log lists what was done', async () => {
     const tp = await open();
-    await loginAs(tp, fx.owner);
-    await tp.page.goto(`${suite.server.url}/${GUIDE_DOMAIN}/${fx.guide.welcome}`);
+    await loginAs(tp, suite.fx.owner);
+    await tp.page.goto(`${suite.server.url}/${GUIDE_DOMAIN}/${suite.fx.guide.welcome}`);
     await waitForPage(tp.page, 'Welcome');
     await tp.page.getByTestId('manage-menu').click();
     const entries = await tp.page.getByRole('menuitem').allTextContents();
@@ -333,19 +315,8 @@ describe('what each role sees', () => {
       'Archive',
       'Delete item',
     ]);
-    // A click that lands while the dropdown is still animating in can be swallowed by it under
-    // load: open the menu again and retry, a bounded number of times.
-    const changeLog = tp.page.locator('.ant-modal', { hasText: 'Change log' });
-    for (let attempt = 0; ; attempt++) {
-      if (attempt > 0) await tp.page.getByTestId('manage-menu').click();
-      await tp.page.getByRole('menuitem', { name: 'Change log' }).click();
-      try {
-        await changeLog.waitFor({ timeout: 10_000 });
-        break;
-      } catch (error) {
-        if (attempt === 2) throw error;
-      }
-    }
+    await tp.page.getByRole('menuitem', { name: 'Change log' }).click();
+    await tp.page.locator('.ant-modal', { hasText: 'Change log' }).waitFor();
     const rows = tp.page.locator('.ant-modal .ant-table-tbody tr.ant-table-row');
     await eventually(() => rows.count(), 10); // 10 a page (spec 001 §9)
     await expect(tp.page.locator('.ant-modal').textContent()).resolves.toContain('Chapter A');
@@ -356,7 +327,7 @@ describe('what each role sees', () => {
 describe('item types', () => {
   test('a single-page item shows its page alone with contents and full screen', async () => {
     const { page } = await open();
-    await page.goto(`${suite.server.url}/${fx.solo.itemId}`);
+    await page.goto(`${suite.server.url}/${suite.fx.solo.itemId}`);
     await waitForPage(page, 'Solo');
     await page.getByTestId('single-page').waitFor();
     await expect(page.getByTestId('reader-sidebar').count()).resolves.toBe(0);
@@ -372,7 +343,7 @@ describe('item types', () => {
 
   test('a page by id (/page/:id) is shown on its own', async () => {
     const { page } = await open();
-    await page.goto(`${suite.server.url}/page/${fx.guide.beta}`);
+    await page.goto(`${suite.server.url}/page/${suite.fx.guide.beta}`);
     await waitForPage(page, 'Beta page');
     await page.getByTestId('single-page').waitFor();
     await expect(page.getByTestId('reader-sidebar').count()).resolves.toBe(0);
@@ -381,7 +352,7 @@ describe('item types', () => {
 
   test('a spreadsheet item shows its sheets as tabs over a read-only grid', async () => {
     const { page } = await open();
-    await page.goto(`${suite.server.url}/${fx.sheet.itemId}`);
+    await page.goto(`${suite.server.url}/${suite.fx.sheet.itemId}`);
     const rows = page.locator('[data-testid="sheet-grid"] .ht_master tbody tr');
     await rows.first().waitFor();
     await expect(page.getByRole('tab').allTextContents()).resolves.toEqual(['Prices', 'Notes']);

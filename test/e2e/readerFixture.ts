@@ -6,7 +6,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
-import { SCREENSHOT_DIR, type TestPage } from './helpers';
+import { browserSuite, SCREENSHOT_DIR, type BrowserSuite, type TestPage } from './helpers';
 import { addMember, makeItem } from '../helpers/factories';
 import { makeCatalog, makePage, updatePage } from '../helpers/pages';
 import { makeUser, type TestUser } from '../helpers/users';
@@ -243,6 +243,16 @@ export async function makeFixture(): Promise<Fixture> {
 }
 
 /** Logs the profile of `tp` in as `user` (the stored login the app reads), before any page loads. */
+/** A browser suite whose `fx` (the reader fixture's items, pages and users) is made in setup. */
+export function readerSuite(): BrowserSuite & { fx: Fixture } {
+  const suite = browserSuite({
+    setup: async () => {
+      suite.fx = await makeFixture();
+    },
+  }) as BrowserSuite & { fx: Fixture };
+  return suite;
+}
+
 export async function loginAs(
   tp: TestPage,
   user: TestUser & { name?: string },

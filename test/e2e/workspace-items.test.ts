@@ -329,10 +329,9 @@ test('archive, attorn and delete need the login password: a wrong one is refused
   expect((await Item.findOne({ item_name: 'Trash' }).lean())?.is_del).toBe(1);
 });
 
-test('importing tells plainly that the server has no import yet', async () => {
+test('importing a file as a new item: a broken zip is refused plainly, a Markdown file becomes an item', async () => {
   const user = await makeUser();
-  // The import API is a later issue: its 404 is expected here, and only here.
-  const tp = await openPage(suite.browser, { ignore: [/status of 404/] });
+  const tp = await openPage(suite.browser);
   suite.opened.push(tp);
   const { page } = tp;
   await page.goto(
@@ -347,8 +346,16 @@ test('importing tells plainly that the server has no import yet', async () => {
     mimeType: 'application/zip',
     buffer: Buffer.from('PK\u0003\u0004'),
   });
-  await dialog.getByText('Importing files is not available on this server yet.').waitFor();
+  await dialog.getByText('The file is not a readable zip archive').waitFor();
+  await dialog.locator('input[type="file"]').setInputFiles({
+    name: 'Field notes.md',
+    mimeType: 'text/markdown',
+    buffer: Buffer.from('# Field notes\n\nFirst entry.'),
+  });
+  await dialog.getByText('Imported 1 pages: the new item is in your list.').waitFor();
   await screenshot(page, '17-import');
+  await page.keyboard.press('Escape');
+  await page.getByText('Field notes', { exact: true }).first().waitFor();
 });
 
 test('an item deleted elsewhere: its next call resets the language and reloads the item list', async () => {

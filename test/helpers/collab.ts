@@ -11,6 +11,7 @@ import {
   COLLAB_PATH,
   PAGE_TEXT,
   pageDocumentName,
+  type CollabSaveRequest,
   type CollabServerMessage,
 } from '../../realtime/collabProtocol';
 import { eventually } from './embedded';
@@ -29,12 +30,17 @@ export interface CollabClient {
   closes: string[];
   /** Inserts at the end of the page text. */
   append(chunk: string): void;
+  /** Sends a `save` request on this connection; resolves with the server's answer to it. */
+  save(
+    request: Omit<CollabSaveRequest, 'type' | 'requestId'>,
+  ): Promise<Extract<CollabServerMessage, { type: 'saved' | 'save-failed' }>>;
   /** Keeps the socket from reconnecting when the server goes away (restart tests). */
   stopReconnecting(): void;
   destroy(): void;
 }
 
 const open = new Set<CollabClient>();
+let saves = 0;
 
 export function collabUrl(serverUrl: string): string {
   return serverUrl.replace(/^http/, 'ws') + COLLAB_PATH;
@@ -89,6 +95,18 @@ export function openPage(
     closes,
     append(chunk) {
       this.text.insert(this.text.length, chunk);
+    },
+    async save(request) {
+      const requestId = `save-${++saves}`;
+      provider.sendStateless(JSON.stringify({ type: 'save', requestId, ...request }));
+      return eventually(() => {
+        const answer = messages.find(
+          (m): m is Extract<CollabServerMessage, { type: 'saved' | 'save-failed' }> =>
+            (m.type === 'saved' || m.type === 'save-failed') && m.requestId === requestId,
+        );
+        if (!answer) throw new Error(`no answer to ${requestId} yet`);
+        return answer;
+      });
     },
     stopReconnecting() {
       socket.shouldConnect = false;

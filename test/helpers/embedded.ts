@@ -6,6 +6,9 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { afterAll, beforeAll } from '@jest/globals';
+import mongoose, { type Connection } from 'mongoose';
+import { MongoClient, type Collection, type Db } from 'mongodb';
 import { startEmbeddedMongo } from '../../models/embedded';
 
 /**
@@ -69,6 +72,41 @@ export async function startTestEngine(options: TestEngineOptions = {}): Promise<
       await rm(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/** One engine test file's engine, raw driver client, database and mongoose connection. */
+export interface EngineSuite {
+  engine: TestEngine;
+  client: MongoClient;
+  /** The file's own database (`dbName`). */
+  db: Db;
+  /** A mongoose connection to the same database. */
+  conn: Connection;
+  /** A collection of the file's database. */
+  collection(name: string): Collection<AnyDoc>;
+}
+
+/**
+ * Registers an engine test file's hooks: an engine, a driver client and a mongoose connection on
+ * `dbName` before the tests, all closed and the data deleted after them. The fields are filled in
+ * by beforeAll: read them inside tests and hooks.
+ */
+export function engineSuite(dbName: string): EngineSuite {
+  const suite = {
+    collection: (name: string) => suite.db.collection<AnyDoc>(name),
+  } as EngineSuite;
+  beforeAll(async () => {
+    suite.engine = await startTestEngine();
+    suite.client = await MongoClient.connect(suite.engine.uri);
+    suite.db = suite.client.db(dbName);
+    suite.conn = await mongoose.createConnection(suite.engine.uri, { dbName }).asPromise();
+  });
+  afterAll(async () => {
+    await suite.conn?.close();
+    await suite.client?.close();
+    await suite.engine?.stop();
+  });
+  return suite;
 }
 
 /**

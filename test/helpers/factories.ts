@@ -14,7 +14,7 @@ import { TeamItemMember } from '../../models/members/schemas/teamItemMember';
 import { User } from '../../models/accounts/schemas/user';
 import { bindTeamItems, updateTeamItemMember } from '../../models/members/teamItems';
 import { addTeamMember as addTeamMemberModel, saveTeam } from '../../models/members/teams';
-import type { TestUser } from './users';
+import { makeUser, type TestUser } from './users';
 
 /** The Actor of a test user (reads its group, so admins made by makeUser({admin}) act as admins). */
 export async function actorOf(user: Pick<TestUser, 'uid' | 'username'>): Promise<Actor> {
@@ -101,6 +101,16 @@ export async function addTeamMember(
     role,
   );
   return id;
+}
+
+/** A team created by `creator` with a fresh team admin (role 2) and a fresh member (role 1). */
+export async function makeStaffedTeam(creator: TestUser) {
+  const team = await makeTeam(creator);
+  const admin = await makeUser();
+  const member = await makeUser();
+  await addTeamMember(team.team_id, admin, 2);
+  await addTeamMember(team.team_id, member, 1);
+  return { ...team, admin, member };
 }
 
 /** Binds an item to a team, acting as `by` (who must manage both). Returns the team_item id. */

@@ -7,6 +7,7 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { qrCodePng } from '../../api/routes/common';
+import { UploadFile, type UploadFileDoc } from '../../models/files/schemas/uploadFile';
 import { BROWSER_UA } from './client';
 
 export type Part =
@@ -127,4 +128,31 @@ export function signOf(url: unknown): string {
   const match = /[?&]sign=([0-9a-f]{32})$/.exec(String(url));
   if (!match) throw new Error(`not a visitFile URL: ${String(url)}`);
   return match[1];
+}
+
+/**
+ * Uploads a file as `user` through page/upload (or `route`, e.g. the editor's image upload) and
+ * returns the stored row; throws when the upload is refused.
+ */
+export type UploadArgs = [
+  filename: string,
+  content: Buffer,
+  fields?: Record<string, number>,
+  route?: string,
+];
+
+export async function uploadAs(
+  serverUrl: string,
+  user: { user_token: string },
+  ...[filename, content, fields = {}, route = 'page/upload']: UploadArgs
+): Promise<UploadFileDoc> {
+  const answer = await postMultipart(serverUrl, route, [
+    { name: 'user_token', value: user.user_token },
+    ...Object.entries(fields).map(([name, value]) => ({ name, value: String(value) })),
+    { name: route === 'page/upload' ? 'file' : 'editormd-image-file', filename, content },
+  ]);
+  if (answer.body.success !== 1) throw new Error(`upload failed: ${JSON.stringify(answer.body)}`);
+  const row = await UploadFile.findOne({ sign: signOf(answer.body.url) }).lean<UploadFileDoc>();
+  if (!row) throw new Error('no row');
+  return row;
 }

@@ -3,7 +3,7 @@
  * or own an item, for every kind of actor, and how archive, delete, visit passwords and catalog
  * restrictions change that.
  */
-import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import { beforeAll, describe, expect, test } from '@jest/globals';
 import {
   ANONYMOUS,
   itemAccess,
@@ -14,7 +14,7 @@ import {
 import { nextId } from '../../models/platform/counters';
 import { Catalog } from '../../models/catalogs/schemas/catalog';
 import { Item } from '../../models/items/schemas/item';
-import { startTestServer, type TestServer } from '../helpers/server';
+import { apiSuite } from '../helpers/apiSuite';
 import { makeUser, type TestUser } from '../helpers/users';
 import {
   actorOf,
@@ -26,14 +26,13 @@ import {
   setTeamItemAuthority,
 } from '../helpers/factories';
 
-let server: TestServer;
+apiSuite();
 const people: Record<string, TestUser> = {};
 const actors: Record<string, Actor> = {};
 let itemId: number;
 let topCat: number;
 
 beforeAll(async () => {
-  server = await startTestServer({ env: { LOG_LEVEL: 'silent' } });
   for (const name of [
     'owner',
     'stranger',
@@ -71,10 +70,6 @@ beforeAll(async () => {
   await bindTeamItem(team_id, itemId, people.owner);
   await setTeamItemAuthority(team_id, itemId, people.teamItemAdmin, 2);
 });
-afterAll(async () => {
-  await server.stop();
-});
-
 type Row = [visit: boolean, edit: boolean, manage: boolean, owner: boolean];
 const MATRIX: Record<string, Row> = {
   anonymous: [false, false, false, false],

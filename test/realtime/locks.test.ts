@@ -4,81 +4,67 @@
  * models/pages/locks.ts releaseLocksOf releases only what it should, once. The server runs with a
  * one-second disconnect grace (LOCK_GRACE_SECONDS=1).
  */
-import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import { describe, expect, test } from '@jest/globals';
 import { events, type DomainEvents } from '../../models/platform/events';
 import { releaseLocksOf } from '../../models/pages/locks';
 import { PageLock } from '../../models/pages/schemas/pageLock';
 import { nowSeconds } from '../../models/platform/time';
+import { apiSuite } from '../helpers/apiSuite';
 import { eventually } from '../helpers/embedded';
-import { addMember, makeItem } from '../helpers/factories';
 import { makePage } from '../helpers/pages';
-import { startTestServer, type TestServer } from '../helpers/server';
 import { closeAllSockets, connectClient, type TestClient } from '../helpers/sockets';
-import { makeUser, type TestUser } from '../helpers/users';
+import { type TestUser } from '../helpers/users';
 
 const GRACE_SECONDS = 1;
 
-let server: TestServer;
-let owner: TestUser;
-let editor: TestUser;
-let reader: TestUser;
-let itemId: number;
-
-beforeAll(async () => {
-  server = await startTestServer({
-    env: { LOG_LEVEL: 'silent', LOCK_GRACE_SECONDS: String(GRACE_SECONDS) },
-  });
-  [owner, editor, reader] = await Promise.all([makeUser(), makeUser(), makeUser()]);
-  ({ item_id: itemId } = await makeItem(owner));
-  await addMember(itemId, editor, 1);
-  await addMember(itemId, reader, 0);
-});
-afterAll(async () => {
-  closeAllSockets();
-  await server.stop();
+const suite = apiSuite({
+  item: {},
+  env: { LOCK_GRACE_SECONDS: String(GRACE_SECONDS) },
+  teardown: () => closeAllSockets(),
 });
 
-const connect = (user: TestUser) => connectClient(server.url, { user_token: user.user_token });
-const as = (user: TestUser) => server.api.withToken(user.user_token);
+const connect = (user: TestUser) =>
+  connectClient(suite.server.url, { user_token: user.user_token });
+const { as } = suite;
 const lockPage = (user: TestUser, pageId: number, lockTo?: number) =>
   as(user).ok('page/setLock', {
     page_id: pageId,
-    item_id: itemId,
+    item_id: suite.itemId,
     ...(lockTo === undefined ? {} : { lock_to: lockTo }),
   });
 const isLocked = async (pageId: number) =>
-  (await as(reader).ok<{ lock: number }>('page/isLock', { page_id: pageId })).lock;
+  (await as(suite.reader).ok<{ lock: number }>('page/isLock', { page_id: pageId })).lock;
 const roundTrip = (client: TestClient) => client.unwatch({ page_id: 999_999_999 });
 
 describe('lock changes reach the page watchers', () => {
   test('acquire, renew and release (lock_to=1000) are pushed to watchers of the page only', async () => {
-    const page = await makePage(owner, itemId);
-    const other = await makePage(owner, itemId);
-    const watcher = await connect(reader);
-    const elsewhere = await connect(reader);
+    const page = await makePage(suite.owner, suite.itemId);
+    const other = await makePage(suite.owner, suite.itemId);
+    const watcher = await connect(suite.reader);
+    const elsewhere = await connect(suite.reader);
     expect(await watcher.watch({ page_id: page.page_id })).toMatchObject({
       ok: true,
       lock: { locked: false },
     });
     await elsewhere.watch({ page_id: other.page_id });
 
-    await lockPage(editor, page.page_id);
+    await lockPage(suite.editor, page.page_id);
     const taken = await watcher.waitFor('lock', (p) => p.locked);
     expect(taken).toEqual({
-      item_id: itemId,
+      item_id: suite.itemId,
       page_id: page.page_id,
       locked: true,
-      lock_uid: editor.uid,
-      lock_username: editor.username,
+      lock_uid: suite.editor.uid,
+      lock_username: suite.editor.username,
       lock_to: expect.any(Number),
     });
     const renewTo = nowSeconds() + 600;
-    await lockPage(editor, page.page_id, renewTo);
+    await lockPage(suite.editor, page.page_id, renewTo);
     await watcher.waitFor('lock', (p) => p.locked && p.lock_to === renewTo);
 
-    await lockPage(editor, page.page_id, 1000);
+    await lockPage(suite.editor, page.page_id, 1000);
     expect(await watcher.waitFor('lock', (p) => !p.locked)).toEqual({
-      item_id: itemId,
+      item_id: suite.itemId,
       page_id: page.page_id,
       locked: false,
     });
@@ -89,10 +75,10 @@ describe('lock changes reach the page watchers', () => {
   });
 
   test('a lock that runs out is pushed as released when its time is up', async () => {
-    const page = await makePage(owner, itemId);
-    const watcher = await connect(reader);
+    const page = await makePage(suite.owner, suite.itemId);
+    const watcher = await connect(suite.reader);
     await watcher.watch({ page_id: page.page_id });
-    await lockPage(editor, page.page_id, nowSeconds() + 2);
+    await lockPage(suite.editor, page.page_id, nowSeconds() + 2);
     await watcher.waitFor('lock', (p) => p.locked);
     await watcher.waitFor('lock', (p) => !p.locked);
     expect(await isLocked(page.page_id)).toBe(0);
@@ -100,9 +86,9 @@ describe('lock changes reach the page watchers', () => {
   });
 
   test('a watcher who joins while the page is locked is told when that lock runs out', async () => {
-    const page = await makePage(owner, itemId);
-    await lockPage(editor, page.page_id, nowSeconds() + 2);
-    const watcher = await connect(reader);
+    const page = await makePage(suite.owner, suite.itemId);
+    await lockPage(suite.editor, page.page_id, nowSeconds() + 2);
+    const watcher = await connect(suite.reader);
     expect(await watcher.watch({ page_id: page.page_id })).toMatchObject({
       lock: { locked: true },
     });
@@ -113,13 +99,13 @@ describe('lock changes reach the page watchers', () => {
 
 describe('disconnect grace', () => {
   test("the holder's last socket going away releases the lock after the grace, and watchers are told", async () => {
-    const page = await makePage(owner, itemId);
-    const holder = await connect(editor);
+    const page = await makePage(suite.owner, suite.itemId);
+    const holder = await connect(suite.editor);
     await holder.watch({ page_id: page.page_id, mode: 'editing' });
-    await lockPage(editor, page.page_id);
-    const watcher = await connect(reader);
+    await lockPage(suite.editor, page.page_id);
+    const watcher = await connect(suite.reader);
     expect(await watcher.watch({ page_id: page.page_id })).toMatchObject({
-      lock: { locked: true, lock_uid: editor.uid },
+      lock: { locked: true, lock_uid: suite.editor.uid },
     });
 
     holder.close();
@@ -132,12 +118,12 @@ describe('disconnect grace', () => {
   });
 
   test('a reconnect within the grace keeps the lock', async () => {
-    const page = await makePage(owner, itemId);
-    const first = await connect(editor);
+    const page = await makePage(suite.owner, suite.itemId);
+    const first = await connect(suite.editor);
     await first.watch({ page_id: page.page_id, mode: 'editing' });
-    await lockPage(editor, page.page_id);
+    await lockPage(suite.editor, page.page_id);
     first.close();
-    const again = await connect(editor);
+    const again = await connect(suite.editor);
     await again.watch({ page_id: page.page_id, mode: 'editing' });
     // Past the grace (with room to spare), the lock is still there.
     await new Promise((resolve) => setTimeout(resolve, (GRACE_SECONDS + 1.5) * 1000));
@@ -147,12 +133,12 @@ describe('disconnect grace', () => {
   });
 
   test('a page left in a closed tab is released once the last other tab closes too', async () => {
-    const page = await makePage(owner, itemId);
-    const editorTab = await connect(editor);
-    const otherTab = await connect(editor);
+    const page = await makePage(suite.owner, suite.itemId);
+    const editorTab = await connect(suite.editor);
+    const otherTab = await connect(suite.editor);
     await editorTab.watch({ page_id: page.page_id, mode: 'editing' });
-    await lockPage(editor, page.page_id);
-    const watcher = await connect(reader);
+    await lockPage(suite.editor, page.page_id);
+    const watcher = await connect(suite.reader);
     await watcher.watch({ page_id: page.page_id });
 
     editorTab.close();
@@ -164,26 +150,26 @@ describe('disconnect grace', () => {
   });
 
   test('locks taken without any socket (a script over REST) are left to expire', async () => {
-    const page = await makePage(owner, itemId);
-    const client = await connect(editor);
-    await lockPage(editor, page.page_id);
+    const page = await makePage(suite.owner, suite.itemId);
+    const client = await connect(suite.editor);
+    await lockPage(suite.editor, page.page_id);
     client.close(); // was watching nothing
     await new Promise((resolve) => setTimeout(resolve, (GRACE_SECONDS + 1.5) * 1000));
     expect(await isLocked(page.page_id)).toBe(1);
-    await lockPage(editor, page.page_id, 1000);
+    await lockPage(suite.editor, page.page_id, 1000);
   });
 });
 
 describe('releaseLocksOf', () => {
   test("releases only the user's live locks on the given pages, publishing lock.changed once each", async () => {
     const [mine, notListed, someoneElses] = await Promise.all([
-      makePage(owner, itemId),
-      makePage(owner, itemId),
-      makePage(owner, itemId),
+      makePage(suite.owner, suite.itemId),
+      makePage(suite.owner, suite.itemId),
+      makePage(suite.owner, suite.itemId),
     ]);
-    await lockPage(editor, mine.page_id);
-    await lockPage(editor, notListed.page_id);
-    await lockPage(owner, someoneElses.page_id);
+    await lockPage(suite.editor, mine.page_id);
+    await lockPage(suite.editor, notListed.page_id);
+    await lockPage(suite.owner, someoneElses.page_id);
     const published: DomainEvents['lock.changed'][] = [];
     const stop = events.subscribe('lock.changed', (p) => {
       published.push(p);
@@ -191,29 +177,31 @@ describe('releaseLocksOf', () => {
 
     // Two releases race (as two processes would): the lock goes once.
     const [a, b] = await Promise.all([
-      releaseLocksOf(editor.uid, [mine.page_id, someoneElses.page_id]),
-      releaseLocksOf(editor.uid, [mine.page_id, someoneElses.page_id]),
+      releaseLocksOf(suite.editor.uid, [mine.page_id, someoneElses.page_id]),
+      releaseLocksOf(suite.editor.uid, [mine.page_id, someoneElses.page_id]),
     ]);
     expect([...a, ...b]).toEqual([mine.page_id]);
     await eventually(() =>
-      expect(published).toEqual([{ itemId, pageId: mine.page_id, lock: null }]),
+      expect(published).toEqual([{ itemId: suite.itemId, pageId: mine.page_id, lock: null }]),
     );
     stop();
     expect(await isLocked(mine.page_id)).toBe(0);
     expect(await isLocked(notListed.page_id)).toBe(1);
     expect(await isLocked(someoneElses.page_id)).toBe(1);
-    await lockPage(editor, notListed.page_id, 1000);
-    await lockPage(owner, someoneElses.page_id, 1000);
+    await lockPage(suite.editor, notListed.page_id, 1000);
+    await lockPage(suite.owner, someoneElses.page_id, 1000);
   });
 
   test('a lock that has run out, an anonymous uid or no pages release nothing', async () => {
-    const page = await makePage(owner, itemId);
-    await lockPage(editor, page.page_id);
+    const page = await makePage(suite.owner, suite.itemId);
+    await lockPage(suite.editor, page.page_id);
     const row = await PageLock.findOne({ page_id: page.page_id }).lean();
-    expect(await releaseLocksOf(editor.uid, [page.page_id], { now: row!.lock_to })).toEqual([]);
+    expect(await releaseLocksOf(suite.editor.uid, [page.page_id], { now: row!.lock_to })).toEqual(
+      [],
+    );
     expect(await releaseLocksOf(0, [page.page_id])).toEqual([]);
-    expect(await releaseLocksOf(editor.uid, [])).toEqual([]);
+    expect(await releaseLocksOf(suite.editor.uid, [])).toEqual([]);
     expect(await isLocked(page.page_id)).toBe(1);
-    expect(await releaseLocksOf(editor.uid, [page.page_id])).toEqual([page.page_id]);
+    expect(await releaseLocksOf(suite.editor.uid, [page.page_id])).toEqual([page.page_id]);
   });
 });

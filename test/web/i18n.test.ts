@@ -50,6 +50,7 @@ const WORKSPACE_NAMESPACES = [
   'errors',
   'items',
   'groups',
+  'dataTransfer',
   'sort',
   'members',
   'teams',
@@ -86,6 +87,7 @@ const WORKSPACE_SOURCES = [
     'editor',
     'catalog',
     'diff',
+    'transfer',
   ].map((f) => `features/${f}`),
 ];
 

@@ -1,6 +1,6 @@
 /** Item calls of the workspace (reference accounts §9.2–§9.16). */
 import type { ItemDetail, ItemKey, ItemListEntry, ItemType, SearchResult } from './types';
-import { request, upload, type RequestOptions } from './request';
+import { request } from './request';
 
 /** 0 all, -1 starred, >0 one of the user's groups. */
 export const ALL_ITEMS = 0;
@@ -100,7 +100,3 @@ export const itemVisitPassword = (input: {
   captcha: string;
   captcha_id: number;
 }) => request<{ refer_url?: string }>('item/pwd', input, { alert: false });
-
-/** A file import (`import/auto`); the import API arrives in a later issue. */
-export const importFile = (file: File, options: RequestOptions = {}) =>
-  upload<{ item_id?: number | string }>('import/auto', file, file.name, {}, options);

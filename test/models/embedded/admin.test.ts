@@ -3,46 +3,29 @@
  * ping, hello, buildInfo, listDatabases, dbStats/collStats, listCollections, renameCollection,
  * drop/dropDatabase — and the error for an unknown command.
  */
-import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import mongoose, { type Connection } from 'mongoose';
-import { MongoClient, MongoServerError, type Db } from 'mongodb';
-import { caught, startTestEngine, type TestEngine, type AnyDoc } from '../../helpers/embedded';
+import { describe, expect, test } from '@jest/globals';
+import { MongoServerError } from 'mongodb';
+import { caught, engineSuite, type AnyDoc } from '../../helpers/embedded';
 
 const DB = 'conf_admin';
-let engine: TestEngine;
-let client: MongoClient;
-let db: Db;
-let conn: Connection;
+const suite = engineSuite(DB);
 
-const collection = (name: string, dbName = DB) => client.db(dbName).collection<AnyDoc>(name);
+const collection = (name: string, dbName = DB) => suite.client.db(dbName).collection<AnyDoc>(name);
 const collectionNames = async (dbName = DB) =>
-  (await client.db(dbName).listCollections({}, { nameOnly: true }).toArray())
+  (await suite.client.db(dbName).listCollections({}, { nameOnly: true }).toArray())
     .map((c) => c.name)
     .sort();
 const databaseNames = async () =>
-  (await client.db('admin').admin().listDatabases()).databases.map((d) => d.name);
-
-beforeAll(async () => {
-  engine = await startTestEngine();
-  client = await MongoClient.connect(engine.uri);
-  db = client.db(DB);
-  conn = await mongoose.createConnection(engine.uri, { dbName: DB }).asPromise();
-});
-
-afterAll(async () => {
-  await conn?.close();
-  await client?.close();
-  await engine?.stop();
-});
+  (await suite.client.db('admin').admin().listDatabases()).databases.map((d) => d.name);
 
 describe('server information', () => {
   test('ping answers ok: 1', async () => {
-    expect(await db.command({ ping: 1 })).toMatchObject({ ok: 1 });
-    expect(await client.db('admin').command({ ping: 1 })).toMatchObject({ ok: 1 });
+    expect(await suite.db.command({ ping: 1 })).toMatchObject({ ok: 1 });
+    expect(await suite.client.db('admin').command({ ping: 1 })).toMatchObject({ ok: 1 });
   });
 
   test('hello describes a writable replica-set primary with the usual limits', async () => {
-    const hello = await db.command({ hello: 1 });
+    const hello = await suite.db.command({ hello: 1 });
     expect(hello).toMatchObject({
       ok: 1,
       isWritablePrimary: true,
@@ -57,7 +40,7 @@ describe('server information', () => {
   });
 
   test('buildInfo reports a version string and a matching versionArray', async () => {
-    const info = await client.db('admin').command({ buildInfo: 1 });
+    const info = await suite.client.db('admin').command({ buildInfo: 1 });
     expect(info.ok).toBe(1);
     expect(info.version).toMatch(/^\d+\.\d+\.\d+/);
     expect(info.versionArray).toHaveLength(4);
@@ -65,7 +48,7 @@ describe('server information', () => {
   });
 
   test('an unknown command fails with code 59 (CommandNotFound)', async () => {
-    const err = await caught(() => db.command({ definitelyNotACommand: 1 }));
+    const err = await caught(() => suite.db.command({ definitelyNotACommand: 1 }));
     expect(err).toBeInstanceOf(MongoServerError);
     expect(err.code).toBe(59);
     expect(err.codeName).toBe('CommandNotFound');
@@ -76,20 +59,20 @@ describe('server information', () => {
 describe('databases and collections', () => {
   test('listDatabases lists databases that hold data, with sizes', async () => {
     await collection('c', 'conf_admin_listed').insertOne({ a: 1 });
-    const res = await client.db('admin').admin().listDatabases();
+    const res = await suite.client.db('admin').admin().listDatabases();
     const listed = res.databases.find((d) => d.name === 'conf_admin_listed');
     expect(listed).toBeDefined();
     expect(typeof listed!.sizeOnDisk).toBe('number');
     expect(listed!.empty).toBe(false);
     expect(typeof res.totalSize).toBe('number');
-    const namesOnly = await client.db('admin').command({ listDatabases: 1, nameOnly: true });
+    const namesOnly = await suite.client.db('admin').command({ listDatabases: 1, nameOnly: true });
     expect(namesOnly.databases.map((d: AnyDoc) => d.name)).toContain('conf_admin_listed');
   });
 
   test('dbStats counts collections and objects of the database', async () => {
     await collection('a', 'conf_admin_stats').insertMany([{ x: 1 }, { x: 2 }]);
     await collection('b', 'conf_admin_stats').insertOne({ y: 'z' });
-    const stats = await client.db('conf_admin_stats').stats();
+    const stats = await suite.client.db('conf_admin_stats').stats();
     expect(stats).toMatchObject({ ok: 1, db: 'conf_admin_stats', collections: 2, objects: 3 });
     expect(typeof stats.dataSize).toBe('number');
     expect(stats.dataSize).toBeGreaterThan(0);
@@ -98,19 +81,19 @@ describe('databases and collections', () => {
   test('collStats reports namespace, count, size and index count', async () => {
     await collection('measured').insertMany([{ v: 'abc' }, { v: 'def' }, { v: 'ghi' }]);
     await collection('measured').createIndex({ v: 1 });
-    const stats = await db.command({ collStats: 'measured' });
+    const stats = await suite.db.command({ collStats: 'measured' });
     expect(stats).toMatchObject({ ok: 1, ns: `${DB}.measured`, count: 3, nindexes: 2 });
     expect(stats.size).toBeGreaterThan(0);
   });
 
   test('listCollections reports created collections; filter by name; type is "collection"', async () => {
-    await db.createCollection('explicit');
+    await suite.db.createCollection('explicit');
     await collection('implicit').insertOne({});
     const names = await collectionNames();
     expect(names).toEqual(expect.arrayContaining(['explicit', 'implicit']));
-    const [info] = await db.listCollections({ name: 'explicit' }).toArray();
+    const [info] = await suite.db.listCollections({ name: 'explicit' }).toArray();
     expect(info).toMatchObject({ name: 'explicit', type: 'collection' });
-    expect(await db.listCollections({ name: 'absent' }).toArray()).toEqual([]);
+    expect(await suite.db.listCollections({ name: 'absent' }).toArray()).toEqual([]);
   });
 
   test('renameCollection moves documents and indexes; the old name disappears', async () => {
@@ -141,14 +124,14 @@ describe('databases and collections', () => {
 
   test('renameCollection of a missing collection fails with code 26 (NamespaceNotFound)', async () => {
     const err = await caught(() =>
-      client.db('admin').command({ renameCollection: `${DB}.ghost`, to: `${DB}.ghost2` }),
+      suite.client.db('admin').command({ renameCollection: `${DB}.ghost`, to: `${DB}.ghost2` }),
     );
     expect(err.code).toBe(26);
   });
 
   test('renameCollection can move a collection to another database', async () => {
     await collection('traveller').insertOne({ t: 1 });
-    await client
+    await suite.client
       .db('admin')
       .command({ renameCollection: `${DB}.traveller`, to: 'conf_admin_other.arrived' });
     expect(await collection('arrived', 'conf_admin_other').countDocuments({})).toBe(1);
@@ -171,13 +154,13 @@ describe('databases and collections', () => {
     await collection('one', name).insertOne({});
     await collection('two', name).insertOne({});
     expect(await databaseNames()).toContain(name);
-    await client.db(name).dropDatabase();
+    await suite.client.db(name).dropDatabase();
     expect(await collectionNames(name)).toEqual([]);
     expect(await databaseNames()).not.toContain(name);
   });
 
   test('mongoose connection helpers: listCollections, dropCollection, dropDatabase', async () => {
-    const scratch = conn.useDb('conf_admin_mongoose');
+    const scratch = suite.conn.useDb('conf_admin_mongoose');
     await scratch.collection('m1').insertOne({ a: 1 });
     await scratch.collection('m2').insertOne({ a: 1 });
     expect((await scratch.listCollections()).map((c) => c.name).sort()).toEqual(['m1', 'm2']);

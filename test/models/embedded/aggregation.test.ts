@@ -2,37 +2,21 @@
  * Conformance: the aggregation stages and expressions Quire uses ($match, $group, $sort, $lookup,
  * $unwind, $project, $facet, $count, $limit, $skip, $addFields) and ObjectId conversions.
  */
-import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import mongoose, { Schema, type Connection } from 'mongoose';
-import {
-  Binary,
-  Decimal128,
-  Long,
-  MongoClient,
-  MongoServerError,
-  ObjectId,
-  type Db,
-  type Document,
-} from 'mongodb';
-import { caught, startTestEngine, type TestEngine, type AnyDoc } from '../../helpers/embedded';
+import { beforeAll, describe, expect, test } from '@jest/globals';
+import { Schema } from 'mongoose';
+import { Binary, Decimal128, Long, MongoServerError, ObjectId, type Document } from 'mongodb';
+import { caught, engineSuite } from '../../helpers/embedded';
 
 const DB = 'conf_aggregation';
-let engine: TestEngine;
-let client: MongoClient;
-let db: Db;
-let conn: Connection;
+const suite = engineSuite(DB);
 
-const collection = (name: string) => db.collection<AnyDoc>(name);
+const { collection } = suite;
 const aggregate = (name: string, pipeline: Document[]) =>
   collection(name).aggregate(pipeline).toArray();
 
 const day = (n: number) => new Date(Date.UTC(2024, 0, n, 12));
 
 beforeAll(async () => {
-  engine = await startTestEngine();
-  client = await MongoClient.connect(engine.uri);
-  db = client.db(DB);
-  conn = await mongoose.createConnection(engine.uri, { dbName: DB }).asPromise();
   await collection('users').insertMany([
     { _id: 1, name: 'ann', team: 'red' },
     { _id: 2, name: 'bob', team: 'blue' },
@@ -61,12 +45,6 @@ beforeAll(async () => {
       created: day(5),
     },
   ]);
-});
-
-afterAll(async () => {
-  await conn?.close();
-  await client?.close();
-  await engine?.stop();
 });
 
 describe('$match, $group, $sort', () => {
@@ -378,7 +356,10 @@ describe('type conversion expressions', () => {
 
 describe('mongoose aggregate', () => {
   test('Model.aggregate with an ObjectId $match, $group and $sort', async () => {
-    const Visit = conn.model('Visit', new Schema({ page: Schema.Types.ObjectId, ms: Number }));
+    const Visit = suite.conn.model(
+      'Visit',
+      new Schema({ page: Schema.Types.ObjectId, ms: Number }),
+    );
     const [p1, p2] = [new ObjectId(), new ObjectId()];
     await Visit.insertMany([
       { page: p1, ms: 10 },

@@ -3,38 +3,20 @@
  * `mongodb` driver and mongoose 9 talking to the embedded engine over the wire.
  * Expected values are MongoDB's answers, not whatever the engine happens to return.
  */
-import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import mongoose, { Schema, type Connection } from 'mongoose';
+import { describe, expect, test } from '@jest/globals';
+import { Schema } from 'mongoose';
 import {
   MongoBulkWriteError,
-  MongoClient,
   MongoClientBulkWriteError,
   MongoServerError,
   ObjectId,
-  type Db,
 } from 'mongodb';
-import { caught, startTestEngine, type TestEngine, type AnyDoc } from '../../helpers/embedded';
+import { caught, engineSuite, type AnyDoc } from '../../helpers/embedded';
 
 const DB = 'conf_crud';
-let engine: TestEngine;
-let client: MongoClient;
-let db: Db;
-let conn: Connection;
+const suite = engineSuite(DB);
 
-const collection = (name: string) => db.collection<AnyDoc>(name);
-
-beforeAll(async () => {
-  engine = await startTestEngine();
-  client = await MongoClient.connect(engine.uri);
-  db = client.db(DB);
-  conn = await mongoose.createConnection(engine.uri, { dbName: DB }).asPromise();
-});
-
-afterAll(async () => {
-  await conn?.close();
-  await client?.close();
-  await engine?.stop();
-});
+const { collection } = suite;
 
 describe('raw driver CRUD', () => {
   test('insertOne returns the id and findOne returns the same document', async () => {
@@ -299,7 +281,7 @@ describe('mongoose CRUD', () => {
     },
     { timestamps: true },
   );
-  const Article = () => conn.models.Article ?? conn.model('Article', articleSchema);
+  const Article = () => suite.conn.models.Article ?? suite.conn.model('Article', articleSchema);
 
   test('create, findById and lean return the stored fields, defaults and timestamps', async () => {
     const created = await Article().create({
@@ -381,8 +363,9 @@ describe('mongoose CRUD', () => {
 
 describe('bulk writes', () => {
   const Entry = () =>
-    conn.models.Entry ?? conn.model('Entry', new Schema({ key: String, n: Number }));
-  const Label = () => conn.models.Label ?? conn.model('Label', new Schema({ name: String }));
+    suite.conn.models.Entry ?? suite.conn.model('Entry', new Schema({ key: String, n: Number }));
+  const Label = () =>
+    suite.conn.models.Label ?? suite.conn.model('Label', new Schema({ name: String }));
 
   test('Model.bulkWrite applies mixed operations and reports their counts', async () => {
     await Entry().insertMany([
@@ -413,7 +396,7 @@ describe('bulk writes', () => {
   });
 
   test('connection.bulkWrite (MongoDB 8 bulkWrite command) writes across collections', async () => {
-    const res = await conn.bulkWrite([
+    const res = await suite.conn.bulkWrite([
       { model: Entry(), name: 'insertOne', document: { key: 'x1', n: 1 } },
       { model: Label(), name: 'insertOne', document: { name: 'green' } },
       { model: Entry(), name: 'updateOne', filter: { key: 'x1' }, update: { $inc: { n: 41 } } },
@@ -429,7 +412,7 @@ describe('bulk writes', () => {
 
   test('MongoClient.bulkWrite reports per-operation results with verboseResults', async () => {
     const ns = `${DB}.client_bulk`;
-    const res = await client.bulkWrite<Record<string, AnyDoc>>(
+    const res = await suite.client.bulkWrite<Record<string, AnyDoc>>(
       [
         { namespace: ns, name: 'insertOne', document: { _id: 1, v: 'a' } },
         { namespace: ns, name: 'insertOne', document: { _id: 2, v: 'b' } },
@@ -465,7 +448,7 @@ describe('bulk writes', () => {
   test('an ordered client bulkWrite stops at a duplicate key and reports it by operation index', async () => {
     const ns = `${DB}.client_bulk_dup`;
     const err = await caught(() =>
-      client.bulkWrite<Record<string, AnyDoc>>([
+      suite.client.bulkWrite<Record<string, AnyDoc>>([
         { namespace: ns, name: 'insertOne', document: { _id: 1 } },
         { namespace: ns, name: 'insertOne', document: { _id: 1 } },
         { namespace: ns, name: 'insertOne', document: { _id: 2 } },

@@ -3,37 +3,15 @@
  * multikey) with MongoDB's exact E11000 error, index management (create/list/drop, option
  * conflicts, mongoose syncIndexes) and TTL expiry.
  */
-import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import mongoose, { Schema, type Connection, type Model } from 'mongoose';
-import { MongoClient, MongoServerError, type Db } from 'mongodb';
-import {
-  caught,
-  eventually,
-  startTestEngine,
-  type TestEngine,
-  type AnyDoc,
-} from '../../helpers/embedded';
+import { beforeAll, describe, expect, test } from '@jest/globals';
+import { Schema, type Model } from 'mongoose';
+import { MongoServerError } from 'mongodb';
+import { caught, engineSuite, eventually, type AnyDoc } from '../../helpers/embedded';
 
 const DB = 'conf_indexes';
-let engine: TestEngine;
-let client: MongoClient;
-let db: Db;
-let conn: Connection;
+const suite = engineSuite(DB);
 
-const collection = (name: string) => db.collection<AnyDoc>(name);
-
-beforeAll(async () => {
-  engine = await startTestEngine();
-  client = await MongoClient.connect(engine.uri);
-  db = client.db(DB);
-  conn = await mongoose.createConnection(engine.uri, { dbName: DB }).asPromise();
-});
-
-afterAll(async () => {
-  await conn?.close();
-  await client?.close();
-  await engine?.stop();
-});
+const { collection } = suite;
 
 // Models here are loosely typed on purpose: the tests care about what reaches the server.
 type AnyModel = Model<any, any, any, any, any, any, any>;
@@ -44,7 +22,7 @@ async function model(
   schema: Schema<any>,
   collectionName?: string,
 ): Promise<AnyModel> {
-  const M = conn.model(name, schema, collectionName) as unknown as AnyModel;
+  const M = suite.conn.model(name, schema, collectionName) as unknown as AnyModel;
   await M.init();
   return M;
 }
@@ -176,13 +154,13 @@ describe('unique indexes declared by mongoose', () => {
       key: { email: 1 },
       unique: true,
     });
-    const partial = await conn.model('Partial').listIndexes();
+    const partial = await suite.conn.model('Partial').listIndexes();
     expect(partial.find((i: AnyDoc) => i.name === 'token_1')).toMatchObject({
       key: { token: 1 },
       unique: true,
       partialFilterExpression: { token: { $type: 'string' } },
     });
-    const sparse = await conn.model('Sparse').listIndexes();
+    const sparse = await suite.conn.model('Sparse').listIndexes();
     expect(sparse.find((i: AnyDoc) => i.name === 'code_1')).toMatchObject({
       unique: true,
       sparse: true,
@@ -227,7 +205,7 @@ describe('index management', () => {
     await coll.dropIndex('u_1');
     await coll.insertOne({ u: 1 });
     expect(await coll.countDocuments({ u: 1 })).toBe(2);
-    await db.command({ dropIndexes: 'dropping', index: { w: 1 } });
+    await suite.db.command({ dropIndexes: 'dropping', index: { w: 1 } });
     expect((await coll.indexes()).map((i) => i.name)).toEqual(['_id_']);
   });
 

@@ -3,7 +3,7 @@
  * projections, regular expressions, cursors over 10,000 documents, counts and distinct.
  */
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import mongoose, { Schema, type Connection } from 'mongoose';
+import { Schema } from 'mongoose';
 import {
   Binary,
   BSONRegExp,
@@ -14,31 +14,14 @@ import {
   ObjectId,
   type CommandStartedEvent,
   type CommandSucceededEvent,
-  type Db,
   type Filter,
 } from 'mongodb';
-import { caught, startTestEngine, type TestEngine, type AnyDoc } from '../../helpers/embedded';
+import { caught, engineSuite, type AnyDoc } from '../../helpers/embedded';
 
 const DB = 'conf_queries';
-let engine: TestEngine;
-let client: MongoClient;
-let db: Db;
-let conn: Connection;
+const suite = engineSuite(DB);
 
-const collection = (name: string) => db.collection<AnyDoc>(name);
-
-beforeAll(async () => {
-  engine = await startTestEngine();
-  client = await MongoClient.connect(engine.uri);
-  db = client.db(DB);
-  conn = await mongoose.createConnection(engine.uri, { dbName: DB }).asPromise();
-});
-
-afterAll(async () => {
-  await conn?.close();
-  await client?.close();
-  await engine?.stop();
-});
+const { collection } = suite;
 
 /** _ids of the documents matching `filter`, ascending. */
 async function ids(coll: string, filter: Filter<AnyDoc>): Promise<unknown[]> {
@@ -355,7 +338,8 @@ describe('regular expressions', () => {
 
   test('mongoose passes regex queries through', async () => {
     const Rx =
-      conn.models.Rx ?? conn.model('Rx', new Schema({ _id: Number, s: Schema.Types.Mixed }), 'rx');
+      suite.conn.models.Rx ??
+      suite.conn.model('Rx', new Schema({ _id: Number, s: Schema.Types.Mixed }), 'rx');
     const found = await Rx.find({ s: /^alic/i }).sort({ _id: 1 }).lean();
     expect(found.map((d) => d._id)).toEqual([1, 2, 7]);
   });
@@ -371,7 +355,7 @@ describe('cursors over 10,000 documents', () => {
     await collection('big').insertMany(
       Array.from({ length: TOTAL }, (_, i) => ({ _id: i, i, pad: 'x'.repeat(20) })),
     );
-    monitored = await MongoClient.connect(engine.uri, { monitorCommands: true });
+    monitored = await MongoClient.connect(suite.engine.uri, { monitorCommands: true });
     monitored.on('commandStarted', (e) => started.push(e));
     monitored.on('commandSucceeded', (e) => succeeded.push(e));
   });
@@ -435,8 +419,8 @@ describe('cursors over 10,000 documents', () => {
 
   test('a mongoose query cursor streams every document', async () => {
     const Big =
-      conn.models.Big ??
-      conn.model('Big', new Schema({ _id: Number, i: Number, pad: String }), 'big');
+      suite.conn.models.Big ??
+      suite.conn.model('Big', new Schema({ _id: Number, i: Number, pad: String }), 'big');
     let n = 0;
     for await (const doc of Big.find({ i: { $gte: 5000 } })
       .lean()
@@ -476,7 +460,8 @@ describe('counting and distinct', () => {
 
   test('mongoose countDocuments and distinct', async () => {
     const Cnt =
-      conn.models.Cnt ?? conn.model('Cnt', new Schema({ k: String, tags: [String] }), 'cnt');
+      suite.conn.models.Cnt ??
+      suite.conn.model('Cnt', new Schema({ k: String, tags: [String] }), 'cnt');
     expect(await Cnt.countDocuments({ k: { $in: ['a', 'b'] } })).toBe(3);
     expect(await Cnt.estimatedDocumentCount()).toBe(4);
     expect((await Cnt.distinct('k', { tags: 'x' })).sort()).toEqual(['a', 'b']);

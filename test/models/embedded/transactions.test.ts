@@ -6,34 +6,18 @@
  */
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import mongoose, { Schema, type Connection } from 'mongoose';
-import { BSON, Long, MongoClient, MongoServerError, type ClientSession, type Db } from 'mongodb';
-import { caught, startTestEngine, type TestEngine, type AnyDoc } from '../../helpers/embedded';
+import { Schema } from 'mongoose';
+import { BSON, Long, MongoClient, MongoServerError, type ClientSession } from 'mongodb';
+import { caught, engineSuite, type AnyDoc } from '../../helpers/embedded';
 
 const DB = 'conf_transactions';
-let engine: TestEngine;
-let client: MongoClient;
-let db: Db;
-let conn: Connection;
+const suite = engineSuite(DB);
 
-const collection = (name: string) => db.collection<AnyDoc>(name);
-
-beforeAll(async () => {
-  engine = await startTestEngine();
-  client = await MongoClient.connect(engine.uri);
-  db = client.db(DB);
-  conn = await mongoose.createConnection(engine.uri, { dbName: DB }).asPromise();
-});
-
-afterAll(async () => {
-  await conn?.close();
-  await client?.close();
-  await engine?.stop();
-});
+const { collection } = suite;
 
 /** Runs `fn` with fresh sessions and always ends them (aborting any open transaction). */
 async function withSessions(count: number, fn: (...sessions: ClientSession[]) => Promise<void>) {
-  const sessions = Array.from({ length: count }, () => client.startSession());
+  const sessions = Array.from({ length: count }, () => suite.client.startSession());
   try {
     await fn(...sessions);
   } finally {
@@ -148,7 +132,7 @@ describe('transactions (raw driver)', () => {
 
   test('a causally consistent session reads its own writes', async () => {
     const coll = collection('causal');
-    const s = client.startSession({ causalConsistency: true });
+    const s = suite.client.startSession({ causalConsistency: true });
     try {
       await coll.insertOne({ _id: 1, v: 'written' }, { session: s });
       expect(await coll.findOne({ _id: 1 }, { session: s })).toEqual({ _id: 1, v: 'written' });
@@ -162,13 +146,16 @@ describe('transactions (raw driver)', () => {
 
 describe('transactions (mongoose)', () => {
   const Account = () =>
-    conn.models.Account ??
-    conn.model('Account', new Schema({ name: { type: String, unique: true }, balance: Number }));
+    suite.conn.models.Account ??
+    suite.conn.model(
+      'Account',
+      new Schema({ name: { type: String, unique: true }, balance: Number }),
+    );
 
   test('connection.transaction commits every write together', async () => {
     await Account().init();
     await Account().create({ name: 'alice', balance: 100 });
-    await conn.transaction(async (session) => {
+    await suite.conn.transaction(async (session) => {
       await Account().updateOne({ name: 'alice' }, { $inc: { balance: -30 } }, { session });
       await Account().create([{ name: 'bob', balance: 30 }], { session });
     });
@@ -181,7 +168,7 @@ describe('transactions (mongoose)', () => {
 
   test('an error thrown inside connection.transaction rolls everything back and is rethrown', async () => {
     await expect(
-      conn.transaction(async (session) => {
+      suite.conn.transaction(async (session) => {
         await Account().updateOne({ name: 'alice' }, { $inc: { balance: -70 } }, { session });
         await Account().create([{ name: 'carol', balance: 70 }], { session });
         throw new Error('business rule failed');
@@ -193,7 +180,7 @@ describe('transactions (mongoose)', () => {
 
   test('a duplicate key inside a transaction aborts it with 11000', async () => {
     const err = await caught(() =>
-      conn.transaction(async (session) => {
+      suite.conn.transaction(async (session) => {
         await Account().create([{ name: 'dave', balance: 1 }], { session });
         await Account().create([{ name: 'alice', balance: 1 }], { session });
       }),
@@ -207,12 +194,12 @@ describe('retryable writes', () => {
   test('the same lsid + txnNumber sent twice is applied once and answered with the first result', async () => {
     const coll = collection('retry_raw');
     await coll.insertOne({ _id: 'counter', n: 0 });
-    const s = client.startSession();
+    const s = suite.client.startSession();
     try {
       const txnNumber = Long.fromNumber(7);
       const insert = { insert: 'retry_raw', documents: [{ tag: 'once' }], txnNumber };
-      const first = await db.command(insert, { session: s });
-      const second = await db.command(insert, { session: s });
+      const first = await suite.db.command(insert, { session: s });
+      const second = await suite.db.command(insert, { session: s });
       expect(first).toMatchObject({ ok: 1, n: 1 });
       expect(second).toMatchObject({ ok: 1, n: 1 });
       expect(second.writeErrors).toBeUndefined();
@@ -223,8 +210,8 @@ describe('retryable writes', () => {
         updates: [{ q: { _id: 'counter' }, u: { $inc: { n: 1 } } }],
         txnNumber: Long.fromNumber(8),
       };
-      await db.command(update, { session: s });
-      const again = await db.command(update, { session: s });
+      await suite.db.command(update, { session: s });
+      const again = await suite.db.command(update, { session: s });
       expect(again).toMatchObject({ ok: 1, n: 1, nModified: 1 });
       expect((await coll.findOne({ _id: 'counter' }))!.n).toBe(1);
     } finally {
@@ -238,7 +225,7 @@ describe('retryable writes', () => {
     let coll: ReturnType<typeof collection>;
 
     beforeAll(async () => {
-      const { port } = new URL(engine.uri);
+      const { port } = new URL(suite.engine.uri);
       proxy = await startReplyDroppingProxy(Number(port));
       viaProxy = await MongoClient.connect(
         `mongodb://127.0.0.1:${proxy.port}/?directConnection=true`,

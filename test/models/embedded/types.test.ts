@@ -3,43 +3,15 @@
  * Decimal128, Long, Binary, Timestamp, regex, nested documents and arrays, field order), are
  * queryable by type, and keep MongoDB's numeric semantics in updates.
  */
-import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import mongoose, { Schema, type Connection } from 'mongoose';
-import {
-  Binary,
-  BSONRegExp,
-  Decimal128,
-
-  Int32,
-  Long,
-  MongoClient,
-  ObjectId,
-  Timestamp,
-  UUID,
-  type Db,
-} from 'mongodb';
-import { startTestEngine, type TestEngine, type AnyDoc } from '../../helpers/embedded';
+import { describe, expect, test } from '@jest/globals';
+import { Schema } from 'mongoose';
+import { Binary, BSONRegExp, Decimal128, Int32, Long, ObjectId, Timestamp, UUID } from 'mongodb';
+import { engineSuite } from '../../helpers/embedded';
 
 const DB = 'conf_types';
-let engine: TestEngine;
-let client: MongoClient;
-let db: Db;
-let conn: Connection;
+const suite = engineSuite(DB);
 
-const collection = (name: string) => db.collection<AnyDoc>(name);
-
-beforeAll(async () => {
-  engine = await startTestEngine();
-  client = await MongoClient.connect(engine.uri);
-  db = client.db(DB);
-  conn = await mongoose.createConnection(engine.uri, { dbName: DB }).asPromise();
-});
-
-afterAll(async () => {
-  await conn?.close();
-  await client?.close();
-  await engine?.stop();
-});
+const { collection } = suite;
 
 describe('round trips', () => {
   test('ObjectIds come back as equal ObjectIds and can be queried directly and with $in', async () => {
@@ -190,12 +162,11 @@ describe('round trips', () => {
   });
 });
 
-describe('$type queries', () => {
-});
+describe('$type queries', () => {});
 
 describe('mongoose schema types', () => {
   test('ObjectId, Date, Decimal128, BigInt, Buffer, Map, arrays and subdocuments round-trip', async () => {
-    const Rich = conn.model(
+    const Rich = suite.conn.model(
       'Rich',
       new Schema({
         owner: Schema.Types.ObjectId,

@@ -2,37 +2,19 @@
  * Conformance: every update operator Quire's models use, positional updates and arrayFilters,
  * and the errors MongoDB returns for updates that do not type-check.
  */
-import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import mongoose, { Schema, type Connection } from 'mongoose';
+import { describe, expect, test } from '@jest/globals';
+import { Schema } from 'mongoose';
 import {
-  MongoClient,
   MongoServerError,
   Timestamp,
-  type Db,
   type Document,
   type UpdateFilter,
   type UpdateOptions,
 } from 'mongodb';
-import { caught, startTestEngine, type TestEngine, type AnyDoc } from '../../helpers/embedded';
+import { caught, engineSuite, type AnyDoc } from '../../helpers/embedded';
 
 const DB = 'conf_updates';
-let engine: TestEngine;
-let client: MongoClient;
-let db: Db;
-let conn: Connection;
-
-beforeAll(async () => {
-  engine = await startTestEngine();
-  client = await MongoClient.connect(engine.uri);
-  db = client.db(DB);
-  conn = await mongoose.createConnection(engine.uri, { dbName: DB }).asPromise();
-});
-
-afterAll(async () => {
-  await conn?.close();
-  await client?.close();
-  await engine?.stop();
-});
+const suite = engineSuite(DB);
 
 let seq = 0;
 /**
@@ -45,7 +27,7 @@ async function applyUpdate(
   options: UpdateOptions = {},
   filter: AnyDoc = { _id: 1 },
 ) {
-  const coll = db.collection<AnyDoc>(`u${++seq}`);
+  const coll = suite.db.collection<AnyDoc>(`u${++seq}`);
   await coll.insertOne({ _id: 1, ...doc });
   const res = await coll.updateOne(filter, update as UpdateFilter<AnyDoc>, options);
   expect(res.matchedCount).toBe(1);
@@ -353,8 +335,8 @@ describe('positional updates', () => {
 
   test('mongoose: positional and arrayFilters updates on a subdocument array', async () => {
     const Catalog =
-      conn.models.Catalog ??
-      conn.model(
+      suite.conn.models.Catalog ??
+      suite.conn.model(
         'Catalog',
         new Schema({
           name: String,
@@ -390,7 +372,7 @@ describe('positional updates', () => {
 describe('update errors', () => {
   /** Runs an update that must fail; returns the error and the (unchanged) stored document. */
   async function failingUpdate(doc: AnyDoc, update: Document) {
-    const coll = db.collection<AnyDoc>(`e${++seq}`);
+    const coll = suite.db.collection<AnyDoc>(`e${++seq}`);
     await coll.insertOne({ _id: 1, ...doc });
     const err = await caught(() => coll.updateOne({ _id: 1 }, update as UpdateFilter<AnyDoc>));
     expect(err).toBeInstanceOf(MongoServerError);

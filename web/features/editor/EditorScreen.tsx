@@ -11,32 +11,24 @@
  *
  * Drafts: the shared document is the server's live draft — a crash or another device opens the
  * same unsaved text, and a banner says so. The local draft (every 30 s) is offered back when it
- * differs. Saving: one at a time (10 s guard), 'saved', drafts cleared; a new page's first save
- * moves the address to its page ID and the session becomes shared.
+ * differs (useEditorDrafts). Saving (useEditorSave): one at a time (10 s guard), 'saved', drafts
+ * cleared; an open page is saved as a command on its live document, a new page's first save
+ * (REST) moves the address to its page ID and the session becomes shared. This screen wires those
+ * hooks, the lock gate (useEditorLock, useLockGate) and the preview (usePreview) to the view.
  */
 import { Alert, App, Button, Empty, Spin, Tooltip } from 'antd';
 import { EyeInvisibleOutlined, EyeOutlined } from '@ant-design/icons';
 import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
-import { ApiRequestError } from '../../api/request';
 import { fetchItemInfo } from '../reader/api';
 import { itemAddress, readerPath, editPagePath } from '../reader/paths';
 import { useDocumentTitle } from '../reader/useDocumentTitle';
 import type { ItemInfo } from '../reader/types';
 import { CodeEditor } from './CodeEditor';
 import type { EditorHandle, EditorPageContext } from './contract';
-import { savePage } from './editorApi';
 import { EditorHeader, type SaveState } from './EditorHeader';
 import { EditorToolbar } from './EditorToolbar';
-import {
-  draftKey,
-  DRAFT_INTERVAL_MS,
-  readDraft,
-  removeDraft,
-  shouldOfferDraft,
-  writeDraft,
-} from './localDraft';
 import { NotifySaveModal } from './NotifySaveModal';
 import { PageMetaModal, type PageMeta, type PageMetaMode } from './PageMetaModal';
 import { classifyPaste, htmlToMarkdown } from './paste';
@@ -44,22 +36,17 @@ import { PasteChoiceModal } from './PasteChoiceModal';
 import { PreviewPane } from './PreviewPane';
 import { useCoEditors } from './useCoEditors';
 import { useCollabDoc } from './useCollabDoc';
+import { useEditorDrafts } from './useEditorDrafts';
 import { useEditorLock } from './useEditorLock';
+import { useEditorSave, type SaveOutcome } from './useEditorSave';
 import { useLockGate } from './useLockGate';
+import { usePreview } from './usePreview';
 import { uploadPastedImage } from './assets/imageUpload';
 import { SaveTemplateModal } from './assets/SaveTemplateModal';
 
 const CatalogManagerModal = lazy(() =>
   import('../catalog/CatalogManagerModal').then((m) => ({ default: m.CatalogManagerModal })),
 );
-
-/** Live preview turns itself off above this many characters (spec §9). */
-export const PREVIEW_LIMIT = 4000;
-/** One save at a time; a save that never answers frees the button after this (spec §9). */
-export const SAVE_GUARD_MS = 10_000;
-/** Saved, but the account has no verified e-mail (spec §8). */
-const UNVERIFIED_EMAIL = 10250;
-const ID_TAKEN = /already exists|已存在/i;
 
 export interface EditorSession {
   item: ItemInfo;
@@ -77,33 +64,28 @@ export interface EditorSession {
   metaMode: PageMetaMode | null;
 }
 
-const previewWarnedKey = (itemId: number, pageId: number) =>
-  `quire.previewWarned.${itemId}.${pageId || 'new'}`;
-
 export function EditorScreen({ session }: { session: EditorSession }) {
   const { t, i18n } = useTranslation();
-  const { modal, message, notification } = App.useApp();
+  const { modal, message } = App.useApp();
   const navigate = useNavigate();
   const { item, itemId, pageId } = session;
 
   const collab = useCollabDoc(pageId);
   const lock = useEditorLock(pageId, itemId);
   const coEditors = useCoEditors(collab.provider, collab.me?.id ?? null);
+  const { text, previewText, previewOn, togglePreview, onChange } = usePreview(
+    itemId,
+    pageId,
+    session.startContent,
+  );
 
   const [handle, setHandle] = useState<EditorHandle | null>(null);
   const handleRef = useRef<EditorHandle | null>(null);
-  const [text, setText] = useState(session.startContent);
-  const [previewText, setPreviewText] = useState(session.startContent);
-  const [previewOn, setPreviewOn] = useState(true);
   const [meta, setMeta] = useState<PageMeta>({ title: session.title, customId: session.customId });
   const [catId, setCatId] = useState(session.catId);
   const [metaModal, setMetaModal] = useState<{ mode: PageMetaMode; error?: string } | null>(
     session.metaMode ? { mode: session.metaMode } : null,
   );
-  const [saving, setSaving] = useState(false);
-  const savingRef = useRef(false);
-  const [savedContent, setSavedContent] = useState(session.savedContent);
-  const [liveDraftBanner, setLiveDraftBanner] = useState(false);
   const [notifyOpen, setNotifyOpen] = useState(false);
   const [templateOpen, setTemplateOpen] = useState(false);
   const [paste, setPaste] = useState<{ html: string; text: string } | null>(null);
@@ -119,7 +101,6 @@ export function EditorScreen({ session }: { session: EditorSession }) {
   );
   const lockable = !!pageId && !collab.coEdit;
   const address = itemAddress(item);
-  const draftStorageKey = draftKey(itemId, pageId);
   useDocumentTitle(t('editor.documentTitle', { title: meta.title || t('editor.untitled') }));
 
   const pageContext: EditorPageContext = {
@@ -142,6 +123,51 @@ export function EditorScreen({ session }: { session: EditorSession }) {
   const phase = useLockGate({ pageId, itemId, collab, lock, leaveNow });
   const readOnly = !!pageId && (collab.readOnly || phase !== 'editing');
 
+  // ---------------------------------------------------------------- saving, drafts
+  // Drafts compare with what the save hook last stored, and a save clears them: the save hook
+  // reaches the drafts through this ref (set on every render, below).
+  const drafts = useRef<ReturnType<typeof useEditorDrafts> | null>(null);
+  const onSaved = ({ pageId: id, notified }: SaveOutcome) => {
+    drafts.current?.saved(id);
+    if (notified) return void leaveNow(readerPath(address, meta.customId || id));
+    message.success(t('editor.saved'));
+    if (!pageId) void navigate(editPagePath(itemId, meta.customId || id), { replace: true });
+  };
+  const { save, saving, savedContent } = useEditorSave({
+    pageId,
+    itemId,
+    meta,
+    catId,
+    collab,
+    handleRef,
+    initialSaved: session.savedContent,
+    onNeedMeta: () => setMetaModal({ mode: pageId ? 'edit' : 'new' }),
+    onIdTaken: (error) => {
+      setMeta((m) => ({ ...m, customId: '' }));
+      setMetaModal({ mode: pageId ? 'edit' : 'new', error });
+    },
+    onSaved,
+    unverifiedNotice: (text) => (
+      <span>
+        {text || t('editor.unverified.text')}{' '}
+        <Link to="/user/setting">{t('editor.unverified.link')}</Link>
+      </span>
+    ),
+  });
+  drafts.current = useEditorDrafts({
+    itemId,
+    pageId,
+    handle,
+    handleRef,
+    phase,
+    waiting: !!metaModal,
+    title: meta.title,
+    savedContent,
+    coEditorCount: coEditors.length,
+    onRestoreTitle: (title) => setMeta((m) => ({ ...m, title })),
+  });
+  const { liveDraftBanner, hideLiveDraftBanner, keepLocalDraft } = drafts.current;
+
   function leave() {
     const dirty = handleRef.current && handleRef.current.getText() !== savedContent;
     if (!dirty || phase !== 'editing') return void leaveNow();
@@ -151,88 +177,11 @@ export function EditorScreen({ session }: { session: EditorSession }) {
       okText: t('editor.leave.ok'),
       cancelText: t('editor.leave.stay'),
       onOk: () => {
-        if (!pageId) writeDraft(draftStorageKey, draftOf(handleRef.current!));
+        if (!pageId) keepLocalDraft();
         return leaveNow();
       },
     });
   }
-
-  function draftOf(editor: EditorHandle) {
-    return { content: editor.getText(), title: meta.title, at: Date.now() };
-  }
-
-  // ---------------------------------------------------------------- drafts
-  const draftChecked = useRef(false);
-  useEffect(() => {
-    if (!handle || draftChecked.current || phase !== 'editing' || metaModal) return;
-    draftChecked.current = true;
-    const current = handle.getText();
-    // The shared document brought unsaved text (a crash, another device): say so.
-    if (pageId && current !== savedContent && coEditors.length === 0) setLiveDraftBanner(true);
-    const draft = readDraft(draftStorageKey);
-    if (!shouldOfferDraft(draft, current, !pageId)) {
-      if (draft) removeDraft(draftStorageKey);
-      return;
-    }
-    modal.confirm({
-      title: t('editor.draft.title'),
-      content: t('editor.draft.question', { time: new Date(draft!.at).toLocaleString() }),
-      okText: t('editor.draft.restore'),
-      cancelText: t('editor.draft.discard'),
-      onOk: () => {
-        removeDraft(draftStorageKey);
-        // The editor as it is now (the view may have been rebuilt while the question was open).
-        (handleRef.current ?? handle).setText(draft!.content);
-        if (!pageId && draft!.title && !meta.title) setMeta((m) => ({ ...m, title: draft!.title }));
-      },
-      onCancel: () => removeDraft(draftStorageKey),
-    });
-  }, [
-    handle,
-    phase,
-    metaModal,
-    pageId,
-    savedContent,
-    coEditors.length,
-    draftStorageKey,
-    modal,
-    t,
-    meta.title,
-  ]);
-
-  // Every 30 s while editing (one timer for the session: typing must not restart it).
-  const draftSource = useRef({ title: meta.title, savedContent });
-  draftSource.current = { title: meta.title, savedContent };
-  useEffect(() => {
-    if (phase !== 'editing') return;
-    const timer = window.setInterval(() => {
-      const editor = handleRef.current;
-      if (!editor) return;
-      const content = editor.getText();
-      if (content !== draftSource.current.savedContent)
-        writeDraft(draftStorageKey, { content, title: draftSource.current.title, at: Date.now() });
-    }, DRAFT_INTERVAL_MS);
-    return () => window.clearInterval(timer);
-  }, [phase, draftStorageKey]);
-
-  // ---------------------------------------------------------------- text, preview
-  const previewTimer = useRef(0);
-  const warnedPreview = useRef(sessionStorage.getItem(previewWarnedKey(itemId, pageId)) === '1');
-  const onChange = useCallback(
-    (value: string) => {
-      setText(value);
-      window.clearTimeout(previewTimer.current);
-      previewTimer.current = window.setTimeout(() => setPreviewText(value), 250);
-      if (value.length > PREVIEW_LIMIT && !warnedPreview.current) {
-        warnedPreview.current = true;
-        sessionStorage.setItem(previewWarnedKey(itemId, pageId), '1');
-        setPreviewOn(false);
-        message.info(t('editor.previewOff', { limit: PREVIEW_LIMIT }));
-      }
-    },
-    [itemId, pageId, message, t],
-  );
-  useEffect(() => () => window.clearTimeout(previewTimer.current), []);
 
   const onReady = useCallback((editor: EditorHandle) => {
     handleRef.current = editor;
@@ -266,86 +215,6 @@ export function EditorScreen({ session }: { session: EditorSession }) {
     },
     // pageContext is rebuilt every render; the ids in it are what matter.
     [itemId, pageId, message, modal, t],
-  );
-
-  // ---------------------------------------------------------------- saving
-  const save = useCallback(
-    async (notify?: string) => {
-      const editor = handleRef.current;
-      if (!editor || savingRef.current || !editor.isWritable()) return;
-      if (!meta.title || !meta.customId) return setMetaModal({ mode: pageId ? 'edit' : 'new' });
-      savingRef.current = true;
-      setSaving(true);
-      const guard = window.setTimeout(() => {
-        savingRef.current = false;
-        setSaving(false);
-      }, SAVE_GUARD_MS);
-      const content = editor.getText();
-      const done = (id: number) => {
-        removeDraft(draftStorageKey);
-        removeDraft(draftKey(itemId, id));
-        setSavedContent(content);
-        setLiveDraftBanner(false);
-        if (notify !== undefined) return void leaveNow(readerPath(address, meta.customId || id));
-        message.success(t('editor.saved'));
-        if (!pageId) void navigate(editPagePath(itemId, meta.customId || id), { replace: true });
-      };
-      try {
-        done(
-          await savePage({
-            pageId,
-            itemId,
-            title: meta.title,
-            content,
-            catId,
-            customId: meta.customId,
-            notify,
-          }),
-        );
-      } catch (error) {
-        const failure = error instanceof ApiRequestError ? error : null;
-        if (failure?.code === UNVERIFIED_EMAIL) {
-          done(pageId);
-          notification.warning({
-            key: 'unverified',
-            duration: 0,
-            message: t('editor.unverified.title'),
-            description: (
-              <span>
-                {failure.message || t('editor.unverified.text')}{' '}
-                <Link to="/user/setting">{t('editor.unverified.link')}</Link>
-              </span>
-            ),
-          });
-        } else if (failure && ID_TAKEN.test(failure.message)) {
-          setMeta((m) => ({ ...m, customId: '' }));
-          setMetaModal({ mode: pageId ? 'edit' : 'new', error: failure.message });
-        } else {
-          modal.error({
-            title: t('editor.saveFailed'),
-            content: (error as Error).message,
-          });
-        }
-      } finally {
-        window.clearTimeout(guard);
-        savingRef.current = false;
-        setSaving(false);
-      }
-    },
-    [
-      meta,
-      pageId,
-      itemId,
-      catId,
-      draftStorageKey,
-      address,
-      leaveNow,
-      message,
-      navigate,
-      notification,
-      modal,
-      t,
-    ],
   );
 
   // Ctrl/Cmd+S anywhere on the screen (the browser's own "save page" is kept away).
@@ -440,7 +309,7 @@ export function EditorScreen({ session }: { session: EditorSession }) {
           <Button
             type="text"
             icon={previewOn ? <EyeInvisibleOutlined /> : <EyeOutlined />}
-            onClick={() => setPreviewOn((on) => !on)}
+            onClick={togglePreview}
             aria-label={t(previewOn ? 'editor.hidePreview' : 'editor.showPreview')}
             data-testid="editor-preview-toggle"
           />
@@ -461,7 +330,7 @@ export function EditorScreen({ session }: { session: EditorSession }) {
           showIcon
           banner
           closable
-          onClose={() => setLiveDraftBanner(false)}
+          onClose={hideLiveDraftBanner}
           data-testid="editor-live-draft"
           message={t('editor.liveDraft.text')}
           action={
@@ -469,7 +338,7 @@ export function EditorScreen({ session }: { session: EditorSession }) {
               size="small"
               onClick={() => {
                 handleRef.current?.setText(savedContent);
-                setLiveDraftBanner(false);
+                hideLiveDraftBanner();
               }}
               data-testid="editor-live-draft-discard"
             >

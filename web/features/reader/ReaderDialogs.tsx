@@ -114,7 +114,9 @@ export function ReaderDialogs({
       content = <ChangeLogDialog itemId={itemId} onClose={onClose} />;
       break;
     case 'export':
-      content = <ExportDialog itemId={itemId} onClose={onClose} />;
+      content = (
+        <ExportDialog itemId={itemId} itemType={Number(item.item_type)} onClose={onClose} />
+      );
       break;
     case 'import':
       content = <ImportDialog itemId={itemId} onClose={onClose} onImported={onItemChanged} />;

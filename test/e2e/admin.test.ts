@@ -117,7 +117,7 @@ test('an admin closes registration and makes a chosen project the home page', as
   await registration.waitFor();
   // A retried attempt finds registration already closed: only switch it when it is open.
   if ((await registration.getAttribute('aria-checked')) === 'true') await registration.click();
-  expect(await registration.getAttribute('aria-checked')).toBe('false');
+  await page.getByRole('switch', { name: 'Open registration', checked: false }).waitFor();
   await page.getByRole('radio', { name: 'Go to a chosen project' }).check();
   const chooser = page.getByRole('combobox', { name: 'Project shown as the home page' });
   await chooser.click();

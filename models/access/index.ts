@@ -20,7 +20,7 @@
 import { Item, type ItemDoc } from '../items/schemas';
 import { ItemMember, MEMBER_ADMIN, MEMBER_EDIT, TeamItemMember } from '../members/schemas';
 import { Catalog, TOP_LEVEL } from '../catalogs/schemas';
-import { ApiError, type ErrorCode } from '../platform';
+import { ApiError, type ErrorCode, errors } from '../platform';
 import { verifyItemPassword } from './itemPasswords';
 
 /** Who is asking. `uid` 0 is an anonymous visitor. */
@@ -57,6 +57,12 @@ export interface ItemAccess {
 
 export function isSiteAdmin(actor: Actor): boolean {
   return actor.uid > 0 && actor.groupid === 1;
+}
+
+/** The back office's gate: 10102 for visitors, 10103 for anyone but a site admin. */
+export function requireSiteAdmin(actor: Actor): void {
+  if (!(actor.uid > 0)) throw errors.notLoggedIn();
+  if (!isSiteAdmin(actor)) throw errors.noPermission();
 }
 
 export interface AccessOptions {

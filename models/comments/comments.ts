@@ -52,6 +52,7 @@ async function pageFor(
     itemPassword,
     denied: 10303,
     deniedMessage: 'No permission to visit this item',
+    askPassword: true,
   });
 }
 

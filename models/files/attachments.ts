@@ -16,6 +16,7 @@ import {
   errors,
   events,
   fileStorage,
+  SwitchingFileStorage,
   type FileStorage,
   formatUnix,
   localStorageFor,
@@ -23,6 +24,7 @@ import {
   nowSeconds,
 } from '../platform';
 import { requirePage, setAttachmentCounter } from '../pages';
+import { cloudResolver } from './cloudStorage';
 import { FileFlow } from './schemas/fileFlow';
 import { FilePage } from './schemas/filePage';
 import { Page } from '../pages/schemas';
@@ -355,7 +357,7 @@ export async function startAttachments(options: {
   if (!storage) {
     const local = localStorageFor(options.dataDir);
     await local.sweepStaging();
-    storage = local;
+    storage = new SwitchingFileStorage(local, cloudResolver(local));
   }
   configureFileStorage(storage);
   setAttachmentCounter(countPageAttachments);

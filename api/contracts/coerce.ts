@@ -102,7 +102,7 @@ export function list() {
 
 /** A structured parameter (JSON text or a form array) the action decodes itself. */
 export function raw() {
-  return z.unknown();
+  return z.unknown().optional();
 }
 
 /** The input of an action with no parameters of its own (auth travels beside the contract). */

@@ -9,6 +9,13 @@
  */
 import type { z } from 'zod';
 import type { ActionContract, ControllerContract } from './coerce';
+import {
+  adminItemContract,
+  adminSettingContract,
+  adminUpdateContract,
+  adminUserContract,
+  extLoginContract,
+} from './admin';
 import { attachmentContract } from './attachment';
 import { mockContract, pageCommentContract, pageFeedbackContract } from './comment';
 import {
@@ -33,6 +40,7 @@ import { catalogContract, pageContract, pageHistoryContract } from './page';
 import { commonContract, userContract } from './user';
 
 export * from './coerce';
+export * from './admin';
 export * from './attachment';
 export * from './comment';
 export * from './compat';
@@ -65,6 +73,11 @@ export const contracts = {
   pagefeedback: pageFeedbackContract,
   mock: mockContract,
   adminmessage: adminMessageContract,
+  adminuser: adminUserContract,
+  adminitem: adminItemContract,
+  adminsetting: adminSettingContract,
+  adminupdate: adminUpdateContract,
+  extlogin: extLoginContract,
   agent: agentContract,
   aitoken: aiTokenContract,
   kanban: kanbanContract,

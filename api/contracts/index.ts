@@ -36,6 +36,7 @@ import {
   teamMemberContract,
 } from './member';
 import { messageContract } from './message';
+import { exportContract, openContract, updatePageByApi } from './open';
 import { catalogContract, pageContract, pageHistoryContract } from './page';
 import { commonContract, userContract } from './user';
 
@@ -48,6 +49,7 @@ export * from './subscription';
 export * from './item';
 export * from './member';
 export * from './message';
+export * from './open';
 export * from './page';
 export * from './user';
 
@@ -55,7 +57,9 @@ export * from './user';
 export const contracts = {
   user: userContract,
   common: commonContract,
-  item: itemContract,
+  item: { ...itemContract, updateByApi: updatePageByApi },
+  open: openContract,
+  export: exportContract,
   itemgroup: itemGroupContract,
   recycle: recycleContract,
   template: templateContract,

@@ -5,6 +5,7 @@
 import { errors } from '../../models/platform';
 import { deleteGroup, listGroups, saveGroup, sortGroups } from '../../models/items';
 import { requireLogin } from '../auth';
+import { itemGroupContract } from '../contracts';
 import { defineController } from '../registry';
 
 const MAX_SORT_ENTRIES = 1000;
@@ -36,7 +37,7 @@ function parseGroupOrder(raw: unknown): { id: number; s_number: number }[] {
   });
 }
 
-export const itemGroupController = defineController('itemGroup', {
+export const itemGroupController = defineController('itemGroup', itemGroupContract, {
   async getList(ctx) {
     const { actor } = await requireLogin(ctx);
     return listGroups(actor);
@@ -45,21 +46,21 @@ export const itemGroupController = defineController('itemGroup', {
   async save(ctx) {
     const { actor } = await requireLogin(ctx);
     return saveGroup(actor, {
-      id: ctx.params.int('id'),
-      group_name: ctx.params.str('group_name'),
-      item_ids: ctx.params.str('item_ids'),
+      id: ctx.input.id,
+      group_name: ctx.input.group_name,
+      item_ids: ctx.input.item_ids,
     });
   },
 
   async delete(ctx) {
     const { actor } = await requireLogin(ctx);
-    await deleteGroup(actor, ctx.params.int('id'));
+    await deleteGroup(actor, ctx.input.id);
     return { success: true };
   },
 
   async saveSort(ctx) {
     const { actor } = await requireLogin(ctx);
-    await sortGroups(actor, parseGroupOrder(ctx.params.value('groups')));
+    await sortGroups(actor, parseGroupOrder(ctx.input.groups));
     return [];
   },
 });

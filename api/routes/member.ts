@@ -10,6 +10,7 @@ import {
   removeMember,
 } from '../../models/members';
 import { requireLogin } from '../auth';
+import { memberContract } from '../contracts';
 import { defineController, type ActionContext } from '../registry';
 
 /** Catalog ids from `cat_ids` (array, JSON array or comma list); anything non-numeric is dropped. */
@@ -20,9 +21,9 @@ export function catIdsParam(ctx: ActionContext): number[] {
     .map(Number);
 }
 
-export const memberController = defineController('member', {
+export const memberController = defineController('member', memberContract, {
   async getList(ctx) {
-    const itemId = ctx.params.int('item_id');
+    const itemId = ctx.input.item_id;
     if (!(itemId > 0)) return [];
     const { actor } = await requireLogin(ctx);
     return listMembers(actor, itemId);
@@ -30,24 +31,24 @@ export const memberController = defineController('member', {
 
   async save(ctx) {
     const { actor } = await requireLogin(ctx);
-    const itemId = ctx.params.int('item_id');
+    const itemId = ctx.input.item_id;
     if (!(itemId > 0)) throw errors.failed('Item not found');
     return addMembers(actor, itemId, {
-      usernames: ctx.params.str('username').split(','),
-      member_group_id: ctx.params.int('member_group_id', 0),
-      cat_id: ctx.params.int('cat_id'),
-      cat_ids: catIdsParam(ctx),
+      usernames: ctx.input.username.split(','),
+      member_group_id: ctx.input.member_group_id,
+      cat_id: ctx.input.cat_id,
+      cat_ids: ctx.input.cat_ids.filter((v) => /^\d{1,15}$/.test(v)).map(Number),
     });
   },
 
   async delete(ctx) {
     const { actor } = await requireLogin(ctx);
-    await removeMember(actor, ctx.params.int('item_id'), ctx.params.int('item_member_id'));
+    await removeMember(actor, ctx.input.item_id, ctx.input.item_member_id);
     return { success: true };
   },
 
   async getAllList(ctx) {
-    const itemId = ctx.params.int('item_id');
+    const itemId = ctx.input.item_id;
     if (!(itemId > 0)) return [];
     const { actor } = await requireLogin(ctx);
     return listAllMembers(actor, itemId);

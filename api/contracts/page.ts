@@ -153,7 +153,16 @@ export const catalogContract = {
     z.number(),
   ),
   delete: action({ cat_id: int() }, z.object({ success: z.boolean() })),
-  batUpdate: action({ item_id: int(), cats: raw() }, z.unknown()),
+  batUpdate: action(
+    {
+      item_id: int(),
+      cats: raw(),
+      dragged_id: int(),
+      dragged_title: str(),
+      dragged_type: str(),
+    },
+    nothing,
+  ),
   copy: action(
     { cat_id: int(), new_p_cat_id: int(), to_item_id: int(), is_del: bool() },
     z.looseObject({}),

@@ -17,13 +17,14 @@ import {
 import { errors } from '../../models/platform';
 import { unescapeFromClient } from '../../models/pages';
 import { itemPassword, optionalLogin, requireLogin } from '../auth';
+import { catalogContract, type Input } from '../contracts';
 import { defineController, type ActionContext } from '../registry';
 
 /** The three read-only listings share everything but their shape. */
 function listing(shape: 'flat' | 'group' | 'names') {
-  return async (ctx: ActionContext) => {
+  return async (ctx: ActionContext<Input<'catalog', 'catList'>>) => {
     const { actor } = await optionalLogin(ctx);
-    const itemId = ctx.params.int('item_id');
+    const itemId = ctx.input.item_id;
     if (!(itemId > 0)) return [];
     return listCatalogs(actor, itemId, shape, itemPassword(ctx));
   };
@@ -51,15 +52,14 @@ function treeNodes(ctx: ActionContext): TreeNode[] {
   }
 }
 
-export const catalogController = defineController('catalog', {
+export const catalogController = defineController('catalog', catalogContract, {
   catList: listing('flat'),
   catListGroup: listing('group'),
   catListName: listing('names'),
 
   async getPagesBycat(ctx) {
     const { actor } = await requireLogin(ctx);
-    const itemId = ctx.params.int('item_id');
-    const catId = ctx.params.int('cat_id');
+    const { item_id: itemId, cat_id: catId } = ctx.input;
     if (!(itemId > 0) || !(catId > 0))
       throw errors.failed('Parameter error: item_id and cat_id are required');
     return pagesOfCatalog(actor, itemId, catId);
@@ -69,29 +69,29 @@ export const catalogController = defineController('catalog', {
   async save(ctx) {
     const { actor } = await requireLogin(ctx);
     return saveCatalog(actor, {
-      itemId: ctx.params.int('item_id'),
-      catId: ctx.params.int('cat_id'),
-      catName: ctx.params.str('cat_name'),
+      itemId: ctx.input.item_id,
+      catId: ctx.input.cat_id,
+      catName: ctx.input.cat_name,
       parentCatId: ctx.params.has('parent_cat_id') ? ctx.params.int('parent_cat_id') : undefined,
-      sNumber: ctx.params.int('s_number'),
+      sNumber: ctx.input.s_number,
     });
   },
 
   async delete(ctx) {
     const { actor } = await requireLogin(ctx);
-    await deleteCatalog(actor, ctx.params.int('cat_id'));
+    await deleteCatalog(actor, ctx.input.cat_id);
     return { success: true };
   },
 
   async batUpdate(ctx) {
     const { actor } = await requireLogin(ctx);
-    const itemId = ctx.params.int('item_id');
+    const itemId = ctx.input.item_id;
     if (!(itemId > 0)) throw errors.failed('Parameter error: item_id');
     const nodes = treeNodes(ctx);
     await saveCatalogTree(actor, itemId, nodes, {
-      id: ctx.params.int('dragged_id'),
-      title: ctx.params.str('dragged_title'),
-      type: ctx.params.str('dragged_type'),
+      id: ctx.input.dragged_id,
+      title: ctx.input.dragged_title,
+      type: ctx.input.dragged_type,
     });
     return [];
   },
@@ -99,11 +99,11 @@ export const catalogController = defineController('catalog', {
   async copy(ctx) {
     const { actor } = await requireLogin(ctx);
     return copyCatalog(actor, {
-      catId: ctx.params.int('cat_id'),
+      catId: ctx.input.cat_id,
       // The client sends '/' for the top level; a non-number reads as 0.
-      newParentCatId: ctx.params.int('new_p_cat_id'),
-      toItemId: ctx.params.int('to_item_id'),
-      move: ctx.params.bool('is_del'),
+      newParentCatId: ctx.input.new_p_cat_id,
+      toItemId: ctx.input.to_item_id,
+      move: ctx.input.is_del,
     });
   },
 });

@@ -14,6 +14,7 @@ import {
   templateShares,
 } from '../../models/templates';
 import { requireLogin } from '../auth';
+import { templateContract } from '../contracts';
 import { defineController, type ActionContext } from '../registry';
 
 function templateRow(t: TemplateDoc) {
@@ -54,12 +55,12 @@ async function getMyList(ctx: ActionContext) {
   }));
 }
 
-export const templateController = defineController('template', {
+export const templateController = defineController('template', templateContract, {
   async save(ctx) {
     const { actor } = await requireLogin(ctx);
     return saveTemplate(actor, {
-      title: ctx.params.str('template_title'),
-      content: ctx.params.str('template_content'),
+      title: ctx.input.template_title,
+      content: ctx.input.template_content,
     });
   },
 
@@ -69,7 +70,7 @@ export const templateController = defineController('template', {
 
   async getItemList(ctx) {
     const { actor } = await requireLogin(ctx);
-    const rows = await listItemTemplates(actor, ctx.params.int('item_id'));
+    const rows = await listItemTemplates(actor, ctx.input.item_id);
     // ShowDoc merged the template with its share row: `id`, `uid` and `username` are the share's.
     return rows.map(({ share, template }) => ({
       ...templateRow(template),
@@ -79,12 +80,12 @@ export const templateController = defineController('template', {
 
   async delete(ctx) {
     const { actor } = await requireLogin(ctx);
-    await deleteTemplate(actor, ctx.params.int('id'));
+    await deleteTemplate(actor, ctx.input.id);
   },
 
   async shareToItem(ctx) {
     const { actor } = await requireLogin(ctx);
-    const templateId = ctx.params.int('template_id');
+    const templateId = ctx.input.template_id;
     const items = ctx.params.value('item_id');
     // As ShowDoc: no item list at all is an error, while "0" or "," shares to nothing.
     if (!(templateId > 0) || items === undefined || items === '')
@@ -94,6 +95,6 @@ export const templateController = defineController('template', {
 
   async getShareItemList(ctx) {
     const { actor } = await requireLogin(ctx);
-    return (await templateShares(actor, ctx.params.int('template_id'))).map(shareRow);
+    return (await templateShares(actor, ctx.input.template_id)).map(shareRow);
   },
 });

@@ -141,6 +141,18 @@ export const itemContract = {
     },
     ItemInfo,
   ),
+  /** The visit-password screen; the captcha comes from common/showCaptcha. */
+  pwd: action(
+    {
+      item_id: str(),
+      page_id: int(),
+      password: str(),
+      captcha_id: int(),
+      captcha: str(),
+      refer_url: str(),
+    },
+    z.object({ refer_url: z.string() }),
+  ),
   getItemId: action(
     { item_id: str(), item_domain: str(), item_custom_id: str() },
     z.object({ item_id: z.union([z.number(), z.string()]) }),

@@ -11,7 +11,7 @@ export {
   updateDisplayName,
 } from './accounts';
 export { ANONYMOUS, type Authenticated, authenticateToken } from './auth';
-export { ensureFirstAdmin } from './bootstrap';
+export { ensureFirstAdmin, FIRST_ADMIN_USERNAME } from './bootstrap';
 export { captchaImage, checkCaptcha, createCaptcha } from './captcha';
 export {
   createUser,

@@ -56,6 +56,7 @@ const MODELS: Record<string, Model<any>> = {
 
 const BATCH = 500;
 const SHOWN_CLASHES = 10;
+const SHOWN_INVALID = 5;
 
 export interface ShowdocMigrationOptions {
   /** ShowDoc's `Sqlite/showdoc.db.php`. */
@@ -173,6 +174,25 @@ async function checkTarget(
   return { problems, replacedAdmin };
 }
 
+/** Rows Quire's schemas refuse, found before anything is written (not half-way through). */
+function invalidRows(tables: SourceTable[]): string[] {
+  const problems: string[] = [];
+  for (const { spec, docs } of tables) {
+    let shown = 0;
+    for (const doc of docs) {
+      const error = new MODELS[spec.model](doc).validateSync();
+      if (!error) continue;
+      if (shown++ < SHOWN_INVALID)
+        problems.push(
+          `${spec.table} row ${spec.idField}=${String(doc[spec.idField])}: ${error.message}`,
+        );
+    }
+    if (shown > SHOWN_INVALID)
+      problems.push(`${spec.table}: ${shown - SHOWN_INVALID} more invalid rows`);
+  }
+  return problems;
+}
+
 /** Old `/Public/Uploads/…` links in page text now point at the file by its sign. */
 function rewriteUploadLinks(docs: ImportDoc[], signs: Map<string, string>): void {
   if (signs.size === 0) return;
@@ -233,6 +253,7 @@ export async function migrateShowdoc(
   const docsOf = (table: string) => tables.find((t) => t.spec.table === table)!.docs;
   const files = await locateFiles(docsOf('upload_file'), options.uploadsDir);
   const { problems, replacedAdmin } = await checkTarget(tables, Boolean(options.merge));
+  problems.push(...invalidRows(tables));
   const report: ShowdocMigrationReport = {
     tables: tables.map((t) => ({
       table: t.spec.table,

@@ -36,6 +36,8 @@ export interface TableSpec {
   counter: string;
   /** Other unique fields (a clash on any of them stops a merge). */
   uniqueFields: string[];
+  /** Field sets Quire keeps unique together; ShowDoc had no such index, so repeats are dropped. */
+  uniqueTogether?: string[][];
   convert(row: Row): ImportDoc;
 }
 
@@ -199,6 +201,7 @@ export const TABLES: TableSpec[] = [
   {
     table: 'item_member',
     model: 'ItemMember',
+    uniqueTogether: [['item_id', 'uid']],
     idField: 'item_member_id',
     counter: 'item_member_id',
     uniqueFields: [],
@@ -231,6 +234,7 @@ export const TABLES: TableSpec[] = [
   {
     table: 'team_member',
     model: 'TeamMember',
+    uniqueTogether: [['team_id', 'member_uid']],
     idField: 'id',
     counter: 'team_member_id',
     uniqueFields: [],
@@ -247,6 +251,7 @@ export const TABLES: TableSpec[] = [
   {
     table: 'team_item',
     model: 'TeamItem',
+    uniqueTogether: [['team_id', 'item_id']],
     idField: 'id',
     counter: 'team_item_id',
     uniqueFields: [],
@@ -296,6 +301,7 @@ export const TABLES: TableSpec[] = [
   {
     table: 'item_sort',
     model: 'ItemSort',
+    uniqueTogether: [['uid', 'item_group_id']],
     idField: 'id',
     counter: 'item_sort_id',
     uniqueFields: [],
@@ -310,6 +316,7 @@ export const TABLES: TableSpec[] = [
   {
     table: 'item_top',
     model: 'ItemTop',
+    uniqueTogether: [['uid', 'item_id']],
     idField: 'id',
     counter: 'item_top_id',
     uniqueFields: [],
@@ -323,6 +330,7 @@ export const TABLES: TableSpec[] = [
   {
     table: 'item_star',
     model: 'ItemStar',
+    uniqueTogether: [['uid', 'item_id']],
     idField: 'id',
     counter: 'item_star_id',
     uniqueFields: [],
@@ -353,6 +361,7 @@ export const TABLES: TableSpec[] = [
   {
     table: 'template_item',
     model: 'TemplateItem',
+    uniqueTogether: [['template_id', 'item_id']],
     idField: 'id',
     counter: 'template_item_id',
     uniqueFields: [],
@@ -392,6 +401,7 @@ export const TABLES: TableSpec[] = [
   {
     table: 'file_page',
     model: 'FilePage',
+    uniqueTogether: [['file_id', 'page_id']],
     idField: 'id',
     counter: 'file_page_id',
     uniqueFields: [],
@@ -550,19 +560,26 @@ export async function readShowdocDatabase(file: string): Promise<ShowdocSource> 
       const rows = names.has(spec.table) ? allRows(db, spec.table) : [];
       const seen = new Map(spec.uniqueFields.map((f) => [f, new Set<unknown>()]));
       const ids = new Set<number>();
+      const pairs = new Set<string>();
       const docs: ImportDoc[] = [];
       let duplicates = 0;
       for (const row of rows) {
         const doc = spec.convert(row);
         const id = doc[spec.idField] as number;
+        const together = (spec.uniqueTogether ?? []).map((fields) =>
+          JSON.stringify(fields.map((f) => doc[f])),
+        );
         const repeats =
-          ids.has(id) || spec.uniqueFields.some((f) => doc[f] !== '' && seen.get(f)!.has(doc[f]));
+          ids.has(id) ||
+          spec.uniqueFields.some((f) => doc[f] !== '' && seen.get(f)!.has(doc[f])) ||
+          together.some((key) => pairs.has(key));
         if (repeats) {
           duplicates++;
           continue;
         }
         ids.add(id);
         for (const f of spec.uniqueFields) seen.get(f)!.add(doc[f]);
+        for (const key of together) pairs.add(key);
         docs.push(doc);
       }
       let highestId = seq.get(spec.table) ?? 0;

@@ -5,9 +5,12 @@
  * Ant Design does not: split by importer, each screen downloads only the components it uses (one
  * antd chunk made every reader download the editor's and workspace's components too — 80 KiB gzip
  * more for an anonymous reader).
+ * Every text file also gets a brotli (.br) and a gzip (.gz) copy at build time, which api/web.ts
+ * sends by content negotiation: the server never compresses per request.
  */
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
+import { compression } from 'vite-plugin-compression2';
 
 const vendorGroups: { name: string; test: RegExp }[] = [
   { name: 'vendor-react', test: /node_modules[\\/](react|react-dom|scheduler|react-router)[\\/]/ },
@@ -18,6 +21,14 @@ export default defineConfig({
   root: fileURLToPath(new URL('./web', import.meta.url)),
   base: '/',
   publicDir: false,
+  plugins: [
+    compression({
+      algorithms: ['brotliCompress', 'gzip'],
+      // Small files are not worth a second request path; copies no smaller are skipped anyway.
+      threshold: 1024,
+      logLevel: 'silent',
+    }),
+  ],
   build: {
     outDir: fileURLToPath(new URL('./dist', import.meta.url)),
     emptyOutDir: true,

@@ -15,7 +15,7 @@ import {
   type Logger,
   formatNow,
 } from '../models/platform';
-import { unreadCounts } from '../models/notices';
+import { unreadCountsOf } from '../models/notices';
 import { MessageContent } from '../models/notices/schemas';
 import { Page } from '../models/pages/schemas';
 import { actorOf } from './auth';
@@ -188,10 +188,16 @@ export function startFanout(deps: FanoutDeps): () => void {
       for (const socket of localSocketsIn(io, room)) socket.disconnect(true);
     },
 
-    async 'unread.changed'({ uid }) {
-      if (!hasLocalSockets(io, rooms.user(uid))) return;
-      const counts = await unreadCounts(uid);
-      local().to(rooms.user(uid)).emit('unread', counts);
+    async 'unread.changed'({ uids }) {
+      // One batch of counts for the recipients with a socket here, then one push per user room
+      // (each user's counts are their own).
+      const here = uids.filter((uid) => hasLocalSockets(io, rooms.user(uid)));
+      if (!here.length) return;
+      const counts = await unreadCountsOf(here);
+      for (const uid of here) {
+        const mine = counts.get(uid);
+        if (mine) local().to(rooms.user(uid)).emit('unread', mine);
+      }
     },
   };
 

@@ -11,12 +11,18 @@ import { Route, Routes } from 'react-router';
 import { RequireLogin } from './auth/RequireLogin';
 import { ApiBridge } from './components/ApiBridge';
 import { ScreenLoading } from './components/ScreenLoading';
-import { Landing } from './features/landing/Landing';
-import { NotFound } from './features/landing/NotFound';
 import { loadAntdLocale } from './i18n/antdLocale';
 import { LANGUAGES } from './i18n';
 import { motionWanted } from './motion';
 
+// The start page and the 404 are lazy too: their frame (header, language select) is not the
+// reader's, and an entry import would make every reader download it.
+const Landing = lazy(() =>
+  import('./features/landing/Landing').then((m) => ({ default: m.Landing })),
+);
+const NotFound = lazy(() =>
+  import('./features/landing/NotFound').then((m) => ({ default: m.NotFound })),
+);
 const LoginPage = lazy(() => import('./features/auth/LoginPage'));
 const RegisterPage = lazy(() => import('./features/auth/RegisterPage'));
 const TokenLoginBridge = lazy(() => import('./features/auth/TokenLoginBridge'));
@@ -32,6 +38,7 @@ const TeamMembersPage = lazy(() => import('./features/teams/TeamMembersPage'));
 const TeamItemsPage = lazy(() => import('./features/teams/TeamItemsPage'));
 const AttachmentsPage = lazy(() => import('./features/attachments/AttachmentsPage'));
 const AdminEntry = lazy(() => import('./features/admin/AdminEntry'));
+const ItemSettingPage = lazy(() => import('./features/itemSetting/ItemSettingPage'));
 const ExportPage = lazy(() => import('./features/transfer/ExportPage'));
 // The reader: its own chunks, no workspace, editor or admin code (DESIGN §6).
 const Reader = lazy(() => import('./features/reader/ReaderRoute'));
@@ -94,6 +101,7 @@ export function App() {
               <Route path="/team/item/:id" element={<TeamItemsPage />} />
               <Route path="/attachment/index" element={<AttachmentsPage />} />
               <Route path="/admin/index" element={<AdminEntry />} />
+              <Route path="/item/setting/:item_id" element={<ItemSettingPage />} />
               <Route path="/item/export/:item_id" element={<ExportPage />} />
             </Route>
             <Route

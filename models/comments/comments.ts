@@ -53,6 +53,7 @@ async function pageFor(
     itemPassword,
     denied: 10303,
     deniedMessage: 'No permission to visit this item',
+    askPassword: true,
   });
 }
 

@@ -31,6 +31,7 @@ async function pageFor(actor: Actor, pageId: number, itemPassword?: string) {
     itemPassword,
     denied: 10303,
     deniedMessage: 'No permission',
+    askPassword: true,
   });
 }
 

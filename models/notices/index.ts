@@ -9,6 +9,8 @@ export {
   type Reminder,
   startNotifications,
   unreadCounts,
+  unreadCountsOf,
+  type UnreadCounts,
   unreadNotices,
   unreadRemindCount,
 } from './notices';

@@ -14,11 +14,12 @@
 import {
   firstUnreadAnnouncement,
   isVisibleAnnouncement,
-  unreadAnnouncementCount,
+  unreadAnnouncementCounts,
 } from './announcements';
 import { findLiveItem, itemAccess, type Actor } from '../access';
 import {
   nextId,
+  nextIds,
   ApiError,
   events,
   type DomainEvents,
@@ -59,8 +60,9 @@ export interface NewReminder {
 }
 
 /**
- * One content row, one unread delivery per recipient, then `notice.created` and each recipient's
- * `unread.changed`. Returns the content id (0 when there was nobody to tell).
+ * One content row, one unread delivery per recipient (their ids taken as one range, the rows
+ * written by one insertMany), then one `notice.created` and one `unread.changed` for all of them.
+ * Returns the content id (0 when there was nobody to tell).
  */
 export async function createReminders(reminder: NewReminder): Promise<number> {
   const toUids = [...new Set(reminder.toUids.filter((uid) => uid > 0))];
@@ -78,21 +80,20 @@ export async function createReminders(reminder: NewReminder): Promise<number> {
     object_id: reminder.objectId,
     addtime: now,
   });
-  const rows: MessageDoc[] = [];
-  for (const uid of toUids)
-    rows.push({
-      id: await nextId('message_id'),
-      from_uid: reminder.fromUid,
-      to_uid: uid,
-      message_type: REMIND,
-      message_content_id: contentId,
-      status: UNREAD,
-      addtime: now,
-      readtime: '',
-    });
-  await Message.insertMany(rows);
+  const ids = await nextIds('message_id', toUids.length);
+  const rows: MessageDoc[] = toUids.map((uid, i) => ({
+    id: ids[i],
+    from_uid: reminder.fromUid,
+    to_uid: uid,
+    message_type: REMIND,
+    message_content_id: contentId,
+    status: UNREAD,
+    addtime: now,
+    readtime: '',
+  }));
+  await Message.insertMany(rows, { lean: true });
   events.publish('notice.created', { kind: 'remind', uids: toUids, messageContentId: contentId });
-  for (const uid of toUids) events.publish('unread.changed', { uid });
+  events.publish('unread.changed', { uids: toUids });
   return contentId;
 }
 
@@ -208,19 +209,41 @@ export async function unreadRemindCount(uid: number): Promise<number> {
   return Message.countDocuments(unreadRemindersOf(uid));
 }
 
-/** Both unread counts of a user (pushed live by the realtime service on `unread.changed`). */
-export async function unreadCounts(uid: number): Promise<{ remind: number; announce: number }> {
-  const user =
-    uid > 0
-      ? await User.findOne({ uid }, { uid: 1, username: 1, groupid: 1, _id: 0 }).lean()
-      : null;
-  if (!user) return { remind: 0, announce: 0 };
-  const actor: Actor = { uid: user.uid, username: user.username, groupid: user.groupid };
-  const [remind, announce] = await Promise.all([
-    unreadRemindCount(uid),
-    unreadAnnouncementCount(actor),
+export interface UnreadCounts {
+  remind: number;
+  announce: number;
+}
+
+/**
+ * Both unread counts of each of these users (pushed live by the realtime service on
+ * `unread.changed`): a fixed number of queries however many users — a reminder to a thousand
+ * subscribers must not cost thousands of queries. Unknown users get zeros.
+ */
+export async function unreadCountsOf(uids: number[]): Promise<Map<number, UnreadCounts>> {
+  const wanted = [...new Set(uids.filter((uid) => uid > 0))];
+  const result = new Map<number, UnreadCounts>();
+  if (!wanted.length) return result;
+  const users = await User.find(
+    { uid: { $in: wanted } },
+    { uid: 1, username: 1, groupid: 1, reg_time: 1, _id: 0 },
+  ).lean();
+  const known = users.map((u) => u.uid);
+  const [reminds, announces] = await Promise.all([
+    Message.aggregate<{ _id: number; n: number }>([
+      { $match: { to_uid: { $in: known }, message_type: REMIND, status: UNREAD } },
+      { $group: { _id: '$to_uid', n: { $sum: 1 } } },
+    ]),
+    unreadAnnouncementCounts(users),
   ]);
-  return { remind, announce };
+  const remindBy = new Map(reminds.map((r) => [r._id, r.n]));
+  for (const uid of wanted)
+    result.set(uid, { remind: remindBy.get(uid) ?? 0, announce: announces.get(uid) ?? 0 });
+  return result;
+}
+
+/** Both unread counts of one user. */
+export async function unreadCounts(uid: number): Promise<UnreadCounts> {
+  return (await unreadCountsOf([uid])).get(uid) ?? { remind: 0, announce: 0 };
 }
 
 /** message/getUnread: the newest unread reminder and the oldest unread announcement. */
@@ -254,7 +277,7 @@ export async function markRead(actor: Actor, contentId: number): Promise<void> {
     { $set: { status: READ, readtime: now } },
   );
   if (updated.modifiedCount > 0) {
-    events.publish('unread.changed', { uid: actor.uid });
+    events.publish('unread.changed', { uids: [actor.uid] });
     return;
   }
   if (await Message.exists({ to_uid: actor.uid, message_content_id: contentId })) return;
@@ -275,7 +298,7 @@ export async function markRead(actor: Actor, contentId: number): Promise<void> {
     if ((error as { code?: unknown }).code === 11000) return;
     throw error;
   }
-  events.publish('unread.changed', { uid: actor.uid });
+  events.publish('unread.changed', { uids: [actor.uid] });
 }
 
 /** message/delete: hides the caller's reminder with this content id. */
@@ -291,7 +314,7 @@ export async function deleteNotice(actor: Actor, contentId: number): Promise<voi
     { to_uid: actor.uid, message_content_id: contentId },
     { $set: { status: DELETED } },
   );
-  if (wasUnread) events.publish('unread.changed', { uid: actor.uid });
+  if (wasUnread) events.publish('unread.changed', { uids: [actor.uid] });
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -32,6 +32,12 @@ export interface PageAccessOptions {
   /** Code and text when the level is not met (page endpoints mostly answer 10101). */
   denied?: ErrorCode;
   deniedMessage?: string;
+  /**
+   * Answer 10303 when the page is in a password-protected item the actor has not unlocked, so
+   * the client sends the reader to the item-password screen (spec: 10303/10307 on a page fetch).
+   * Off by default: the other page routes answer such a page exactly like a missing one.
+   */
+  askPassword?: boolean;
 }
 
 export function pageMissing(): ApiError {
@@ -58,9 +64,14 @@ export async function requirePage(
   const page = await Page.findOne({ page_id: pageId, is_del: 0 }, { _id: 0 }).lean<PageDoc>();
   if (!page) throw pageMissing();
   const access = await itemAccess(actor, page.item_id, { itemPassword: options.itemPassword });
-  // A page one may not even read answers exactly like a missing one (its id reveals nothing);
-  // item/info keeps 10303/10307 so a client still learns to ask for the visit password.
-  if (!access || !access.visit) throw pageMissing();
+  // A page one may not read answers exactly like a missing one (its id reveals nothing), except
+  // on the page fetches that ask for the item's password (see `askPassword`).
+  if (!access) throw pageMissing();
+  if (!access.visit) {
+    if (options.askPassword && access.item.password)
+      throw new ApiError(10303, 'This item needs its visit password');
+    throw pageMissing();
+  }
   if (!allows(access, options.level)) {
     const archivedWrite = access.archived && options.level !== 'visit';
     throw new ApiError(

@@ -352,6 +352,7 @@ export async function readPage(
     level: 'visit',
     itemPassword: options.itemPassword,
     deniedMessage: 'No access permission',
+    askPassword: true,
   });
   const [attachmentCount, uniqueKey] = await Promise.all([
     countAttachments(page.page_id),

@@ -85,12 +85,14 @@ export interface DomainEvents {
   };
   /** A reminder or announcement was created for these users (announcements: `uids` empty = all). */
   'notice.created': { kind: 'remind' | 'announce'; uids: number[]; messageContentId: number };
-  /** A user's unread counts changed (new notice, marked read). */
-  'unread.changed': { uid: number };
+  /** These users' unread counts changed (a reminder batch, one user marking read). */
+  'unread.changed': { uids: number[] };
   /** How far a file import of this user has got (pushed while the import runs). */
   'import.progress': { uid: number; importId: string; done: number; total: number };
   /** Every login token of the user was revoked (logout, password change): live sessions end. */
   'session.revoked': { uid: number };
+  /** Site options were written (admin settings): every process drops its settings cache. */
+  'settings.changed': { names: string[] };
 }
 
 export type EventName = keyof DomainEvents;

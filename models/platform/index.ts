@@ -1,6 +1,6 @@
 /** Platform: configuration, database connection, logging, clock, ids, the error-code table, the domain-event catalogue and bus, blob storage and dumps. Depends on no domain. */
 export { type Config, CONFIG_KEYS, ConfigError, loadConfig } from './config';
-export { nextId, raiseCounter } from './counters';
+export { nextId, nextIds, raiseCounter } from './counters';
 export { type Database, ensureIndexes, openDatabase } from './db';
 export { type CollectionReport, exportDatabase, importDatabase } from './dump';
 export { ApiError, type ErrorCode, failure, isApiError } from './errors';
@@ -22,8 +22,12 @@ export {
   localStorageFor,
   newStorageKey,
   type StoredFile,
+  S3FileStorage,
+  type S3Settings,
+  SwitchingFileStorage,
+  type CloudResolver,
 } from './storage';
-export { formatNow, formatUnix, nowSeconds, setTimeZone } from './time';
+export { formatNow, formatUnix, formatUnixOrEmpty, nowSeconds, setTimeZone } from './time';
 export {
   countFailure,
   requireUnderLimit,
@@ -32,3 +36,4 @@ export {
   tryConsume,
 } from './throttle';
 export { currentClient, runForClient } from './requestClient';
+export { checkForUpdate, configureUpdateFeed, type UpdateInfo } from './updates';

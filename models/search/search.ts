@@ -9,6 +9,7 @@
  *   character (one such character is a word; one Latin letter would match nearly every page).
  * - Access: only items the user may visit; inside them only pages the user may see — no other
  *   author's drafts, nothing outside a member's catalog restriction (sub-catalogs included).
+ * - Pages are found through an inverted index of each item (pageIndex.ts), then matched exactly.
  * - Ranking: title hits first, then more hits, then the most recently saved. Each result carries a
  *   `search_content` snippet around the first hit in the content.
  */
@@ -18,6 +19,7 @@ import { escapeForClient } from '../pages';
 import { Item } from '../items/schemas';
 import { ItemMember, TeamItemMember } from '../members/schemas';
 import { Page, type PageDoc } from '../pages/schemas';
+import { candidatePageIds } from './pageIndex';
 
 export const MAX_KEYWORD_LENGTH = 100;
 /** Results returned per search (the best ones after ranking). */
@@ -54,18 +56,28 @@ export function checkKeyword(raw: string): string {
   return keyword;
 }
 
-/** Live pages of these items whose title or content contains the keyword (case-insensitive). */
+/**
+ * Live pages of these items whose title or content contains the keyword (case-insensitive). The
+ * inverted index (pageIndex.ts) names the pages that can; only those are read and matched.
+ */
 export async function findMatchingPages(itemIds: number[], keyword: string): Promise<PageDoc[]> {
   if (!itemIds.length || !keyword) return [];
-  const pattern = { $regex: escapeRegExp(keyword), $options: 'i' };
-  return Page.find(
+  const candidates = await candidatePageIds(itemIds, keyword);
+  if (candidates && !candidates.length) return [];
+  const matcher = new RegExp(escapeRegExp(keyword), 'i');
+  // Without a term to look up (punctuation only), the database matches every page.
+  const pattern = { $regex: matcher.source, $options: 'i' };
+  const pages = await Page.find(
     {
+      ...(candidates
+        ? { page_id: { $in: candidates } }
+        : { $or: [{ page_title: pattern }, { page_content: pattern }] }),
       item_id: itemIds.length === 1 ? itemIds[0] : { $in: itemIds },
       is_del: 0,
-      $or: [{ page_title: pattern }, { page_content: pattern }],
     },
     { _id: 0 },
   ).lean<PageDoc[]>();
+  return pages.filter((p) => matcher.test(p.page_title) || matcher.test(p.page_content));
 }
 
 interface Ranked {

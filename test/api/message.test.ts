@@ -32,8 +32,8 @@ let stopRecording: () => void = () => {};
 function record() {
   recorded = { unread: [], notices: [] };
   const stops = [
-    events.subscribe('unread.changed', ({ uid }) => {
-      recorded.unread.push(uid);
+    events.subscribe('unread.changed', ({ uids }) => {
+      recorded.unread.push(...uids);
     }),
     events.subscribe('notice.created', (notice) => {
       recorded.notices.push(notice);
@@ -102,7 +102,7 @@ afterAll(async () => {
 });
 
 describe('save and notify', () => {
-  test('three subscribers get three reminders and three unread.changed events; setRead clears them', async () => {
+  test('three subscribers get three reminders and an unread.changed naming the three; setRead clears them', async () => {
     record();
     const page = await subscribedPage([alice, bob, saver]);
     const notice = await saveAndNotify(saver, page, 'Please review');

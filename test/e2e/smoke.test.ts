@@ -20,9 +20,10 @@ test('the landing page says Quire and its login link opens /user/login', async (
   page.on('pageerror', (error) => errors.push(error.message));
 
   await page.goto(suite.server.url + '/');
-  await expect(page.getByRole('heading', { name: 'Quire', level: 1 }).isVisible()).resolves.toBe(
-    true,
-  );
+  // The start page is its own chunk: wait for it to render (isVisible does not wait).
+  const heading = page.getByRole('heading', { name: 'Quire', level: 1 });
+  await heading.waitFor();
+  await expect(heading.isVisible()).resolves.toBe(true);
   expect(await page.title()).toBe('Quire');
 
   await page.getByRole('link', { name: 'Log in' }).click();

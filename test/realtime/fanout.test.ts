@@ -5,6 +5,7 @@
  * `menu:changed`, deleted pages and archived items are announced, announcements reach everyone.
  */
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import { Message } from '../../models/notices/schemas/message';
 import { addMember, makeItem } from '../helpers/factories';
 import { makePage } from '../helpers/pages';
 import { startTestServer, type TestServer } from '../helpers/server';
@@ -108,6 +109,57 @@ describe('notices and unread counts', () => {
     await roundTrip(other);
     expect(other.all('notice')).toEqual([]);
     for (const client of [...tabs, other]) client.close();
+  });
+
+  test('a notice to many subscribers: one delivery row each with distinct ids, each socket gets its own unread count', async () => {
+    const readers = await Promise.all(Array.from({ length: 25 }, () => makeUser()));
+    for (const reader of readers) await addMember(itemId, reader, 0);
+    const page = await makePage(editor, itemId);
+    await as(editor).ok('subscription/savePage', {
+      page_id: page.page_id,
+      uids: readers.map((r) => r.uid).join(','),
+    });
+    // One reader already has an unread reminder (from another page): their count must be 2.
+    const earlier = await makePage(editor, itemId);
+    await as(editor).ok('subscription/savePage', {
+      page_id: earlier.page_id,
+      uids: String(readers[0].uid),
+    });
+    await as(editor).ok('page/save', {
+      page_id: earlier.page_id,
+      item_id: itemId,
+      page_title: earlier.page_title,
+      page_content: 'first',
+      is_notify: 1,
+      notify_content: 'Earlier change',
+    });
+    const clients = await Promise.all(readers.map(connect));
+
+    await as(editor).ok('page/save', {
+      page_id: page.page_id,
+      item_id: itemId,
+      page_title: page.page_title,
+      page_content: 'for everyone',
+      is_notify: 1,
+      notify_content: 'Batch change',
+    });
+    const notices = await Promise.all(
+      clients.map((c) => c.waitFor('notice', (n) => n.object_id === page.page_id)),
+    );
+    const contentId = notices[0].message_content_id;
+    expect(new Set(notices.map((n) => n.message_content_id))).toEqual(new Set([contentId]));
+    const counts = await Promise.all(
+      clients.map((c, i) => c.waitFor('unread', (u) => u.remind === (i === 0 ? 2 : 1))),
+    );
+    expect(counts[0]).toMatchObject({ remind: 2 });
+    expect(counts.slice(1).every((u) => u.remind === 1)).toBe(true);
+
+    const deliveries = await Message.find({ message_content_id: contentId }).lean();
+    expect(deliveries.map((d) => d.to_uid).sort((a, b) => a - b)).toEqual(
+      readers.map((r) => r.uid).sort((a, b) => a - b),
+    );
+    expect(new Set(deliveries.map((d) => d.id)).size).toBe(readers.length);
+    for (const client of clients) client.close();
   });
 
   test('a site announcement is pushed to every connected user', async () => {

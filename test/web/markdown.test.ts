@@ -17,6 +17,7 @@ import {
 } from '../../web/markdown';
 import { registerHighlighter, registerMathRenderer } from '../../web/markdown/features';
 import { installHighlighter } from '../../web/markdown/highlighter';
+import { featuresReady } from '../../web/markdown/loadFeatures';
 import { installKatex } from '../../web/markdown/katexRenderer';
 
 let dom: JSDOM;
@@ -97,17 +98,36 @@ describe('Markdown features', () => {
     ).toEqual(['#title-section', '#images-section']);
   });
 
-  test('code fences highlight once highlight.js is registered, unknown languages stay plain', () => {
+  test('code fences highlight once their grammars are loaded, unknown languages stay plain', async () => {
     registerHighlighter(null);
-    const plain = renderDocument('```js\nconst a = 1;\n```');
-    expect(plain.needs.highlight).toBe(true);
+    const source = '```js\nconst a = 1;\n```\n\n```nolang\n<b>x</b>\n```\n\n```JS\nlet b;\n```';
+    const plain = renderDocument(source);
+    expect(plain.needs.highlight).toEqual(['js', 'nolang']);
     expect(plain.html).not.toContain('hljs-');
-    installHighlighter();
+    expect(featuresReady(plain.needs)).toBe(false);
+    await installHighlighter(plain.needs.highlight);
     try {
-      const highlighted = renderDocument('```js\nconst a = 1;\n```\n\n```nolang\n<b>x</b>\n```');
-      const root = parse(highlighted.html);
+      expect(featuresReady(plain.needs)).toBe(true);
+      const root = parse(renderDocument(source).html);
       expect(root.querySelector('code.language-js .hljs-keyword')?.textContent).toBe('const');
       expect(root.querySelector('code.language-nolang')?.textContent).toBe('<b>x</b>\n');
+    } finally {
+      registerHighlighter(null);
+    }
+  });
+
+  test('a fence loads only the grammars it needs: aliases resolve, HTML brings its script grammar', async () => {
+    registerHighlighter(null);
+    const html = renderDocument('```html\n<script>var x = 1;</script>\n```');
+    expect(html.needs.highlight).toEqual(['html']);
+    await installHighlighter(html.needs.highlight);
+    try {
+      const root = parse(renderDocument('```html\n<script>var x = 1;</script>\n```').html);
+      expect(root.querySelector('code.language-html .hljs-tag')).not.toBeNull();
+      // the script's body is highlighted by the JavaScript grammar HTML embeds
+      expect(root.querySelector('code.language-html .hljs-keyword')?.textContent).toBe('var');
+      // a language no fence named is still to load: the document is not ready until it is
+      expect(featuresReady(renderDocument('```rust\nfn main() {}\n```').needs)).toBe(false);
     } finally {
       registerHighlighter(null);
     }
@@ -149,7 +169,7 @@ describe('Markdown features', () => {
 
   test('a mermaid fence becomes a diagram placeholder holding its escaped source', () => {
     const doc = renderDocument('```mermaid\ngraph TD; A-->B<script>\n```');
-    expect(doc.needs).toEqual({ math: false, highlight: false, mermaid: true });
+    expect(doc.needs).toEqual({ math: false, highlight: [], mermaid: true });
     const block = parse(doc.html).querySelector('.md-mermaid .md-mermaid-source');
     expect(block?.textContent).toBe('graph TD; A-->B<script>\n');
     expect(parse(doc.html).querySelector('script')).toBeNull();

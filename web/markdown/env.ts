@@ -10,8 +10,8 @@ export interface TocEntry {
 export interface RenderNeeds {
   /** TeX formulas (KaTeX). */
   math: boolean;
-  /** Fenced code with a language (highlight.js). */
-  highlight: boolean;
+  /** The languages fenced code names, each once, lower-cased (highlight.js grammars to load). */
+  highlight: string[];
   /** mermaid diagrams (drawn in the browser after insertion). */
   mermaid: boolean;
 }
@@ -22,5 +22,5 @@ export interface RenderEnv {
 }
 
 export function newEnv(): RenderEnv {
-  return { toc: [], needs: { math: false, highlight: false, mermaid: false } };
+  return { toc: [], needs: { math: false, highlight: [], mermaid: false } };
 }

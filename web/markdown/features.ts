@@ -6,8 +6,12 @@
  * handled by the <Markdown> component.
  */
 export type MathRenderer = (tex: string, displayMode: boolean) => string;
-/** Highlighted HTML of `code`, or '' when the language is unknown. */
-export type Highlighter = (code: string, language: string) => string;
+export interface Highlighter {
+  /** Highlighted HTML of `code`, or '' when the language is unknown (or not loaded yet). */
+  highlight(code: string, language: string): string;
+  /** True when `language` is loaded, or is one no grammar exists for (nothing to wait for). */
+  covers(language: string): boolean;
+}
 
 interface Registry {
   math: MathRenderer | null;

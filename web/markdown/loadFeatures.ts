@@ -6,7 +6,6 @@ import type { RenderNeeds } from './env';
 import { highlighter, mathRenderer } from './features';
 
 let math: Promise<void> | null = null;
-let highlight: Promise<void> | null = null;
 
 function loadMath(): Promise<void> {
   math ??= Promise.all([import('./katexRenderer'), import('./featureStyles')]).then(([m]) =>
@@ -15,21 +14,25 @@ function loadMath(): Promise<void> {
   return math;
 }
 
-function loadHighlight(): Promise<void> {
-  highlight ??= import('./highlighter').then((m) => m.installHighlighter());
-  return highlight;
+function loadHighlight(languages: readonly string[]): Promise<void> {
+  return import('./highlighter').then((m) => m.installHighlighter(languages));
+}
+
+function highlightReady(languages: readonly string[]): boolean {
+  const loaded = highlighter();
+  return languages.length === 0 || (!!loaded && languages.every((l) => loaded.covers(l)));
 }
 
 /** True when the renderers for these needs are all present (no reload necessary). */
 export function featuresReady(needs: RenderNeeds): boolean {
-  return (!needs.math || !!mathRenderer()) && (!needs.highlight || !!highlighter());
+  return (!needs.math || !!mathRenderer()) && highlightReady(needs.highlight);
 }
 
 export async function loadFeatures(needs: RenderNeeds): Promise<boolean> {
   if (featuresReady(needs)) return false;
   const work: Promise<void>[] = [];
   if (needs.math && !mathRenderer()) work.push(loadMath());
-  if (needs.highlight && !highlighter()) work.push(loadHighlight());
+  if (!highlightReady(needs.highlight)) work.push(loadHighlight(needs.highlight));
   await Promise.all(work);
   return true;
 }

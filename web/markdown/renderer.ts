@@ -83,7 +83,7 @@ function createMarkdownIt(): MarkdownIt {
     highlight(code, language) {
       const highlight = highlighter();
       if (!highlight || !language) return '';
-      return highlight(code, language);
+      return highlight.highlight(code, language);
     },
   });
   md.use(mathPlugin);
@@ -101,7 +101,7 @@ function createMarkdownIt(): MarkdownIt {
       return `<div class="md-mermaid"><pre class="md-mermaid-source">${escapeHtml(token.content)}</pre></div>\n`;
     }
     if (MATH_FENCES.has(language)) return `${renderMath(token.content, true, env)}\n`;
-    if (language) env.needs.highlight = true;
+    if (language && !env.needs.highlight.includes(language)) env.needs.highlight.push(language);
     return fence(tokens, idx, options, env, self);
   };
 

@@ -1,6 +1,7 @@
 /**
  * The narrow-screen header (spec 001 §2 "Mobile layout"): the item's name between a button for the
- * catalog drawer and one for the language drawer.
+ * catalog drawer and one for the language drawer. Loaded only on narrow screens (its drawers and
+ * menu are not on a desktop reader's first paint).
  */
 import { GlobalOutlined, MenuOutlined, ShareAltOutlined } from '@ant-design/icons';
 import { Button, Drawer, Menu } from 'antd';
@@ -8,8 +9,7 @@ import { useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { LANGUAGES } from '../../i18n';
 import { useSwitchLanguage } from './ReaderLanguageSwitch';
-
-export const MOBILE_HEADER_HEIGHT = 48;
+import { MOBILE_HEADER_HEIGHT } from './useViewport';
 
 export function MobileHeader({
   title,
@@ -120,3 +120,5 @@ export function MobileHeader({
     </>
   );
 }
+
+export default MobileHeader;

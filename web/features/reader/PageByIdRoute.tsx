@@ -2,7 +2,7 @@
  * `/page/:page_id` (spec 002 §2): one page by its id, on its own, for those who may read its
  * item.
  */
-import { Result, Skeleton } from 'antd';
+import { Skeleton } from 'antd';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router';
@@ -11,6 +11,7 @@ import { apiLabels } from './apiLabels';
 import { SinglePageView } from './SinglePageView';
 import { useDocumentTitle } from './useDocumentTitle';
 import { usePage } from './usePage';
+import { LazyResult } from '../../components/LazyResult';
 
 export default function PageByIdRoute() {
   const { t } = useTranslation();
@@ -26,7 +27,7 @@ export default function PageByIdRoute() {
   useDocumentTitle(page?.page_title ?? null);
   if (!pageId || state.status === 'error')
     return (
-      <Result
+      <LazyResult
         status="warning"
         title={t('reader.pageUnavailable')}
         subTitle={state.status === 'error' ? state.message : undefined}

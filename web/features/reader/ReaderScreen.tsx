@@ -2,7 +2,7 @@
  * The reader for one item: loads it and the open page, follows live changes, and picks the view
  * by item type — regular (0, 1, 3), single page (2), spreadsheet (4, its own chunk).
  */
-import { Result, Skeleton } from 'antd';
+import { Skeleton } from 'antd';
 import { lazy, Suspense, useCallback, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
@@ -24,6 +24,7 @@ import { useItem } from './useItem';
 import { usePage } from './usePage';
 import { useReaderLive } from './useReaderLive';
 import { Watermark } from './Watermark';
+import { LazyResult } from '../../components/LazyResult';
 
 const SpreadsheetView = lazy(() => import('../sheet/SpreadsheetView'));
 
@@ -127,7 +128,11 @@ export function ReaderScreen({
 
   if (itemState.status === 'error')
     return (
-      <Result status="warning" title={t('reader.itemUnavailable')} subTitle={itemState.message} />
+      <LazyResult
+        status="warning"
+        title={t('reader.itemUnavailable')}
+        subTitle={itemState.message}
+      />
     );
   if (!item) return <Skeleton active style={{ padding: 40 }} />;
 

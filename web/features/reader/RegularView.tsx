@@ -6,24 +6,28 @@
  * into drawers behind a compact header.
  */
 import { ArrowLeftOutlined } from '@ant-design/icons';
-import { Button, Empty, FloatButton, Result, Skeleton, Tooltip, Typography } from 'antd';
+import { Button, Empty, FloatButton, Skeleton, Tooltip, Typography } from 'antd';
 import { lazy, Suspense, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 import type { TocEntry } from '../../markdown';
 import { CatalogTree } from './CatalogTree';
 import type { ReaderDialog } from './dialogs';
-import { EditorBar } from './EditorBar';
 import { HeaderActions } from './HeaderActions';
 import { isEmptyMenu } from './menu';
-import { MOBILE_HEADER_HEIGHT, MobileHeader } from './MobileHeader';
 import { PageArticle } from './PageArticle';
 import { editPagePath } from './paths';
 import { TOC_WIDTH, TocPanel } from './TocPanel';
 import type { ItemInfo, PageInfo } from './types';
 import type { PageState } from './usePage';
-import { MOBILE_BELOW, useIsMobile } from './useViewport';
+import { MOBILE_BELOW, MOBILE_HEADER_HEIGHT, useIsMobile } from './useViewport';
 import { useWindowHeight } from './useWindowHeight';
+import { LazyResult } from '../../components/LazyResult';
+
+// Neither is on an anonymous desktop reader's first paint: the mobile header (drawers, menu) and
+// the editors' bar (its dropdown menu) load when they are shown.
+const MobileHeader = lazy(() => import('./MobileHeader'));
+const EditorBar = lazy(() => import('./EditorBar').then((m) => ({ default: m.EditorBar })));
 
 const PageExtras = lazy(() => import('../comments/PageExtras'));
 
@@ -91,7 +95,11 @@ export function RegularView({
     );
   else if (pageState.status === 'error')
     body = (
-      <Result status="warning" title={t('reader.pageUnavailable')} subTitle={pageState.message} />
+      <LazyResult
+        status="warning"
+        title={t('reader.pageUnavailable')}
+        subTitle={pageState.message}
+      />
     );
   else if (!page) body = <Skeleton active paragraph={{ rows: 8 }} />;
   else
@@ -131,13 +139,15 @@ export function RegularView({
       data-layout={mobile ? 'mobile' : wide ? 'fullscreen' : 'desktop'}
     >
       {mobile ? (
-        <MobileHeader
-          title={item.item_name}
-          catalog={tree(windowHeight - 160)}
-          onShare={() => open('share')}
-          catalogOpen={drawer}
-          onCatalogOpenChange={setDrawer}
-        />
+        <Suspense fallback={<div style={{ height: MOBILE_HEADER_HEIGHT }} />}>
+          <MobileHeader
+            title={item.item_name}
+            catalog={tree(windowHeight - 160)}
+            onShare={() => open('share')}
+            catalogOpen={drawer}
+            onCatalogOpenChange={setDrawer}
+          />
+        </Suspense>
       ) : (
         !wide && (
           <header
@@ -203,13 +213,15 @@ export function RegularView({
             {tree(windowHeight - HEADER_HEIGHT - SIDEBAR_CHROME)}
           </div>
           {item.item_edit && (
-            <EditorBar
-              itemId={item.item_id}
-              pageId={page ? Number(page.page_id) : 0}
-              canManage={item.item_manage}
-              open={open}
-              onDeleted={onPageDeleted}
-            />
+            <Suspense fallback={null}>
+              <EditorBar
+                itemId={item.item_id}
+                pageId={page ? Number(page.page_id) : 0}
+                canManage={item.item_manage}
+                open={open}
+                onDeleted={onPageDeleted}
+              />
+            </Suspense>
           )}
         </aside>
       )}

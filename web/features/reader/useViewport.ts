@@ -2,6 +2,8 @@
 import { useSyncExternalStore } from 'react';
 
 export const MOBILE_BELOW = 1000;
+/** The narrow-screen header's height (MobileHeader.tsx, loaded only on narrow screens). */
+export const MOBILE_HEADER_HEIGHT = 48;
 
 function subscribe(listener: () => void): () => void {
   window.addEventListener('resize', listener);

@@ -240,6 +240,14 @@ async function buildShowdocDatabase(
     addtime: NOW,
     real_url: OLD_IMAGE_URL,
   });
+  insert('upload_file', {
+    file_id: 23,
+    sign: md5('escape'),
+    display_name: 'secret.txt',
+    uid: 2,
+    addtime: NOW,
+    real_url: 'http://old.example.com/Public/Uploads/../../secret.txt',
+  });
   insert('file_page', {
     id: 22,
     file_id: 21,
@@ -288,6 +296,8 @@ beforeAll(async () => {
   uploads = path.join(source, 'Public', 'Uploads');
   fs.mkdirSync(path.join(uploads, '2024-01-02'), { recursive: true });
   fs.writeFileSync(path.join(uploads, '2024-01-02', 'abc.png'), png);
+  // Next to the uploads folder, where a crafted real_url would point.
+  fs.writeFileSync(path.join(source, 'secret.txt'), 'not an upload');
   await buildShowdocDatabase(dbFile);
 });
 
@@ -329,7 +339,10 @@ describe('import:showdoc', () => {
     expect(dry.stdout).toContain('  user: 3 rows');
     expect(dry.stdout).toContain('  page: 3 rows');
     expect(dry.stdout).toContain('  page_history: 2 rows');
-    expect(dry.stdout).toContain('  files: 1 found, 0 missing');
+    // A real_url climbing out of the uploads folder is never read.
+    expect(dry.stdout).toContain(
+      '  files: 1 found, 1 missing\n    missing: secret.txt (file_id 23)',
+    );
     await inspect(dataDir, async () => {
       expect(await User.countDocuments()).toBe(0);
       expect(await Item.countDocuments()).toBe(0);
@@ -356,7 +369,7 @@ describe('import:showdoc', () => {
     expect(merged.stderr).toContain('user.username already used in Quire');
     await inspect(dataDir, async () => {
       expect(await Page.countDocuments()).toBe(3);
-      expect(await UploadFile.countDocuments()).toBe(1);
+      expect(await UploadFile.countDocuments()).toBe(2);
     });
   });
 
@@ -562,7 +575,7 @@ describe('import:showdoc on a Quire that already started once', () => {
     expect(run.stderr).toContain("running server's engine");
     expect(run.stdout).toContain('the first-start admin "showdoc" gives way');
     // Without --uploads the attachment row comes over and is reported as missing its file.
-    expect(run.stdout).toContain('files: 0 found, 1 missing');
+    expect(run.stdout).toContain('files: 0 found, 2 missing');
     const { captcha_id } = await server.api.ok<{ captcha_id: number }>('common/createCaptcha');
     const { captcha } = (await Captcha.findOne({ captcha_id }).lean())!;
     const answer = await server.api.call('user/loginByVerify', {

@@ -55,11 +55,12 @@ interface Flags {
 function progressReporter(): (table: string, done: number, total: number) => void {
   if (!process.stderr.isTTY)
     return (table, done, total) => {
-      if (done === total) note(`  ${table}: ${total} rows written`);
+      if (done === total && total > 0) note(`  ${table}: ${total} rows written`);
     };
   let bar: cliProgress.SingleBar | null = null;
   let current = '';
   return (table, done, total) => {
+    if (total === 0) return; // nothing to watch
     if (table !== current || !bar) {
       bar?.stop();
       current = table;

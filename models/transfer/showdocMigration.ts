@@ -175,12 +175,15 @@ async function checkTarget(
 }
 
 /** Rows Quire's schemas refuse, found before anything is written (not half-way through). */
-function invalidRows(tables: SourceTable[]): string[] {
+async function invalidRows(tables: SourceTable[]): Promise<string[]> {
   const problems: string[] = [];
   for (const { spec, docs } of tables) {
     let shown = 0;
     for (const doc of docs) {
-      const error = new MODELS[spec.model](doc).validateSync();
+      const error = await new MODELS[spec.model](doc).validate().then(
+        () => null,
+        (e: Error) => e,
+      );
       if (!error) continue;
       if (shown++ < SHOWN_INVALID)
         problems.push(
@@ -253,7 +256,7 @@ export async function migrateShowdoc(
   const docsOf = (table: string) => tables.find((t) => t.spec.table === table)!.docs;
   const files = await locateFiles(docsOf('upload_file'), options.uploadsDir);
   const { problems, replacedAdmin } = await checkTarget(tables, Boolean(options.merge));
-  problems.push(...invalidRows(tables));
+  problems.push(...(await invalidRows(tables)));
   const report: ShowdocMigrationReport = {
     tables: tables.map((t) => ({
       table: t.spec.table,

@@ -11,3 +11,9 @@ export { exportWord } from './exportWord';
 export { importFile, planImport, type ImportInput, type ImportResult } from './importer';
 export { DEFAULT_ZIP_LIMITS, type ZipLimits } from './zipArchive';
 export { exportOpenApi } from './exportOpenApi';
+export {
+  migrateShowdoc,
+  MigrationRefused,
+  type ShowdocMigrationOptions,
+  type ShowdocMigrationReport,
+} from './showdocMigration';

@@ -6,7 +6,7 @@
  * login lock (loginThrottle.ts) is the one that must hold across processes, and is stored.
  */
 import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
-import { ApiError } from './errors';
+import { type ApiError, errors } from './errors';
 
 /** points = requests allowed per `duration` seconds. */
 const LIMITS = {
@@ -30,8 +30,7 @@ const limiters = Object.fromEntries(
 
 function refusal(name: ThrottleName, waitMs: number): ApiError {
   const seconds = Math.max(1, Math.ceil(waitMs / 1000));
-  return new ApiError(
-    10100,
+  return errors.refused(
     name === 'itemPassword'
       ? `Too many wrong passwords, try again in ${seconds} s`
       : `Too many requests, try again in ${seconds} s`,

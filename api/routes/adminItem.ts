@@ -5,34 +5,35 @@
 import { adminDeleteItem, adminTransferItem, listAllItems } from '../../models/items';
 import { paging } from '../../models/notices';
 import { requireAdmin } from '../auth';
+import { adminItemContract } from '../contracts';
 import { defineController } from '../registry';
 
 const PAGE_SIZE = 20;
 
-export const adminItemController = defineController('adminItem', {
+export const adminItemController = defineController('adminItem', adminItemContract, {
   async getList(ctx) {
     const { actor } = await requireAdmin(ctx);
     return listAllItems(
       actor,
       {
-        itemName: ctx.params.str('item_name'),
-        username: ctx.params.str('username'),
-        itemType: ctx.params.int('item_type'),
-        privacyType: ctx.params.int('privacy_type'),
-        deleted: ctx.params.int('is_del') === 1,
+        itemName: ctx.input.item_name,
+        username: ctx.input.username,
+        itemType: ctx.input.item_type,
+        privacyType: ctx.input.privacy_type,
+        deleted: ctx.input.is_del === 1,
       },
-      paging(ctx.params.int('page', 1), ctx.params.int('count', PAGE_SIZE), PAGE_SIZE),
+      paging(ctx.input.page, ctx.input.count, PAGE_SIZE),
     );
   },
 
   async deleteItem(ctx) {
     const { actor } = await requireAdmin(ctx);
-    await adminDeleteItem(actor, ctx.params.int('item_id'));
+    await adminDeleteItem(actor, ctx.input.item_id);
     return [];
   },
 
   async attorn(ctx) {
     const { actor } = await requireAdmin(ctx);
-    return adminTransferItem(actor, ctx.params.int('item_id'), ctx.params.str('username'));
+    return adminTransferItem(actor, ctx.input.item_id, ctx.input.username);
   },
 });

@@ -5,34 +5,31 @@
 import { deleteUserAccount, listUsers, saveUser } from '../../models/accounts';
 import { paging } from '../../models/notices';
 import { requireAdmin } from '../auth';
+import { adminUserContract } from '../contracts';
 import { defineController } from '../registry';
 
 const PAGE_SIZE = 20;
 
-export const adminUserController = defineController('adminUser', {
+export const adminUserController = defineController('adminUser', adminUserContract, {
   async getList(ctx) {
     const { actor } = await requireAdmin(ctx);
-    return listUsers(
-      actor,
-      ctx.params.str('username'),
-      paging(ctx.params.int('page', 1), ctx.params.int('count', PAGE_SIZE), PAGE_SIZE),
-    );
+    return listUsers(actor, ctx.input.username, paging(ctx.input.page, ctx.input.count, PAGE_SIZE));
   },
 
   async addUser(ctx) {
     const { actor } = await requireAdmin(ctx);
     await saveUser(actor, {
-      uid: ctx.params.int('uid'),
-      username: ctx.params.str('username'),
-      password: ctx.params.str('password'),
-      name: ctx.params.str('name'),
+      uid: ctx.input.uid,
+      username: ctx.input.username,
+      password: ctx.input.password,
+      name: ctx.input.name,
     });
     return [];
   },
 
   async deleteUser(ctx) {
     const { actor } = await requireAdmin(ctx);
-    await deleteUserAccount(actor, ctx.params.int('uid'));
+    await deleteUserAccount(actor, ctx.input.uid);
     return [];
   },
 });

@@ -5,21 +5,22 @@
  */
 import { mockOfPage, saveMock } from '../../models/mocks';
 import { itemPassword, optionalLogin, requireLogin } from '../auth';
+import { mockContract } from '../contracts';
 import { defineController } from '../registry';
 
-export const mockController = defineController('mock', {
+export const mockController = defineController('mock', mockContract, {
   async add(ctx) {
     const { actor } = await requireLogin(ctx);
     return saveMock(actor, {
-      pageId: ctx.params.int('page_id'),
-      template: ctx.params.str('template'),
-      path: ctx.params.str('path', '/'),
+      pageId: ctx.input.page_id,
+      template: ctx.input.template,
+      path: ctx.input.path,
     });
   },
 
   async infoByPageId(ctx) {
     const { actor } = await optionalLogin(ctx);
-    const mock = await mockOfPage(actor, ctx.params.int('page_id'), itemPassword(ctx));
+    const mock = await mockOfPage(actor, ctx.input.page_id, itemPassword(ctx));
     if (!mock) return [];
     return {
       id: String(mock.id),

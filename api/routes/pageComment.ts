@@ -15,6 +15,7 @@ import {
 import { escapeForClient } from '../../models/pages';
 import { formatUnix } from '../../models/platform';
 import { itemPassword, optionalLogin, requireLogin } from '../auth';
+import { pageCommentContract, pageFeedbackContract } from '../contracts';
 import { defineController } from '../registry';
 
 interface CommentRow {
@@ -46,13 +47,13 @@ function commentRow(view: CommentView): CommentRow {
   };
 }
 
-export const pageCommentController = defineController('page_comment', {
+export const pageCommentController = defineController('page_comment', pageCommentContract, {
   async getList(ctx) {
     const { actor } = await optionalLogin(ctx);
     const list = await listComments(actor, {
-      pageId: ctx.params.int('page_id'),
-      page: ctx.params.int('page', 1),
-      count: ctx.params.int('count', 20),
+      pageId: ctx.input.page_id,
+      page: ctx.input.page,
+      count: ctx.input.count,
       itemPassword: itemPassword(ctx),
     });
     return { total: list.total, page: list.page, comments: list.comments.map(commentRow) };
@@ -61,9 +62,9 @@ export const pageCommentController = defineController('page_comment', {
   async add(ctx) {
     const { actor } = await requireLogin(ctx);
     const commentId = await addComment(actor, {
-      pageId: ctx.params.int('page_id'),
-      content: ctx.params.str('content'),
-      parentId: ctx.params.int('parent_id'),
+      pageId: ctx.input.page_id,
+      content: ctx.input.content,
+      parentId: ctx.input.parent_id,
       itemPassword: itemPassword(ctx),
     });
     return { comment_id: commentId, message: '评论发表成功' };
@@ -71,17 +72,17 @@ export const pageCommentController = defineController('page_comment', {
 
   async delete(ctx) {
     const { actor } = await requireLogin(ctx);
-    await deleteComment(actor, ctx.params.int('comment_id'));
+    await deleteComment(actor, ctx.input.comment_id);
     return { message: '删除成功' };
   },
 });
 
-export const pageFeedbackController = defineController('page_feedback', {
+export const pageFeedbackController = defineController('page_feedback', pageFeedbackContract, {
   async getStat(ctx) {
     const { actor } = await optionalLogin(ctx);
     return feedbackStat(actor, {
-      pageId: ctx.params.int('page_id'),
-      clientId: ctx.params.str('client_id'),
+      pageId: ctx.input.page_id,
+      clientId: ctx.input.client_id,
       itemPassword: itemPassword(ctx),
     });
   },
@@ -89,9 +90,9 @@ export const pageFeedbackController = defineController('page_feedback', {
   async submit(ctx) {
     const { actor } = await optionalLogin(ctx);
     const stat = await submitFeedback(actor, {
-      pageId: ctx.params.int('page_id'),
-      feedbackType: ctx.params.int('feedback_type'),
-      clientId: ctx.params.str('client_id'),
+      pageId: ctx.input.page_id,
+      feedbackType: ctx.input.feedback_type,
+      clientId: ctx.input.client_id,
       itemPassword: itemPassword(ctx),
     });
     return { message: '感谢您的反馈', ...stat };

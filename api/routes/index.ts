@@ -29,8 +29,10 @@ import { adminMessageController } from './adminMessage';
 import { mockController } from './mock';
 import { openAliasControllers, openController } from './open';
 import { exportController } from './export';
+import { exportHtmlController } from './exportHtml';
 import { importController } from './import';
 import { agentController } from './agent';
+import { aiController } from './ai';
 import { aiTokenController } from './aiToken';
 import { kanbanController } from './kanban';
 import { publicSquareController, scriptCronController, updateController } from './maintenance';
@@ -62,11 +64,13 @@ export const controllers: ControllerDefinition[] = [
   mockController,
   openController,
   exportController,
+  exportHtmlController,
   importController,
   ...openAliasControllers,
   pageCommentController,
   pageFeedbackController,
   agentController,
+  aiController,
   aiTokenController,
   kanbanController,
   publicSquareController,

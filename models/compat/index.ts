@@ -7,6 +7,7 @@ export {
   agentSessionAction,
   agentSessions,
   agentUnavailable,
+  aiAssistantRefusal,
   aiTokenMissing,
   createAiToken,
   itemAiConfig,

@@ -13,5 +13,5 @@ export {
   startAttachments,
 } from './attachments';
 export { deleteFiles, listUnusedFiles } from './attachmentCleanup';
-export { type FileVisit, openFileForVisit } from './fileVisits';
+export { type ExportedFile, type FileVisit, filesForExport, openFileForVisit } from './fileVisits';
 export { acceptFileName, authorizeUpload, storeUpload, type UploadPurpose } from './uploads';

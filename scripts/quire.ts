@@ -32,6 +32,7 @@ import {
   createLogger,
   type Logger,
   setTimeZone,
+  configureUpdateFeed,
 } from '../models/platform';
 import { attachRealtime, type RealtimeService } from '../realtime';
 import { startRecyclePurge } from '../models/pages';
@@ -104,6 +105,7 @@ export async function startQuire(
 
   const state = createAppState();
   setTimeZone(config.appTimezone);
+  configureUpdateFeed(config.updateFeedUrl);
   const servesApi = config.role !== 'realtime';
   const servesRealtime = config.role !== 'api';
   const app = servesApi

@@ -38,6 +38,7 @@ const TeamMembersPage = lazy(() => import('./features/teams/TeamMembersPage'));
 const TeamItemsPage = lazy(() => import('./features/teams/TeamItemsPage'));
 const AttachmentsPage = lazy(() => import('./features/attachments/AttachmentsPage'));
 const AdminEntry = lazy(() => import('./features/admin/AdminEntry'));
+const ItemSettingPage = lazy(() => import('./features/itemSetting/ItemSettingPage'));
 const ExportPage = lazy(() => import('./features/transfer/ExportPage'));
 // The reader: its own chunks, no workspace, editor or admin code (DESIGN §6).
 const Reader = lazy(() => import('./features/reader/ReaderRoute'));
@@ -100,6 +101,7 @@ export function App() {
               <Route path="/team/item/:id" element={<TeamItemsPage />} />
               <Route path="/attachment/index" element={<AttachmentsPage />} />
               <Route path="/admin/index" element={<AdminEntry />} />
+              <Route path="/item/setting/:item_id" element={<ItemSettingPage />} />
               <Route path="/item/export/:item_id" element={<ExportPage />} />
             </Route>
             <Route

@@ -19,7 +19,7 @@ const QR_MAX_URL_LENGTH = 2000;
 let version: string | undefined;
 
 /** `v` + package.json's version, read once (ShowDoc answers e.g. "v3.9.2"). */
-function packageVersion(): string {
+export function packageVersion(): string {
   if (version === undefined) {
     try {
       const text = readFileSync(new URL('../../package.json', import.meta.url), 'utf8');

@@ -26,6 +26,11 @@ import { templateController } from './template';
 import { subscriptionController } from './subscription';
 import { messageController } from './message';
 import { adminMessageController } from './adminMessage';
+import { adminUserController } from './adminUser';
+import { adminItemController } from './adminItem';
+import { adminSettingController } from './adminSetting';
+import { adminUpdateController } from './adminUpdate';
+import { extLoginController } from './extLogin';
 import { mockController } from './mock';
 import { openAliasControllers, openController } from './open';
 import { exportController } from './export';
@@ -61,6 +66,11 @@ export const controllers: ControllerDefinition[] = [
   subscriptionController,
   messageController,
   adminMessageController,
+  adminUserController,
+  adminItemController,
+  adminSettingController,
+  adminUpdateController,
+  extLoginController,
   mockController,
   openController,
   exportController,

@@ -56,6 +56,7 @@ export const itemController = defineController('item', {
       {
         item_name: optionalStr(ctx, 'item_name'),
         item_description: optionalStr(ctx, 'item_description'),
+        item_domain: optionalStr(ctx, 'item_domain'),
         password: optionalStr(ctx, 'password'),
         is_private: optionalBool(ctx, 'is_private'),
         allow_comment: optionalBool(ctx, 'allow_comment'),

@@ -59,6 +59,12 @@ export function isSiteAdmin(actor: Actor): boolean {
   return actor.uid > 0 && actor.groupid === 1;
 }
 
+/** The back office's gate: 10102 for visitors, 10103 for anyone but a site admin. */
+export function requireSiteAdmin(actor: Actor): void {
+  if (!(actor.uid > 0)) throw new ApiError(10102);
+  if (!isSiteAdmin(actor)) throw new ApiError(10103);
+}
+
 export interface AccessOptions {
   /** The visit password the client remembered (`_item_pwd`). */
   itemPassword?: string;

@@ -5,6 +5,7 @@
  */
 import { ApiError, failure, formatNow, nowSeconds, throttle } from '../platform';
 import { checkCaptcha } from './captcha';
+import { loginWithLdap } from './ldap';
 import { clearLoginFailures, lockedFor, recordLoginFailure } from './loginThrottle';
 import { User, type UserDoc } from './schemas/user';
 import { UserSetting } from './schemas/userSetting';
@@ -124,15 +125,17 @@ export async function loginWithPassword(
         password,
       );
   }
-  if (!user || !valid) {
+  // Refused locally: the directory may know the user (LDAP login, when switched on).
+  const account = user && valid ? user : await loginWithLdap(username, password);
+  if (!account) {
     await recordLoginFailure(username);
     throw new ApiError(10210, 'Wrong username or password');
   }
 
   await clearLoginFailures(username);
-  await upgradeLegacyHash(user.uid, user.password, password);
-  const token = await startSession(user.uid, input.ip);
-  return { user: { ...withoutSecrets(user), last_login_time: nowSeconds() }, token };
+  if (account === user) await upgradeLegacyHash(user.uid, user.password, password);
+  const token = await startSession(account.uid, input.ip);
+  return { user: { ...withoutSecrets(account), last_login_time: nowSeconds() }, token };
 }
 
 /**

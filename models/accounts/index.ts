@@ -10,8 +10,11 @@ export {
   searchUsers,
   updateDisplayName,
 } from './accounts';
+export { type AdminUserRow, deleteUserAccount, listUsers, saveUser } from './adminUsers';
 export { ANONYMOUS, type Authenticated, authenticateToken } from './auth';
 export { ensureFirstAdmin } from './bootstrap';
+export { saveLdapConfig } from './ldap';
+export { finishOauth2, loginBySecretKey, redeemLoginCode, startOauth2 } from './extLogin';
 export { captchaImage, checkCaptcha, createCaptcha } from './captcha';
 export {
   createUser,

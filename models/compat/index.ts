@@ -14,6 +14,7 @@ export {
   listAiTokens,
   setItemAiConfig,
 } from './aiOff';
+export { adminActionMissing, aiServiceTest, selfUpdateRefused } from './adminOff';
 export { kanbanActivity, logKanbanEvent } from './kanban';
 export {
   checkDb,

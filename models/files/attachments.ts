@@ -17,11 +17,13 @@ import {
   configureFileStorage,
   fileStorage,
   localStorageFor,
+  SwitchingFileStorage,
   type FileStorage,
   formatUnix,
   nowSeconds,
 } from '../platform';
 import { requirePage, setAttachmentCounter } from '../pages';
+import { cloudResolver } from './cloudStorage';
 import { FileFlow } from './schemas/fileFlow';
 import { FilePage } from './schemas/filePage';
 import { Page } from '../pages/schemas';
@@ -354,7 +356,7 @@ export async function startAttachments(options: {
   if (!storage) {
     const local = localStorageFor(options.dataDir);
     await local.sweepStaging();
-    storage = local;
+    storage = new SwitchingFileStorage(local, cloudResolver(local));
   }
   configureFileStorage(storage);
   setAttachmentCounter(countPageAttachments);

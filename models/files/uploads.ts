@@ -148,7 +148,7 @@ export async function storeUpload(actor: Actor, input: StoreUploadInput): Promis
 
   const now = input.now ?? nowSeconds();
   const storage = fileStorage();
-  const key = newStorageKey();
+  const key = storage.newKey ? await storage.newKey() : newStorageKey();
   await storage.putFile(key, input.staged.path);
   const row: UploadFileDoc = {
     file_id: 0,

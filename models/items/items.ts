@@ -92,7 +92,7 @@ function checkVisitPassword(raw: string): string {
 }
 
 /** A custom address: letters and digits, not only digits (it would read as an item id). */
-async function checkDomain(raw: string): Promise<string> {
+async function checkDomain(raw: string, ownItemId = 0): Promise<string> {
   const domain = raw.trim();
   if (!domain) return '';
   if (!/^[A-Za-z0-9]+$/.test(domain) || /^\d+$/.test(domain) || domain.length > MAX_DOMAIN)
@@ -101,7 +101,7 @@ async function checkDomain(raw: string): Promise<string> {
       `The custom address must be 1-${MAX_DOMAIN} letters and digits, and not only digits`,
     );
   // Deleted items keep their address (they can be restored), so it stays taken.
-  if (await Item.exists({ item_domain: domain }))
+  if (await Item.exists({ item_domain: domain, item_id: { $ne: ownItemId } }))
     throw new ApiError(10304, 'This custom address is already used by another item');
   return domain;
 }
@@ -199,6 +199,8 @@ export async function createItem(actor: Actor, input: NewItemInput): Promise<{ i
 export interface ItemUpdate {
   item_name?: string;
   item_description?: string;
+  /** Present = change: letters and digits, unique; '' removes the custom address. */
+  item_domain?: string;
   /** Present = change: non-empty sets a new password, '' makes the item public. */
   password?: string;
   /**
@@ -229,6 +231,8 @@ export async function updateItem(
   if (input.item_name !== undefined) set.item_name = checkName(input.item_name);
   if (input.item_description !== undefined)
     set.item_description = checkDescription(input.item_description);
+  if (input.item_domain !== undefined)
+    set.item_domain = await checkDomain(input.item_domain, item.item_id);
   if (input.password !== undefined || input.is_private !== undefined) {
     const plain = checkVisitPassword(input.password ?? '');
     if (plain) set.password = await hashItemPassword(plain);
@@ -246,7 +250,12 @@ export async function updateItem(
   const result = await Item.updateOne(
     { item_id: item.item_id, is_del: 0, is_archived: { $ne: 1 } },
     { $set: set },
-  );
+  ).catch((error: unknown) => {
+    // Lost a race for the same custom address: the answer the check above gives.
+    if (isDuplicateKey(error))
+      throw new ApiError(10304, 'This custom address is already used by another item');
+    throw error;
+  });
   if (!result.matchedCount) throw new ApiError(10101, 'Item not found');
   if (input.group_ids?.length) await setItemGroups(actor, item.item_id, input.group_ids);
   events.publish('item.changed', { itemId: item.item_id, change: 'updated', byUid: actor.uid });

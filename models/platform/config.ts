@@ -90,6 +90,13 @@ const schema = z.object({
       if (/^\d+$/.test(v)) return Number(v);
       return v;
     }),
+  // Release feed the back office's "about" screen checks for a newer version: a URL answering JSON
+  // with `version` (e.g. an npm registry `<package>/latest` document) or `tag_name` (a GitHub
+  // latest-release document). Empty = no update checks.
+  UPDATE_FEED_URL: z
+    .string()
+    .default('')
+    .refine((v) => v === '' || /^https?:\/\//.test(v), 'must start with http:// or https://'),
 });
 
 /** The keys Quire reads; `.env.example` lists exactly these. */
@@ -111,6 +118,7 @@ export interface Config {
   logLevel: Parsed['LOG_LEVEL'];
   appTimezone: string;
   trustProxy: boolean | number | string;
+  updateFeedUrl: string;
 }
 
 export class ConfigError extends Error {
@@ -165,5 +173,6 @@ export function loadConfig(
     logLevel: c.LOG_LEVEL,
     appTimezone: c.APP_TIMEZONE,
     trustProxy: c.TRUST_PROXY,
+    updateFeedUrl: c.UPDATE_FEED_URL,
   };
 }

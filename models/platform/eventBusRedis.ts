@@ -43,6 +43,7 @@ const RELAYED: Record<EventName, true> = {
   'unread.changed': true,
   'import.progress': true,
   'session.revoked': true,
+  'settings.changed': true,
 };
 
 interface Envelope {

@@ -91,6 +91,8 @@ export interface DomainEvents {
   'import.progress': { uid: number; importId: string; done: number; total: number };
   /** Every login token of the user was revoked (logout, password change): live sessions end. */
   'session.revoked': { uid: number };
+  /** Site options were written (admin settings): every process drops its settings cache. */
+  'settings.changed': { names: string[] };
 }
 
 export type EventName = keyof DomainEvents;

@@ -22,8 +22,12 @@ export {
   localStorageFor,
   newStorageKey,
   type StoredFile,
+  S3FileStorage,
+  type S3Settings,
+  SwitchingFileStorage,
+  type CloudResolver,
 } from './storage';
-export { formatNow, formatUnix, nowSeconds, setTimeZone } from './time';
+export { formatNow, formatUnix, formatUnixOrEmpty, nowSeconds, setTimeZone } from './time';
 export {
   countFailure,
   requireUnderLimit,
@@ -32,3 +36,4 @@ export {
   tryConsume,
 } from './throttle';
 export { currentClient, runForClient } from './requestClient';
+export { checkForUpdate, configureUpdateFeed, type UpdateInfo } from './updates';

@@ -1,2 +1,14 @@
 /** Settings: site-wide options. */
-export { getSiteSettings } from './settings';
+export { decodeJsonOption, getSetting, getSiteSettings, setSettings } from './settings';
+export {
+  SITE_CONFIG_KEYS,
+  type ConfigInput,
+  getLoginSecretKey,
+  loadConfig,
+  loadLdapConfig,
+  loadOauth2Config,
+  resetLoginSecretKey,
+  saveConfig,
+  prepareLdapConfig,
+  saveOauth2Config,
+} from './adminSettings';

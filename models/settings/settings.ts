@@ -4,12 +4,16 @@
  * asks here, so a default lives in exactly one place.
  *
  * The options table is tiny and read on hot paths (every login, every item/info), so the whole
- * table is cached in the process. A write through `setSetting` drops the cache at once; writes
- * made by another API process are seen after at most CACHE_TTL_MS.
+ * table is cached in the process. A write through `setSetting(s)` drops the cache at once and
+ * publishes `settings.changed`, which the Redis relay carries to the other processes, whose
+ * listener below drops theirs; CACHE_TTL_MS bounds staleness should a relay message be lost.
  */
+import mongoose from 'mongoose';
+import { events } from '../platform';
 import { Option } from './schemas/options';
 
-const CACHE_TTL_MS = 5_000;
+/** Only for a relay message lost on the way: `settings.changed` is what refreshes the cache. */
+const CACHE_TTL_MS = 60_000;
 
 const DEFAULT_HISTORY_VERSION_COUNT = 20;
 const MAX_HISTORY_VERSION_COUNT = 1000;
@@ -51,6 +55,10 @@ export interface SiteSettings {
   uploadMaxBytes: number;
   /** "0" disables the sample items ShowDoc imports for new accounts. */
   createSample: boolean;
+  /** Cloud storage is on: new uploads go to `ossSetting`'s bucket. */
+  ossOpen: boolean;
+  /** The decoded `oss_setting` form (kept while switched off: older cloud files stay readable). */
+  ossSetting: Record<string, unknown> | null;
 }
 
 interface CacheEntry {
@@ -102,20 +110,43 @@ export async function getAllSettings(): Promise<Record<string, string>> {
   return Object.fromEntries(await loadAll());
 }
 
+// Another process (or this one) changed options: re-read them on the next use.
+events.subscribe('settings.changed', () => invalidateSettings());
+
+function changed(names: string[]): void {
+  invalidateSettings();
+  events.publish('settings.changed', { names });
+}
+
 /** Stores an option (as a string, like ShowDoc) and drops the cache. */
 export async function setSetting(name: string, value: string): Promise<void> {
-  await Option.updateOne(
-    { option_name: String(name) },
-    { $set: { option_value: String(value) } },
-    { upsert: true },
-  );
-  invalidateSettings();
+  await setSettings({ [name]: value });
+}
+
+/** Stores several options together: all of them or, on a failure, none. */
+export async function setSettings(values: Record<string, string>): Promise<void> {
+  const names = Object.keys(values);
+  if (!names.length) return;
+  const write = (session?: mongoose.ClientSession) =>
+    Option.bulkWrite(
+      names.map((name) => ({
+        updateOne: {
+          filter: { option_name: String(name) },
+          update: { $set: { option_value: String(values[name]) } },
+          upsert: true,
+        },
+      })),
+      { session },
+    );
+  if (names.length === 1) await write();
+  else await mongoose.connection.transaction((session) => write(session));
+  changed(names);
 }
 
 /** Removes an option, so its effective default applies again. */
 export async function deleteSetting(name: string): Promise<void> {
   await Option.deleteOne({ option_name: String(name) });
-  invalidateSettings();
+  changed([name]);
 }
 
 /** PHP `intval` of a stored string: leading integer, else the fallback. */
@@ -192,5 +223,7 @@ export async function getSiteSettings(): Promise<SiteSettings> {
     memberQuota: quota > 0 ? quota : null,
     uploadMaxBytes: boundedInt(get('upload_max_mb'), DEFAULT_UPLOAD_MAX_MB, 10_240) * 1024 * 1024,
     createSample: get('create_sample') !== '0',
+    ossOpen: flagOf(get('oss_open')),
+    ossSetting: decodeJsonOption(get('oss_setting')),
   };
 }

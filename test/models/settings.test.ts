@@ -56,6 +56,8 @@ describe('site settings', () => {
       memberQuota: null,
       uploadMaxBytes: 100 * 1024 * 1024,
       createSample: true,
+      ossOpen: false,
+      ossSetting: null,
     });
   });
 

@@ -201,6 +201,26 @@ describe('three Quire processes on one database and one Redis', () => {
     onC.close();
   });
 
+  test('a site setting saved through B applies on A at once (settings.changed drops its cache)', async () => {
+    const admin = await makeUser({ admin: true });
+    const onA = new ShowdocClient(a.url);
+    // A reads (and caches) the settings first.
+    expect((await onA.ok<{ register_open: number }>('common/homePageSetting')).register_open).toBe(
+      1,
+    );
+    await viaB(admin).ok('adminSetting/saveConfig', { register_open: 0, beian: 'ICP-relayed' });
+    // The cache would keep the old answer for a minute: only the relayed event refreshes it.
+    await eventually(
+      async () =>
+        expect(await onA.ok('common/homePageSetting')).toMatchObject({
+          register_open: 0,
+          beian: 'ICP-relayed',
+        }),
+      { timeoutMs: 10_000 },
+    );
+    await viaB(admin).ok('adminSetting/saveConfig', { register_open: 1, beian: '' });
+  });
+
   test('save-and-notify through B reaches the subscriber on A and on C exactly once', async () => {
     const page = await makePage(editor, itemId);
     await viaB(editor).ok('subscription/savePage', {

@@ -28,6 +28,7 @@ describe('loadConfig', () => {
       trustProxy: false,
       role: 'all',
       lockGraceSeconds: 60,
+      updateFeedUrl: '',
     });
   });
 

@@ -47,6 +47,8 @@ export interface ItemUpdate {
   item_id: number;
   item_name: string;
   item_description: string;
+  /** The custom id; leave out to keep it ('' removes it). */
+  item_domain?: string;
   /** '' with is_private 1 keeps the current password. */
   password: string;
   is_private: 0 | 1;

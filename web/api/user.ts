@@ -19,6 +19,14 @@ export const register = (input: Credentials & { confirm_password: string }) =>
 export const userInfo = (options: RequestOptions = {}) =>
   request<UserInfo>('user/info', { redirect_login: 'false' }, options);
 
+/** External login's one-minute, single-use login code → a token (the bridge's first step). */
+export const redeemLoginCode = (code: string) =>
+  request<{ user_token: string }>(
+    'ExtLogin/redeem',
+    { login_code: code },
+    { alert: false, redirect: false },
+  );
+
 export const updateName = (name: string) => request<unknown>('user/updateInfo', { name });
 
 export const resetPassword = (password: string, newPassword: string) =>

@@ -4,3 +4,4 @@ export * from './loginAttempt';
 export * from './user';
 export * from './userSetting';
 export * from './userToken';
+export * from './extLoginTicket';

@@ -9,6 +9,8 @@ import type { FileStorage } from './types';
 export type { FileStorage, StoredFile } from './types';
 export { newStorageKey } from './keys';
 export { LocalFileStorage } from './local';
+export { S3FileStorage, type S3Settings } from './s3';
+export { SwitchingFileStorage, type CloudResolver } from './switching';
 
 let current: FileStorage | null = null;
 

@@ -22,4 +22,6 @@ export interface FileStorage {
   remove(key: string): Promise<void>;
   /** Number of stored files (tests and diagnostics; not for request paths). */
   count(): Promise<number>;
+  /** The key for a new upload, when the storage chooses (else `newStorageKey()`). */
+  newKey?(): Promise<string>;
 }

@@ -11,6 +11,7 @@ import {
   ExportOutlined,
   InboxOutlined,
   RestOutlined,
+  SettingOutlined,
   ShareAltOutlined,
   StarFilled,
   StarOutlined,
@@ -26,6 +27,7 @@ export type ItemAction =
   | 'share'
   | 'star'
   | 'update'
+  | 'settings'
   | 'members'
   | 'openApi'
   | 'recycle'
@@ -56,6 +58,7 @@ export function ItemActionsMenu({
     entries.push(
       { type: 'divider' },
       { key: 'update', icon: <EditOutlined />, label: t('items.actions.update') },
+      { key: 'settings', icon: <SettingOutlined />, label: t('itemSetting.open') },
       { key: 'members', icon: <UsergroupAddOutlined />, label: t('items.actions.members') },
       { key: 'openApi', icon: <ApiOutlined />, label: t('items.actions.openApi') },
       { key: 'recycle', icon: <RestOutlined />, label: t('items.actions.recycle') },

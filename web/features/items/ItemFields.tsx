@@ -24,8 +24,11 @@ export function ItemFields({
   creating,
   groups,
   hasPassword,
+  editDomain = false,
 }: {
   creating: boolean;
+  /** The item setting screen: the custom id stays editable after creation. */
+  editDomain?: boolean;
   groups: ItemGroup[];
   /** Update of an item that already has a password: a blank field keeps it. */
   hasPassword?: boolean;
@@ -62,11 +65,11 @@ export function ItemFields({
       <Form.Item name="item_description" label={t('items.form.description')}>
         <Input.TextArea maxLength={500} autoSize={{ minRows: 2, maxRows: 4 }} />
       </Form.Item>
-      {creating && (
+      {(creating || editDomain) && (
         <Form.Item
           name="item_domain"
           label={t('items.form.customId')}
-          extra={t('items.form.customIdHint')}
+          extra={editDomain ? t('itemSetting.domainHint') : t('items.form.customIdHint')}
           rules={[
             {
               validator: (_rule, value: string) =>

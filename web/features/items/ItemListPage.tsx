@@ -36,7 +36,7 @@ const GroupManagerModal = lazy(() => import('../groups/GroupManagerModal'));
 type Dialog =
   | { kind: 'create' }
   | { kind: 'groups' }
-  | { kind: Exclude<ItemAction, 'open' | 'star'>; item: ItemListEntry };
+  | { kind: Exclude<ItemAction, 'open' | 'star' | 'settings'>; item: ItemListEntry };
 
 function rememberedGroup(): number {
   try {
@@ -141,6 +141,7 @@ export default function ItemListPage() {
 
   function onAction(item: ItemListEntry, action: ItemAction) {
     if (action === 'open') void navigate(itemPath(item));
+    else if (action === 'settings') void navigate(`/item/setting/${item.item_id}`);
     else if (action === 'star') void toggleStar(item);
     else setDialog({ kind: action, item });
   }

@@ -10,12 +10,29 @@ import type { ItemKey } from '../../api/types';
 
 export default function OpenApiModal({ itemId, onClose }: { itemId: number; onClose: () => void }) {
   const { t } = useTranslation();
+  return (
+    <Modal
+      open
+      title={t('items.openApi.title')}
+      footer={null}
+      onCancel={onClose}
+      destroyOnHidden
+      width={620}
+    >
+      <OpenApiPanel itemId={itemId} onFailed={onClose} />
+    </Modal>
+  );
+}
+
+/** The key, token, help and reset (also the item setting screen's "open API" tab). */
+export function OpenApiPanel({ itemId, onFailed }: { itemId: number; onFailed?: () => void }) {
+  const { t } = useTranslation();
   const { message } = App.useApp();
   const [key, setKey] = useState<ItemKey | null>(null);
 
   useEffect(() => {
-    getItemKey(itemId).then(setKey, onClose);
-  }, [itemId, onClose]);
+    getItemKey(itemId).then(setKey, () => onFailed?.());
+  }, [itemId, onFailed]);
 
   async function reset() {
     try {
@@ -27,14 +44,7 @@ export default function OpenApiModal({ itemId, onClose }: { itemId: number; onCl
   }
 
   return (
-    <Modal
-      open
-      title={t('items.openApi.title')}
-      footer={null}
-      onCancel={onClose}
-      destroyOnHidden
-      width={620}
-    >
+    <>
       {!key ? (
         <Spin />
       ) : (
@@ -79,6 +89,6 @@ export default function OpenApiModal({ itemId, onClose }: { itemId: number; onCl
           </Popconfirm>
         </>
       )}
-    </Modal>
+    </>
   );
 }

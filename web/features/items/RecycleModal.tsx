@@ -7,6 +7,23 @@ import type { RecycleEntry } from '../../api/types';
 
 export default function RecycleModal({ itemId, onClose }: { itemId: number; onClose: () => void }) {
   const { t } = useTranslation();
+  return (
+    <Modal
+      open
+      title={t('items.recycle.title')}
+      footer={null}
+      onCancel={onClose}
+      destroyOnHidden
+      width={720}
+    >
+      <RecyclePanel itemId={itemId} />
+    </Modal>
+  );
+}
+
+/** The deleted pages and their recovery (also the item setting screen's "recycle" tab). */
+export function RecyclePanel({ itemId }: { itemId: number }) {
+  const { t } = useTranslation();
   const { message } = App.useApp();
   const [rows, setRows] = useState<RecycleEntry[] | null>(null);
 
@@ -26,44 +43,35 @@ export default function RecycleModal({ itemId, onClose }: { itemId: number; onCl
   }
 
   return (
-    <Modal
-      open
-      title={t('items.recycle.title')}
-      footer={null}
-      onCancel={onClose}
-      destroyOnHidden
-      width={720}
-    >
-      <Table<RecycleEntry>
-        rowKey="page_id"
-        size="small"
-        loading={rows === null}
-        dataSource={rows ?? []}
-        pagination={{ pageSize: 10, hideOnSinglePage: true }}
-        scroll={{ x: 520 }}
-        locale={{ emptyText: t('items.recycle.empty') }}
-        columns={[
-          { title: t('items.recycle.page'), dataIndex: 'page_title' },
-          { title: t('items.recycle.deletedBy'), dataIndex: 'del_by_username', width: 140 },
-          { title: t('items.recycle.deletedAt'), dataIndex: 'del_time', width: 170 },
-          {
-            title: t('common.actions'),
-            width: 110,
-            render: (_value, row) => (
-              <Popconfirm
-                title={t('items.recycle.recoverConfirm')}
-                okText={t('common.confirm')}
-                cancelText={t('common.cancel')}
-                onConfirm={() => recover(row)}
-              >
-                <Button type="link" size="small">
-                  {t('items.recycle.recover')}
-                </Button>
-              </Popconfirm>
-            ),
-          },
-        ]}
-      />
-    </Modal>
+    <Table<RecycleEntry>
+      rowKey="page_id"
+      size="small"
+      loading={rows === null}
+      dataSource={rows ?? []}
+      pagination={{ pageSize: 10, hideOnSinglePage: true }}
+      scroll={{ x: 520 }}
+      locale={{ emptyText: t('items.recycle.empty') }}
+      columns={[
+        { title: t('items.recycle.page'), dataIndex: 'page_title' },
+        { title: t('items.recycle.deletedBy'), dataIndex: 'del_by_username', width: 140 },
+        { title: t('items.recycle.deletedAt'), dataIndex: 'del_time', width: 170 },
+        {
+          title: t('common.actions'),
+          width: 110,
+          render: (_value, row) => (
+            <Popconfirm
+              title={t('items.recycle.recoverConfirm')}
+              okText={t('common.confirm')}
+              cancelText={t('common.cancel')}
+              onConfirm={() => recover(row)}
+            >
+              <Button type="link" size="small">
+                {t('items.recycle.recover')}
+              </Button>
+            </Popconfirm>
+          ),
+        },
+      ]}
+    />
   );
 }

@@ -5,6 +5,7 @@
 import { App, Descriptions, Form, Modal, Spin } from 'antd';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
 import { itemDetail, updateItem } from '../../api/items';
 import type { ItemDetail, ItemGroup } from '../../api/types';
 import { ItemFields, type ItemFormValues } from './ItemFields';
@@ -91,6 +92,9 @@ export default function UpdateItemModal({
               },
             ]}
           />
+          <Link to={`/item/setting/${itemId}`} onClick={onClose}>
+            {t('itemSetting.open')}
+          </Link>
           <Form
             form={form}
             layout="vertical"

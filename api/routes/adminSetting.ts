@@ -1,0 +1,85 @@
+/**
+ * `adminSetting/*` (reference accounts §9.23): site settings, the LDAP and OAuth2 forms and the
+ * generic-access login secret key. Secrets are write-only; rules in models/adminSettings.ts.
+ */
+import {
+  SITE_CONFIG_KEYS,
+  getLoginSecretKey,
+  loadConfig,
+  loadLdapConfig,
+  loadOauth2Config,
+  resetLoginSecretKey,
+  saveConfig,
+  saveOauth2Config,
+  type ConfigInput,
+} from '../../models/settings';
+import { saveLdapConfig } from '../../models/accounts';
+import { adminActionMissing, aiServiceTest } from '../../models/compat';
+import { requireAdmin } from '../auth';
+import { defineController } from '../registry';
+
+export const adminSettingController = defineController('adminSetting', {
+  async loadConfig(ctx) {
+    const { actor } = await requireAdmin(ctx);
+    return loadConfig(actor);
+  },
+
+  async saveConfig(ctx) {
+    const { actor } = await requireAdmin(ctx);
+    const input: ConfigInput = {};
+    for (const key of SITE_CONFIG_KEYS) if (ctx.params.has(key)) input[key] = ctx.params.value(key);
+    await saveConfig(actor, input);
+    return [];
+  },
+
+  async loadLdapConfig(ctx) {
+    const { actor } = await requireAdmin(ctx);
+    return loadLdapConfig(actor);
+  },
+
+  async saveLdapConfig(ctx) {
+    const { actor } = await requireAdmin(ctx);
+    await saveLdapConfig(actor, ctx.params.value('ldap_open'), ctx.params.value('ldap_form'));
+    return [];
+  },
+
+  async loadOauth2Config(ctx) {
+    const { actor } = await requireAdmin(ctx);
+    return loadOauth2Config(actor);
+  },
+
+  async saveOauth2Config(ctx) {
+    const { actor } = await requireAdmin(ctx);
+    await saveOauth2Config(actor, ctx.params.value('oauth2_open'), ctx.params.value('oauth2_form'));
+    return [];
+  },
+
+  async getLoginSecretKey(ctx) {
+    const { actor } = await requireAdmin(ctx);
+    return getLoginSecretKey(actor);
+  },
+
+  async resetLoginSecretKey(ctx) {
+    const { actor } = await requireAdmin(ctx);
+    return resetLoginSecretKey(actor);
+  },
+
+  async testAiService(ctx) {
+    const { actor } = await requireAdmin(ctx);
+    return aiServiceTest(actor, {
+      host: ctx.params.str('open_ai_host'),
+      key: ctx.params.str('open_ai_key'),
+    });
+  },
+
+  // ShowDoc's front end still calls the old names; its server answers only *Oauth2Config.
+  async loadOauth(ctx) {
+    const { actor } = await requireAdmin(ctx);
+    return adminActionMissing(actor);
+  },
+
+  async saveOauth(ctx) {
+    const { actor } = await requireAdmin(ctx);
+    return adminActionMissing(actor);
+  },
+});

@@ -1,0 +1,48 @@
+/**
+ * `adminUser/*` (reference accounts §9.21): the back office's user list, add/edit and delete.
+ * Rules in models/adminUsers.ts.
+ */
+import { deleteUserAccount, listUsers, saveUser } from '../../models/accounts';
+import { adminActionMissing } from '../../models/compat';
+import { paging } from '../../models/notices';
+import { requireAdmin } from '../auth';
+import { defineController, type ActionContext } from '../registry';
+
+const PAGE_SIZE = 20;
+
+/** Called by ShowDoc's front end, absent from ShowDoc's open-source server (models/compat). */
+async function missing(ctx: ActionContext): Promise<never> {
+  const { actor } = await requireAdmin(ctx);
+  return adminActionMissing(actor);
+}
+
+export const adminUserController = defineController('adminUser', {
+  async getList(ctx) {
+    const { actor } = await requireAdmin(ctx);
+    return listUsers(
+      actor,
+      ctx.params.str('username'),
+      paging(ctx.params.int('page', 1), ctx.params.int('count', PAGE_SIZE), PAGE_SIZE),
+    );
+  },
+
+  async addUser(ctx) {
+    const { actor } = await requireAdmin(ctx);
+    await saveUser(actor, {
+      uid: ctx.params.int('uid'),
+      username: ctx.params.str('username'),
+      password: ctx.params.str('password'),
+      name: ctx.params.str('name'),
+    });
+    return [];
+  },
+
+  async deleteUser(ctx) {
+    const { actor } = await requireAdmin(ctx);
+    await deleteUserAccount(actor, ctx.params.int('uid'));
+    return [];
+  },
+
+  ban: missing,
+  loginLog: missing,
+});

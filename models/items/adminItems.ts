@@ -1,0 +1,137 @@
+/**
+ * The back office's project management (`adminItem/*`, reference accounts §9.22): list every
+ * item, delete one, transfer one. Site admins only; no password re-entry (ShowDoc asked none
+ * here either).
+ *
+ * Departures: rows never carry the visit password (Quire stores a hash); `is_private` says
+ * whether there is one. Transfer refuses deleted items (ShowDoc moved them silently).
+ */
+import { requireSiteAdmin, type Actor } from '../access';
+import { User } from '../accounts/schemas';
+import { ItemMember, TeamItemMember } from '../members/schemas';
+import { ApiError, events, formatUnix, nowSeconds } from '../platform';
+import { itemRow, type ItemRow } from './items';
+import { Item, type ItemDoc } from './schemas/item';
+
+const MAX_FILTER = 100;
+
+/** Escapes every character a regular expression treats specially (for `$regex` filters). */
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&');
+}
+
+export interface AdminItemRow extends Omit<ItemRow, 'addtime'> {
+  addtime: string;
+  is_private: number;
+  member_num: number;
+}
+
+export interface AdminItemFilter {
+  itemName: string;
+  /** Owner username substring. */
+  username: string;
+  /** 0 = any. */
+  itemType: number;
+  /** 2 public, 3 private, else any. */
+  privacyType: number;
+  /** true = the deleted items. */
+  deleted: boolean;
+}
+
+/** adminItem/getList: newest first, with each item's member count. */
+export async function listAllItems(
+  actor: Actor,
+  filter: AdminItemFilter,
+  paging: { page: number; count: number },
+): Promise<{ total: number; items: AdminItemRow[] }> {
+  requireSiteAdmin(actor);
+  const match: Record<string, unknown> = { is_del: filter.deleted ? 1 : { $ne: 1 } };
+  const name = filter.itemName.trim().slice(0, MAX_FILTER);
+  if (name) match.item_name = { $regex: escapeRegExp(name), $options: 'i' };
+  const owner = filter.username.trim().slice(0, MAX_FILTER);
+  if (owner) match.username = { $regex: escapeRegExp(owner), $options: 'i' };
+  if (filter.itemType > 0) match.item_type = filter.itemType;
+  if (filter.privacyType === 2) match.password = { $in: ['', null] };
+  if (filter.privacyType === 3) match.password = { $nin: ['', null] };
+  const [total, rows] = await Promise.all([
+    Item.countDocuments(match),
+    Item.find(match, { _id: 0 })
+      .sort({ addtime: -1, item_id: -1 })
+      .skip((paging.page - 1) * paging.count)
+      .limit(paging.count)
+      .lean<ItemDoc[]>(),
+  ]);
+  const ids = rows.map((r) => r.item_id);
+  const [personal, team] = await Promise.all([
+    ItemMember.find({ item_id: { $in: ids } }, { item_id: 1, _id: 0 }).lean(),
+    TeamItemMember.find({ item_id: { $in: ids } }, { item_id: 1, _id: 0 }).lean(),
+  ]);
+  const counts = new Map<number, number>();
+  for (const row of [...personal, ...team])
+    counts.set(row.item_id, (counts.get(row.item_id) ?? 0) + 1);
+  return {
+    total,
+    items: rows.map((item) => ({
+      ...itemRow(item),
+      addtime: formatUnix(item.addtime ?? 0),
+      del_time: item.is_del ? formatUnix(item.del_time ?? 0) : '',
+      is_private: item.password ? 1 : 0,
+      member_num: counts.get(item.item_id) ?? 0,
+    })),
+  };
+}
+
+/** adminItem/deleteItem: moves the item to the admin recycle bin (recoverable). */
+export async function adminDeleteItem(actor: Actor, itemId: number): Promise<void> {
+  requireSiteAdmin(actor);
+  if (!(itemId > 0)) throw new ApiError(10101, 'Parameter error: item_id');
+  const result = await Item.updateOne(
+    { item_id: itemId, is_del: { $ne: 1 } },
+    { $set: { is_del: 1, del_time: nowSeconds() } },
+  );
+  if (!result.matchedCount) throw new ApiError(10101, 'Item not found');
+  events.publish('item.changed', { itemId, change: 'deleted', byUid: actor.uid });
+}
+
+/** adminItem/recoverItem: takes an item out of the admin recycle bin, as ShowDoc does. */
+export async function adminRecoverItem(actor: Actor, itemId: number): Promise<void> {
+  requireSiteAdmin(actor);
+  if (!(itemId > 0)) throw new ApiError(10101, 'Parameter error: item_id');
+  const result = await Item.updateOne(
+    { item_id: itemId, is_del: 1 },
+    { $set: { is_del: 0, del_time: 0, last_update_time: nowSeconds() } },
+  );
+  if (!result.matchedCount) throw new ApiError(10101, 'The item does not exist or is not deleted');
+  events.publish('item.changed', { itemId, change: 'restored', byUid: actor.uid });
+}
+
+/** adminItem/attorn: gives the item to the user with exactly this username; the new row. */
+export async function adminTransferItem(
+  actor: Actor,
+  itemId: number,
+  username: string,
+): Promise<ItemRow> {
+  requireSiteAdmin(actor);
+  if (!(itemId > 0)) throw new ApiError(10101, 'Parameter error: item_id');
+  const name = username.trim();
+  const target = name
+    ? await User.findOne({ username: name }, { uid: 1, username: 1, _id: 0 }).lean()
+    : null;
+  if (!target) throw new ApiError(10209, 'User not found');
+  const before = await Item.findOne({ item_id: itemId, is_del: { $ne: 1 } }, { uid: 1 }).lean();
+  if (!before) throw new ApiError(10101, 'Item not found');
+  const updated = await Item.findOneAndUpdate(
+    { item_id: itemId, is_del: { $ne: 1 } },
+    { $set: { uid: target.uid, username: target.username, last_update_time: nowSeconds() } },
+    { returnDocument: 'after', lean: true },
+  );
+  if (!updated) throw new ApiError(10101, 'Item not found');
+  events.publish('item.changed', { itemId, change: 'transferred', byUid: actor.uid });
+  events.publish('membership.changed', {
+    itemId,
+    uids: [...new Set([before.uid, target.uid])],
+    change: 'updated',
+    byUid: actor.uid,
+  });
+  return itemRow(updated as ItemDoc);
+}

@@ -1,0 +1,131 @@
+/**
+ * LDAP login against a real slapd started for this file: with LDAP switched on in the back
+ * office, `user/login` falls back to the directory — the first login creates the local user (name
+ * from the directory, `is_sso` 1), a wrong password is refused, a directory entry never logs in as
+ * a local administrator, the `%(user)s` filter form works, and switched off nothing is asked.
+ */
+import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import { Captcha, User } from '../../models/accounts/schemas';
+import { Option } from '../../models/settings/schemas';
+import { startSlapd, LDAP_ADMIN_DN, LDAP_BASE, type TestSlapd } from '../helpers/slapd';
+import { startTestServer, type TestServer } from '../helpers/server';
+import { makeUser, type TestUser } from '../helpers/users';
+
+let slapd: TestSlapd;
+let server: TestServer;
+let admin: TestUser;
+
+beforeAll(async () => {
+  slapd = await startSlapd(
+    [
+      { uid: 'alice_ldap', cn: 'Alice', displayName: 'Alice From LDAP', password: 'Ldap-pw-1' },
+      { uid: 'siteboss', cn: 'Boss', displayName: 'Not The Admin', password: 'Ldap-pw-2' },
+      { uid: 'carol_ldap', cn: 'Carol', displayName: 'Carol C', password: 'Ldap-pw-3' },
+    ],
+    'directory-admin-secret',
+  );
+  server = await startTestServer({ env: { LOG_LEVEL: 'silent' } });
+  admin = await makeUser({ admin: true, username: 'siteboss', password: 'Local-admin-1' });
+}, 60_000);
+
+afterAll(async () => {
+  await server?.stop();
+  await slapd?.stop();
+});
+
+async function login(username: string, password: string) {
+  const { captcha_id } = await server.api.ok<{ captcha_id: number }>('common/createCaptcha');
+  const row = await Captcha.findOne({ captcha_id }).lean();
+  return server.api.call('user/login', { username, password, captcha_id, captcha: row!.captcha });
+}
+
+async function saveLdap(open: number, form: Record<string, string | number> = {}) {
+  await server.api.withToken(admin.user_token).ok('adminSetting/saveLdapConfig', {
+    ldap_open: open,
+    ldap_form: JSON.stringify({
+      host: slapd.host,
+      port: slapd.port,
+      base_dn: LDAP_BASE,
+      bind_dn: LDAP_ADMIN_DN,
+      bind_password: slapd.adminPassword,
+      user_field: 'uid',
+      name_field: 'displayName',
+      search_filter: '(objectClass=inetOrgPerson)',
+      ...form,
+    }),
+  });
+}
+
+describe('LDAP login', () => {
+  test('switched off, a directory password logs nobody in and no user is created', async () => {
+    await saveLdap(0);
+    expect((await login('alice_ldap', 'Ldap-pw-1')).body.error_code).toBe(10210);
+    expect(await User.exists({ username: 'alice_ldap' })).toBeNull();
+  });
+
+  test('switched on, the first login creates the local user; the next finds the same one', async () => {
+    await saveLdap(1);
+    const first = await login('alice_ldap', 'Ldap-pw-1');
+    expect(first.body.error_code).toBe(0);
+    expect(first.body.data).toMatchObject({ username: 'alice_ldap', groupid: '2' });
+    const row = await User.findOne({ username: 'alice_ldap' }).lean();
+    expect(row).toMatchObject({ name: 'Alice From LDAP', is_sso: 1, groupid: 2 });
+    const token = (first.body.data as { user_token: string }).user_token;
+    expect((await server.api.withToken(token).ok<{ uid: string }>('user/info')).uid).toBe(
+      String(row!.uid),
+    );
+    expect((await login('alice_ldap', 'Ldap-pw-1')).body.error_code).toBe(0);
+    expect(await User.countDocuments({ username: 'alice_ldap' })).toBe(1);
+  });
+
+  test('a wrong directory password and an unknown name are refused (10210)', async () => {
+    await saveLdap(1);
+    expect((await login('alice_ldap', 'wrong-pw')).body.error_code).toBe(10210);
+    expect((await login('nobody_here', 'Ldap-pw-1')).body.error_code).toBe(10210);
+    expect(await User.exists({ username: 'nobody_here' })).toBeNull();
+  });
+
+  test('a directory entry named like a local administrator never logs in as that admin', async () => {
+    await saveLdap(1);
+    expect((await login('siteboss', 'Ldap-pw-2')).body.error_code).toBe(10210);
+    expect((await User.findOne({ username: 'siteboss' }).lean())!.name).toBe('');
+    expect((await login('siteboss', 'Local-admin-1')).body.error_code).toBe(0);
+  });
+
+  test('a filter with the %(user)s placeholder finds the user; the bind password stays secret', async () => {
+    await saveLdap(1, {
+      search_filter: '(&(objectClass=person)(uid=%(user)s))',
+      bind_password: '',
+    });
+    const stored = JSON.parse(
+      (await Option.findOne({ option_name: 'ldap_form' }).lean())!.option_value,
+    );
+    expect(stored.bind_password).toBe(slapd.adminPassword);
+    const loaded = await server.api
+      .withToken(admin.user_token)
+      .ok<{ ldap_form: Record<string, unknown> }>('adminSetting/loadLdapConfig');
+    expect(JSON.stringify(loaded)).not.toContain(slapd.adminPassword);
+    expect((await login('carol_ldap', 'Ldap-pw-3')).body.error_code).toBe(0);
+    expect((await User.findOne({ username: 'carol_ldap' }).lean())!.name).toBe('Carol C');
+  });
+
+  test('switching on with a refused service account or an unreachable directory is 10011, nothing stored', async () => {
+    await saveLdap(1);
+    const before = await Option.find({}, { _id: 0 }).sort({ option_name: 1 }).lean();
+    const save = (form: Record<string, string | number>) =>
+      server.api.withToken(admin.user_token).fail('adminSetting/saveLdapConfig', {
+        ldap_open: 1,
+        ldap_form: JSON.stringify({
+          host: slapd.host,
+          port: slapd.port,
+          base_dn: LDAP_BASE,
+          bind_dn: LDAP_ADMIN_DN,
+          ...form,
+        }),
+      });
+    expect((await save({ bind_password: 'not-the-secret' })).error_code).toBe(10011);
+    expect((await save({ bind_password: slapd.adminPassword, port: 1 })).error_code).toBe(10011);
+    expect(await Option.find({}, { _id: 0 }).sort({ option_name: 1 }).lean()).toEqual(before);
+    expect((await login('carol_ldap', 'Ldap-pw-3')).body.error_code).toBe(0);
+  });
+});

@@ -1,0 +1,158 @@
+/** The back office's calls (reference accounts §9.21–§9.24, spec 002 §7). */
+import type { Attachment } from './types';
+import { request } from './request';
+
+/** Rows per admin list page (spec 002 §9). */
+export const ADMIN_PAGE_SIZE = 7;
+
+export interface AdminUser {
+  uid: string;
+  username: string;
+  name: string;
+  groupid: string;
+  reg_time: string;
+  last_login_time: string;
+}
+
+export const adminUsers = (username: string, page: number) =>
+  request<{ total: number; users: AdminUser[] }>('adminUser/getList', {
+    username,
+    page,
+    count: ADMIN_PAGE_SIZE,
+  });
+
+/** uid 0 creates; otherwise edits (blank password keeps it). */
+export const saveAdminUser = (input: {
+  uid: number;
+  username: string;
+  name: string;
+  password: string;
+}) => request<unknown>('adminUser/addUser', input);
+
+export const deleteAdminUser = (uid: number) => request<unknown>('adminUser/deleteUser', { uid });
+
+export interface AdminItem {
+  item_id: string;
+  item_name: string;
+  item_description: string;
+  item_domain: string;
+  username: string;
+  is_private: number;
+  member_num: number;
+  addtime: string;
+}
+
+export const adminItems = (input: {
+  item_name: string;
+  username: string;
+  page: number;
+  count?: number;
+}) =>
+  request<{ total: number; items: AdminItem[] }>('adminItem/getList', {
+    count: ADMIN_PAGE_SIZE,
+    ...input,
+  });
+
+export const adminDeleteItem = (itemId: number) =>
+  request<unknown>('adminItem/deleteItem', { item_id: itemId });
+
+export const adminTransferItem = (itemId: number, username: string) =>
+  request<unknown>('adminItem/attorn', { item_id: itemId, username });
+
+export interface AdminAttachment extends Attachment {
+  username: string;
+}
+
+/** attachment_type: -1 all, 1 images, 2 other files. */
+export const adminAttachments = (input: {
+  page: number;
+  attachment_type: number;
+  display_name: string;
+  username: string;
+}) =>
+  request<{ list: AdminAttachment[]; total: number; used_m: number }>('attachment/getAllList', {
+    ...input,
+    count: ADMIN_PAGE_SIZE,
+  });
+
+export const adminDeleteAttachment = (fileId: number) =>
+  request<unknown>('attachment/deleteAttachment', { file_id: fileId });
+
+export interface OssSetting {
+  oss_type: string;
+  key: string;
+  secret: string;
+  secret_set?: number;
+  endpoint: string;
+  bucket: string;
+  protocol: string;
+  domain: string;
+  region: string;
+  secretId: string;
+  secretKey: string;
+  secretKey_set?: number;
+}
+
+export interface SiteConfig {
+  register_open: string;
+  home_page: string;
+  home_item: string;
+  beian: string;
+  history_version_count: number;
+  show_watermark: string;
+  site_url: string;
+  open_ai_key: string;
+  open_ai_key_set: number;
+  open_ai_host: string;
+  oss_open: string;
+  oss_setting: Partial<OssSetting>;
+}
+
+export const loadSiteConfig = () => request<SiteConfig>('adminSetting/loadConfig');
+
+/** Objects travel as JSON text (the form transport has no nesting); blank secrets keep theirs. */
+export const saveSiteConfig = (
+  config: Record<string, string | number>,
+  oss?: Partial<OssSetting>,
+) =>
+  request<unknown>('adminSetting/saveConfig', {
+    ...config,
+    oss_setting: oss ? JSON.stringify(oss) : undefined,
+  });
+
+export type FormValues = Record<string, string | number | undefined>;
+
+export const loadLdapConfig = () =>
+  request<{ ldap_open: string; ldap_form: FormValues }>('adminSetting/loadLdapConfig');
+
+export const saveLdapConfig = (open: boolean, form: FormValues) =>
+  request<unknown>('adminSetting/saveLdapConfig', {
+    ldap_open: open ? 1 : 0,
+    ldap_form: JSON.stringify(form),
+  });
+
+export const loadOauth2Config = () =>
+  request<{ oauth2_open: string; oauth2_form: FormValues }>('adminSetting/loadOauth2Config');
+
+export const saveOauth2Config = (open: boolean, form: FormValues) =>
+  request<unknown>('adminSetting/saveOauth2Config', {
+    oauth2_open: open ? 1 : 0,
+    oauth2_form: JSON.stringify(form),
+  });
+
+export const getLoginSecretKey = () =>
+  request<{ login_secret_key: string }>('adminSetting/getLoginSecretKey');
+
+export const resetLoginSecretKey = () =>
+  request<{ login_secret_key: string }>('adminSetting/resetLoginSecretKey');
+
+export const siteVersion = () => request<{ version: string }>('common/version');
+
+export interface UpdateInfo {
+  version: string;
+  new_version: string;
+  url: string;
+}
+
+export const checkUpdate = () =>
+  request<UpdateInfo>('adminUpdate/checkUpdate', {}, { alert: false });

@@ -1,0 +1,209 @@
+/**
+ * Back office — users: search by username, the list (7 a page), add, edit (username read-only,
+ * blank password keeps it), delete after a confirmation (never shown for administrators).
+ */
+import { App, Button, Form, Input, Modal, Popconfirm, Space, Table, Tag } from 'antd';
+import { useCallback, useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import {
+  ADMIN_PAGE_SIZE,
+  adminUsers,
+  deleteAdminUser,
+  saveAdminUser,
+  type AdminUser,
+} from '../../api/admin';
+
+interface UserForm {
+  username: string;
+  name: string;
+  password: string;
+}
+
+export function AdminUsers() {
+  const { t } = useTranslation();
+  const { message } = App.useApp();
+  const [search, setSearch] = useState('');
+  const [page, setPage] = useState(1);
+  const [data, setData] = useState<{ total: number; users: AdminUser[] } | null>(null);
+  const [editing, setEditing] = useState<AdminUser | 'new' | null>(null);
+
+  // A stale answer (an earlier search or page) never overwrites a newer one.
+  const load = useCallback(() => {
+    let current = true;
+    adminUsers(search, page).then(
+      (next) => current && setData(next),
+      () => current && setData({ total: 0, users: [] }),
+    );
+    return () => {
+      current = false;
+    };
+  }, [search, page]);
+  useEffect(load, [load]);
+
+  async function remove(user: AdminUser) {
+    try {
+      await deleteAdminUser(Number(user.uid));
+      message.success(t('common.deleted'));
+      load();
+    } catch {
+      // alerted
+    }
+  }
+
+  return (
+    <>
+      <Space wrap style={{ marginBottom: 16 }}>
+        <Input.Search
+          allowClear
+          placeholder={t('admin.users.search')}
+          aria-label={t('admin.users.search')}
+          onSearch={(value) => {
+            setSearch(value.trim());
+            setPage(1);
+          }}
+          style={{ width: 240 }}
+        />
+        <Button type="primary" onClick={() => setEditing('new')}>
+          {t('admin.users.add')}
+        </Button>
+      </Space>
+      <Table<AdminUser>
+        rowKey="uid"
+        size="small"
+        loading={data === null}
+        dataSource={data?.users ?? []}
+        scroll={{ x: 720 }}
+        pagination={{
+          current: page,
+          pageSize: ADMIN_PAGE_SIZE,
+          total: data?.total ?? 0,
+          onChange: setPage,
+          showSizeChanger: false,
+        }}
+        columns={[
+          { title: t('admin.users.username'), dataIndex: 'username' },
+          { title: t('admin.users.name'), dataIndex: 'name' },
+          {
+            title: t('admin.users.role'),
+            dataIndex: 'groupid',
+            render: (groupid: string) =>
+              groupid === '1' ? (
+                <Tag color="gold">{t('admin.users.roleAdmin')}</Tag>
+              ) : (
+                t('admin.users.roleUser')
+              ),
+          },
+          { title: t('admin.users.regTime'), dataIndex: 'reg_time', width: 170 },
+          { title: t('admin.users.lastLogin'), dataIndex: 'last_login_time', width: 170 },
+          {
+            title: t('common.actions'),
+            width: 150,
+            render: (_value, user) => (
+              <Space size={0}>
+                <Button type="link" size="small" onClick={() => setEditing(user)}>
+                  {t('admin.edit')}
+                </Button>
+                {user.groupid !== '1' && (
+                  <Popconfirm
+                    title={t('admin.users.deleteConfirm', { name: user.username })}
+                    description={t('admin.users.deleteRule')}
+                    okText={t('common.confirm')}
+                    cancelText={t('common.cancel')}
+                    onConfirm={() => remove(user)}
+                  >
+                    <Button type="link" size="small" danger>
+                      {t('common.delete')}
+                    </Button>
+                  </Popconfirm>
+                )}
+              </Space>
+            ),
+          },
+        ]}
+      />
+      {editing && (
+        <UserModal
+          user={editing === 'new' ? null : editing}
+          onClose={() => setEditing(null)}
+          onSaved={load}
+        />
+      )}
+    </>
+  );
+}
+
+function UserModal({
+  user,
+  onClose,
+  onSaved,
+}: {
+  user: AdminUser | null;
+  onClose: () => void;
+  onSaved: () => void;
+}) {
+  const { t } = useTranslation();
+  const { message } = App.useApp();
+  const [form] = Form.useForm<UserForm>();
+  const [busy, setBusy] = useState(false);
+
+  async function submit(values: UserForm) {
+    setBusy(true);
+    try {
+      await saveAdminUser({
+        uid: user ? Number(user.uid) : 0,
+        username: user ? user.username : values.username.trim(),
+        name: values.name?.trim() ?? '',
+        password: values.password ?? '',
+      });
+      message.success(t('common.saved'));
+      onSaved();
+      onClose();
+    } catch {
+      // alerted
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <Modal
+      open
+      title={user ? t('admin.users.editTitle') : t('admin.users.add')}
+      okText={t('common.save')}
+      cancelText={t('common.cancel')}
+      confirmLoading={busy}
+      onOk={() => form.submit()}
+      onCancel={onClose}
+      destroyOnHidden
+    >
+      <Form
+        form={form}
+        name="adminUser"
+        layout="vertical"
+        onFinish={submit}
+        initialValues={{ username: user?.username ?? '', name: user?.name ?? '', password: '' }}
+      >
+        <Form.Item
+          name="username"
+          label={t('admin.users.username')}
+          rules={[
+            { required: !user, whitespace: true, message: t('admin.users.usernameRequired') },
+          ]}
+        >
+          <Input maxLength={30} disabled={!!user} autoComplete="off" />
+        </Form.Item>
+        <Form.Item name="name" label={t('admin.users.name')}>
+          <Input maxLength={64} autoComplete="off" />
+        </Form.Item>
+        <Form.Item
+          name="password"
+          label={t('admin.users.password')}
+          extra={user ? t('admin.users.passwordKeep') : undefined}
+          rules={[{ required: !user, message: t('admin.users.passwordRequired') }]}
+        >
+          <Input.Password maxLength={100} autoComplete="new-password" />
+        </Form.Item>
+      </Form>
+    </Modal>
+  );
+}

@@ -8,6 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import pino from 'pino';
+import cliProgress from 'cli-progress';
 import {
   ConfigError,
   loadConfig,
@@ -19,8 +20,11 @@ import {
   type CollectionReport,
   isApiError,
   createLogger,
+  configureFileStorage,
+  localStorageFor,
 } from '../models/platform';
 import { createUser, issueTokenFor, setPassword } from '../models/accounts';
+import { migrateShowdoc, MigrationRefused, type ShowdocMigrationReport } from '../models/transfer';
 
 const USAGE = `Usage: npm run quire -- <command>
 
@@ -29,12 +33,68 @@ const USAGE = `Usage: npm run quire -- <command>
   user:token <name>                                    print a fresh user_token for scripts
   db:export <dir>                                      dump the database (mongodump layout)
   db:import <dir>                                      restore a dump (replaces its collections)
+  import:showdoc <showdoc.db.php> [--uploads <dir>] [--dry-run] [--merge]
+                                                       move a ShowDoc site (its SQLite file and
+                                                       Public/Uploads folder) into this Quire
 `;
 
 const out = (text: string) => process.stdout.write(`${text}\n`);
 const note = (text: string) => process.stderr.write(`${text}\n`);
 
 class UsageError extends Error {}
+
+interface Flags {
+  password?: string;
+  admin?: boolean;
+  uploads?: string;
+  'dry-run'?: boolean;
+  merge?: boolean;
+}
+
+/** A bar per table on a terminal; one line per table otherwise (logs, CI, tests). */
+function progressReporter(): (table: string, done: number, total: number) => void {
+  if (!process.stderr.isTTY)
+    return (table, done, total) => {
+      if (done === total && total > 0) note(`  ${table}: ${total} rows written`);
+    };
+  let bar: cliProgress.SingleBar | null = null;
+  let current = '';
+  return (table, done, total) => {
+    if (total === 0) return; // nothing to watch
+    if (table !== current || !bar) {
+      bar?.stop();
+      current = table;
+      bar = new cliProgress.SingleBar(
+        { format: `  ${table.padEnd(18)} [{bar}] {value}/{total}`, stream: process.stderr },
+        cliProgress.Presets.shades_classic,
+      );
+      bar.start(total, done);
+    } else bar.update(done);
+    if (done === total) {
+      bar.stop();
+      bar = null;
+    }
+  };
+}
+
+function describeMigration(report: ShowdocMigrationReport): string {
+  const lines = report.tables
+    .filter((t) => t.rows > 0 || t.duplicates > 0)
+    .map(
+      (t) =>
+        `  ${t.table}: ${t.rows} rows` +
+        (t.duplicates ? ` (${t.duplicates} repeated rows left out)` : ''),
+    );
+  lines.push(`  files: ${report.files.found} found, ${report.files.missing.length} missing`);
+  for (const missing of report.files.missing.slice(0, 20)) lines.push(`    missing: ${missing}`);
+  if (report.skipped.length)
+    lines.push(
+      `  not migrated (no Quire counterpart): ${report.skipped.map((s) => `${s.table} (${s.rows})`).join(', ')}`,
+    );
+  if (report.replacedAdmin)
+    lines.push(`  the first-start admin "${report.replacedAdmin}" gives way to ShowDoc's accounts`);
+  return lines.join('\n');
+}
 
 function need(value: string | undefined, what: string): string {
   if (!value) throw new UsageError(`Missing ${what}.`);
@@ -50,28 +110,29 @@ function describeCollections(reports: CollectionReport[]): string {
 async function run(
   command: string,
   args: string[],
-  flags: { password?: string; admin?: boolean },
+  flags: Flags,
   db: Database,
-) {
+  dataDir: string,
+): Promise<number> {
   switch (command) {
     case 'user:create': {
       const username = need(args[0], 'user name');
       const password = need(flags.password, '--password');
       const user = await createUser({ username, password, admin: flags.admin });
       out(`Created ${flags.admin ? 'admin' : 'user'} ${user.username} (uid ${user.uid}).`);
-      return;
+      return 0;
     }
     case 'user:password': {
       const user = await setPassword(need(args[0], 'user name'), need(args[1], 'password'), {
         revokeTokens: true,
       });
       out(`Password of ${user.username} changed; its login tokens were revoked.`);
-      return;
+      return 0;
     }
     case 'user:token': {
       const { token } = await issueTokenFor(need(args[0], 'user name'));
       out(token);
-      return;
+      return 0;
     }
     case 'db:export': {
       const dir = path.resolve(need(args[0], 'target folder'));
@@ -80,7 +141,7 @@ async function run(
         `Exported ${reports.length} collections to ${path.join(dir, db.connection.db!.databaseName)}:`,
       );
       out(describeCollections(reports));
-      return;
+      return 0;
     }
     case 'db:import': {
       const dir = path.resolve(need(args[0], 'dump folder'));
@@ -89,7 +150,39 @@ async function run(
       await ensureIndexes(); // indexes Quire's schemas declare, in case the dump predates them
       out(`Imported ${reports.length} collections:`);
       out(describeCollections(reports));
-      return;
+      return 0;
+    }
+    case 'import:showdoc': {
+      const dbFile = path.resolve(need(args[0], 'path to showdoc.db.php'));
+      if (!fs.existsSync(dbFile)) throw new UsageError(`No such file: ${dbFile}`);
+      const uploadsDir = flags.uploads ? path.resolve(flags.uploads) : undefined;
+      if (uploadsDir && !fs.statSync(uploadsDir, { throwIfNoEntry: false })?.isDirectory())
+        throw new UsageError(`No such folder: ${uploadsDir}`);
+      configureFileStorage(localStorageFor(dataDir));
+      const dryRun = Boolean(flags['dry-run']);
+      try {
+        const report = await migrateShowdoc({
+          dbFile,
+          uploadsDir,
+          dryRun,
+          merge: flags.merge,
+          onProgress: progressReporter(),
+        });
+        if (dryRun) {
+          out(
+            `Dry run, nothing written. The import would bring over:\n${describeMigration(report)}`,
+          );
+          if (report.problems.length === 0) return 0;
+          out(`It would be refused:\n  ${report.problems.join('\n  ')}`);
+          return 1;
+        }
+        out(`Imported the ShowDoc site:\n${describeMigration(report)}`);
+        return 0;
+      } catch (error) {
+        if (!(error instanceof MigrationRefused)) throw error;
+        note(error.message);
+        return 1;
+      }
     }
     default:
       throw new UsageError(`Unknown command: ${command}`);
@@ -104,6 +197,9 @@ async function main(): Promise<number> {
       options: {
         password: { type: 'string' },
         admin: { type: 'boolean' },
+        uploads: { type: 'string' },
+        'dry-run': { type: 'boolean' },
+        merge: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
     });
@@ -150,8 +246,7 @@ async function main(): Promise<number> {
       }[db.via],
     );
     await ensureIndexes();
-    await run(command, args, parsed.values, db);
-    return 0;
+    return await run(command, args, parsed.values, db, config.dataDir);
   } catch (error) {
     if (error instanceof UsageError) {
       note(`${error.message}\n\n${USAGE}`);

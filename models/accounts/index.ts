@@ -12,7 +12,7 @@ export {
 } from './accounts';
 export { type AdminUserRow, deleteUserAccount, listUsers, saveUser } from './adminUsers';
 export { ANONYMOUS, type Authenticated, authenticateToken } from './auth';
-export { ensureFirstAdmin } from './bootstrap';
+export { ensureFirstAdmin, FIRST_ADMIN_USERNAME } from './bootstrap';
 export { saveLdapConfig } from './ldap';
 export { finishOauth2, loginBySecretKey, redeemLoginCode, startOauth2 } from './extLogin';
 export { captchaImage, checkCaptcha, createCaptcha } from './captcha';

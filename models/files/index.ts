@@ -14,4 +14,5 @@ export {
 } from './attachments';
 export { deleteFiles, listUnusedFiles } from './attachmentCleanup';
 export { type ExportedFile, type FileVisit, filesForExport, openFileForVisit } from './fileVisits';
+export { detectKind, KIND_MIME, SNIFF_BYTES } from './fileTypes';
 export { acceptFileName, authorizeUpload, storeUpload, type UploadPurpose } from './uploads';

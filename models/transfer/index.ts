@@ -12,3 +12,9 @@ export { DAILY_LIMIT as HTML_EXPORT_DAILY_LIMIT, exportHtml } from './exportHtml
 export { importFile, planImport, type ImportInput, type ImportResult } from './importer';
 export { DEFAULT_ZIP_LIMITS, type ZipLimits } from './zipArchive';
 export { exportOpenApi } from './exportOpenApi';
+export {
+  migrateShowdoc,
+  MigrationRefused,
+  type ShowdocMigrationOptions,
+  type ShowdocMigrationReport,
+} from './showdocMigration';

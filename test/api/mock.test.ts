@@ -74,12 +74,13 @@ describe('mock/add', () => {
     expect((await addMock(suite.owner, { page_id: page.page_id, template: '{}' })).path).toBe('/');
   });
 
-  test('anonymous → 10102; readers and strangers → 10303; missing page → 10101; nothing written', async () => {
+  test('anonymous → 10102; readers → 10303; strangers and missing page → 10101; nothing written', async () => {
     const page = await makePage(suite.owner, suite.itemId);
     const params = { page_id: page.page_id, template: '{"a":1}', path: '/x' };
     expect((await suite.server.api.fail('mock/add', params)).error_code).toBe(10102);
     expect((await as(suite.reader).fail('mock/add', params)).error_code).toBe(10303);
-    expect((await as(suite.stranger).fail('mock/add', params)).error_code).toBe(10303);
+    // A stranger cannot see the page at all: the answer is the missing page's (issue #16).
+    expect((await as(suite.stranger).fail('mock/add', params)).error_code).toBe(10101);
     expect((await as(suite.owner).fail('mock/add', { ...params, page_id: 0 })).error_code).toBe(
       10101,
     );
@@ -146,7 +147,7 @@ describe('mock/add', () => {
 });
 
 describe('mock/infoByPageId', () => {
-  test('no mock → []; readers see it; strangers without the password → 10103; with it, yes', async () => {
+  test('no mock → []; readers see it; strangers without the password → as a missing page; with it, yes', async () => {
     const page = await makePage(suite.owner, suite.itemId);
     expect(await as(suite.reader).ok('mock/infoByPageId', { page_id: page.page_id })).toEqual([]);
     await addMock(suite.owner, { page_id: page.page_id, template: '{}', path: '/r' });
@@ -155,12 +156,13 @@ describe('mock/infoByPageId', () => {
         path: '/r',
       },
     );
+    // Without the password the page is not there for them (issue #16): a missing page's answer.
     expect(
       (await as(suite.stranger).fail('mock/infoByPageId', { page_id: page.page_id })).error_code,
-    ).toBe(10103);
+    ).toBe(10101);
     expect(
       (await suite.server.api.fail('mock/infoByPageId', { page_id: page.page_id })).error_code,
-    ).toBe(10103);
+    ).toBe(10101);
     expect(
       await suite.server.api.ok('mock/infoByPageId', {
         page_id: page.page_id,

@@ -85,7 +85,7 @@ describe('subscribing the creator', () => {
 });
 
 describe('subscription/getPageList', () => {
-  test('anonymous 10102; page_id ≤ 0 answers []; missing page 10101; readers and strangers 10103', async () => {
+  test('anonymous 10102; page_id ≤ 0 answers []; missing page 10101; readers 10103; strangers as a missing page (10101)', async () => {
     const page = await makePage(suite.owner, suite.itemId);
     expect(
       (await suite.server.api.fail('subscription/getPageList', { page_id: page.page_id }))
@@ -95,10 +95,15 @@ describe('subscription/getPageList', () => {
     expect(
       (await as(suite.owner).fail('subscription/getPageList', { page_id: 999_999 })).error_code,
     ).toBe(10101);
-    for (const user of [suite.reader, suite.stranger, teamMate])
+    for (const user of [suite.reader, teamMate])
       expect(
         (await as(user).fail('subscription/getPageList', { page_id: page.page_id })).error_code,
       ).toBe(10103);
+    // A stranger cannot see the page at all: the answer is the missing page's (issue #16).
+    expect(
+      (await as(suite.stranger).fail('subscription/getPageList', { page_id: page.page_id }))
+        .error_code,
+    ).toBe(10101);
   });
 
   test('a page outside a restricted editor’s catalogs answers like a missing page', async () => {

@@ -1,0 +1,144 @@
+/**
+ * Reading a ShowDoc site's SQLite database (`Sqlite/showdoc.db.php`) with sql.js (SQLite compiled
+ * to WebAssembly: nothing to build, the file is only read). Rows become the documents Quire keeps
+ * in the collection of the same name — the schemas mirror ShowDoc's tables — with ids unchanged,
+ * so old links, bookmarks and scripts keep pointing at the same items, pages and catalogs.
+ *
+ * What changes on the way:
+ * - page, history and template text: ShowDoc stored it HTML-escaped (`htmlspecialchars`); Quire
+ *   stores what the author wrote and escapes on the way out. History rows that ShowDoc's hosted
+ *   edition compressed (base64 of zlib) are inflated first.
+ * - item visit passwords: ShowDoc kept them in plain text; Quire keeps a bcrypt hash (done by the
+ *   caller, which owns the hashing).
+ * - user passwords are copied as they are (bcrypt, or ShowDoc's legacy md5 with or without salt):
+ *   login verifies both and upgrades a legacy hash at first success.
+ * - comma lists (`cat_ids`) become arrays, datetime strings become Unix seconds where Quire keeps
+ *   numbers, and the columns an old ShowDoc lacks get ShowDoc's own defaults.
+ *
+ * Tables of features Quire does not have (RunApi environments and flows, AI settings, messages)
+ * are counted and reported, not migrated.
+ */
+import fs from 'node:fs';
+import initSqlJs, { type Database as SqliteDatabase } from 'sql.js';
+import { int, text, TABLES, type ImportDoc, type Row, type TableSpec } from './showdocTables';
+
+export { TABLES, type ImportDoc, type TableSpec } from './showdocTables';
+
+const NOT_MIGRATED = [
+  'user_token',
+  'captcha',
+  'page_lock',
+  'item_variable',
+  'runapi_env',
+  'runapi_env_selectd',
+  'runapi_global_param',
+  'runapi_flow',
+  'runapi_flow_page',
+  'runapi_db_config',
+  'item_change_log',
+  'message',
+  'message_content',
+  'subscription',
+  'export_log',
+  'user_setting',
+  'file_flow',
+  'page_comment',
+  'page_feedback',
+  'item_ai_config',
+  'user_ai_token',
+  'ai_chat_sessions',
+  'ai_chat_messages',
+  'kanban_activity_log',
+  'parameter_description_entry',
+];
+
+export interface SourceTable {
+  spec: TableSpec;
+  docs: ImportDoc[];
+  /** Rows left out because they repeat a unique value of an earlier row (ShowDoc had no index). */
+  duplicates: number;
+  /** The next id ShowDoc would have handed out minus one (sqlite_sequence), or the highest id. */
+  highestId: number;
+}
+
+export interface ShowdocSource {
+  tables: SourceTable[];
+  /** Tables with rows that are not migrated, with their row counts. */
+  skipped: { table: string; rows: number }[];
+}
+
+function tableNames(db: SqliteDatabase): Set<string> {
+  const result = db.exec("SELECT name FROM sqlite_master WHERE type = 'table'");
+  return new Set((result[0]?.values ?? []).map((v) => String(v[0])));
+}
+
+function allRows(db: SqliteDatabase, table: string): Row[] {
+  const statement = db.prepare(`SELECT * FROM "${table}"`);
+  const rows: Row[] = [];
+  try {
+    while (statement.step()) rows.push(statement.getAsObject());
+  } finally {
+    statement.free();
+  }
+  return rows;
+}
+
+function sequences(db: SqliteDatabase, names: Set<string>): Map<string, number> {
+  if (!names.has('sqlite_sequence')) return new Map();
+  return new Map(allRows(db, 'sqlite_sequence').map((r) => [text(r.name), int(r.seq)]));
+}
+
+/** Reads and converts every migrated table of a ShowDoc SQLite file. */
+export async function readShowdocDatabase(file: string): Promise<ShowdocSource> {
+  const bytes = fs.readFileSync(file);
+  if (bytes.subarray(0, 16).toString('latin1') !== 'SQLite format 3\0')
+    throw new Error(`${file} is not a SQLite database (ShowDoc keeps it in Sqlite/showdoc.db.php)`);
+  // In Node, sql.js reads its .wasm from its own package folder: no network, no bundler.
+  const SQL = await initSqlJs();
+  const db = new SQL.Database(bytes);
+  try {
+    const names = tableNames(db);
+    if (!names.has('user') || !names.has('item') || !names.has('page'))
+      throw new Error(`${file} has no ShowDoc tables (user, item, page)`);
+    const seq = sequences(db, names);
+    const tables: SourceTable[] = TABLES.map((spec) => {
+      const rows = names.has(spec.table) ? allRows(db, spec.table) : [];
+      const seen = new Map(spec.uniqueFields.map((f) => [f, new Set<unknown>()]));
+      const ids = new Set<number>();
+      const pairs = new Set<string>();
+      const docs: ImportDoc[] = [];
+      let duplicates = 0;
+      for (const row of rows) {
+        const doc = spec.convert(row);
+        const id = doc[spec.idField] as number;
+        const together = (spec.uniqueTogether ?? []).map((fields) =>
+          JSON.stringify(fields.map((f) => doc[f])),
+        );
+        const repeats =
+          ids.has(id) ||
+          spec.uniqueFields.some((f) => doc[f] !== '' && seen.get(f)!.has(doc[f])) ||
+          together.some((key) => pairs.has(key));
+        if (repeats) {
+          duplicates++;
+          continue;
+        }
+        ids.add(id);
+        for (const f of spec.uniqueFields) seen.get(f)!.add(doc[f]);
+        for (const key of together) pairs.add(key);
+        docs.push(doc);
+      }
+      let highestId = seq.get(spec.table) ?? 0;
+      for (const id of ids) if (id > highestId) highestId = id;
+      return { spec, docs, duplicates, highestId };
+    });
+    const skipped = NOT_MIGRATED.filter((t) => names.has(t))
+      .map((table) => ({
+        table,
+        rows: int(db.exec(`SELECT COUNT(*) FROM "${table}"`)[0]?.values[0][0]),
+      }))
+      .filter((t) => t.rows > 0);
+    return { tables, skipped };
+  } finally {
+    db.close();
+  }
+}

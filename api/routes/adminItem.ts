@@ -2,13 +2,25 @@
  * `adminItem/*` (reference accounts §9.22): the back office's project list, delete and transfer.
  * Rules in models/adminItems.ts.
  */
-import { adminDeleteItem, adminTransferItem, listAllItems } from '../../models/items';
+import { adminActionMissing } from '../../models/compat';
+import {
+  adminDeleteItem,
+  adminRecoverItem,
+  adminTransferItem,
+  listAllItems,
+} from '../../models/items';
 import { paging } from '../../models/notices';
 import { requireAdmin } from '../auth';
 import { adminItemContract } from '../contracts';
-import { defineController } from '../registry';
+import { defineController, type ActionContext } from '../registry';
 
 const PAGE_SIZE = 20;
+
+/** Called by ShowDoc's front end, absent from ShowDoc's open-source server (models/compat). */
+async function missing(ctx: ActionContext): Promise<never> {
+  const { actor } = await requireAdmin(ctx);
+  return adminActionMissing(actor);
+}
 
 export const adminItemController = defineController('adminItem', adminItemContract, {
   async getList(ctx) {
@@ -31,6 +43,19 @@ export const adminItemController = defineController('adminItem', adminItemContra
     await adminDeleteItem(actor, ctx.input.item_id);
     return [];
   },
+
+  async recoverItem(ctx) {
+    const { actor } = await requireAdmin(ctx);
+    await adminRecoverItem(actor, ctx.input.item_id);
+    return [];
+  },
+
+  addKeyword: missing,
+  ban: missing,
+  white: missing,
+  recommendItem: missing,
+  deleteRecommend: missing,
+  getVisitList: missing,
 
   async attorn(ctx) {
     const { actor } = await requireAdmin(ctx);

@@ -14,6 +14,7 @@ import {
   type ConfigInput,
 } from '../../models/settings';
 import { saveLdapConfig } from '../../models/accounts';
+import { adminActionMissing, aiServiceTest } from '../../models/compat';
 import { requireAdmin } from '../auth';
 import { defineController } from '../registry';
 
@@ -61,5 +62,24 @@ export const adminSettingController = defineController('adminSetting', {
   async resetLoginSecretKey(ctx) {
     const { actor } = await requireAdmin(ctx);
     return resetLoginSecretKey(actor);
+  },
+
+  async testAiService(ctx) {
+    const { actor } = await requireAdmin(ctx);
+    return aiServiceTest(actor, {
+      host: ctx.params.str('open_ai_host'),
+      key: ctx.params.str('open_ai_key'),
+    });
+  },
+
+  // ShowDoc's front end still calls the old names; its server answers only *Oauth2Config.
+  async loadOauth(ctx) {
+    const { actor } = await requireAdmin(ctx);
+    return adminActionMissing(actor);
+  },
+
+  async saveOauth(ctx) {
+    const { actor } = await requireAdmin(ctx);
+    return adminActionMissing(actor);
   },
 });

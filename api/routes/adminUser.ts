@@ -3,12 +3,19 @@
  * Rules in models/adminUsers.ts.
  */
 import { deleteUserAccount, listUsers, saveUser } from '../../models/accounts';
+import { adminActionMissing } from '../../models/compat';
 import { paging } from '../../models/notices';
 import { requireAdmin } from '../auth';
 import { adminUserContract } from '../contracts';
-import { defineController } from '../registry';
+import { defineController, type ActionContext } from '../registry';
 
 const PAGE_SIZE = 20;
+
+/** Called by ShowDoc's front end, absent from ShowDoc's open-source server (models/compat). */
+async function missing(ctx: ActionContext): Promise<never> {
+  const { actor } = await requireAdmin(ctx);
+  return adminActionMissing(actor);
+}
 
 export const adminUserController = defineController('adminUser', adminUserContract, {
   async getList(ctx) {
@@ -32,4 +39,7 @@ export const adminUserController = defineController('adminUser', adminUserContra
     await deleteUserAccount(actor, ctx.input.uid);
     return [];
   },
+
+  ban: missing,
+  loginLog: missing,
 });

@@ -34,8 +34,10 @@ import { extLoginController } from './extLogin';
 import { mockController } from './mock';
 import { openAliasControllers, openController } from './open';
 import { exportController } from './export';
+import { exportHtmlController } from './exportHtml';
 import { importController } from './import';
 import { agentController } from './agent';
+import { aiController } from './ai';
 import { aiTokenController } from './aiToken';
 import { kanbanController } from './kanban';
 import { publicSquareController, scriptCronController, updateController } from './maintenance';
@@ -72,11 +74,13 @@ export const controllers: ControllerDefinition[] = [
   mockController,
   openController,
   exportController,
+  exportHtmlController,
   importController,
   ...openAliasControllers,
   pageCommentController,
   pageFeedbackController,
   agentController,
+  aiController,
   aiTokenController,
   kanbanController,
   publicSquareController,

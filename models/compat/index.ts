@@ -7,12 +7,14 @@ export {
   agentSessionAction,
   agentSessions,
   agentUnavailable,
+  aiAssistantRefusal,
   aiTokenMissing,
   createAiToken,
   itemAiConfig,
   listAiTokens,
   setItemAiConfig,
 } from './aiOff';
+export { adminActionMissing, aiServiceTest, selfUpdateRefused } from './adminOff';
 export { kanbanActivity, logKanbanEvent } from './kanban';
 export {
   checkDb,

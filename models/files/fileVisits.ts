@@ -124,3 +124,49 @@ export async function openFileForVisit(
   }
   return { file, stored, ...servingOf(file.file_type) };
 }
+
+export interface ExportedFile {
+  sign: string;
+  displayName: string;
+  fileType: string;
+  bytes: Buffer;
+}
+
+async function readAll(stored: StoredFile): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of stored.stream) chunks.push(Buffer.from(chunk as Buffer));
+  return Buffer.concat(chunks);
+}
+
+/**
+ * The files behind `signs` that the actor may read, for packing into an export (no visit is
+ * counted: nobody looked at them yet). Unknown signs, unreadable files and missing bytes are
+ * skipped; reading stops before the total would pass `maxBytes`.
+ */
+export async function filesForExport(
+  actor: Actor,
+  signs: string[],
+  maxBytes: number,
+): Promise<ExportedFile[]> {
+  const wanted = [...new Set(signs.map((s) => s.toLowerCase()).filter((s) => SIGN_RULE.test(s)))];
+  if (!wanted.length) return [];
+  const files = await UploadFile.find({ sign: { $in: wanted } }, { _id: 0 }).lean<
+    UploadFileDoc[]
+  >();
+  const out: ExportedFile[] = [];
+  let total = 0;
+  for (const file of files) {
+    if (!file.storage_key || !(await mayReadFile(actor, file))) continue;
+    if (total + Number(file.file_size ?? 0) > maxBytes) continue;
+    const stored = await fileStorage().open(file.storage_key);
+    if (!stored) continue;
+    if (total + stored.size > maxBytes) {
+      stored.stream.destroy();
+      continue;
+    }
+    const bytes = await readAll(stored);
+    total += bytes.length;
+    out.push({ sign: file.sign, displayName: file.display_name, fileType: file.file_type, bytes });
+  }
+  return out;
+}

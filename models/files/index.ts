@@ -13,6 +13,6 @@ export {
   startAttachments,
 } from './attachments';
 export { deleteFiles, listUnusedFiles } from './attachmentCleanup';
-export { type FileVisit, openFileForVisit } from './fileVisits';
+export { type ExportedFile, type FileVisit, filesForExport, openFileForVisit } from './fileVisits';
 export { detectKind, KIND_MIME, SNIFF_BYTES } from './fileTypes';
 export { acceptFileName, authorizeUpload, storeUpload, type UploadPurpose } from './uploads';

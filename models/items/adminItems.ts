@@ -93,6 +93,18 @@ export async function adminDeleteItem(actor: Actor, itemId: number): Promise<voi
   events.publish('item.changed', { itemId, change: 'deleted', byUid: actor.uid });
 }
 
+/** adminItem/recoverItem: takes an item out of the admin recycle bin, as ShowDoc does. */
+export async function adminRecoverItem(actor: Actor, itemId: number): Promise<void> {
+  requireSiteAdmin(actor);
+  if (!(itemId > 0)) throw errors.failed('Parameter error: item_id');
+  const result = await Item.updateOne(
+    { item_id: itemId, is_del: 1 },
+    { $set: { is_del: 0, del_time: 0, last_update_time: nowSeconds() } },
+  );
+  if (!result.matchedCount) throw errors.failed('The item does not exist or is not deleted');
+  events.publish('item.changed', { itemId, change: 'restored', byUid: actor.uid });
+}
+
 /** adminItem/attorn: gives the item to the user with exactly this username; the new row. */
 export async function adminTransferItem(
   actor: Actor,

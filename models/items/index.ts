@@ -1,5 +1,5 @@
 /** Items (projects): create/update/delete, the item list and groups, copies, API keys, the change log. */
-export { adminDeleteItem, adminTransferItem, listAllItems } from './adminItems';
+export { adminDeleteItem, adminRecoverItem, adminTransferItem, listAllItems } from './adminItems';
 export { listChangeLog, logChange } from './changeLog';
 export { copyItem } from './itemCopy';
 export { deleteGroup, listGroups, saveGroup, sortGroups } from './itemGroups';

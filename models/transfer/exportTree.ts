@@ -13,7 +13,7 @@ import {
 } from '../access';
 import { Catalog, type CatalogDoc } from '../catalogs/schemas';
 import { Page, type PageDoc } from '../pages/schemas';
-import { errors } from '../platform';
+import { type ErrorCode, errors } from '../platform';
 
 export interface ExportPage {
   page_id: number;
@@ -79,12 +79,23 @@ function pageOf(page: PageDoc): ExportPage {
 
 const DENIED = { denied: 10302, missing: 10101, message: 'No permission' } as const;
 
+/** The answers for a missing item and for one the actor may not edit. */
+export interface ExportDenials {
+  denied: ErrorCode;
+  missing: ErrorCode;
+  message: string;
+}
+
 /** The export tree for `actor` (edit rights needed, as in ShowDoc). */
-export async function exportTree(actor: Actor, scope: ExportScope): Promise<ItemExport> {
+export async function exportTree(
+  actor: Actor,
+  scope: ExportScope,
+  denials: ExportDenials = DENIED,
+): Promise<ItemExport> {
   if (!(actor.uid > 0)) throw errors.notLoggedIn();
   if (!(scope.itemId > 0)) throw errors.failed('Parameter error: item_id');
   // An archived item can still be taken out (editor role, not edit rights).
-  const access = await requireItemRole(actor, scope.itemId, 'editor', { ...DENIED });
+  const access = await requireItemRole(actor, scope.itemId, 'editor', { ...denials });
   const itemId = access.item.item_id;
   const [catalogs, pages, parents] = await Promise.all([
     Catalog.find({ item_id: itemId }, { _id: 0 }).lean<CatalogDoc[]>(),

@@ -8,6 +8,7 @@ export { runapiToMarkdown } from './runapiMarkdown';
 export { exportTree, treePages, type ExportTree } from './exportTree';
 export { exportMarkdown, safeFileName } from './exportMarkdown';
 export { exportWord } from './exportWord';
+export { DAILY_LIMIT as HTML_EXPORT_DAILY_LIMIT, exportHtml } from './exportHtml';
 export { importFile, planImport, type ImportInput, type ImportResult } from './importer';
 export { DEFAULT_ZIP_LIMITS, type ZipLimits } from './zipArchive';
 export { exportOpenApi } from './exportOpenApi';

@@ -25,42 +25,12 @@ interface Entry {
 }
 
 /**
- * Calls that belong to issues being built right now by others; the coordinator empties this set
- * as they merge. Each still must not crash the test run, but may answer 10404 until then.
+ * Back-office calls ShowDoc's server implements and Quire does not yet (told to the coordinator);
+ * the test skips only these. Each still must not crash the run.
  */
 const PENDING_ELSEWHERE: Record<string, string> = {
-  'adminItem/addKeyword': '#18 admin',
-  'adminItem/attorn': '#18 admin',
-  'adminItem/ban': '#18 admin',
-  'adminItem/deleteItem': '#18 admin',
-  'adminItem/deleteRecommend': '#18 admin',
-  'adminItem/getList': '#18 admin',
-  'adminItem/getVisitList': '#18 admin',
-  'adminItem/hardDeleteItem': '#18 admin',
-  'adminItem/recommendItem': '#18 admin',
-  'adminItem/recoverItem': '#18 admin',
-  'adminItem/white': '#18 admin',
-  'adminSetting/getLoginSecretKey': '#18 admin',
-  'adminSetting/loadConfig': '#18 admin',
-  'adminSetting/loadLdapConfig': '#18 admin',
-  'adminSetting/loadOauth': '#18 admin',
-  'adminSetting/resetLoginSecretKey': '#18 admin',
-  'adminSetting/saveConfig': '#18 admin',
-  'adminSetting/saveLdapConfig': '#18 admin',
-  'adminSetting/saveOauth': '#18 admin',
-  'adminSetting/syncLdapUsers': '#18 admin',
-  'adminSetting/testAiService': '#18 admin',
-  'adminUpdate/checkUpdate': '#18 admin',
-  'adminUpdate/download': '#18 admin',
-  'adminUpdate/updateFiles': '#18 admin',
-  'adminUser/addUser': '#18 admin',
-  'adminUser/ban': '#18 admin',
-  'adminUser/deleteUser': '#18 admin',
-  'adminUser/getList': '#18 admin',
-  'adminUser/loginLog': '#18 admin',
-  'extLogin/oauth2': '#18 admin',
-  'exportHtml/export': '#19 data',
-  'ai/create': '#23 AI',
+  'adminItem/hardDeleteItem': 'purging an item and all it holds',
+  'adminSetting/syncLdapUsers': 'LDAP directory sync',
 };
 
 let server: TestServer;
@@ -212,10 +182,17 @@ describe("ShowDoc's front-end calls", () => {
     expect(fixture.calls.length).toBeGreaterThan(150);
     for (const entry of fixture.calls) expect(entry.call).toMatch(/^[A-Za-z_]+\/[A-Za-z_0-9]+$/);
     const names = new Set(fixture.calls.map((e) => e.call));
-    for (const pending of Object.keys(PENDING_ELSEWHERE)) expect(names).toContain(pending);
+    // The back office, the offline HTML export and the AI writer are among them.
+    for (const call of [
+      'adminUser/getList',
+      'adminSetting/saveConfig',
+      'exportHtml/export',
+      'ai/create',
+    ])
+      expect(names).toContain(call);
   });
 
-  test('every call reaches an action: none answers 10404 (pending ones excepted)', async () => {
+  test('every call reaches an action: none answers 10404 (the pending back-office two excepted)', async () => {
     const missing: string[] = [];
     for (const entry of order(fixture.calls)) {
       if (entry.call in PENDING_ELSEWHERE) continue;
@@ -285,6 +262,50 @@ describe('left-out features answer as ShowDoc with them switched off', () => {
     expect({ status: cron.status, body: cron.body }).toEqual({
       status: 403,
       body: { error_code: 10403, error_message: 'Forbidden' },
+    });
+  });
+
+  test('back-office calls Quire leaves out refuse admins with 10101 and others with 10103; recoverItem restores', async () => {
+    // The owner logged out at the end of the drive above: a fresh admin.
+    const boss = await makeUser({ admin: true });
+    const admin = server.api.withToken(boss.user_token);
+    const plain = server.api.withToken((await makeUser()).user_token);
+    for (const route of [
+      'adminItem/addKeyword',
+      'adminItem/ban',
+      'adminItem/white',
+      'adminItem/recommendItem',
+      'adminItem/deleteRecommend',
+      'adminItem/getVisitList',
+      'adminUser/ban',
+      'adminUser/loginLog',
+      'adminSetting/loadOauth',
+      'adminSetting/saveOauth',
+    ]) {
+      expect((await admin.call(route, { item_id: 1, uid: 1 })).body).toEqual({
+        error_code: 10101,
+        error_message: 'This back-office action is not available in this edition',
+      });
+      expect((await plain.call(route, { item_id: 1, uid: 1 })).body.error_code).toBe(10103);
+    }
+    for (const route of ['adminUpdate/download', 'adminUpdate/updateFiles'])
+      expect((await admin.call(route)).body.error_message).toMatch(/does not update itself/);
+    expect((await admin.call('adminSetting/testAiService')).body).toEqual({
+      error_code: 10101,
+      error_message: 'The AI service address and key are required',
+    });
+
+    const { item_id } = await makeItem(boss, { item_name: 'Comes back' });
+    expect((await admin.call('adminItem/recoverItem', { item_id })).body.error_code).toBe(10101);
+    expect((await admin.call('adminItem/deleteItem', { item_id })).body.error_code).toBe(0);
+    expect((await plain.call('adminItem/recoverItem', { item_id })).body.error_code).toBe(10103);
+    expect((await admin.call('adminItem/recoverItem', { item_id })).body).toEqual({
+      error_code: 0,
+      data: [],
+    });
+    expect((await admin.call('item/info', { item_id })).body).toMatchObject({
+      error_code: 0,
+      data: { item_name: 'Comes back' },
     });
   });
 });

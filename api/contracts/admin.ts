@@ -23,6 +23,10 @@ export const AdminItemRow = z.looseObject({
 });
 
 const paging = { page: int(1), count: int(20) };
+
+/** Actions ShowDoc's front end calls that its open-source server lacks: every answer refuses. */
+const refused = z.never();
+const missing = action({}, refused);
 const secretKey = z.object({ login_secret_key: z.string() });
 
 export const adminUserContract = {
@@ -32,6 +36,8 @@ export const adminUserContract = {
   ),
   addUser: action({ uid: int(), username: str(), password: str(), name: str() }, nothing),
   deleteUser: action({ uid: int() }, nothing),
+  ban: missing,
+  loginLog: missing,
 };
 
 export const adminItemContract = {
@@ -47,6 +53,13 @@ export const adminItemContract = {
     z.object({ total: z.number(), items: z.array(AdminItemRow) }),
   ),
   deleteItem: action({ item_id: int() }, nothing),
+  recoverItem: action({ item_id: int() }, nothing),
+  addKeyword: missing,
+  ban: missing,
+  white: missing,
+  recommendItem: missing,
+  deleteRecommend: missing,
+  getVisitList: missing,
   attorn: action({ item_id: int(), username: str() }, z.looseObject({ item_id: z.unknown() })),
 };
 
@@ -63,6 +76,10 @@ export const adminSettingContract = {
   saveOauth2Config: action({ oauth2_open: raw(), oauth2_form: raw() }, nothing),
   getLoginSecretKey: action({}, secretKey),
   resetLoginSecretKey: action({}, secretKey),
+  /** There is no AI service in this edition: the test always refuses, after its checks. */
+  testAiService: action({ open_ai_host: str(), open_ai_key: str() }, refused),
+  loadOauth: missing,
+  saveOauth: missing,
 };
 
 export const adminUpdateContract = {
@@ -70,6 +87,9 @@ export const adminUpdateContract = {
     {},
     z.object({ version: z.string(), new_version: z.string(), url: z.string() }),
   ),
+  /** Self-update is refused (deployments update by image or package). */
+  download: action({}, refused),
+  updateFiles: action({}, refused),
 };
 
 export const extLoginContract = {

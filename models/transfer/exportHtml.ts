@@ -75,7 +75,7 @@ export async function exportHtml(actor: Actor, itemId: number): Promise<HtmlExpo
   );
   const item = access.item;
   if ((await exportsToday(actor.uid)) >= DAILY_LIMIT)
-    throw errors.limitReached(
+    throw errors.refused(
       `To spare the server, one account may export at most ${DAILY_LIMIT} HTML packages a day`,
     );
   if (!EXPORTABLE_TYPES.has(item.item_type))

@@ -37,6 +37,8 @@ const WITHOUT_CONTRACT: Record<string, string> = {
   'export/openapi': 'an OpenAPI file download',
   'export/markdown': 'a zip download',
   'import/auto': 'multipart upload',
+  'ai/create': 'answers a server-sent event stream, not an envelope',
+  'exporthtml/export': 'a zip download',
 };
 
 interface Fixture {
@@ -349,6 +351,14 @@ const VALID: Record<string, Request> = {
     as: 'throwaway',
     params: async () => ({ item_id: await ownItem(), username: suite.editor.username }),
   },
+  'adminitem/recoveritem': {
+    as: 'throwaway',
+    params: async () => {
+      const item_id = await ownItem();
+      await suite.as(suite.owner).call('item/delete', { item_id, password: suite.owner.password });
+      return { item_id };
+    },
+  },
   'adminitem/deleteitem': { as: 'throwaway', params: async () => ({ item_id: await ownItem() }) },
   'adminsetting/loadconfig': { as: 'throwaway' },
   'adminsetting/saveconfig': { as: 'throwaway' },
@@ -381,6 +391,19 @@ const NO_VALID_REQUEST: Record<string, string> = {
   'user/loginbyverify': 'needs a captcha answer read from an image',
   'user/register': 'needs a captcha answer read from an image',
   'item/pwd': 'needs a captcha answer read from an image (covered by item.test.ts)',
+  'adminuser/ban': 'missing from ShowDoc open source: always refuses',
+  'adminuser/loginlog': 'missing from ShowDoc open source: always refuses',
+  'adminitem/addkeyword': 'missing from ShowDoc open source: always refuses',
+  'adminitem/ban': 'missing from ShowDoc open source: always refuses',
+  'adminitem/white': 'missing from ShowDoc open source: always refuses',
+  'adminitem/recommenditem': 'missing from ShowDoc open source: always refuses',
+  'adminitem/deleterecommend': 'missing from ShowDoc open source: always refuses',
+  'adminitem/getvisitlist': 'missing from ShowDoc open source: always refuses',
+  'adminsetting/loadoauth': 'missing from ShowDoc open source: always refuses',
+  'adminsetting/saveoauth': 'missing from ShowDoc open source: always refuses',
+  'adminsetting/testaiservice': 'no AI service in this edition: always refuses',
+  'adminupdate/download': 'self-update is refused',
+  'adminupdate/updatefiles': 'self-update is refused',
   'adminupdate/checkupdate': 'asks the release server over the network (none in tests)',
   'extlogin/redeem': 'needs a code from an OAuth2 or secret-key login (test/api/extLogin.test.ts)',
   'user/registerbyverify': 'needs a captcha answer read from an image',

@@ -19,6 +19,7 @@ import {
 } from '../../models/notices';
 import type { MessageContentDoc } from '../../models/notices/schemas';
 import { requireLogin } from '../auth';
+import { messageContract } from '../contracts';
 import { defineController } from '../registry';
 import { pageRow } from './pagePresent';
 
@@ -67,16 +68,12 @@ function reminderRow({ message: m, content, page }: Reminder) {
   return row;
 }
 
-export const messageController = defineController('message', {
+export const messageController = defineController('message', messageContract, {
   async getRemindList(ctx) {
     const { actor } = await requireLogin(ctx);
     const { total, list } = await listReminders(
       actor,
-      paging(
-        ctx.params.int('page', 1),
-        ctx.params.int('count', REMIND_PAGE_SIZE),
-        REMIND_PAGE_SIZE,
-      ),
+      paging(ctx.input.page, ctx.input.count, REMIND_PAGE_SIZE),
     );
     return { total, list: list.map(reminderRow) };
   },
@@ -86,13 +83,7 @@ export const messageController = defineController('message', {
     const paged = ctx.params.has('page') || ctx.params.has('count');
     const { total, list } = await listAnnouncements(
       actor,
-      paged
-        ? paging(
-            ctx.params.int('page', 1),
-            ctx.params.int('count', ANNOUNCE_PAGE_SIZE),
-            ANNOUNCE_PAGE_SIZE,
-          )
-        : undefined,
+      paged ? paging(ctx.input.page, ctx.input.count, ANNOUNCE_PAGE_SIZE) : undefined,
     );
     const rows = list.map(({ content, read }) => ({
       ...contentRow(content),
@@ -115,11 +106,11 @@ export const messageController = defineController('message', {
 
   async setRead(ctx) {
     const { actor } = await requireLogin(ctx);
-    await markRead(actor, ctx.params.int('message_content_id'));
+    await markRead(actor, ctx.input.message_content_id);
   },
 
   async delete(ctx) {
     const { actor } = await requireLogin(ctx);
-    await deleteNotice(actor, ctx.params.int('message_content_id'));
+    await deleteNotice(actor, ctx.input.message_content_id);
   },
 });

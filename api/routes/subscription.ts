@@ -6,19 +6,19 @@
 import { errors } from '../../models/platform';
 import { listPageSubscribers, subscribeUsers, unsubscribeUsers } from '../../models/notices';
 import { requireLogin } from '../auth';
-import { defineController, type ActionContext } from '../registry';
+import { subscriptionContract } from '../contracts';
+import { defineController } from '../registry';
 
 /** `uids`: a comma list (or array) of user ids. */
-function uidList(ctx: ActionContext): number[] {
-  const raw = ctx.params.list('uids');
+function uidList(raw: string[]): number[] {
   if (raw.some((v) => !/^\d{1,15}$/.test(v))) throw errors.failed('Invalid user id');
   return raw.map(Number);
 }
 
-export const subscriptionController = defineController('subscription', {
+export const subscriptionController = defineController('subscription', subscriptionContract, {
   async getPageList(ctx) {
     const { actor } = await requireLogin(ctx);
-    const rows = await listPageSubscribers(actor, ctx.params.int('page_id'));
+    const rows = await listPageSubscribers(actor, ctx.input.page_id);
     return rows.map(({ subscription: s, username, name }) => ({
       id: String(s.id),
       uid: String(s.uid),
@@ -33,11 +33,11 @@ export const subscriptionController = defineController('subscription', {
 
   async savePage(ctx) {
     const { actor } = await requireLogin(ctx);
-    await subscribeUsers(actor, ctx.params.int('page_id'), uidList(ctx));
+    await subscribeUsers(actor, ctx.input.page_id, uidList(ctx.input.uids));
   },
 
   async deletePage(ctx) {
     const { actor } = await requireLogin(ctx);
-    await unsubscribeUsers(actor, ctx.params.int('page_id'), uidList(ctx));
+    await unsubscribeUsers(actor, ctx.input.page_id, uidList(ctx.input.uids));
   },
 });

@@ -1,10 +1,11 @@
 /**
- * `adminItem/*` (reference accounts §9.22): the back office's project list, delete and transfer.
- * Rules in models/adminItems.ts.
+ * `adminItem/*` (reference accounts §9.22): the back office's project list, delete (to the
+ * recycle bin or for good), recover and transfer. Rules in models/items.
  */
 import { adminActionMissing } from '../../models/compat';
 import {
   adminDeleteItem,
+  adminHardDeleteItem,
   adminRecoverItem,
   adminTransferItem,
   listAllItems,
@@ -47,6 +48,12 @@ export const adminItemController = defineController('adminItem', adminItemContra
   async recoverItem(ctx) {
     const { actor } = await requireAdmin(ctx);
     await adminRecoverItem(actor, ctx.input.item_id);
+    return [];
+  },
+
+  async hardDeleteItem(ctx) {
+    const { actor } = await requireAdmin(ctx);
+    await adminHardDeleteItem(actor, ctx.params.int('item_id'));
     return [];
   },
 

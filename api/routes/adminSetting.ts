@@ -13,7 +13,7 @@ import {
   saveOauth2Config,
   type ConfigInput,
 } from '../../models/settings';
-import { saveLdapConfig } from '../../models/accounts';
+import { saveLdapConfig, syncLdapUsers } from '../../models/accounts';
 import { adminActionMissing, aiServiceTest } from '../../models/compat';
 import { requireAdmin } from '../auth';
 import { defineController } from '../registry';
@@ -41,6 +41,11 @@ export const adminSettingController = defineController('adminSetting', {
     const { actor } = await requireAdmin(ctx);
     await saveLdapConfig(actor, ctx.params.value('ldap_open'), ctx.params.value('ldap_form'));
     return [];
+  },
+
+  async syncLdapUsers(ctx) {
+    const { actor } = await requireAdmin(ctx);
+    return syncLdapUsers(actor);
   },
 
   async loadOauth2Config(ctx) {

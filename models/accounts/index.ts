@@ -14,6 +14,7 @@ export { type AdminUserRow, deleteUserAccount, listUsers, saveUser } from './adm
 export { ANONYMOUS, type Authenticated, authenticateToken } from './auth';
 export { ensureFirstAdmin, FIRST_ADMIN_USERNAME } from './bootstrap';
 export { saveLdapConfig } from './ldap';
+export { syncLdapUsers } from './ldapSync';
 export { finishOauth2, loginBySecretKey, redeemLoginCode, startOauth2 } from './extLogin';
 export { captchaImage, checkCaptcha, createCaptcha } from './captcha';
 export {

@@ -66,7 +66,7 @@ function userFilter(form: LdapForm, username: string): string {
   return `(&${base}${match})`;
 }
 
-function clientFor(form: LdapForm): Client {
+export function clientFor(form: LdapForm): Client {
   const scheme = form.port === 636 ? 'ldaps' : 'ldap';
   return new Client({
     url: `${scheme}://${form.host}:${form.port}`,

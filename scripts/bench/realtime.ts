@@ -6,6 +6,7 @@
  *
  * Order: idle sockets first, so its memory baseline is the server as the HTTP cells left it.
  */
+import { MAX_SOCKETS_PER_USER } from '../../realtime/auth';
 import { processMemory, startCpuMeter } from './procstat';
 import type { RealtimeSizes } from './options';
 import { yjsPropagation } from './realtimeCollab';
@@ -31,9 +32,14 @@ export interface RealtimeInput {
   log: (line: string) => void;
 }
 
-/** Users the realtime scenarios need: every editor but the writer is one of them. */
+/**
+ * Users the realtime scenarios need (each subscribed to the notice page): every co-editor but the
+ * writer, and enough people that no one holds more sockets than the server's per-user cap (the
+ * idle and watching sockets are spread over them round-robin).
+ */
 export function realtimeUserCount(sizes: RealtimeSizes): number {
-  return Math.max(1, sizes.editors - 1);
+  const sockets = Math.max(sizes.idleSockets, sizes.watchers);
+  return Math.max(1, sizes.editors - 1, Math.ceil(sockets / MAX_SOCKETS_PER_USER));
 }
 
 const MB = 1024 * 1024;

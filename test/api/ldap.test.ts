@@ -3,6 +3,7 @@
  * office, `user/login` falls back to the directory — the first login creates the local user (name
  * from the directory, `is_sso` 1), a wrong password is refused, a directory entry never logs in as
  * a local administrator, the `%(user)s` filter form works, and switched off nothing is asked.
+ * `adminSetting/syncLdapUsers` creates the directory's missing users and never touches an admin.
  */
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { Captcha, User } from '../../models/accounts/schemas';
@@ -21,6 +22,9 @@ beforeAll(async () => {
       { uid: 'alice_ldap', cn: 'Alice', displayName: 'Alice From LDAP', password: 'Ldap-pw-1' },
       { uid: 'siteboss', cn: 'Boss', displayName: 'Not The Admin', password: 'Ldap-pw-2' },
       { uid: 'carol_ldap', cn: 'Carol', displayName: 'Carol C', password: 'Ldap-pw-3' },
+      { uid: 'dave_ldap', cn: 'Dave', displayName: 'Dave D', password: 'Ldap-pw-4' },
+      { uid: 'bigboss', cn: 'Big', displayName: 'Not The Other Admin', password: 'Ldap-pw-5' },
+      { uid: 'erin_local', cn: 'Erin', displayName: 'Erin From LDAP', password: 'Ldap-pw-6' },
     ],
     'directory-admin-secret',
   );
@@ -127,5 +131,55 @@ describe('LDAP login', () => {
     expect((await save({ bind_password: slapd.adminPassword, port: 1 })).error_code).toBe(10011);
     expect(await Option.find({}, { _id: 0 }).sort({ option_name: 1 }).lean()).toEqual(before);
     expect((await login('carol_ldap', 'Ldap-pw-3')).body.error_code).toBe(0);
+  });
+});
+
+describe('adminSetting/syncLdapUsers', () => {
+  test('creates the missing directory users and leaves every local admin alone', async () => {
+    await makeUser({ admin: true, username: 'BigBoss', password: 'Local-admin-2' });
+    const erin = await makeUser({ username: 'Erin_Local', password: 'Local-user-1' });
+    await saveLdap(1, { search_filter: '(uid=%(user)s)' });
+    const directory = ['alice_ldap', 'carol_ldap', 'dave_ldap'];
+    const missing = [];
+    for (const username of directory)
+      if (!(await User.exists({ username }))) missing.push(username);
+    const admins = await User.find({ groupid: 1 }, { _id: 0 }).sort({ uid: 1 }).lean();
+
+    const answer = await server.api
+      .withToken(admin.user_token)
+      .ok<{ sync_count: number }>('adminSetting/syncLdapUsers');
+
+    expect(answer).toEqual({ sync_count: missing.length });
+    expect(missing).toContain('dave_ldap');
+    expect(await User.findOne({ username: 'dave_ldap' }).lean()).toMatchObject({
+      name: 'Dave D',
+      groupid: 2,
+      is_sso: 1,
+    });
+    for (const username of directory) expect(await User.countDocuments({ username })).toBe(1);
+    expect(await User.find({ groupid: 1 }, { _id: 0 }).sort({ uid: 1 }).lean()).toEqual(admins);
+    expect(await User.exists({ username: { $in: ['bigboss', 'erin_local'] } })).toBeNull();
+    expect(await User.findOne({ uid: Number(erin.uid) }).lean()).toMatchObject({
+      username: 'Erin_Local',
+      name: 'Erin From LDAP',
+    });
+    expect((await login('dave_ldap', 'Ldap-pw-4')).body.error_code).toBe(0);
+  });
+
+  test('a non-admin is refused (10103) and nothing is created', async () => {
+    const member = await makeUser({ password: 'Local-user-2' });
+    await User.deleteOne({ username: 'dave_ldap' });
+    const refused = await server.api
+      .withToken(member.user_token)
+      .fail('adminSetting/syncLdapUsers');
+    expect(refused.error_code).toBe(10103);
+    expect(await User.exists({ username: 'dave_ldap' })).toBeNull();
+  });
+
+  test('with LDAP switched off the answer is 10011 and nothing is created', async () => {
+    await saveLdap(0);
+    const refused = await server.api.withToken(admin.user_token).fail('adminSetting/syncLdapUsers');
+    expect(refused.error_code).toBe(10011);
+    expect(await User.exists({ username: 'dave_ldap' })).toBeNull();
   });
 });

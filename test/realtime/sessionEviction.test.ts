@@ -13,6 +13,7 @@ import { makePage } from '../helpers/pages';
 import { startTestServer, type TestServer } from '../helpers/server';
 import { closeAllSockets, connectClient, refusalOf } from '../helpers/sockets';
 import { makeUser } from '../helpers/users';
+import { UserToken } from '../../models/accounts/schemas';
 
 let server: TestServer;
 
@@ -75,3 +76,21 @@ test('watch is rate-limited per user (10100 past the limit)', async () => {
   expect(answers.slice(0, 120).every((a) => 'ok' in a)).toBe(true);
   expect(answers[124]).toMatchObject({ error_code: 10100 });
 });
+
+test('a collaborative session ends when its token expires, without any event', async () => {
+  const user = await makeUser();
+  const { item_id } = await makeItem(user);
+  const page = await makePage(user, item_id);
+  // The token runs out a few seconds after the connection is made; nobody logs out.
+  await UserToken.updateOne(
+    { token: user.user_token },
+    { $set: { token_expire: Math.floor(Date.now() / 1000) + 3 } },
+  );
+  const collab = await openSynced(server.url, page.page_id, user.user_token);
+  expect(collab.closes).toEqual([]);
+  // The expiry sweep runs every 30 s: the connection is closed by the next one after expiry.
+  await eventually(() => expect(collab.closes).toContain('session-ended'), {
+    timeoutMs: 45_000,
+    intervalMs: 250,
+  });
+}, 60_000);

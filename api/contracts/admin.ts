@@ -54,6 +54,8 @@ export const adminItemContract = {
   ),
   deleteItem: action({ item_id: int() }, nothing),
   recoverItem: action({ item_id: int() }, nothing),
+  /** Deletes for good (pages, files, members): only from the recycle bin of the back office. */
+  hardDeleteItem: action({ item_id: int() }, nothing),
   addKeyword: missing,
   ban: missing,
   white: missing,
@@ -76,6 +78,8 @@ export const adminSettingContract = {
   saveOauth2Config: action({ oauth2_open: raw(), oauth2_form: raw() }, nothing),
   getLoginSecretKey: action({}, secretKey),
   resetLoginSecretKey: action({}, secretKey),
+  /** Imports the directory's users; refuses while LDAP is off. */
+  syncLdapUsers: action({}, z.object({ sync_count: z.number() })),
   /** There is no AI service in this edition: the test always refuses, after its checks. */
   testAiService: action({ open_ai_host: str(), open_ai_key: str() }, refused),
   loadOauth: missing,

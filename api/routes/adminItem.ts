@@ -53,7 +53,7 @@ export const adminItemController = defineController('adminItem', adminItemContra
 
   async hardDeleteItem(ctx) {
     const { actor } = await requireAdmin(ctx);
-    await adminHardDeleteItem(actor, ctx.params.int('item_id'));
+    await adminHardDeleteItem(actor, ctx.input.item_id);
     return [];
   },
 

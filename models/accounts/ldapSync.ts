@@ -9,7 +9,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { requireSiteAdmin, type Actor } from '../access';
-import { ApiError } from '../platform';
+import { ApiError, errors } from '../platform';
 import { clientFor, ldapFormIfOpen, type LdapForm } from './ldap';
 import { getSetting } from '../settings';
 import { ADMIN_GROUP, User } from './schemas/user';
@@ -59,14 +59,14 @@ async function directoryEntries(form: LdapForm): Promise<Record<string, unknown>
     try {
       if (form.bind_dn) await client.bind(form.bind_dn, form.bind_password);
     } catch {
-      throw new ApiError(10011, "Can't bind to LDAP server");
+      throw errors.ldap("Can't bind to LDAP server");
     }
     try {
       const { filter, dropContainers } = syncFilter(form.search_filter);
       const { searchEntries } = await client.search(form.base_dn, { scope: 'sub', filter });
       return dropContainers ? searchEntries.filter((entry) => !isContainer(entry)) : searchEntries;
     } catch {
-      throw new ApiError(10011, 'The LDAP search failed: check the search filter');
+      throw errors.ldap('The LDAP search failed: check the search filter');
     }
   } finally {
     await client.unbind().catch(() => undefined);
@@ -96,9 +96,9 @@ async function syncEntry(username: string, name: string): Promise<boolean> {
 
 export async function syncLdapUsers(actor: Actor): Promise<{ sync_count: number }> {
   requireSiteAdmin(actor);
-  if ((await getSetting('ldap_open')) !== '1') throw new ApiError(10011, 'LDAP is not enabled');
+  if ((await getSetting('ldap_open')) !== '1') throw errors.ldap('LDAP is not enabled');
   const form = await ldapFormIfOpen();
-  if (!form) throw new ApiError(10011, 'The LDAP settings are incomplete');
+  if (!form) throw errors.ldap('The LDAP settings are incomplete');
   let count = 0;
   for (const entry of await directoryEntries(form)) {
     const username = firstValue(entry, form.user_field).trim();

@@ -18,7 +18,7 @@ import { ItemMember, TeamItem, TeamItemMember } from '../members/schemas';
 import { Mock } from '../mocks/schemas';
 import { Subscription } from '../notices/schemas';
 import { Page, PageDraft, PageHistory, PageLock, Recycle, SinglePage } from '../pages/schemas';
-import { ApiError, events, fileStorage } from '../platform';
+import { errors, events, fileStorage } from '../platform';
 import { TemplateItem } from '../templates/schemas';
 import {
   Item,
@@ -137,11 +137,11 @@ async function purgeRows(item: ItemDoc): Promise<Purged> {
 
 export async function adminHardDeleteItem(actor: Actor, itemId: number): Promise<void> {
   requireSiteAdmin(actor);
-  if (!(itemId > 0)) throw new ApiError(10101, 'Parameter error: item_id');
+  if (!(itemId > 0)) throw errors.failed('Parameter error: item_id');
   const purged = await mongoose.connection.transaction(async () => {
     const item = await Item.findOne({ item_id: itemId }, { _id: 0 }).lean<ItemDoc>();
     if (!item || item.is_del !== 1)
-      throw new ApiError(10101, 'Only a deleted item can be deleted permanently');
+      throw errors.failed('Only a deleted item can be deleted permanently');
     return purgeRows(item);
   });
   for (const file of purged.deletedFiles) {

@@ -359,6 +359,14 @@ const VALID: Record<string, Request> = {
       return { item_id };
     },
   },
+  'adminitem/harddeleteitem': {
+    as: 'throwaway',
+    params: async () => {
+      const item_id = await ownItem();
+      await suite.as(suite.owner).call('item/delete', { item_id, password: suite.owner.password });
+      return { item_id };
+    },
+  },
   'adminitem/deleteitem': { as: 'throwaway', params: async () => ({ item_id: await ownItem() }) },
   'adminsetting/loadconfig': { as: 'throwaway' },
   'adminsetting/saveconfig': { as: 'throwaway' },
@@ -403,6 +411,7 @@ const NO_VALID_REQUEST: Record<string, string> = {
   'adminsetting/saveoauth': 'missing from ShowDoc open source: always refuses',
   'adminsetting/testaiservice': 'no AI service in this edition: always refuses',
   'adminupdate/download': 'self-update is refused',
+  'adminsetting/syncldapusers': 'needs an LDAP directory (test/api/ldap.test.ts runs slapd)',
   'adminupdate/updatefiles': 'self-update is refused',
   'adminupdate/checkupdate': 'asks the release server over the network (none in tests)',
   'extlogin/redeem': 'needs a code from an OAuth2 or secret-key login (test/api/extLogin.test.ts)',

@@ -539,10 +539,15 @@ describe('context menu', () => {
       (dy) => window.scrollBy(0, dy),
       lastBox.y + lastBox.height - (size.height - 2),
     );
-    const lastRow = (await row(page, `cat:${ids[17]}`).boundingBox())!;
+    const lastRowLocator = row(page, `cat:${ids[17]}`);
+    const lastRow = (await lastRowLocator.boundingBox())!;
     expect(lastRow.y + lastRow.height).toBeGreaterThan(size.height - 12);
-    const edge = { x: lastRow.x + lastRow.width - 6, y: size.height - 6 };
-    await page.mouse.click(edge.x, edge.y, { button: 'right' });
+    // Through the locator: Playwright waits for the row to be stable and checks the right-click
+    // lands on it (a raw mouse click at screen coordinates could hit the tree mid-re-render).
+    await lastRowLocator.click({
+      button: 'right',
+      position: { x: lastRow.width - 6, y: Math.max(1, lastRow.height - 3) },
+    });
     await menu.waitFor();
     await page.waitForFunction(
       () =>

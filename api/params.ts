@@ -6,6 +6,7 @@
  */
 import type { ZodType } from 'zod';
 import { type ApiError, errors } from '../models/platform';
+import { parseList } from './contracts/coerce';
 
 export interface ParamSources {
   path: Record<string, unknown>;
@@ -92,27 +93,12 @@ export class Params {
    * comma list ("1,2,3"). Empty entries are dropped. Nested objects are refused.
    */
   list(name: string, options: LookupOptions = {}): string[] {
-    let value = this.value(name, options);
+    const value = this.value(name, options);
     if (value === undefined) return [];
-    if (typeof value === 'string') {
-      const text = value.trim();
-      if (text.startsWith('[')) {
-        try {
-          value = JSON.parse(text);
-        } catch {
-          throw invalid(name);
-        }
-      } else value = text.split(',');
-    }
-    if (typeof value === 'number') value = [value];
-    if (!Array.isArray(value)) throw invalid(name);
-    return value
-      .map((item) => {
-        if (typeof item === 'string') return item.trim();
-        if (typeof item === 'number' && Number.isFinite(item)) return String(item);
-        throw invalid(name);
-      })
-      .filter((item) => item !== '');
+    // A JSON null is not a list here (the contracts read it as an empty one).
+    const entries = value === null ? null : parseList(value);
+    if (!entries) throw invalid(name);
+    return entries;
   }
 
   /** Every parameter merged by precedence, for handlers that validate a whole input with zod. */

@@ -69,35 +69,42 @@ export function bool(fallback = false) {
     });
 }
 
+/**
+ * A list given as an array, a JSON array string or a comma list ("1,2,3"): its entries as trimmed
+ * strings, empties dropped; `null` when it is none of those (nested objects, bad JSON). The one
+ * reading of a ShowDoc list, for the contracts and for `Params.list`.
+ */
+export function parseList(raw: unknown): string[] | null {
+  let value = raw;
+  if (value === undefined || value === null) return [];
+  if (typeof value === 'string') {
+    const text = value.trim();
+    if (text.startsWith('[')) {
+      try {
+        value = JSON.parse(text);
+      } catch {
+        return null;
+      }
+    } else value = text.split(',');
+  }
+  if (typeof value === 'number') value = [value];
+  if (!Array.isArray(value)) return null;
+  const out: string[] = [];
+  for (const item of value) {
+    if (typeof item === 'string') {
+      if (item.trim() !== '') out.push(item.trim());
+    } else if (typeof item === 'number' && Number.isFinite(item)) out.push(String(item));
+    else return null;
+  }
+  return out;
+}
+
 /** A list given as an array, a JSON array string or a comma list ("1,2,3"); empties dropped. */
 export function list() {
   return z
     .unknown()
     .optional()
-    .transform((raw, ctx): string[] => {
-      let value = raw;
-      if (value === undefined || value === null) return [];
-      if (typeof value === 'string') {
-        const text = value.trim();
-        if (text.startsWith('[')) {
-          try {
-            value = JSON.parse(text);
-          } catch {
-            return refuse(ctx);
-          }
-        } else value = text.split(',');
-      }
-      if (typeof value === 'number') value = [value];
-      if (!Array.isArray(value)) return refuse(ctx);
-      const out: string[] = [];
-      for (const item of value) {
-        if (typeof item === 'string') {
-          if (item.trim() !== '') out.push(item.trim());
-        } else if (typeof item === 'number' && Number.isFinite(item)) out.push(String(item));
-        else return refuse(ctx);
-      }
-      return out;
-    });
+    .transform((raw, ctx): string[] => parseList(raw) ?? refuse(ctx));
 }
 
 /** A structured parameter (JSON text or a form array) the action decodes itself. */

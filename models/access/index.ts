@@ -16,11 +16,23 @@
  * menu entries. The personal row's restriction wins; a team row's applies only when the personal
  * row has none (or there is no personal row). Owners, item admins and site admins are never
  * restricted.
+ *
+ * Read model: live items by id and each (item, user)'s member rows are kept in memory, so an
+ * access check costs no database round trip. An item's entries go on `item.changed` and
+ * `membership.changed` (every write of items, member and team rows publishes one), and on
+ * `page.saved` / `page.deleted` (they touch the item's `last_update_time`) — in this process
+ * before the write answers, in the others as the bus relays the event.
  */
 import { Item, type ItemDoc } from '../items/schemas';
 import { ItemMember, MEMBER_ADMIN, MEMBER_EDIT, TeamItemMember } from '../members/schemas';
 import { Catalog, TOP_LEVEL } from '../catalogs/schemas';
-import { ApiError, type ErrorCode, errors } from '../platform';
+import {
+  ApiError,
+  type ErrorCode,
+  errors,
+  perContext,
+  ReadCache,
+} from '../platform';
 import { verifyItemPassword } from './itemPasswords';
 
 /** Who is asking. `uid` 0 is an anonymous visitor. */
@@ -70,6 +82,55 @@ export interface AccessOptions {
   itemPassword?: string;
 }
 
+/** Items kept (a few KB each at most). */
+export const MAX_CACHED_ITEMS = 5_000;
+/** (item, user) member rows kept. */
+export const MAX_CACHED_MEMBERSHIPS = 50_000;
+
+interface MemberRows {
+  personal: { member_group_id: number; cat_id?: number; cat_ids?: number[] } | null;
+  teams: Array<{ member_group_id: number; cat_id?: number; cat_ids?: number[] }>;
+}
+
+const accessCaches = perContext((context) => {
+  // Deleted or missing items are not kept: creating or restoring one needs no event to be seen.
+  const items = new ReadCache<number, ItemDoc | null>({
+    maxEntries: MAX_CACHED_ITEMS,
+    keep: (item) => item !== null,
+  });
+  const members = new ReadCache<string, MemberRows>({ maxEntries: MAX_CACHED_MEMBERSHIPS });
+  const dropItem = ({ itemId }: { itemId: number }) => {
+    items.drop(itemId);
+    const prefix = `${itemId}:`;
+    members.dropWhere((key) => key.startsWith(prefix));
+  };
+  const touched = ({ itemId }: { itemId: number }) => items.drop(itemId);
+  context.bus.subscribe('item.changed', dropItem);
+  context.bus.subscribe('membership.changed', dropItem);
+  context.bus.subscribe('page.saved', touched);
+  context.bus.subscribe('page.deleted', touched);
+  return { items, members };
+});
+
+function loadItem(filter: Record<string, unknown>): Promise<ItemDoc | null> {
+  return Item.findOne({ ...filter, is_del: 0 }, { _id: 0 })
+    .lean<ItemDoc>()
+    .then((item) => item ?? null);
+}
+
+function loadMemberRows(itemId: number, uid: number): Promise<MemberRows> {
+  return Promise.all([
+    ItemMember.findOne(
+      { item_id: itemId, uid },
+      { member_group_id: 1, cat_id: 1, cat_ids: 1, _id: 0 },
+    ).lean(),
+    TeamItemMember.find(
+      { item_id: itemId, member_uid: uid },
+      { member_group_id: 1, cat_id: 1, cat_ids: 1, _id: 0 },
+    ).lean(),
+  ]).then(([personal, teams]) => ({ personal: personal ?? null, teams }));
+}
+
 /** Resolves an item by numeric id or custom domain; deleted items are not found. */
 export async function findLiveItem(idOrDomain: number | string): Promise<ItemDoc | null> {
   const asNumber =
@@ -78,15 +139,10 @@ export async function findLiveItem(idOrDomain: number | string): Promise<ItemDoc
       : /^\d+$/.test(idOrDomain)
         ? Number(idOrDomain)
         : NaN;
-  const filter =
-    Number.isSafeInteger(asNumber) && asNumber > 0
-      ? { item_id: asNumber }
-      : typeof idOrDomain === 'string' && idOrDomain
-        ? { item_domain: idOrDomain }
-        : null;
-  if (!filter) return null;
-  const item = await Item.findOne({ ...filter, is_del: 0 }).lean<ItemDoc>();
-  return item ?? null;
+  if (Number.isSafeInteger(asNumber) && asNumber > 0)
+    return accessCaches().items.get(asNumber, () => loadItem({ item_id: asNumber }));
+  if (typeof idOrDomain === 'string' && idOrDomain) return loadItem({ item_domain: idOrDomain });
+  return null;
 }
 
 /** Everything the actor may do with an item (null when the item does not exist or is deleted). */
@@ -103,10 +159,10 @@ export async function itemAccess(
   let catalogRestriction: number[] | null = null;
   let isMember = false;
   if (actor.uid > 0 && !owner) {
-    const [personal, teamRows] = await Promise.all([
-      ItemMember.findOne({ item_id: item.item_id, uid: actor.uid }).lean(),
-      TeamItemMember.find({ item_id: item.item_id, member_uid: actor.uid }).lean(),
-    ]);
+    const { personal, teams: teamRows } = await accessCaches().members.get(
+      `${item.item_id}:${actor.uid}`,
+      () => loadMemberRows(item.item_id, actor.uid),
+    );
     if (personal) {
       isMember = true;
       memberGroupId = personal.member_group_id;

@@ -19,6 +19,7 @@ import {
   issueToken,
   revokeTokens,
   upgradeLegacyHash,
+  userChanged,
   usernameTaken,
   verifyPassword,
 } from './users';
@@ -96,6 +97,7 @@ async function startSession(uid: number, ip: string): Promise<string> {
   const { tokenTtlDays } = await getSiteSettings();
   const now = nowSeconds();
   await User.updateOne({ uid }, { $set: { last_login_time: now } });
+  userChanged(uid);
   return (await issueToken(uid, { ip, ttlDays: tokenTtlDays })).token;
 }
 
@@ -199,6 +201,7 @@ export async function changePassword(
       },
     },
   );
+  userChanged(uid);
   await revokeTokens(uid);
 }
 
@@ -209,6 +212,7 @@ export async function updateDisplayName(uid: number, rawName: string): Promise<v
     throw failure(`Name must be at most ${MAX_NAME_LENGTH} characters`);
   if (CONTROL_CHARS.test(name)) throw failure('Name must not contain control characters');
   await User.updateOne({ uid }, { $set: { name } });
+  userChanged(uid);
 }
 
 function escapeRegExp(text: string): string {

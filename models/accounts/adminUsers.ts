@@ -17,7 +17,14 @@ import { ItemMember, Team, TeamItemMember, TeamMember } from '../members/schemas
 import { errors, events, formatUnix, formatUnixOrEmpty } from '../platform';
 import { ADMIN_GROUP, User, type UserDoc } from './schemas/user';
 import { UserToken } from './schemas/userToken';
-import { createUser, findUserByUid, hashPassword, MAX_PASSWORD_BYTES, revokeTokens } from './users';
+import {
+  createUser,
+  findUserByUid,
+  hashPassword,
+  MAX_PASSWORD_BYTES,
+  revokeTokens,
+  userChanged,
+} from './users';
 
 export const MAX_ADMIN_NAME = 64;
 const MAX_SEARCH = 100;
@@ -113,6 +120,7 @@ export async function saveUser(actor: Actor, input: AdminUserInput): Promise<voi
     }
     if (!Object.keys(set).length) return;
     await User.updateOne({ uid: user.uid }, { $set: set });
+    userChanged(user.uid);
     if (set.password) await revokeTokens(user.uid);
     return;
   }
@@ -154,6 +162,7 @@ export async function deleteUserAccount(actor: Actor, uid: number): Promise<void
   });
   // Open sockets and collaborative sessions of the deleted user end at once (realtime/).
   events.publish('session.revoked', { uid });
+  userChanged(uid);
   for (const itemId of itemIds)
     events.publish('membership.changed', {
       itemId,

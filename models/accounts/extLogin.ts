@@ -17,7 +17,7 @@ import { ApiError, errors, nowSeconds } from '../platform';
 import { decodeJsonOption, getSetting } from '../settings';
 import { ExtLoginTicket, type ExtLoginTicketDoc } from './schemas/extLoginTicket';
 import { ADMIN_GROUP, User, type UserDoc } from './schemas/user';
-import { createUser, issueToken, USERNAME_RULE } from './users';
+import { createUser, issueToken, userChanged, USERNAME_RULE } from './users';
 
 const STATE_TTL_S = 600;
 const CODE_TTL_S = 60;
@@ -69,6 +69,7 @@ async function localUserFor(username: string, name: string): Promise<UserDoc> {
   const set: Partial<UserDoc> = { is_sso: 1 };
   if (name) set.name = name.slice(0, 64);
   await User.updateOne({ uid: user.uid }, { $set: set });
+  userChanged(user.uid);
   return { ...user, ...set };
 }
 
@@ -86,6 +87,7 @@ export async function redeemLoginCode(code: string, ip: string): Promise<{ user_
   const ticket = await takeTicket('login_code', code);
   if (!ticket) throw failed('This login link has expired; please log in again');
   await User.updateOne({ uid: ticket.uid }, { $set: { last_login_time: nowSeconds() } });
+  userChanged(ticket.uid);
   const { token } = await issueToken(ticket.uid, { ip, ttlDays: SSO_TOKEN_TTL_DAYS });
   return { user_token: token };
 }

@@ -15,7 +15,7 @@ import type { Actor } from '../access';
 import { errors } from '../platform';
 import { decodeJsonOption, getSetting, prepareLdapConfig, setSettings } from '../settings';
 import { ADMIN_GROUP, User, type UserDoc } from './schemas/user';
-import { createUser } from './users';
+import { createUser, userChanged } from './users';
 
 const TIMEOUT_MS = 5000;
 const USER_PLACEHOLDER = '%(user)s';
@@ -130,6 +130,7 @@ export async function loginWithLdap(username: string, password: string): Promise
     const set: Partial<UserDoc> = { is_sso: 1 };
     if (found.name) set.name = found.name;
     await User.updateOne({ uid: local.uid }, { $set: set });
+    userChanged(local.uid);
     return { ...local, ...set };
   }
   // A random local password: the account signs in through the directory.
@@ -139,6 +140,7 @@ export async function loginWithLdap(username: string, password: string): Promise
     name: found.name,
   });
   await User.updateOne({ uid: user.uid }, { $set: { is_sso: 1 } });
+  userChanged(user.uid);
   return { ...user.toObject<UserDoc>(), is_sso: 1 };
 }
 

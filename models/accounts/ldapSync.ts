@@ -13,7 +13,7 @@ import { ApiError, errors } from '../platform';
 import { clientFor, ldapFormIfOpen, type LdapForm } from './ldap';
 import { getSetting } from '../settings';
 import { ADMIN_GROUP, User } from './schemas/user';
-import { createUser, findUserByName, usernameTaken } from './users';
+import { createUser, findUserByName, userChanged, usernameTaken } from './users';
 
 const PLACEHOLDER = /%\(user\)s/g;
 const USER_CLASSES = '(|(objectClass=user)(objectClass=person)(objectClass=inetOrgPerson))';
@@ -77,8 +77,10 @@ async function directoryEntries(form: LdapForm): Promise<Record<string, unknown>
 async function syncEntry(username: string, name: string): Promise<boolean> {
   const local = await findUserByName(username);
   if (local) {
-    if (local.groupid !== ADMIN_GROUP && name && local.name !== name)
+    if (local.groupid !== ADMIN_GROUP && name && local.name !== name) {
       await User.updateOne({ uid: local.uid }, { $set: { name } });
+      userChanged(local.uid);
+    }
     return false;
   }
   // A differently-cased clash nobody can be picked for: leave it to the admin.
@@ -91,6 +93,7 @@ async function syncEntry(username: string, name: string): Promise<boolean> {
     throw error;
   }
   await User.updateOne({ uid: created.uid }, { $set: { is_sso: 1 } });
+  userChanged(created.uid);
   return true;
 }
 

@@ -73,6 +73,7 @@ export async function upgradeLegacyHash(
     { uid, password: storedHash },
     { $set: { password: await hashPassword(password), salt: '' } },
   );
+  userChanged(uid);
   return result.modifiedCount === 1;
 }
 
@@ -215,6 +216,14 @@ export async function issueTokenFor(username: string): Promise<{ uid: number; to
   const user = await requireUser(username);
   const { token } = await issueToken(user.uid, { ip: '127.0.0.1' });
   return { uid: user.uid, token };
+}
+
+/**
+ * Tells every process that the user's row changed (the read model drops its token → user
+ * entries of that user). Every write to a user row calls it.
+ */
+export function userChanged(uid: number): void {
+  events.publish('user.changed', { uid });
 }
 
 /** Blanks every token of the user (logout everywhere). */

@@ -15,7 +15,7 @@
  */
 import type { Actor, ItemAccess } from '../access';
 import { byOrder, parentMap, insideRestriction, type CatalogRow, catalogRow } from './catalogs';
-import { errors, events } from '../platform';
+import { errors, perContext, ReadCache } from '../platform';
 import { escapeForClient } from '../pages';
 import { Catalog, type CatalogDoc } from './schemas/catalog';
 import { Page, type PageDoc } from '../pages/schemas';
@@ -23,8 +23,6 @@ import { findMatchingPages } from '../search';
 
 /** Items whose menus are kept (least recently used ones are dropped beyond this). */
 const MAX_CACHED_ITEMS = 500;
-/** A safety net only: events invalidate at once; this bounds the damage of a write that forgot to publish. */
-const MAX_AGE_MS = 10 * 60_000;
 
 type MenuPageDoc = Pick<
   PageDoc,
@@ -44,20 +42,20 @@ interface MenuSnapshot {
   parents: Map<number, number>;
 }
 
-interface CacheEntry {
-  snapshot: Promise<MenuSnapshot>;
-  builtAt: number;
-}
-
-const cache = new Map<number, CacheEntry>();
+const menuCache = perContext((context) => {
+  const cache = new ReadCache<number, MenuSnapshot>({ maxEntries: MAX_CACHED_ITEMS });
+  const drop = ({ itemId }: { itemId: number }) => cache.drop(itemId);
+  context.bus.subscribe('menu.changed', drop);
+  context.bus.subscribe('page.saved', drop);
+  context.bus.subscribe('page.deleted', drop);
+  context.bus.subscribe('item.changed', drop);
+  return cache;
+});
 
 /** Drops an item's cached menu (the next request rebuilds it). */
 export function invalidateMenu(itemId: number): void {
-  cache.delete(itemId);
+  menuCache().drop(itemId);
 }
-
-for (const name of ['menu.changed', 'page.saved', 'page.deleted', 'item.changed'] as const)
-  events.subscribe(name, (payload) => invalidateMenu(payload.itemId));
 
 async function loadSnapshot(itemId: number): Promise<MenuSnapshot> {
   const [catalogs, pages] = await Promise.all([
@@ -84,25 +82,12 @@ async function loadSnapshot(itemId: number): Promise<MenuSnapshot> {
 
 /** The item's unfiltered menu data, from the cache when fresh. Concurrent callers share one build. */
 function snapshotOf(itemId: number): Promise<MenuSnapshot> {
-  const entry = cache.get(itemId);
-  if (entry && Date.now() - entry.builtAt < MAX_AGE_MS) {
-    cache.delete(itemId); // re-insert: Map order is the LRU order
-    cache.set(itemId, entry);
-    return entry.snapshot;
-  }
-  const fresh: CacheEntry = { snapshot: loadSnapshot(itemId), builtAt: Date.now() };
-  cache.set(itemId, fresh);
-  // A failed build must not stick; an invalidation during the build has already removed `fresh`.
-  fresh.snapshot.catch(() => {
-    if (cache.get(itemId) === fresh) cache.delete(itemId);
-  });
-  while (cache.size > MAX_CACHED_ITEMS) cache.delete(cache.keys().next().value as number);
-  return fresh.snapshot;
+  return menuCache().get(itemId, () => loadSnapshot(itemId));
 }
 
 /** For tests and diagnostics: whether an item's menu is cached right now. */
 export function isMenuCached(itemId: number): boolean {
-  return cache.has(itemId);
+  return menuCache().peek(itemId) !== undefined;
 }
 
 export interface MenuPage {

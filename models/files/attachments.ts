@@ -22,6 +22,8 @@ import {
   localStorageFor,
   nextId,
   nowSeconds,
+  perContext,
+  ReadCache,
 } from '../platform';
 import { requirePage, setAttachmentCounter } from '../pages';
 import { cloudResolver } from './cloudStorage';
@@ -336,9 +338,26 @@ export async function pageAttachments(
     .map((b) => ({ file: byId.get(b.file_id) as UploadFileDoc, boundAt: b.addtime }));
 }
 
+/** Pages whose attachment count is kept (read model: a few bytes each). */
+export const MAX_CACHED_ATTACHMENT_COUNTS = 50_000;
+
+/**
+ * Attachment counts by page, dropped on `attachment.changed` (every bind, unbind, upload into a
+ * page and file deletion publishes the pages it touched) and `page.purged`.
+ */
+const attachmentCounts = perContext((context) => {
+  const cache = new ReadCache<number, number>({ maxEntries: MAX_CACHED_ATTACHMENT_COUNTS });
+  const drop = ({ pageIds }: { pageIds: number[] }) => {
+    for (const id of pageIds) cache.drop(id);
+  };
+  context.bus.subscribe('attachment.changed', drop);
+  context.bus.subscribe('page.purged', drop);
+  return cache;
+});
+
 /** page/info's `attachment_count`. */
 export function countPageAttachments(pageId: number): Promise<number> {
-  return FilePage.countDocuments({ page_id: pageId });
+  return attachmentCounts().get(pageId, () => FilePage.countDocuments({ page_id: pageId }));
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -25,6 +25,8 @@ import {
   formatNow,
   nextId,
   nextIds,
+  perContext,
+  ReadCache,
 } from '../platform';
 import { pageVisible } from '../pages';
 import { DELETED, Message, READ, UNREAD, type MessageDoc } from './schemas/message';
@@ -203,10 +205,21 @@ export async function listReminders(
 
 const unreadRemindersOf = (uid: number) => ({ to_uid: uid, message_type: REMIND, status: UNREAD });
 
+/** Users whose unread-reminder count is kept (read model; dropped on `unread.changed`). */
+export const MAX_CACHED_UNREAD_COUNTS = 20_000;
+
+const remindCounts = perContext((context) => {
+  const cache = new ReadCache<number, number>({ maxEntries: MAX_CACHED_UNREAD_COUNTS });
+  context.bus.subscribe('unread.changed', ({ uids }) => {
+    for (const uid of uids) cache.drop(uid);
+  });
+  return cache;
+});
+
 /** Unread reminders of a user (the `item/info` badge). 0 for anonymous visitors. */
 export async function unreadRemindCount(uid: number): Promise<number> {
   if (!(uid > 0)) return 0;
-  return Message.countDocuments(unreadRemindersOf(uid));
+  return remindCounts().get(uid, () => Message.countDocuments(unreadRemindersOf(uid)));
 }
 
 export interface UnreadCounts {

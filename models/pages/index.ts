@@ -1,7 +1,13 @@
 /** Pages: content, history, locks, drafts, access, the recycle bin, share links and SQL-table pages. */
 export { contentHash, deleteDrafts, loadDraft, markDraftSaved, storeDraft } from './drafts';
 export { pageLockState, releaseLocksOf, setPageLock } from './locks';
-export { type PageWithAccess, pageVisible, requirePage } from './pageAccess';
+export {
+  findLivePage,
+  findLivePages,
+  type PageWithAccess,
+  pageVisible,
+  requirePage,
+} from './pageAccess';
 export { escapeForClient, phpUrlDecode, unescapeFromClient } from './pageContent';
 export { listVersions, pageAndVersion, updateVersionRemark } from './pageHistory';
 export {

@@ -5,6 +5,12 @@
  * A page the actor must not know about — deleted, in a deleted item, in a catalog outside the
  * actor's catalog restriction, or someone else's draft — answers exactly like a page that does
  * not exist, so ids cannot be probed. (ShowDoc applied the catalog restriction to menus only.)
+ *
+ * Read model: live pages (content included) are kept in memory by id, bounded by count and by
+ * their text's length. A page's entry goes on `page.saved`, `page.deleted` and `page.purged`;
+ * every page of an item goes on `menu.changed` (ordering, catalog moves and deletes, restores
+ * from the recycle bin: every write to page rows outside `savePage` publishes it) — in this
+ * process before the write answers, in the others as the bus relays the event.
  */
 import {
   allows,
@@ -14,7 +20,7 @@ import {
   type Actor,
   type ItemAccess,
 } from '../access';
-import { ApiError, type ErrorCode, errors } from '../platform';
+import { ApiError, type ErrorCode, errors, perContext, ReadCache } from '../platform';
 import { Catalog } from '../catalogs/schemas';
 import { Page, type PageDoc } from './schemas/page';
 
@@ -40,6 +46,53 @@ export interface PageAccessOptions {
   askPassword?: boolean;
 }
 
+/** Pages kept, and the characters of text (title, content, ext_info) they may hold together. */
+export const MAX_CACHED_PAGES = 20_000;
+export const MAX_CACHED_PAGE_CHARS = 16_000_000;
+
+const pageCache = perContext((context) => {
+  // Missing and deleted pages are not kept, so creations and restores need no event to be seen.
+  const cache = new ReadCache<number, PageDoc | null>({
+    maxEntries: MAX_CACHED_PAGES,
+    maxWeight: MAX_CACHED_PAGE_CHARS,
+    weigh: (page) =>
+      page ? page.page_content.length + page.page_title.length + (page.ext_info?.length ?? 0) : 0,
+    keep: (page) => page !== null,
+  });
+  const dropPage = ({ pageId }: { pageId: number }) => cache.drop(pageId);
+  context.bus.subscribe('page.saved', dropPage);
+  context.bus.subscribe('page.deleted', dropPage);
+  context.bus.subscribe('page.purged', ({ pageIds }) => {
+    for (const id of pageIds) cache.drop(id);
+  });
+  context.bus.subscribe('menu.changed', ({ itemId }) =>
+    cache.dropWhere((_id, page) => page?.item_id === itemId),
+  );
+  return cache;
+});
+
+/** The live page with this id (read model; deleted or missing: null). Do not change it. */
+export function findLivePage(pageId: number): Promise<PageDoc | null> {
+  return pageCache().get(pageId, async () => {
+    const page = await Page.findOne({ page_id: pageId, is_del: 0 }, { _id: 0 }).lean<PageDoc>();
+    return page ?? null;
+  });
+}
+
+/** The live pages among these ids (read model; one query for those not in memory). */
+export async function findLivePages(pageIds: number[]): Promise<PageDoc[]> {
+  const found = await pageCache().getMany(pageIds, async (missing) => {
+    const rows = await Page.find(
+      { page_id: { $in: missing }, is_del: 0 },
+      { _id: 0 },
+    ).lean<PageDoc[]>();
+    return new Map(rows.map((row) => [row.page_id, row]));
+  });
+  const pages: PageDoc[] = [];
+  for (const page of found.values()) if (page) pages.push(page);
+  return pages;
+}
+
 export function pageMissing(): ApiError {
   return errors.failed(PAGE_MISSING);
 }
@@ -61,7 +114,7 @@ export async function requirePage(
   options: PageAccessOptions,
 ): Promise<PageWithAccess> {
   if (!(pageId > 0)) throw pageMissing();
-  const page = await Page.findOne({ page_id: pageId, is_del: 0 }, { _id: 0 }).lean<PageDoc>();
+  const page = await findLivePage(pageId);
   if (!page) throw pageMissing();
   const access = await itemAccess(actor, page.item_id, { itemPassword: options.itemPassword });
   // A page one may not read answers exactly like a missing one (its id reveals nothing), except

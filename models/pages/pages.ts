@@ -17,7 +17,13 @@
 import { requireItem, type Actor, type ItemAccess } from '../access';
 import { logChange, MAX_ITEM_NAME } from '../items';
 import { type DomainEvents, errors, events, nextId, nowSeconds } from '../platform';
-import { pageMissing, pageVisible, requirePage, requireTargetCatalog } from './pageAccess';
+import {
+  findLivePage,
+  pageMissing,
+  pageVisible,
+  requirePage,
+  requireTargetCatalog,
+} from './pageAccess';
 import { historyVersionCount, pruneVersions, recordVersion } from './pageHistory';
 import { moveToRecycleBin } from './recycle';
 import { Catalog } from '../catalogs/schemas';
@@ -183,7 +189,7 @@ export async function savePage(
 
   let existing: PageDoc | null = null;
   if (input.pageId > 0) {
-    existing = await Page.findOne({ page_id: input.pageId, is_del: 0 }, { _id: 0 }).lean<PageDoc>();
+    existing = await findLivePage(input.pageId);
     if (
       !existing ||
       existing.item_id !== input.itemId ||

@@ -3,10 +3,14 @@
  * holding the key, without login or visit password — that is the point of the link. Only editors
  * of the page's item (within their catalog restriction) may switch a page's link on or off;
  * switching it on always issues a fresh key, so an old link stops working.
+ *
+ * Read model: each page's link (or the fact it has none, which is most pages) is kept in memory
+ * for page/info, dropped on `share.changed` (published by every write of share links) and
+ * `page.purged`; expiry is compared on every read.
  */
 import { randomBytes } from 'node:crypto';
 import type { Actor } from '../access';
-import { errors, nextId, nowSeconds } from '../platform';
+import { errors, events, nextId, nowSeconds, perContext, ReadCache } from '../platform';
 import { requirePage } from './pageAccess';
 import { Item } from '../items/schemas';
 import { Page, type PageDoc } from './schemas/page';
@@ -23,15 +27,37 @@ export interface ShareLink {
   expire_time: number;
 }
 
+/** Pages whose share link (or its absence) is kept. */
+export const MAX_CACHED_SHARE_LINKS = 50_000;
+
+const shareLinkCache = perContext((context) => {
+  const cache = new ReadCache<number, { unique_key: string; expire_time: number } | null>({
+    maxEntries: MAX_CACHED_SHARE_LINKS,
+  });
+  context.bus.subscribe('share.changed', ({ pageId }) => cache.drop(pageId));
+  context.bus.subscribe('page.purged', ({ pageIds }) => {
+    for (const id of pageIds) cache.drop(id);
+  });
+  return cache;
+});
+
+function shareLinkChanged(pageId: number): void {
+  events.publish('share.changed', { pageId });
+}
+
 /** The page's live key ('' when none); an expired link is removed on the way. */
 export async function activeShareKey(pageId: number, now: number): Promise<string> {
-  const row = await SinglePage.findOne(
-    { page_id: pageId },
-    { unique_key: 1, expire_time: 1, _id: 0 },
-  ).lean();
+  const row = await shareLinkCache().get(pageId, async () => {
+    const found = await SinglePage.findOne(
+      { page_id: pageId },
+      { unique_key: 1, expire_time: 1, _id: 0 },
+    ).lean();
+    return found ? { unique_key: found.unique_key, expire_time: found.expire_time } : null;
+  });
   if (!row) return '';
   if (row.expire_time > 0 && row.expire_time <= now) {
     await SinglePage.deleteOne({ page_id: pageId, unique_key: row.unique_key });
+    shareLinkChanged(pageId);
     return '';
   }
   return row.unique_key;
@@ -58,13 +84,20 @@ export async function toggleShareLink(
     deniedMessage: 'No edit permission',
   });
   await SinglePage.deleteMany({ page_id: page.page_id });
-  if (!input.enable) return null;
+  if (!input.enable) {
+    shareLinkChanged(page.page_id);
+    return null;
+  }
   const link: ShareLink = {
     unique_key: randomBytes(16).toString('hex'),
     page_id: page.page_id,
     expire_time: input.expireDays > 0 ? now + input.expireDays * DAY : 0,
   };
-  await SinglePage.create({ id: await nextId('single_page_id'), ...link });
+  try {
+    await SinglePage.create({ id: await nextId('single_page_id'), ...link });
+  } finally {
+    shareLinkChanged(page.page_id);
+  }
   return link;
 }
 
@@ -84,6 +117,7 @@ export async function pageByShareKey(
   if (!row) throw errors.failed(LINK_MISSING);
   if (row.expire_time > 0 && row.expire_time <= now) {
     await SinglePage.deleteOne({ unique_key: uniqueKey });
+    shareLinkChanged(row.page_id);
     throw errors.failed('The share link has expired');
   }
   const page = await Page.findOne({ page_id: row.page_id, is_del: 0 }, { _id: 0 }).lean<PageDoc>();

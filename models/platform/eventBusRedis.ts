@@ -29,6 +29,7 @@ export const EVENT_CHANNEL = 'quire:events';
  */
 const RELAYED: Record<EventName, true> = {
   'user.created': true,
+  'user.changed': true,
   'item.changed': true,
   'membership.changed': true,
   'page.saved': true,
@@ -36,6 +37,7 @@ const RELAYED: Record<EventName, true> = {
   'page.deleted': true,
   'page.purged': true,
   'attachment.changed': true,
+  'share.changed': true,
   'menu.changed': true,
   'lock.changed': true,
   'comment.changed': true,

@@ -14,6 +14,11 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 export interface DomainEvents {
   /** An account was created (registration, CLI, first-start admin, SSO). */
   'user.created': { uid: number; username: string; groupid: number };
+  /**
+   * A user's row changed or was deleted (profile, password, group, login time): every process
+   * drops what it keeps of that user (the read model's token → user entries).
+   */
+  'user.changed': { uid: number };
   /** An item's own fields changed, or it was created, deleted, archived or transferred. */
   'item.changed': {
     itemId: number;
@@ -67,6 +72,8 @@ export interface DomainEvents {
     pageIds: number[];
     change: 'uploaded' | 'bound' | 'unbound' | 'deleted';
   };
+  /** A page's share link was created, replaced, removed or found expired. */
+  'share.changed': { pageId: number };
   /** The item's menu (catalogs, page titles, order) changed and readers should reload it. */
   'menu.changed': { itemId: number; byUid: number };
   /** A page lock was taken, renewed or released (`lock` null = released). */

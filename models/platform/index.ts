@@ -22,6 +22,7 @@ export {
   runInContext,
 } from './context';
 export { createLogger, type Logger } from './log';
+export { deepFreeze, ReadCache, type ReadCacheOptions, type ReadCacheStats } from './readCache';
 export {
   configureFileStorage,
   fileStorage,

@@ -15,7 +15,7 @@
  */
 import { catalogParents, catalogVisible, itemAccess, type Actor, type ItemAccess } from '../access';
 import { errors } from '../platform';
-import { escapeForClient } from '../pages';
+import { escapeForClient, findLivePages } from '../pages';
 import { Item } from '../items/schemas';
 import { ItemMember, TeamItemMember } from '../members/schemas';
 import { Page, type PageDoc } from '../pages/schemas';
@@ -66,16 +66,18 @@ export async function findMatchingPages(itemIds: number[], keyword: string): Pro
   const matcher = new RegExp(escapeRegExp(keyword), 'i');
   // Without a term to look up (punctuation only), the database matches every page.
   const pattern = { $regex: matcher.source, $options: 'i' };
-  const pages = await Page.find(
-    {
-      ...(candidates
-        ? { page_id: { $in: candidates } }
-        : { $or: [{ page_title: pattern }, { page_content: pattern }] }),
-      item_id: itemIds.length === 1 ? itemIds[0] : { $in: itemIds },
-      is_del: 0,
-    },
-    { _id: 0 },
-  ).lean<PageDoc[]>();
+  const inScope = new Set(itemIds);
+  // The index's candidates come from the pages' read model (memory first, one query for the rest).
+  const pages = candidates
+    ? (await findLivePages(candidates)).filter((p) => inScope.has(p.item_id))
+    : await Page.find(
+        {
+          $or: [{ page_title: pattern }, { page_content: pattern }],
+          item_id: itemIds.length === 1 ? itemIds[0] : { $in: itemIds },
+          is_del: 0,
+        },
+        { _id: 0 },
+      ).lean<PageDoc[]>();
   return pages.filter((p) => matcher.test(p.page_title) || matcher.test(p.page_content));
 }
 

@@ -1,0 +1,182 @@
+/**
+ * One bounded, exact read cache: the building block of the read model (issue #22). A domain
+ * declares its caches with `perContext` (two Quires in one process never share entries) and drops
+ * entries from its event listeners, which the bus runs in a microtask queued by `publish` — before
+ * the writing request's own continuation, so the writer's next read already misses.
+ *
+ * Exactness under concurrency: a load that was in flight while an entry it covers was dropped
+ * (it may have read the database before the write) answers its caller but is not kept. Each load
+ * remembers the cache's drop counter when it starts and stores only if no drop happened since;
+ * drops are rare next to reads, so this costs a little hit rate during writes and nothing else.
+ *
+ * Bounded: least recently used entries go first past `maxEntries`, or past `maxWeight` when the
+ * entries declare a weight (page texts by their length). Values are frozen deeply on the way in:
+ * every reader shares the same object, so a caller that tried to change one would throw at once
+ * instead of corrupting what the next request sees.
+ */
+
+export interface ReadCacheOptions<V> {
+  maxEntries: number;
+  /** Total weight kept (with `weigh`); entries heavier than a quarter of it are not kept at all. */
+  maxWeight?: number;
+  weigh?: (value: V) => number;
+  /** Values not worth keeping (e.g. "not found", when creations publish nothing). */
+  keep?: (value: V) => boolean;
+}
+
+interface Entry<V> {
+  value: V;
+  weight: number;
+}
+
+export interface ReadCacheStats {
+  entries: number;
+  weight: number;
+  hits: number;
+  misses: number;
+}
+
+export class ReadCache<K, V> {
+  private readonly entries = new Map<K, Entry<V>>();
+  private readonly loading = new Map<K, Promise<V>>();
+  private weight = 0;
+  private drops = 0;
+  private hits = 0;
+  private misses = 0;
+
+  constructor(private readonly options: ReadCacheOptions<V>) {}
+
+  /** The cached value, or `load()`'s (kept when no drop raced it). Concurrent misses share one load. */
+  get(key: K, load: () => Promise<V>): Promise<V> {
+    const entry = this.entries.get(key);
+    if (entry) {
+      this.hits++;
+      // Re-insert: Map order is the recency order.
+      this.entries.delete(key);
+      this.entries.set(key, entry);
+      return Promise.resolve(entry.value);
+    }
+    const pending = this.loading.get(key);
+    if (pending) return pending;
+    this.misses++;
+    const dropsAtStart = this.drops;
+    const promise = load().then(
+      (value) => {
+        if (this.loading.get(key) === promise) this.loading.delete(key);
+        if (this.drops === dropsAtStart) this.store(key, value);
+        return value;
+      },
+      (error: unknown) => {
+        if (this.loading.get(key) === promise) this.loading.delete(key);
+        throw error;
+      },
+    );
+    this.loading.set(key, promise);
+    return promise;
+  }
+
+  /**
+   * Several keys at once: hits from memory, the misses through one `loadMany` (which answers the
+   * ones it found; absent keys are left out of the result and not kept).
+   */
+  async getMany(keys: K[], loadMany: (missing: K[]) => Promise<Map<K, V>>): Promise<Map<K, V>> {
+    const found = new Map<K, V>();
+    const missing: K[] = [];
+    for (const key of keys) {
+      const entry = this.entries.get(key);
+      if (entry) {
+        this.hits++;
+        this.entries.delete(key);
+        this.entries.set(key, entry);
+        found.set(key, entry.value);
+      } else missing.push(key);
+    }
+    if (!missing.length) return found;
+    this.misses += missing.length;
+    const dropsAtStart = this.drops;
+    const loaded = await loadMany(missing);
+    const keep = this.drops === dropsAtStart;
+    for (const [key, value] of loaded) {
+      if (keep) this.store(key, value);
+      found.set(key, value);
+    }
+    return found;
+  }
+
+  /** The cached value without loading (undefined when absent). */
+  peek(key: K): V | undefined {
+    return this.entries.get(key)?.value;
+  }
+
+  /** Keeps a value the caller knows to be current (e.g. what a write just stored). */
+  set(key: K, value: V): void {
+    this.store(key, value);
+  }
+
+  drop(key: K): void {
+    this.drops++;
+    this.loading.delete(key);
+    this.remove(key);
+  }
+
+  /** Drops every entry whose key or value matches (used for "all of this item / user"). */
+  dropWhere(match: (key: K, value: V) => boolean): void {
+    this.drops++;
+    this.loading.clear();
+    for (const [key, entry] of this.entries) if (match(key, entry.value)) this.remove(key);
+  }
+
+  clear(): void {
+    this.drops++;
+    this.loading.clear();
+    this.entries.clear();
+    this.weight = 0;
+  }
+
+  stats(): ReadCacheStats {
+    return {
+      entries: this.entries.size,
+      weight: this.weight,
+      hits: this.hits,
+      misses: this.misses,
+    };
+  }
+
+  private store(key: K, value: V): void {
+    if (this.options.keep && !this.options.keep(value)) return;
+    const weight = this.options.weigh ? this.options.weigh(value) : 0;
+    const { maxWeight } = this.options;
+    if (maxWeight !== undefined && weight > maxWeight / 4) return;
+    this.remove(key);
+    this.entries.set(key, { value: deepFreeze(value), weight });
+    this.weight += weight;
+    while (
+      this.entries.size > this.options.maxEntries ||
+      (maxWeight !== undefined && this.weight > maxWeight)
+    ) {
+      const oldest = this.entries.keys().next();
+      if (oldest.done) break;
+      this.remove(oldest.value);
+    }
+  }
+
+  private remove(key: K): void {
+    const entry = this.entries.get(key);
+    if (!entry) return;
+    this.entries.delete(key);
+    this.weight -= entry.weight;
+  }
+}
+
+/**
+ * Freezes plain objects and arrays all the way down (lean documents are nothing else); class
+ * instances (ObjectId, Date, Buffer, Map) are left as they are.
+ */
+export function deepFreeze<T>(value: T): T {
+  if (value === null || typeof value !== 'object' || Object.isFrozen(value)) return value;
+  const proto = Object.getPrototypeOf(value) as unknown;
+  if (!Array.isArray(value) && proto !== Object.prototype && proto !== null) return value;
+  Object.freeze(value);
+  for (const key of Object.keys(value)) deepFreeze((value as Record<string, unknown>)[key]);
+  return value;
+}

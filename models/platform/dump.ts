@@ -15,6 +15,7 @@ import path from 'node:path';
 import { once } from 'node:events';
 import { BSON, EJSON, type Document } from 'bson';
 import type { Db } from 'mongodb';
+import { events } from './context';
 
 export interface CollectionReport {
   name: string;
@@ -176,5 +177,7 @@ export async function importDatabase(db: Db, dir: string): Promise<CollectionRep
     if (indexes.length > 0) await db.command({ createIndexes: name, indexes });
     reports.push({ name, documents, indexes: indexes.length + 1 });
   }
+  // Every process's read model held the data this restore replaced.
+  events.publish('data.replaced', {});
   return reports;
 }

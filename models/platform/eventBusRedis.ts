@@ -46,6 +46,7 @@ const RELAYED: Record<EventName, true> = {
   'import.progress': true,
   'session.revoked': true,
   'settings.changed': true,
+  'data.replaced': true,
 };
 
 interface Envelope {

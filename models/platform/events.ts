@@ -98,6 +98,11 @@ export interface DomainEvents {
   'import.progress': { uid: number; importId: string; done: number; total: number };
   /** Every login token of the user was revoked (logout, password change): live sessions end. */
   'session.revoked': { uid: number };
+  /**
+   * Data was written behind the models' backs (a dump restored, a ShowDoc database migrated):
+   * every process empties its read model.
+   */
+  'data.replaced': Record<string, never>;
   /** Site options were written (admin settings): every process drops its settings cache. */
   'settings.changed': { names: string[] };
 }

@@ -22,7 +22,13 @@ export {
   runInContext,
 } from './context';
 export { createLogger, type Logger } from './log';
-export { deepFreeze, ReadCache, type ReadCacheOptions, type ReadCacheStats } from './readCache';
+export {
+  deepFreeze,
+  forgetCachedReads,
+  ReadCache,
+  type ReadCacheOptions,
+  type ReadCacheStats,
+} from './readCache';
 export {
   configureFileStorage,
   fileStorage,

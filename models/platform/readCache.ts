@@ -13,7 +13,25 @@
  * entries declare a weight (page texts by their length). Values are frozen deeply on the way in:
  * every reader shares the same object, so a caller that tried to change one would throw at once
  * instead of corrupting what the next request sees.
+ *
+ * Writes that bypass the models (a dump restored, a ShowDoc database migrated, a test preparing
+ * rows by hand) call `forgetCachedReads()` or publish `data.replaced`, which empties every read
+ * cache of the context (and, relayed, of every process).
  */
+import { perContext } from './context';
+
+const registry = perContext((context) => {
+  const caches = new Set<{ clear(): void }>();
+  context.bus.subscribe('data.replaced', () => {
+    for (const cache of caches) cache.clear();
+  });
+  return caches;
+});
+
+/** Empties every read cache of the current context at once (this process only). */
+export function forgetCachedReads(): void {
+  for (const cache of registry()) cache.clear();
+}
 
 export interface ReadCacheOptions<V> {
   maxEntries: number;
@@ -44,7 +62,10 @@ export class ReadCache<K, V> {
   private hits = 0;
   private misses = 0;
 
-  constructor(private readonly options: ReadCacheOptions<V>) {}
+  /** Create it inside a `perContext` factory: it joins that context's `forgetCachedReads`. */
+  constructor(private readonly options: ReadCacheOptions<V>) {
+    registry().add(this);
+  }
 
   /** The cached value, or `load()`'s (kept when no drop raced it). Concurrent misses share one load. */
   get(key: K, load: () => Promise<V>): Promise<V> {

@@ -14,7 +14,7 @@ import fsp from 'node:fs/promises';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import mongoose, { type Model } from 'mongoose';
-import { fileStorage, newStorageKey, raiseCounter } from '../platform';
+import { events, fileStorage, newStorageKey, raiseCounter } from '../platform';
 import { hashItemPassword } from '../access';
 import { FIRST_ADMIN_USERNAME } from '../accounts';
 import { User, UserToken, ADMIN_GROUP } from '../accounts/schemas';
@@ -299,6 +299,8 @@ export async function migrateShowdoc(
   }
   for (const { spec, highestId } of tables)
     if (highestId > 0) await raiseCounter(spec.counter, highestId);
+  // Every process's read model held the data this migration replaced (an admin account, ids).
+  events.publish('data.replaced', {});
   report.written = true;
   return report;
 }

@@ -14,6 +14,7 @@ import { nowSeconds } from '../../models/platform/time';
 import { usernameClashes } from '../../models/accounts';
 import { startTestServer, type TestServer } from '../helpers/server';
 import { makeUser } from '../helpers/users';
+import { forgetCachedReads } from '../../models/platform';
 
 let server: TestServer;
 let clientNo = 0;
@@ -63,6 +64,7 @@ describe('user/allUser cannot list the directory', () => {
         reg_time: nowSeconds(),
       });
     await User.insertMany(rows);
+    forgetCachedReads();
     const api = server.api.withToken(me.user_token);
 
     expect(await api.ok('user/allUser', { username: '' })).toEqual([]);
@@ -118,6 +120,7 @@ describe('usernames are unique case-insensitively', () => {
         salt: '',
         reg_time: nowSeconds(),
       });
+    forgetCachedReads();
     expect(await usernameClashes()).toContainEqual(['Clash_Old', 'clash_old']);
     expect(await User.countDocuments({ username: /^clash_old$/i })).toBe(2);
   });
@@ -144,6 +147,7 @@ describe('passwords bcrypt would truncate', () => {
       salt: '',
       reg_time: nowSeconds(),
     });
+    forgetCachedReads();
     const headers = newClient();
     const login = await server.api.call(
       'user/loginByVerify',

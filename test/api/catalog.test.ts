@@ -16,6 +16,7 @@ import { apiSuite } from '../helpers/apiSuite';
 import { addMember, makeItem } from '../helpers/factories';
 import { makeCatalog, makePage } from '../helpers/pages';
 import { makeUser, type TestUser } from '../helpers/users';
+import { forgetCachedReads } from '../../models/platform';
 
 const suite = apiSuite();
 const { as } = suite;
@@ -261,6 +262,7 @@ describe('save', () => {
     ).toBe(10103);
     const { item_id: archived } = await makeItem(suite.owner, { item_name: 'Archived' });
     await Item.updateOne({ item_id: archived }, { $set: { is_archived: 1 } });
+    forgetCachedReads();
     expect(
       (await as(suite.owner).fail('catalog/save', { item_id: archived, cat_name: 'Late' }))
         .error_code,
@@ -416,6 +418,7 @@ describe('save', () => {
         level: 2,
       })),
     );
+    forgetCachedReads();
     expect(
       (await as(suite.owner).fail('catalog/save', { item_id: full, cat_name: 'One more' }))
         .error_code,
@@ -481,6 +484,7 @@ describe('an archived item is read-only for every catalog write', () => {
     const { item_id: archived } = await makeItem(suite.owner, { item_name: 'Frozen' });
     const kept = await makeCatalog(suite.owner, archived, 'Kept');
     await Item.updateOne({ item_id: archived }, { $set: { is_archived: 1 } });
+    forgetCachedReads();
     const before = await catalogsOf(archived);
     const cats = JSON.stringify([
       { cat_id: kept, cat_name: 'Moved', page_id: 0, parent_cat_id: 0, level: 2, s_number: 3 },

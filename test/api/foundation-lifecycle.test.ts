@@ -15,6 +15,7 @@ import { createLogger } from '../../models/platform/log';
 import { User } from '../../models/accounts/schemas/user';
 import { findUserByName, verifyPassword } from '../../models/accounts/users';
 import { makeTempDir, startTestServer } from '../helpers/server';
+import { forgetCachedReads } from '../../models/platform';
 
 const dirs: string[] = [];
 async function tempDir(): Promise<string> {
@@ -66,6 +67,7 @@ describe('first-start admin', () => {
 
     // Deleted by its owners: a restart does not bring it back.
     await User.deleteOne({ username: FIRST_ADMIN_USERNAME });
+    forgetCachedReads();
     await second.stop();
     const third = await startTestServer({ dataDir });
     expect(await findUserByName(FIRST_ADMIN_USERNAME)).toBeNull();

@@ -18,6 +18,7 @@ import { startTestServer, type TestServer } from '../helpers/server';
 import { closeAllSockets, connectClient } from '../helpers/sockets';
 import { postMultipart, type Part } from '../helpers/uploads';
 import { makeUser, type TestUser } from '../helpers/users';
+import { forgetCachedReads } from '../../models/platform';
 
 let server: TestServer;
 let owner: TestUser, editor: TestUser;
@@ -404,6 +405,7 @@ describe('bad input changes nothing', () => {
         s_number: 99,
       });
     await Catalog.insertMany(filler);
+    forgetCachedReads();
     const before = await counts();
     const files: Zippable = {};
     for (let i = 0; i < 6; i++) files[`folder${i}/page.md`] = strToU8(`page ${i}`);

@@ -15,6 +15,7 @@ import { Page } from '../../models/pages/schemas/page';
 import { startTestServer, type TestServer } from '../helpers/server';
 import { makeUser, type TestUser } from '../helpers/users';
 import { addMember, makeItem } from '../helpers/factories';
+import { forgetCachedReads } from '../../models/platform';
 
 let server: TestServer;
 let owner: TestUser;
@@ -42,6 +43,7 @@ async function catalog(itemId: number, name: string, parent = 0, level = 2): Pro
     level,
     s_number: 5,
   });
+  forgetCachedReads();
   return cat_id;
 }
 
@@ -63,6 +65,7 @@ async function page(
     author_username: owner.username,
     ...extra,
   });
+  forgetCachedReads();
   return page_id;
 }
 
@@ -383,6 +386,7 @@ describe('item/detail', () => {
   test('an archived item still shows its detail to its manager', async () => {
     const { item_id } = await makeItem(owner);
     await Item.updateOne({ item_id }, { $set: { is_archived: 1 } });
+    forgetCachedReads();
     expect(await as(owner).ok('item/detail', { item_id })).toMatchObject({ is_archived: '1' });
   });
 });

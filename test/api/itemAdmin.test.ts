@@ -15,6 +15,7 @@ import { User } from '../../models/accounts/schemas/user';
 import { startTestServer, type TestServer } from '../helpers/server';
 import { makeUser, type TestUser } from '../helpers/users';
 import { addMember, makeItem } from '../helpers/factories';
+import { forgetCachedReads } from '../../models/platform';
 
 let server: TestServer;
 let owner: TestUser;
@@ -81,6 +82,7 @@ describe('item/getKey and item/resetKey', () => {
       { item_id: { $in: [withKey, withoutKey] } },
       { $set: { is_archived: 1 } },
     );
+    forgetCachedReads();
     expect(await as(owner).ok('item/getKey', { item_id: withKey })).toEqual(key);
     expect(await as(owner).fail('item/resetKey', { item_id: withKey })).toMatchObject({
       error_code: 10303,
@@ -218,6 +220,7 @@ describe('item/attorn', () => {
     expect((await item(itemId))!.uid).toBe(stranger.uid);
     expect((await as(owner).fail('item/detail', { item_id: itemId })).error_code).toBe(10303);
     await User.updateOne({ uid: owner.uid }, { $set: { email: 'owner-mail@example.com' } });
+    forgetCachedReads();
     await as(stranger).ok('item/attorn', {
       item_id: itemId,
       username: 'owner-mail@example.com',
@@ -280,6 +283,7 @@ describe('item/delete', () => {
   test('archived items can still be deleted by their owner; site admins delete with their own password', async () => {
     const archived = await team();
     await Item.updateOne({ item_id: archived }, { $set: { is_archived: 1 } });
+    forgetCachedReads();
     await as(owner).ok('item/delete', { item_id: archived, password: owner.password });
     expect((await item(archived))!.is_del).toBe(1);
     const other = await team();
@@ -290,6 +294,7 @@ describe('item/delete', () => {
   test('a single-sign-on owner confirms with the exact item name instead of a password', async () => {
     const sso = await makeUser();
     await User.updateOne({ uid: sso.uid }, { $set: { is_sso: 1 } });
+    forgetCachedReads();
     const { item_id, item_name } = await makeItem(sso, { item_name: 'SSO Item' });
     expect(
       (await as(sso).fail('item/delete', { item_id, project_name: 'sso item' })).error_code,

@@ -12,6 +12,7 @@ import { addMember, makeItem } from '../helpers/factories';
 import { makeCatalog, makePage, updatePage } from '../helpers/pages';
 import { startTestServer, type TestServer } from '../helpers/server';
 import { makeUser, type TestUser } from '../helpers/users';
+import { forgetCachedReads } from '../../models/platform';
 
 interface MenuPage {
   page_id: string;
@@ -64,6 +65,7 @@ beforeAll(async () => {
   await makePage(owner, itemId, { title: 'Root late' });
   const early = await makePage(owner, itemId, { title: 'Root early' });
   await Page.updateOne({ page_id: early.page_id }, { $set: { s_number: 1 } });
+  forgetCachedReads();
   deepPage = (
     await makePage(owner, itemId, {
       title: 'Deep',

@@ -13,6 +13,7 @@ import { deleteSetting, setSetting } from '../../models/settings/settings';
 import { startTestServer, type TestServer } from '../helpers/server';
 import { makeUser, type TestUser } from '../helpers/users';
 import { addMember, makeItem } from '../helpers/factories';
+import { forgetCachedReads } from '../../models/platform';
 
 let server: TestServer;
 let owner: TestUser;
@@ -89,6 +90,7 @@ describe('item/info', () => {
       { cat_id: keep, cat_name: 'Keep', item_id, addtime: 1, parent_cat_id: 0, level: 2 },
       { cat_id: hide, cat_name: 'Hide', item_id, addtime: 1, parent_cat_id: 0, level: 2 },
     ]);
+    forgetCachedReads();
     const pageId = await nextId('page_id');
     await Page.create({
       page_id: pageId,
@@ -98,6 +100,7 @@ describe('item/info', () => {
       page_content: 'x',
       addtime: 1,
     });
+    forgetCachedReads();
     const limited = await makeUser();
     await addMember(item_id, limited, 0, [keep]);
     type MenuData = {
@@ -133,6 +136,7 @@ describe('item/info', () => {
   test('unknown, zero, deleted and malformed ids get 10101', async () => {
     const { item_id } = await makeItem(owner);
     await Item.updateOne({ item_id }, { $set: { is_del: 1 } });
+    forgetCachedReads();
     for (const id of [item_id, 0, 'nosuchdomain', ''])
       expect((await as(owner).fail('item/info', { item_id: id })).error_code).toBe(10101);
     expect((await as(owner).fail('item/info', { item_id: { $ne: 1 } })).error_code).toBe(10101);
@@ -215,6 +219,7 @@ describe('item/pwd', () => {
       page_content: 'x',
       addtime: 1,
     });
+    forgetCachedReads();
     const refer = Buffer.from(`/${item_id}/${pageId}`).toString('base64');
     expect(
       await server.api.ok('item/pwd', {

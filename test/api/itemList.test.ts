@@ -20,6 +20,7 @@ import {
   makeTeam,
   setTeamItemAuthority,
 } from '../helpers/factories';
+import { forgetCachedReads } from '../../models/platform';
 
 const suite = apiSuite();
 const { as } = suite;
@@ -50,6 +51,7 @@ describe('item/myList', () => {
     ({ item_id: notMine } = await makeItem(other, { item_name: 'Other' }));
     ({ item_id: deleted } = await makeItem(me, { item_name: 'Gone' }));
     await Item.updateOne({ item_id: deleted }, { $set: { is_del: 1 } });
+    forgetCachedReads();
     await addMember(asMember, me, 0);
     await addMember(asAdmin, me, 2);
     const { team_id } = await makeTeam(other);
@@ -217,6 +219,7 @@ describe('item/itemList', () => {
     const { item_id } = await makeItem(user, { password: 'pw' });
     const { item_id: gone } = await makeItem(user);
     await Item.updateOne({ item_id: gone }, { $set: { is_del: 1 } });
+    forgetCachedReads();
     const list = await as(user).ok<Entry[]>('item/itemList');
     expect(list).toEqual([
       expect.objectContaining({ item_id: String(item_id), password: '', uid: String(user.uid) }),

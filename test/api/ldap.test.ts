@@ -11,6 +11,7 @@ import { Option } from '../../models/settings/schemas';
 import { startSlapd, LDAP_ADMIN_DN, LDAP_BASE, type TestSlapd } from '../helpers/slapd';
 import { startTestServer, type TestServer } from '../helpers/server';
 import { makeUser, type TestUser } from '../helpers/users';
+import { forgetCachedReads } from '../../models/platform';
 
 let slapd: TestSlapd;
 let server: TestServer;
@@ -169,6 +170,7 @@ describe('adminSetting/syncLdapUsers', () => {
   test('a non-admin is refused (10103) and nothing is created', async () => {
     const member = await makeUser({ password: 'Local-user-2' });
     await User.deleteOne({ username: 'dave_ldap' });
+    forgetCachedReads();
     const refused = await server.api
       .withToken(member.user_token)
       .fail('adminSetting/syncLdapUsers');

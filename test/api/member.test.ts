@@ -21,6 +21,7 @@ import {
   makeTeam,
   setTeamItemAuthority,
 } from '../helpers/factories';
+import { forgetCachedReads } from '../../models/platform';
 
 const suite = apiSuite();
 const { as } = suite;
@@ -42,6 +43,7 @@ async function topCatalog(item_id: number, name: string, level = 2, parent = 0):
     parent_cat_id: parent,
     level,
   });
+  forgetCachedReads();
   return cat_id;
 }
 
@@ -139,6 +141,7 @@ describe('member/save', () => {
     const { item_id } = await makeItem(suite.owner);
     const [a, b] = [await makeUser(), await makeUser()];
     await User.updateOne({ uid: b.uid }, { $set: { email: `${b.username}@example.com` } });
+    forgetCachedReads();
     const seen: DomainEvents['membership.changed'][] = [];
     const off = events.subscribe('membership.changed', (e) => void seen.push(e));
     const { id } = await as(suite.owner).ok<{ id: number }>('member/save', {

@@ -16,6 +16,7 @@ import { actorOf, addMember, makeItem } from '../helpers/factories';
 import { makeCatalog, makePage } from '../helpers/pages';
 import { startTestServer, type TestServer } from '../helpers/server';
 import { makeUser, type TestUser } from '../helpers/users';
+import { forgetCachedReads } from '../../models/platform';
 
 let server: TestServer;
 let owner: TestUser;
@@ -93,6 +94,7 @@ beforeAll(async () => {
   ]);
   // Registered an hour ago, so announcements made during the run are "after registration".
   await User.updateMany({}, { $set: { reg_time: nowSeconds() - 3600 } });
+  forgetCachedReads();
   ({ item_id: itemId } = await makeItem(owner, { password: 'secret' }));
   await addMember(itemId, saver, 1);
   await addMember(itemId, alice, 0);
@@ -404,6 +406,7 @@ describe('announcements', () => {
     const { id } = await publish({ message_content: 'news', send_at: '2029-06-01 00:00:00' });
     const reader = await makeUser();
     await User.updateOne({ uid: reader.uid }, { $set: { reg_time: nowSeconds() - 3600 } });
+    forgetCachedReads();
 
     const bare = await as(reader).ok<any[]>('message/getAnnouncementList');
     expect(Array.isArray(bare)).toBe(true);
@@ -438,6 +441,7 @@ describe('announcements', () => {
     record();
     const reader = await makeUser();
     await User.updateOne({ uid: reader.uid }, { $set: { reg_time: nowSeconds() - 3600 } });
+    forgetCachedReads();
     const unread = await as(reader).ok<any>('message/getAnnouncementList');
     for (const row of unread)
       await as(reader).ok('message/setRead', { message_content_id: row.id });

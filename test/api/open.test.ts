@@ -17,6 +17,7 @@ import { postMultipart, samples } from '../helpers/uploads';
 import { makeUser, type TestUser } from '../helpers/users';
 import { UploadFile } from '../../models/files/schemas';
 import { FilePage } from '../../models/files/schemas';
+import { forgetCachedReads } from '../../models/platform';
 
 let server: TestServer;
 let owner: TestUser;
@@ -240,6 +241,7 @@ describe('open/fromComments', () => {
       { page_id: page!.page_id },
       { $set: { page_content: JSON.stringify(doc) } },
     );
+    forgetCachedReads();
     await postForm('/api/open/fromComments', { ...runApiKey, content: COMMENT });
     const again = await Page.findOne({ page_id: page!.page_id }).lean();
     expect(JSON.parse(again!.page_content).request.params.formdata[0].value).toBe('alice');

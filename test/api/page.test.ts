@@ -16,6 +16,7 @@ import { apiSuite } from '../helpers/apiSuite';
 import { addMember, makeItem } from '../helpers/factories';
 import { makeCatalog, makePage } from '../helpers/pages';
 import { makeUser } from '../helpers/users';
+import { forgetCachedReads } from '../../models/platform';
 
 const suite = apiSuite({ item: {} });
 
@@ -150,6 +151,7 @@ describe('page/save — create', () => {
   test('read-only members, strangers and archived items get "no edit permission" (10101), nothing written', async () => {
     const archived = await makeItem(suite.owner);
     await Item.updateOne({ item_id: archived.item_id }, { $set: { is_archived: 1 } });
+    forgetCachedReads();
     const before = await Page.countDocuments({});
     for (const [user, item] of [
       [suite.reader, suite.itemId],
@@ -169,6 +171,7 @@ describe('page/save — create', () => {
 
   test('an editor creates a page: {page_id} as a number, raw row stored, change log, item touched, page.saved + menu.changed', async () => {
     await Item.updateOne({ item_id: suite.itemId }, { $set: { last_update_time: 1 } });
+    forgetCachedReads();
     const catId = await makeCatalog(suite.owner, suite.itemId, 'Guide');
     let data: { page_id: number } | undefined;
     const seen = await capture(['page.saved', 'menu.changed'], async () => {
@@ -311,6 +314,7 @@ describe('page/save — update', () => {
     const other = await makeItem(suite.owner);
     const deleted = await makePage(suite.owner, suite.itemId, { content: 'gone' });
     await Page.updateOne({ page_id: deleted.page_id }, { $set: { is_del: 1 } });
+    forgetCachedReads();
     for (const params of [
       { page_id: page.page_id, item_id: other.item_id },
       { page_id: deleted.page_id, item_id: suite.itemId },
@@ -451,6 +455,7 @@ describe('page/info', () => {
   test('missing, deleted and id ≤ 0 pages answer 10101', async () => {
     const page = await makePage(suite.owner, suite.itemId);
     await Page.updateOne({ page_id: page.page_id }, { $set: { is_del: 1 } });
+    forgetCachedReads();
     for (const page_id of [page.page_id, 0, -3, 123_456_789, 'abc'])
       expect((await api().fail('page/info', { page_id })).error_code).toBe(10101);
   });
@@ -500,6 +505,7 @@ describe('page/delete', () => {
     const byFormer = await makePage(formerEditor, suite.itemId);
     const { ItemMember } = await import('../../models/members/schemas/itemMember');
     await ItemMember.deleteOne({ item_id: suite.itemId, uid: formerEditor.uid });
+    forgetCachedReads();
     for (const [user, page] of [
       [suite.reader, byOwner],
       [suite.stranger, byOwner],
@@ -524,6 +530,7 @@ describe('page/delete', () => {
     const mine = await makePage(suite.editor, suite.itemId, { title: 'Mine' });
     const theirs = await makePage(suite.owner, suite.itemId, { title: 'Theirs' });
     await Item.updateOne({ item_id: suite.itemId }, { $set: { last_update_time: 1 } });
+    forgetCachedReads();
     const seen = await capture(['page.deleted', 'menu.changed'], async () => {
       expect(await as(suite.editor).ok('page/delete', { page_id: mine.page_id })).toEqual([]);
     });

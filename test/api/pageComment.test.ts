@@ -14,6 +14,7 @@ import { makeCatalog, makePage } from '../helpers/pages';
 import { startTestServer, type TestServer } from '../helpers/server';
 import { closeAllSockets, connectClient } from '../helpers/sockets';
 import { makeUser, type TestUser } from '../helpers/users';
+import { forgetCachedReads } from '../../models/platform';
 
 let server: TestServer;
 let owner: TestUser, author: TestUser, reader: TestUser, other: TestUser, restricted: TestUser;
@@ -49,6 +50,7 @@ beforeAll(async () => {
   );
   ({ item_id: itemId } = await makeItem(owner, { password: 'secret' }));
   await Item.updateOne({ item_id: itemId }, { $set: { allow_comment: 1, allow_feedback: 1 } });
+  forgetCachedReads();
   const open = await makeCatalog(owner, itemId, 'Open');
   const hidden = await makeCatalog(owner, itemId, 'Hidden');
   await addMember(itemId, author, 1);
@@ -208,12 +210,14 @@ describe('page_comment', () => {
 
   test('with allow_comment off the list is empty and adding is refused', async () => {
     await Item.updateOne({ item_id: itemId }, { $set: { allow_comment: 0 } });
+    forgetCachedReads();
     try {
       expect(await list(reader)).toEqual({ total: 0, page: 1, comments: [] });
       const answer = await as(reader).fail('page_comment/add', { page_id: pageId, content: 'x' });
       expect(answer.error_code).toBe(10100);
     } finally {
       await Item.updateOne({ item_id: itemId }, { $set: { allow_comment: 1 } });
+      forgetCachedReads();
     }
   });
 });
@@ -253,6 +257,7 @@ describe('page_feedback', () => {
   test('anonymous readers vote once per client_id on a public item; without one they are refused', async () => {
     const { item_id: publicItem } = await makeItem(owner);
     await Item.updateOne({ item_id: publicItem }, { $set: { allow_feedback: 1 } });
+    forgetCachedReads();
     const page = await makePage(owner, publicItem);
     const submit = (clientId: string, type: number) =>
       server.api.call('page_feedback/submit', {
@@ -283,6 +288,7 @@ describe('page_feedback', () => {
       10303,
     );
     await Item.updateOne({ item_id: itemId }, { $set: { allow_feedback: 0 } });
+    forgetCachedReads();
     try {
       await vote(other, 1).catch(() => undefined);
       expect(await stat(reader)).toEqual({
@@ -296,6 +302,7 @@ describe('page_feedback', () => {
       ).toBe(10100);
     } finally {
       await Item.updateOne({ item_id: itemId }, { $set: { allow_feedback: 1 } });
+      forgetCachedReads();
     }
   });
 });

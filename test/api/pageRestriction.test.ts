@@ -14,6 +14,7 @@ import { addMember, makeItem } from '../helpers/factories';
 import { makeCatalog, makePage, updatePage } from '../helpers/pages';
 import { startTestServer, type TestServer } from '../helpers/server';
 import { makeUser, type TestUser } from '../helpers/users';
+import { forgetCachedReads } from '../../models/platform';
 
 let server: TestServer;
 let owner: TestUser;
@@ -49,6 +50,7 @@ beforeAll(async () => {
     { page_id: outside.page_id },
     { $set: { author_uid: limited.uid, author_username: limited.username } },
   );
+  forgetCachedReads();
   outsideVersion = (await PageHistory.findOne({ page_id: outside.page_id }).lean())!
     .page_history_id;
   insideVersion = (await PageHistory.findOne({ page_id: inside.page_id }).lean())!.page_history_id;
@@ -233,6 +235,7 @@ describe('an archived item', () => {
     await updatePage(owner, page, 'frozen', 'Frozen');
     const version = (await PageHistory.findOne({ page_id: page.page_id }).lean())!.page_history_id;
     await Item.updateOne({ item_id: archived.item_id }, { $set: { is_archived: 1 } });
+    forgetCachedReads();
     const ownerApi = server.api.withToken(owner.user_token);
     const writes: Array<[string, Record<string, string | number>]> = [
       [

@@ -13,6 +13,7 @@ import { nowSeconds } from '../../models/platform/time';
 import { apiSuite } from '../helpers/apiSuite';
 import { makeItem } from '../helpers/factories';
 import { makePage } from '../helpers/pages';
+import { forgetCachedReads } from '../../models/platform';
 
 const suite = apiSuite({ item: { password: 'item-pw' } });
 
@@ -167,7 +168,9 @@ describe('page/infoByKey', () => {
         ).unique_key,
       );
     await Page.updateOne({ page_id: deleted.page_id }, { $set: { is_del: 1 } });
+    forgetCachedReads();
     await Page.updateOne({ page_id: draft.page_id }, { $set: { is_draft: 1 } });
+    forgetCachedReads();
     for (const key of keys.slice(0, 2))
       expect((await suite.server.api.fail('page/infoByKey', { unique_key: key })).error_code).toBe(
         10101,
@@ -176,6 +179,7 @@ describe('page/infoByKey', () => {
       suite.server.api.ok('page/infoByKey', { unique_key: keys[2] }),
     ).resolves.toBeDefined();
     await Item.updateOne({ item_id: own.item_id }, { $set: { is_del: 1 } });
+    forgetCachedReads();
     expect(
       (await suite.server.api.fail('page/infoByKey', { unique_key: keys[2] })).error_code,
     ).toBe(10101);

@@ -21,6 +21,7 @@ import { apiSuite } from '../helpers/apiSuite';
 import { filesUnder, postMultipart, samples, signOf, type Part } from '../helpers/uploads';
 import { makeUser, type TestUser } from '../helpers/users';
 import { BROWSER_UA } from '../helpers/client';
+import { forgetCachedReads } from '../../models/platform';
 
 const suite = apiSuite({ item: {} });
 let restricted: TestUser;
@@ -164,6 +165,7 @@ describe('page/upload', () => {
     const { item_id: archived } = await makeItem(suite.owner);
     const page = await makePage(suite.owner, archived);
     await Item.updateOne({ item_id: archived }, { $set: { is_archived: 1 } });
+    forgetCachedReads();
     await expectNothingWritten(async () => {
       const byPage = await upload(
         fileParts(suite.owner, 'a.pdf', samples.pdf(), { page_id: page.page_id }),

@@ -21,6 +21,7 @@ import { actorOf, addMember, makeItem } from '../helpers/factories';
 import { makeCatalog, makePage, updatePage } from '../helpers/pages';
 import { startTestServer, type TestServer } from '../helpers/server';
 import { makeUser, type TestUser } from '../helpers/users';
+import { forgetCachedReads } from '../../models/platform';
 
 let server: TestServer;
 let owner: TestUser;
@@ -149,6 +150,7 @@ describe('recycle/recover', () => {
     const catId = await makeCatalog(owner, itemId, 'Doomed catalog');
     const page = await binned('Orphan', owner, { catId });
     await Catalog.deleteOne({ cat_id: catId });
+    forgetCachedReads();
     await as(owner).ok('recycle/recover', { item_id: itemId, page_id: page.page_id });
     expect(await Page.findOne({ page_id: page.page_id }).lean()).toMatchObject({
       is_del: 0,
@@ -186,6 +188,7 @@ describe('purge', () => {
       { page_id: page.page_id },
       { $set: { addtime: nowSeconds() - 400 * DAY } },
     );
+    forgetCachedReads();
     await deletePage(await actorOf(owner), page.page_id);
     await purgeRecycleBin(nowSeconds() + DAY);
     expect(await Page.countDocuments({ page_id: page.page_id })).toBe(1);

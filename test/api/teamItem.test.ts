@@ -11,6 +11,7 @@ import { TeamItem } from '../../models/members/schemas/teamItem';
 import { TeamItemMember } from '../../models/members/schemas/teamItemMember';
 import { apiSuite } from '../helpers/apiSuite';
 import { addMember, bindTeamItem, makeItem, makeStaffedTeam } from '../helpers/factories';
+import { forgetCachedReads } from '../../models/platform';
 
 const suite = apiSuite();
 const { as } = suite;
@@ -77,6 +78,7 @@ describe('teamItem/save', () => {
     const { team_id } = await makeStaffedTeam(suite.owner);
     const { item_id } = await makeItem(suite.owner);
     await Item.updateOne({ item_id }, { $set: { is_archived: 1 } });
+    forgetCachedReads();
     expect((await as(suite.owner).fail('teamItem/save', { team_id, item_id })).error_code).toBe(
       10303,
     );
@@ -92,6 +94,7 @@ describe('teamItem/getList and getListByTeam', () => {
     const bindingId = await bindTeamItem(team_id, item_id, suite.owner);
     await bindTeamItem(team_id, gone, suite.owner);
     await Item.updateOne({ item_id: gone }, { $set: { is_del: 1 } });
+    forgetCachedReads();
 
     expect((await as(member).fail('teamItem/getList', { item_id })).error_code).toBe(10303);
     expect(await as(suite.owner).ok('teamItem/getList', { item_id })).toEqual([
@@ -141,6 +144,7 @@ describe('teamItem/delete', () => {
     const { item_id } = await makeItem(suite.owner);
     const bindingId = await bindTeamItem(team_id, item_id, suite.owner);
     await Item.updateOne({ item_id }, { $set: { is_archived: 1 } });
+    forgetCachedReads();
     expect((await as(suite.owner).fail('teamItem/delete', { id: bindingId })).error_code).toBe(
       10303,
     );
@@ -158,6 +162,7 @@ describe('teamItemMember/*', () => {
       { cat_id: top, cat_name: 'Top', item_id, addtime: 1, parent_cat_id: 0, level: 2 },
       { cat_id: sub, cat_name: 'Sub', item_id, addtime: 1, parent_cat_id: top, level: 3 },
     ]);
+    forgetCachedReads();
     await bindTeamItem(team.team_id, item_id, suite.owner);
     const row = await TeamItemMember.findOne({
       team_id: team.team_id,
@@ -233,6 +238,7 @@ describe('teamItemMember/*', () => {
   test('archived items refuse authority changes', async () => {
     const { item_id, rowId } = await setup();
     await Item.updateOne({ item_id }, { $set: { is_archived: 1 } });
+    forgetCachedReads();
     expect(
       (await as(suite.owner).fail('teamItemMember/save', { id: rowId, member_group_id: 2 }))
         .error_code,

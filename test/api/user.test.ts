@@ -19,6 +19,7 @@ import { nowSeconds } from '../../models/platform/time';
 import type { ApiParams, CallOptions } from '../helpers/client';
 import { startTestServer, type TestServer } from '../helpers/server';
 import { makeUser, type TestUser } from '../helpers/users';
+import { forgetCachedReads } from '../../models/platform';
 
 let server: TestServer;
 /** Every password and token the tests used: none may appear in the server's log. */
@@ -62,6 +63,7 @@ async function liveTokens(uid?: number): Promise<number> {
 async function expiredTokenFor(uid: number): Promise<string> {
   const { token } = await issueToken(uid);
   await UserToken.updateOne({ token }, { $set: { token_expire: nowSeconds() - 1 } });
+  forgetCachedReads();
   secrets.push(token);
   return token;
 }
@@ -272,6 +274,7 @@ describe('user/login', () => {
       salt,
       reg_time: nowSeconds(),
     });
+    forgetCachedReads();
     secrets.push(password);
 
     expect((await login('legacy_user', 'wrong')).body.error_code).toBe(10210);

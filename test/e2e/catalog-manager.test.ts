@@ -17,6 +17,7 @@ import { makeCatalog, makePage } from '../helpers/pages';
 import { makeUser, type TestUser } from '../helpers/users';
 import { browserSuite, dragOnto, openPage, screenshot } from './helpers';
 import { eventually, loginAs, shot } from './readerFixture';
+import { forgetCachedReads } from '../../models/platform';
 
 const suite = browserSuite();
 
@@ -273,6 +274,7 @@ describe('dragging', () => {
       { item_id: fx.itemId, uid: fx.editor.uid },
       { $set: { member_group_id: 0 } },
     );
+    forgetCachedReads();
     await dragInTree(page, `cat:${one}`, `cat:${two}`, 'after');
     expect(await takeAlert(page)).not.toBe('');
     await page.getByTestId('catalog-read-only').waitFor();

@@ -15,6 +15,7 @@ import { makeUser, type TestUser } from '../helpers/users';
 import { browserSuite, screenshot } from './helpers';
 import { editorText, openEditor, typeAtEnd } from './editorHelpers';
 import { eventually } from './readerFixture';
+import { forgetCachedReads } from '../../models/platform';
 
 let owner: TestUser;
 let editor: TestUser;
@@ -119,6 +120,7 @@ test('with simultaneous editing on, two editors type together and see each other
   const { item_id: coItem } = await makeItem(owner, { item_name: 'Co-edited' });
   await addMember(coItem, editor, 1);
   await Item.updateOne({ item_id: coItem }, { $set: { co_edit: 1 } });
+  forgetCachedReads();
   const page = await makePage(owner, coItem, { title: 'Together', content: 'Start.' });
 
   const a = await openEditor(suite, owner, coItem, page.page_id);

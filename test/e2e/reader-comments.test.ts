@@ -10,6 +10,7 @@ import { addMember, makeItem } from '../helpers/factories';
 import { makePage } from '../helpers/pages';
 import { makeUser, type TestUser } from '../helpers/users';
 import { browserSuite, openPage, screenshot } from './helpers';
+import { forgetCachedReads } from '../../models/platform';
 
 const suite = browserSuite();
 
@@ -28,6 +29,7 @@ test('a reader comments on a page; the author sees it and the notice live; feedb
   const reader = await makeUser();
   const { item_id: itemId } = await makeItem(author, { item_name: 'Handbook' });
   await Item.updateOne({ item_id: itemId }, { $set: { allow_comment: 1, allow_feedback: 1 } });
+  forgetCachedReads();
   await addMember(itemId, reader, 0);
   const page = await makePage(author, itemId, { title: 'Onboarding', content: '# Welcome' });
   const path = `/${itemId}/${page.page_id}`;
@@ -80,6 +82,7 @@ test('each switch on its own: feedback only shows no comment box', async () => {
   const author = await makeUser();
   const { item_id: itemId } = await makeItem(author);
   await Item.updateOne({ item_id: itemId }, { $set: { allow_feedback: 1 } });
+  forgetCachedReads();
   const page = await makePage(author, itemId, { title: 'Plain' });
   const tab = await loggedIn(author, `/${itemId}/${page.page_id}`);
   // Both render together once the chunk is in: feedback present means comments were decided.

@@ -14,6 +14,7 @@ import { makeItem } from '../helpers/factories';
 
 import { makeUser, type TestUser } from '../helpers/users';
 import { dragOnto, itemAction, itemNames, openPage, screenshot, browserSuite } from './helpers';
+import { forgetCachedReads } from '../../models/platform';
 
 const suite = browserSuite();
 
@@ -369,6 +370,7 @@ test('an item deleted elsewhere: its next call resets the language and reloads t
   // Deleted behind this browser's back (a direct write publishes no live event: through the API
   // the list would drop the item at once, which is another test's subject).
   await Item.updateOne({ item_id: item.item_id }, { $set: { is_del: 1 } });
+  forgetCachedReads();
   await itemAction(page, 'Vanishing', 'Grunddaten ändern', 'Aktionen für');
   await page.getByText('All items').first().waitFor();
   expect(page.url()).toBe(`${suite.server.url}/item/index`);

@@ -25,6 +25,7 @@ import {
   makeTeam,
   setTeamItemAuthority,
 } from '../helpers/factories';
+import { forgetCachedReads } from '../../models/platform';
 
 apiSuite();
 const people: Record<string, TestUser> = {};
@@ -59,6 +60,7 @@ beforeAll(async () => {
     parent_cat_id: 0,
     level: 2,
   });
+  forgetCachedReads();
   await addMember(itemId, people.reader, 0);
   await addMember(itemId, people.editor, 1);
   await addMember(itemId, people.restricted, 1, [topCat]);
@@ -116,6 +118,7 @@ describe('archived and deleted items', () => {
     const { item_id } = await makeItem(people.owner);
     await addMember(item_id, people.editor, 1);
     await Item.updateOne({ item_id }, { $set: { is_archived: 1 } });
+    forgetCachedReads();
     for (const who of ['owner', 'siteAdmin', 'editor']) {
       const access = await itemAccess(actors[who], item_id);
       expect([access!.visit, access!.edit, access!.manage]).toEqual([true, false, false]);
@@ -134,6 +137,7 @@ describe('archived and deleted items', () => {
   test('a deleted item grants nothing, not even to its owner or a site admin', async () => {
     const { item_id } = await makeItem(people.owner);
     await Item.updateOne({ item_id }, { $set: { is_del: 1 } });
+    forgetCachedReads();
     expect(await itemAccess(actors.owner, item_id)).toBeNull();
     expect(await itemAccess(actors.siteAdmin, item_id)).toBeNull();
     await expect(requireItem(actors.owner, item_id, 'visit')).rejects.toMatchObject({

@@ -22,6 +22,7 @@ import { eventually } from '../helpers/embedded';
 import { actorOf, addMember, makeItem } from '../helpers/factories';
 import { makeCatalog, makePage } from '../helpers/pages';
 import { makeUser, type TestUser } from '../helpers/users';
+import { forgetCachedReads } from '../../models/platform';
 
 const suite = apiSuite({
   item: { password: 'secret-visit' },
@@ -65,6 +66,7 @@ describe('who may open a page document', () => {
       { token: expiring.user_token },
       { $set: { token_expire: nowSeconds() - 1 } },
     );
+    forgetCachedReads();
     expect(await refusal(openPage(suite.server.url, page.page_id, expiring.user_token))).toBe(
       'unauthorized',
     );
@@ -291,6 +293,7 @@ describe('locks decide who writes (simultaneous editing off)', () => {
     const { item_id } = await makeItem(suite.owner, { password: 'pw' });
     await addMember(item_id, suite.editor, 1);
     await Item.updateOne({ item_id }, { $set: { co_edit: 1 } });
+    forgetCachedReads();
     const page = await makePage(suite.owner, item_id, { content: 'co' });
     await suite.server.api
       .withToken(suite.editor.user_token)

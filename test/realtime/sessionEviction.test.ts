@@ -14,6 +14,7 @@ import { startTestServer, type TestServer } from '../helpers/server';
 import { closeAllSockets, connectClient, refusalOf } from '../helpers/sockets';
 import { makeUser } from '../helpers/users';
 import { UserToken } from '../../models/accounts/schemas';
+import { forgetCachedReads } from '../../models/platform';
 
 let server: TestServer;
 
@@ -86,6 +87,7 @@ test('a collaborative session ends when its token expires, without any event', a
     { token: user.user_token },
     { $set: { token_expire: Math.floor(Date.now() / 1000) + 3 } },
   );
+  forgetCachedReads();
   const collab = await openSynced(server.url, page.page_id, user.user_token);
   expect(collab.closes).toEqual([]);
   // The expiry sweep runs every 30 s: the connection is closed by the next one after expiry.

@@ -11,6 +11,7 @@ import { addMember, makeItem } from '../helpers/factories';
 import { makeCatalog, makePage } from '../helpers/pages';
 import { closeAllSockets, connectClient, refusalOf, type TestClient } from '../helpers/sockets';
 import { makeUser, type TestUser } from '../helpers/users';
+import { forgetCachedReads } from '../../models/platform';
 
 const suite = apiSuite({ item: { password: 'secret-visit' }, teardown: () => closeAllSockets() });
 
@@ -31,6 +32,7 @@ describe('handshake', () => {
       { token: expiring.user_token },
       { $set: { token_expire: nowSeconds() - 1 } },
     );
+    forgetCachedReads();
     expect(await refusalOf(suite.server.url, { user_token: expiring.user_token })).toEqual(refused);
   });
 
@@ -58,6 +60,7 @@ describe('handshake', () => {
       { token: user.user_token },
       { $set: { token_expire: nowSeconds() - 1 } },
     );
+    forgetCachedReads();
     expect(
       await client.watch({ page_id: (await makePage(suite.owner, suite.itemId)).page_id }),
     ).toEqual({

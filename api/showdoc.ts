@@ -4,7 +4,7 @@
  * Everything under /api and /server passes through here; nothing else does.
  */
 import express, { type NextFunction, type Request, type Response, Router } from 'express';
-import { ApiError, errors, type Logger, runForClient } from '../models/platform';
+import { ApiError, errors, events, type Logger, runForClient } from '../models/platform';
 import { successBody } from './envelope';
 import { findContract } from './contracts';
 import { Params, parseInput } from './params';
@@ -92,6 +92,8 @@ export function showdocTransport(options: {
       token: () => tokenFrom(req, params),
     };
     const data = await runForClient(ctx.ip, () => handler(ctx));
+    // A write's events reach the other processes before its answer (read-your-writes there too).
+    await events.delivered();
     if (!res.headersSent) res.json(successBody(data));
   });
 

@@ -97,4 +97,6 @@ export function perContext<T>(create: (context: QuireContext) => T): () => T {
 export const events: EventBus = {
   publish: (name, payload, options) => currentContext().bus.publish(name, payload, options),
   subscribe: (name, handler, options) => currentContext().bus.subscribe(name, handler, options),
+  track: (delivery) => currentContext().bus.track(delivery),
+  delivered: () => currentContext().bus.delivered(),
 };

@@ -144,9 +144,13 @@ export async function startRedisEventRelay(options: RedisRelayOptions): Promise<
       (payload) => {
         if (closed) return;
         const envelope: Envelope = { from: processId, name, payload };
-        publisher
-          .publish(EVENT_CHANNEL, JSON.stringify(envelope))
-          .catch((error: unknown) => log.warn({ err: error, event: name }, 'event not relayed'));
+        // Redis answers a PUBLISH once the message is in every subscriber's connection: the
+        // API waits for that (bus.delivered) before answering the write.
+        bus.track(
+          publisher
+            .publish(EVENT_CHANNEL, JSON.stringify(envelope))
+            .catch((error: unknown) => log.warn({ err: error, event: name }, 'event not relayed')),
+        );
       },
       { localOnly: true },
     ),

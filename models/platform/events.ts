@@ -133,6 +133,17 @@ export interface EventBus {
     handler: EventHandler<N>,
     options?: SubscribeOptions,
   ): () => void;
+  /**
+   * Registers an event's hand-over to other processes (a relay's publish) still under way, so
+   * `delivered()` can wait for it.
+   */
+  track(delivery: Promise<unknown>): void;
+  /**
+   * Resolves once every hand-over registered so far has completed (or failed): the API answers a
+   * write only after its events have left for the other processes, which read them before any
+   * request the writer's client sends next (revocations take effect on the next request).
+   */
+  delivered(): Promise<void>;
 }
 
 interface HeldEvent {
@@ -170,7 +181,19 @@ export function createEventBus(
 ): EventBus {
   const handlers = new Map<EventName, Set<EventHandler<EventName>>>();
   const localOnly = new WeakSet<EventHandler<EventName>>();
+  const inFlight = new Set<Promise<unknown>>();
   return {
+    track(delivery) {
+      const settled: Promise<unknown> = delivery.then(
+        () => inFlight.delete(settled),
+        () => inFlight.delete(settled),
+      );
+      inFlight.add(settled);
+    },
+    delivered() {
+      if (!inFlight.size) return Promise.resolve();
+      return Promise.allSettled([...inFlight]).then(() => undefined);
+    },
     publish(name, payload, options = {}) {
       const queue = options.immediate ? undefined : held.getStore();
       if (queue) {

@@ -1,0 +1,125 @@
+/**
+ * The read model's building block (models/platform/readCache.ts): bounded by count and by
+ * weight (least recently used first), exact under a drop that races a load, values frozen, and
+ * emptied at once by forgetCachedReads / `data.replaced`.
+ */
+import { describe, expect, test } from '@jest/globals';
+import { createContext, runInContext } from '../../models/platform/context';
+import { forgetCachedReads, ReadCache } from '../../models/platform/readCache';
+
+/** A cache in a context of its own (as a domain's perContext factory makes it). */
+function cacheOf<V>(options: ConstructorParameters<typeof ReadCache<number, V>>[0]) {
+  const context = createContext('readCache-test');
+  const cache = runInContext(context, () => new ReadCache<number, V>(options));
+  return { context, cache };
+}
+
+const loads: number[] = [];
+const loader = (key: number) => () => {
+  loads.push(key);
+  return Promise.resolve({ key });
+};
+
+describe('the bound', () => {
+  test('past maxEntries the least recently used entry goes first', async () => {
+    const { cache } = cacheOf<{ key: number }>({ maxEntries: 3 });
+    for (const key of [1, 2, 3]) await cache.get(key, loader(key));
+    await cache.get(1, loader(1)); // 1 is now the most recent
+    await cache.get(4, loader(4)); // evicts 2, the least recent
+    expect(cache.stats().entries).toBe(3);
+    expect(cache.peek(2)).toBeUndefined();
+    expect(cache.peek(1)).toEqual({ key: 1 });
+    expect(cache.peek(3)).toEqual({ key: 3 });
+    expect(cache.peek(4)).toEqual({ key: 4 });
+  });
+
+  test('past maxWeight entries go until the total fits; one too heavy is served but not kept', async () => {
+    const { cache } = cacheOf<string>({ maxEntries: 100, maxWeight: 100, weigh: (s) => s.length });
+    await cache.get(1, async () => 'a'.repeat(20));
+    await cache.get(2, async () => 'b'.repeat(20));
+    await cache.get(3, async () => 'c'.repeat(20));
+    await cache.get(4, async () => 'd'.repeat(20));
+    await cache.get(5, async () => 'e'.repeat(25)); // 105 > 100: entry 1 goes
+    expect(cache.peek(1)).toBeUndefined();
+    expect(cache.stats().weight).toBe(85);
+    expect(await cache.get(6, async () => 'f'.repeat(30))).toBe('f'.repeat(30));
+    expect(cache.peek(6)).toBeUndefined(); // over a quarter of the budget
+    expect(cache.stats().weight).toBeLessThanOrEqual(100);
+  });
+
+  test('values refused by `keep` are answered but not kept', async () => {
+    const { cache } = cacheOf<{ key: number } | null>({
+      maxEntries: 10,
+      keep: (v) => v !== null,
+    });
+    expect(await cache.get(1, async () => null)).toBeNull();
+    expect(cache.stats().entries).toBe(0);
+  });
+});
+
+describe('exactness', () => {
+  test('a load that a drop raced answers its caller but is not kept', async () => {
+    const { cache } = cacheOf<string>({ maxEntries: 10 });
+    let finish: (value: string) => void = () => {};
+    const pending = cache.get(1, () => new Promise<string>((resolve) => (finish = resolve)));
+    cache.drop(1); // the write happened while the read was in flight
+    finish('stale');
+    expect(await pending).toBe('stale');
+    expect(cache.peek(1)).toBeUndefined();
+    expect(await cache.get(1, async () => 'fresh')).toBe('fresh');
+    expect(cache.peek(1)).toBe('fresh');
+  });
+
+  test('concurrent misses share one load', async () => {
+    const { cache } = cacheOf<{ key: number }>({ maxEntries: 10 });
+    loads.length = 0;
+    const [x, y] = await Promise.all([cache.get(7, loader(7)), cache.get(7, loader(7))]);
+    expect(x).toBe(y);
+    expect(loads).toEqual([7]);
+  });
+
+  test('kept values are frozen all the way down', async () => {
+    const { cache } = cacheOf<{ list: Array<{ n: number }> }>({ maxEntries: 10 });
+    const value = await cache.get(1, async () => ({ list: [{ n: 1 }] }));
+    expect(() => {
+      value.list[0].n = 2;
+    }).toThrow(TypeError);
+    expect(() => value.list.push({ n: 3 })).toThrow(TypeError);
+  });
+
+  test('getMany answers hits from memory and loads only the misses, in one call', async () => {
+    const { cache } = cacheOf<string>({ maxEntries: 10 });
+    await cache.get(1, async () => 'one');
+    const asked: number[][] = [];
+    const found = await cache.getMany([1, 2, 3], async (missing) => {
+      asked.push(missing);
+      return new Map(missing.filter((k) => k !== 3).map((k) => [k, `v${k}`]));
+    });
+    expect(asked).toEqual([[2, 3]]);
+    expect([...found]).toEqual([
+      [1, 'one'],
+      [2, 'v2'],
+    ]);
+    expect(cache.peek(2)).toBe('v2');
+  });
+});
+
+describe('emptying a whole context', () => {
+  test('forgetCachedReads empties every cache of the current context, and only of it', async () => {
+    const first = cacheOf<string>({ maxEntries: 10 });
+    const second = cacheOf<string>({ maxEntries: 10 });
+    await first.cache.get(1, async () => 'a');
+    await second.cache.get(1, async () => 'b');
+    runInContext(first.context, () => forgetCachedReads());
+    expect(first.cache.peek(1)).toBeUndefined();
+    expect(second.cache.peek(1)).toBe('b');
+  });
+
+  test('`data.replaced` on the bus empties them too (it is relayed to other processes)', async () => {
+    const { context, cache } = cacheOf<string>({ maxEntries: 10 });
+    await cache.get(1, async () => 'a');
+    context.bus.publish('data.replaced', {});
+    await Promise.resolve();
+    expect(cache.peek(1)).toBeUndefined();
+  });
+});

@@ -26,13 +26,7 @@
 import { Item, type ItemDoc } from '../items/schemas';
 import { ItemMember, MEMBER_ADMIN, MEMBER_EDIT, TeamItemMember } from '../members/schemas';
 import { Catalog, TOP_LEVEL } from '../catalogs/schemas';
-import {
-  ApiError,
-  type ErrorCode,
-  errors,
-  perContext,
-  ReadCache,
-} from '../platform';
+import { ApiError, type ErrorCode, errors, perContext, ReadCache } from '../platform';
 import { verifyItemPassword } from './itemPasswords';
 
 /** Who is asking. `uid` 0 is an anonymous visitor. */
@@ -105,10 +99,10 @@ const accessCaches = perContext((context) => {
     members.dropWhere((key) => key.startsWith(prefix));
   };
   const touched = ({ itemId }: { itemId: number }) => items.drop(itemId);
-  context.bus.subscribe('item.changed', dropItem);
-  context.bus.subscribe('membership.changed', dropItem);
-  context.bus.subscribe('page.saved', touched);
-  context.bus.subscribe('page.deleted', touched);
+  context.bus.subscribe('item.changed', dropItem, { synchronous: true });
+  context.bus.subscribe('membership.changed', dropItem, { synchronous: true });
+  context.bus.subscribe('page.saved', touched, { synchronous: true });
+  context.bus.subscribe('page.deleted', touched, { synchronous: true });
   return { items, members };
 });
 

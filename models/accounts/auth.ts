@@ -31,8 +31,8 @@ const tokenCache = perContext((context) => {
   });
   const dropUser = ({ uid }: { uid: number }) =>
     cache.dropWhere((_token, auth) => auth?.actor.uid === uid);
-  context.bus.subscribe('session.revoked', dropUser);
-  context.bus.subscribe('user.changed', dropUser);
+  context.bus.subscribe('session.revoked', dropUser, { synchronous: true });
+  context.bus.subscribe('user.changed', dropUser, { synchronous: true });
   return cache;
 });
 

@@ -45,10 +45,10 @@ interface MenuSnapshot {
 const menuCache = perContext((context) => {
   const cache = new ReadCache<number, MenuSnapshot>({ maxEntries: MAX_CACHED_ITEMS });
   const drop = ({ itemId }: { itemId: number }) => cache.drop(itemId);
-  context.bus.subscribe('menu.changed', drop);
-  context.bus.subscribe('page.saved', drop);
-  context.bus.subscribe('page.deleted', drop);
-  context.bus.subscribe('item.changed', drop);
+  context.bus.subscribe('menu.changed', drop, { synchronous: true });
+  context.bus.subscribe('page.saved', drop, { synchronous: true });
+  context.bus.subscribe('page.deleted', drop, { synchronous: true });
+  context.bus.subscribe('item.changed', drop, { synchronous: true });
   return cache;
 });
 

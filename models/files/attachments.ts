@@ -350,8 +350,8 @@ const attachmentCounts = perContext((context) => {
   const drop = ({ pageIds }: { pageIds: number[] }) => {
     for (const id of pageIds) cache.drop(id);
   };
-  context.bus.subscribe('attachment.changed', drop);
-  context.bus.subscribe('page.purged', drop);
+  context.bus.subscribe('attachment.changed', drop, { synchronous: true });
+  context.bus.subscribe('page.purged', drop, { synchronous: true });
   return cache;
 });
 

@@ -210,9 +210,13 @@ export const MAX_CACHED_UNREAD_COUNTS = 20_000;
 
 const remindCounts = perContext((context) => {
   const cache = new ReadCache<number, number>({ maxEntries: MAX_CACHED_UNREAD_COUNTS });
-  context.bus.subscribe('unread.changed', ({ uids }) => {
-    for (const uid of uids) cache.drop(uid);
-  });
+  context.bus.subscribe(
+    'unread.changed',
+    ({ uids }) => {
+      for (const uid of uids) cache.drop(uid);
+    },
+    { synchronous: true },
+  );
   return cache;
 });
 

@@ -60,13 +60,19 @@ const pageCache = perContext((context) => {
     keep: (page) => page !== null,
   });
   const dropPage = ({ pageId }: { pageId: number }) => cache.drop(pageId);
-  context.bus.subscribe('page.saved', dropPage);
-  context.bus.subscribe('page.deleted', dropPage);
-  context.bus.subscribe('page.purged', ({ pageIds }) => {
-    for (const id of pageIds) cache.drop(id);
-  });
-  context.bus.subscribe('menu.changed', ({ itemId }) =>
-    cache.dropWhere((_id, page) => page?.item_id === itemId),
+  context.bus.subscribe('page.saved', dropPage, { synchronous: true });
+  context.bus.subscribe('page.deleted', dropPage, { synchronous: true });
+  context.bus.subscribe(
+    'page.purged',
+    ({ pageIds }) => {
+      for (const id of pageIds) cache.drop(id);
+    },
+    { synchronous: true },
+  );
+  context.bus.subscribe(
+    'menu.changed',
+    ({ itemId }) => cache.dropWhere((_id, page) => page?.item_id === itemId),
+    { synchronous: true },
   );
   return cache;
 });
@@ -82,10 +88,9 @@ export function findLivePage(pageId: number): Promise<PageDoc | null> {
 /** The live pages among these ids (read model; one query for those not in memory). */
 export async function findLivePages(pageIds: number[]): Promise<PageDoc[]> {
   const found = await pageCache().getMany(pageIds, async (missing) => {
-    const rows = await Page.find(
-      { page_id: { $in: missing }, is_del: 0 },
-      { _id: 0 },
-    ).lean<PageDoc[]>();
+    const rows = await Page.find({ page_id: { $in: missing }, is_del: 0 }, { _id: 0 }).lean<
+      PageDoc[]
+    >();
     return new Map(rows.map((row) => [row.page_id, row]));
   });
   const pages: PageDoc[] = [];

@@ -34,10 +34,14 @@ const shareLinkCache = perContext((context) => {
   const cache = new ReadCache<number, { unique_key: string; expire_time: number } | null>({
     maxEntries: MAX_CACHED_SHARE_LINKS,
   });
-  context.bus.subscribe('share.changed', ({ pageId }) => cache.drop(pageId));
-  context.bus.subscribe('page.purged', ({ pageIds }) => {
-    for (const id of pageIds) cache.drop(id);
-  });
+  context.bus.subscribe('share.changed', ({ pageId }) => cache.drop(pageId), { synchronous: true });
+  context.bus.subscribe(
+    'page.purged',
+    ({ pageIds }) => {
+      for (const id of pageIds) cache.drop(id);
+    },
+    { synchronous: true },
+  );
   return cache;
 });
 

@@ -123,6 +123,12 @@ export interface SubscribeOptions {
    * reminders, which must run once per event, not once per process.
    */
   localOnly?: boolean;
+  /**
+   * Run inside `publish` itself, before any other listener: for read caches, which must forget
+   * an entry before anything (another listener, the writer's own next read) can read it again.
+   * Such a handler must be quick and must not throw.
+   */
+  synchronous?: boolean;
 }
 
 export interface EventBus {
@@ -181,6 +187,7 @@ export function createEventBus(
 ): EventBus {
   const handlers = new Map<EventName, Set<EventHandler<EventName>>>();
   const localOnly = new WeakSet<EventHandler<EventName>>();
+  const synchronous = new WeakSet<EventHandler<EventName>>();
   const inFlight = new Set<Promise<unknown>>();
   return {
     track(delivery) {
@@ -202,8 +209,17 @@ export function createEventBus(
       }
       const set = handlers.get(name);
       if (!set) return;
-      for (const handler of [...set]) {
-        if (options.remote && localOnly.has(handler)) continue;
+      const list = [...set];
+      for (const handler of list) {
+        if (!synchronous.has(handler) || (options.remote && localOnly.has(handler))) continue;
+        try {
+          void (handler as EventHandler<typeof name>)(payload);
+        } catch (error) {
+          onError(error, name);
+        }
+      }
+      for (const handler of list) {
+        if (synchronous.has(handler) || (options.remote && localOnly.has(handler))) continue;
         queueMicrotask(() => {
           try {
             Promise.resolve((handler as EventHandler<typeof name>)(payload)).catch((error) =>
@@ -220,6 +236,7 @@ export function createEventBus(
       if (!set) handlers.set(name, (set = new Set()));
       set.add(handler as EventHandler<EventName>);
       if (options.localOnly) localOnly.add(handler as EventHandler<EventName>);
+      if (options.synchronous) synchronous.add(handler as EventHandler<EventName>);
       return () => set.delete(handler as EventHandler<EventName>);
     },
   };

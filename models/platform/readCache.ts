@@ -1,8 +1,8 @@
 /**
  * One bounded, exact read cache: the building block of the read model (issue #22). A domain
  * declares its caches with `perContext` (two Quires in one process never share entries) and drops
- * entries from its event listeners, which the bus runs in a microtask queued by `publish` — before
- * the writing request's own continuation, so the writer's next read already misses.
+ * entries from event listeners subscribed `synchronous`, which run inside `publish` itself: before
+ * any other listener reacts (realtime re-checking access) and before the writer answers.
  *
  * Exactness under concurrency: a load that was in flight while an entry it covers was dropped
  * (it may have read the database before the write) answers its caller but is not kept. Each load
@@ -22,9 +22,13 @@ import { perContext } from './context';
 
 const registry = perContext((context) => {
   const caches = new Set<{ clear(): void }>();
-  context.bus.subscribe('data.replaced', () => {
-    for (const cache of caches) cache.clear();
-  });
+  context.bus.subscribe(
+    'data.replaced',
+    () => {
+      for (const cache of caches) cache.clear();
+    },
+    { synchronous: true },
+  );
   return caches;
 });
 

@@ -123,3 +123,16 @@ describe('emptying a whole context', () => {
     expect(cache.peek(1)).toBeUndefined();
   });
 });
+
+describe('the bus runs cache listeners first', () => {
+  test('a synchronous listener runs inside publish, before every other listener', async () => {
+    const { context } = cacheOf<string>({ maxEntries: 1 });
+    const order: string[] = [];
+    context.bus.subscribe('item.changed', () => void order.push('ordinary'));
+    context.bus.subscribe('item.changed', () => void order.push('cache'), { synchronous: true });
+    context.bus.publish('item.changed', { itemId: 1, change: 'updated', byUid: 1 });
+    expect(order).toEqual(['cache']);
+    await Promise.resolve();
+    expect(order).toEqual(['cache', 'ordinary']);
+  });
+});

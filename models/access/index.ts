@@ -93,6 +93,11 @@ const accessCaches = perContext((context) => {
     keep: (item) => item !== null,
   });
   const members = new ReadCache<string, MemberRows>({ maxEntries: MAX_CACHED_MEMBERSHIPS });
+  // Catalog trees change only with `menu.changed` (every catalog write publishes it).
+  const catalogs = new ReadCache<number, CatalogParents>({ maxEntries: MAX_CACHED_ITEMS });
+  const dropCatalogs = ({ itemId }: { itemId: number }) => catalogs.drop(itemId);
+  context.bus.subscribe('menu.changed', dropCatalogs, { synchronous: true });
+  context.bus.subscribe('item.changed', dropCatalogs, { synchronous: true });
   const dropItem = ({ itemId }: { itemId: number }) => {
     items.drop(itemId);
     const prefix = `${itemId}:`;
@@ -103,7 +108,7 @@ const accessCaches = perContext((context) => {
   context.bus.subscribe('membership.changed', dropItem, { synchronous: true });
   context.bus.subscribe('page.saved', touched, { synchronous: true });
   context.bus.subscribe('page.deleted', touched, { synchronous: true });
-  return { items, members };
+  return { items, members, catalogs };
 });
 
 function loadItem(filter: Record<string, unknown>): Promise<ItemDoc | null> {
@@ -257,7 +262,7 @@ export async function requireItemRole(
  */
 export function topLevelCatalogOf(
   catId: number,
-  parentOf: Map<number, { parent_cat_id: number; level: number }>,
+  parentOf: ReadonlyMap<number, { parent_cat_id: number; level: number }>,
 ): number {
   let current = catId;
   for (let guard = 0; current > 0 && guard < 16; guard++) {
@@ -269,22 +274,32 @@ export function topLevelCatalogOf(
   return current;
 }
 
-/** The item's catalogs as a parent map (one indexed query), for restriction checks in bulk. */
-export async function catalogParents(
-  itemId: number,
-): Promise<Map<number, { parent_cat_id: number; level: number }>> {
-  const rows = await Catalog.find(
-    { item_id: itemId },
-    { cat_id: 1, parent_cat_id: 1, level: 1, _id: 0 },
-  ).lean();
-  return new Map(rows.map((r) => [r.cat_id, { parent_cat_id: r.parent_cat_id, level: r.level }]));
+type CatalogParents = ReadonlyMap<number, { parent_cat_id: number; level: number }>;
+
+/**
+ * The item's catalogs as a parent map (read model; one indexed query when not in memory), for
+ * restriction checks in bulk and for "is this a catalog of the item". Do not change it.
+ */
+export function catalogParents(itemId: number): Promise<CatalogParents> {
+  return accessCaches().catalogs.get(itemId, async () => {
+    const rows = await Catalog.find(
+      { item_id: itemId },
+      { cat_id: 1, parent_cat_id: 1, level: 1, _id: 0 },
+    ).lean();
+    return new Map(
+      rows.map((r) => [
+        r.cat_id,
+        Object.freeze({ parent_cat_id: r.parent_cat_id, level: r.level }),
+      ]),
+    );
+  });
 }
 
 /** Whether a restricted actor may see something in catalog `catId` (0 = item root). */
 export function catalogVisible(
   access: ItemAccess,
   catId: number,
-  parents: Map<number, { parent_cat_id: number; level: number }>,
+  parents: ReadonlyMap<number, { parent_cat_id: number; level: number }>,
 ): boolean {
   if (!access.catalogRestriction) return true;
   if (!catId) return false;

@@ -15,13 +15,13 @@
 import {
   allows,
   canSeeCatalog,
+  catalogParents,
   itemAccess,
   type AccessLevel,
   type Actor,
   type ItemAccess,
 } from '../access';
 import { ApiError, type ErrorCode, errors, perContext, ReadCache } from '../platform';
-import { Catalog } from '../catalogs/schemas';
 import { Page, type PageDoc } from './schemas/page';
 
 export const PAGE_MISSING = 'Page does not exist';
@@ -148,8 +148,8 @@ export async function requirePage(
 export async function requireTargetCatalog(access: ItemAccess, catId: number): Promise<void> {
   if (catId < 0) throw errors.failed('Catalog does not exist');
   if (catId > 0) {
-    const exists = await Catalog.exists({ cat_id: catId, item_id: access.item.item_id });
-    if (!exists) throw errors.failed('Catalog does not exist');
+    const parents = await catalogParents(access.item.item_id);
+    if (!parents.has(catId)) throw errors.failed('Catalog does not exist');
   }
   if (!(await canSeeCatalog(access, catId))) throw errors.failed('Catalog does not exist');
 }

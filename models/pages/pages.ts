@@ -221,26 +221,30 @@ export async function savePage(
   };
 
   let page: PageDoc;
+  let before: PageDoc | null = null;
   try {
-    page = existing
-      ? await updateExisting(existing, fields)
-      : await insertNew(input.itemId, fields, now);
+    if (existing) ({ page, before } = await updateExisting(existing, fields));
+    else page = await insertNew(input.itemId, fields, now);
   } catch (error) {
     if (isDuplicateKey(error)) throw errors.failed(CUSTOM_ID_TAKEN);
     throw error;
   }
   const created = !existing;
 
-  if (existing) await pruneVersions(page.page_id, await historyVersionCount());
-  await logChange({
-    uid: actor.uid,
-    itemId: page.item_id,
-    action: created ? 'create' : 'update',
-    object: 'page',
-    objectId: page.page_id,
-    objectName: page.page_title,
-  });
-  await touchItem(access, page, created, now, actor);
+  // Independent writes, all done before the answer: together they share the engine's group
+  // commits instead of waiting for one disk flush each.
+  await Promise.all([
+    before ? storeVersion(before) : undefined,
+    logChange({
+      uid: actor.uid,
+      itemId: page.item_id,
+      action: created ? 'create' : 'update',
+      object: 'page',
+      objectId: page.page_id,
+      objectName: page.page_title,
+    }),
+    touchItem(access, page, created, now, actor),
+  ]);
 
   if (!created && options.origin !== 'collab' && liveDocuments) {
     try {
@@ -287,17 +291,25 @@ export async function savePage(
 type PageFields = Partial<PageDoc> &
   Pick<PageDoc, 'page_title' | 'page_content' | 'cat_id' | 'addtime'>;
 
-async function updateExisting(existing: PageDoc, fields: PageFields): Promise<PageDoc> {
-  // The before-image of this very update becomes the version, so concurrent saves each keep the
-  // text they replaced.
+async function updateExisting(
+  existing: PageDoc,
+  fields: PageFields,
+): Promise<{ page: PageDoc; before: PageDoc }> {
+  // The before-image of this very update becomes the version (storeVersion), so concurrent saves
+  // each keep the text they replaced.
   const before = await Page.findOneAndUpdate(
     { page_id: existing.page_id, item_id: existing.item_id, is_del: 0 },
     { $set: fields },
     { returnDocument: 'before', projection: { _id: 0 } },
   ).lean<PageDoc>();
   if (!before) throw pageMissing();
+  return { page: { ...before, ...fields }, before };
+}
+
+/** Records the replaced text as a version, then keeps only the newest versions of the page. */
+async function storeVersion(before: PageDoc): Promise<void> {
   await recordVersion(before);
-  return { ...before, ...fields };
+  await pruneVersions(before.page_id, await historyVersionCount());
 }
 
 async function insertNew(itemId: number, fields: PageFields, now: number): Promise<PageDoc> {

@@ -169,7 +169,10 @@ export async function searchPages(
   const found = await findMatchingPages([...byItem.keys()], keyword);
 
   // Catalog trees are loaded only for items where the user is restricted.
-  const restricted = new Map<number, Map<number, { parent_cat_id: number; level: number }>>();
+  const restricted = new Map<
+    number,
+    ReadonlyMap<number, { parent_cat_id: number; level: number }>
+  >();
   await Promise.all(
     scope
       .filter((a) => a.catalogRestriction)

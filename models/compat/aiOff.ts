@@ -5,7 +5,7 @@
  * then "disabled" shapes or the same errors. ShowDoc's clients hide the AI entry points on these
  * answers instead of failing.
  */
-import { requireItem, requireItemRole, type Actor } from '../access';
+import { requireAction, type Actor } from '../access';
 import { errors } from '../platform';
 import { AI_CONFIG_OFF, type AiConfig } from '../items';
 import { getSiteSettings } from '../settings';
@@ -26,11 +26,7 @@ const ITEM_TYPE_LABELS: Record<number, string> = {
 /** What ShowDoc's agent actions require before they look at the AI service. */
 async function agentScope(actor: Actor, itemId: number): Promise<void> {
   if (itemId <= 0 && actor.uid <= 0) throw errors.notLoggedIn('Please log in first');
-  if (itemId > 0)
-    await requireItem(actor, itemId, 'visit', {
-      missing: 10303,
-      message: 'No permission to visit this item',
-    });
+  if (itemId > 0) await requireAction(actor, 'item.useAssistant', itemId);
 }
 
 export interface AgentConfig {
@@ -48,7 +44,7 @@ export async function agentConfig(actor: Actor, itemId: number): Promise<AgentCo
   await agentScope(actor, itemId);
   let itemType = 'regular';
   if (itemId > 0) {
-    const access = await requireItem(actor, itemId, 'visit', { missing: 10303 });
+    const access = await requireAction(actor, 'item.useAssistant', itemId);
     itemType = ITEM_TYPE_LABELS[access.item.item_type] ?? 'regular';
   }
   return {
@@ -95,10 +91,7 @@ export function agentSessionAction(id: number, what: 'session' | 'message'): nev
 /** item/getAiConfig: the item's knowledge base settings — always the "off" row. */
 export async function itemAiConfig(actor: Actor, itemId: number): Promise<AiConfig> {
   if (!(itemId > 0)) throw errors.failed('Item ID is required');
-  await requireItem(actor, itemId, 'visit', {
-    missing: 10303,
-    message: 'No permission to visit this item',
-  });
+  await requireAction(actor, 'item.useAssistant', itemId);
   return { ...AI_CONFIG_OFF };
 }
 
@@ -112,9 +105,7 @@ export async function setItemAiConfig(
   fields: string[],
 ): Promise<never> {
   if (!(itemId > 0)) throw errors.failed('Item ID is required');
-  await requireItemRole(actor, itemId, 'manager', {
-    message: 'No permission to manage this item',
-  });
+  await requireAction(actor, 'item.readSettings', itemId);
   if (!fields.length) throw errors.failed('Nothing to update');
   throw errors.failed(AI_NOT_CONFIGURED);
 }

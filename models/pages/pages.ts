@@ -14,9 +14,9 @@
  * realtime service plugs in with `connectLiveDocuments`) and publishes `page.saved` (carrying the
  * "save and notify" text for the subscription notices) and `menu.changed` when the menu moved.
  */
-import { requireItem, type Actor, type ItemAccess } from '../access';
+import { requireAction, type Actor, type ItemAccess } from '../access';
 import { logChange, MAX_ITEM_NAME } from '../items';
-import { type DomainEvents, errors, events, nextId, nowSeconds } from '../platform';
+import { type DomainEvents, errors, events, nextId, nowSeconds, perContext } from '../platform';
 import { pageMissing, pageVisible, requirePage, requireTargetCatalog } from './pageAccess';
 import { historyVersionCount, pruneVersions, recordVersion } from './pageHistory';
 import { moveToRecycleBin } from './recycle';
@@ -59,22 +59,28 @@ export interface LivePageDocuments {
   }): Promise<void>;
 }
 
-let liveDocuments: LivePageDocuments | null = null;
+/**
+ * What the instance plugs into pages at start: the live-document bridge (realtime) and the
+ * attachment counter (files, which imports pages and so cannot be imported from here).
+ */
+const plugs = perContext(
+  (): {
+    liveDocuments: LivePageDocuments | null;
+    attachmentCounter: (pageId: number) => Promise<number>;
+  } => ({ liveDocuments: null, attachmentCounter: async () => 0 }),
+);
 
 /** Plugs the live-document bridge in (null unplugs it). */
 export function connectLiveDocuments(bridge: LivePageDocuments | null): void {
-  liveDocuments = bridge;
+  plugs().liveDocuments = bridge;
 }
 
-/** Counts a page's attachments (the attachments module registers the real counter). */
-let attachmentCounter: (pageId: number) => Promise<number> = async () => 0;
-
 export function setAttachmentCounter(counter: (pageId: number) => Promise<number>): void {
-  attachmentCounter = counter;
+  plugs().attachmentCounter = counter;
 }
 
 export function countAttachments(pageId: number): Promise<number> {
-  return attachmentCounter(pageId);
+  return plugs().attachmentCounter(pageId);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -174,11 +180,7 @@ export async function savePage(
 ): Promise<SavePageResult> {
   if (!(actor.uid > 0)) throw errors.notLoggedIn();
   checkInput(input);
-  const access = await requireItem(actor, input.itemId, 'edit', {
-    denied: 10101,
-    missing: 10101,
-    message: 'No edit permission',
-  });
+  const access = await requireAction(actor, 'page.update', input.itemId);
   if (access.item.item_type === SPREADSHEET) checkSheetContent(input.content);
 
   let existing: PageDoc | null = null;
@@ -236,6 +238,7 @@ export async function savePage(
   });
   await touchItem(access, page, created, now, actor);
 
+  const { liveDocuments } = plugs();
   if (!created && options.origin !== 'collab' && liveDocuments) {
     try {
       await liveDocuments.applySave({
@@ -426,11 +429,7 @@ export async function sortPages(
   orders: Map<number, number>,
 ): Promise<void> {
   if (!(actor.uid > 0)) throw errors.notLoggedIn();
-  const access = await requireItem(actor, itemId, 'edit', {
-    denied: 10101,
-    missing: 10101,
-    message: 'No edit permission',
-  });
+  const access = await requireAction(actor, 'page.update', itemId);
   if (orders.size > MAX_SORT_ENTRIES)
     throw errors.failed(`At most ${MAX_SORT_ENTRIES} pages per call`);
   if (!orders.size) return;

@@ -8,8 +8,8 @@
  * publishes `settings.changed`, which the Redis relay carries to the other processes, whose
  * listener below drops theirs; CACHE_TTL_MS bounds staleness should a relay message be lost.
  */
-import mongoose from 'mongoose';
-import { events } from '../platform';
+import type mongoose from 'mongoose';
+import { events, perContext, connection } from '../platform';
 import { Option } from './schemas/options';
 
 /** Only for a relay message lost on the way: `settings.changed` is what refreshes the cache. */
@@ -66,15 +66,32 @@ interface CacheEntry {
   loadedAt: number;
 }
 
-let cache: CacheEntry | null = null;
-let loading: Promise<Map<string, string>> | null = null;
-/** Bumped on every invalidation so a read that started before a write cannot re-fill stale data. */
-let generation = 0;
+interface SettingsCache {
+  entry: CacheEntry | null;
+  loading: Promise<Map<string, string>> | null;
+  /** Bumped on every invalidation so a read that started before a write cannot re-fill stale data. */
+  generation: number;
+}
+
+/** The instance's options; another process (or this one) changing them drops them. */
+const settingsCache = perContext((): SettingsCache => {
+  const state: SettingsCache = { entry: null, loading: null, generation: 0 };
+  events.subscribe('settings.changed', () => dropCache(state));
+  return state;
+});
+
+function dropCache(state: SettingsCache): void {
+  state.generation += 1;
+  state.entry = null;
+  state.loading = null;
+}
 
 async function loadAll(): Promise<Map<string, string>> {
+  const state = settingsCache();
+  const cache = state.entry;
   if (cache && Date.now() - cache.loadedAt < CACHE_TTL_MS) return cache.values;
-  if (loading) return loading;
-  const startedAt = generation;
+  if (state.loading) return state.loading;
+  const startedAt = state.generation;
   const pending = Option.find({}, { option_name: 1, option_value: 1, _id: 0 })
     .lean()
     .then((rows) => {
@@ -83,21 +100,19 @@ async function loadAll(): Promise<Map<string, string>> {
         if (typeof row.option_name === 'string')
           values.set(row.option_name, row.option_value == null ? '' : String(row.option_value));
       }
-      if (startedAt === generation) cache = { values, loadedAt: Date.now() };
+      if (startedAt === state.generation) state.entry = { values, loadedAt: Date.now() };
       return values;
     })
     .finally(() => {
-      if (loading === pending) loading = null;
+      if (state.loading === pending) state.loading = null;
     });
-  loading = pending;
+  state.loading = pending;
   return pending;
 }
 
 /** Forgets the cached options (after a write, or when a test changes rows behind our back). */
 export function invalidateSettings(): void {
-  generation += 1;
-  cache = null;
-  loading = null;
+  dropCache(settingsCache());
 }
 
 /** The raw stored value of an option, or null when it was never stored. */
@@ -109,9 +124,6 @@ export async function getSetting(name: string): Promise<string | null> {
 export async function getAllSettings(): Promise<Record<string, string>> {
   return Object.fromEntries(await loadAll());
 }
-
-// Another process (or this one) changed options: re-read them on the next use.
-events.subscribe('settings.changed', () => invalidateSettings());
 
 function changed(names: string[]): void {
   invalidateSettings();
@@ -139,7 +151,7 @@ export async function setSettings(values: Record<string, string>): Promise<void>
       { session },
     );
   if (names.length === 1) await write();
-  else await mongoose.connection.transaction((session) => write(session));
+  else await connection().transaction((session) => write(session));
   changed(names);
 }
 

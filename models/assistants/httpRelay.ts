@@ -119,7 +119,8 @@ function exchange(
       (callback as (e: null, a: { address: string; family: number }[]) => void)(null, [target]);
     else callback(null, target.address, target.family);
   };
-  const flat: string[] = [];
+  // Headers as a flat list keep the user's spelling and order; Node then adds no Host itself.
+  const flat: string[] = ['Host', url.host];
   for (const [name, value] of headers) flat.push(name, value);
   if (body) flat.push('Content-Length', String(body.length));
   const client = url.protocol === 'https:' ? https : http;

@@ -40,7 +40,8 @@ const DROPPED_HEADERS = new Set([
   'trailer',
 ]);
 const CREDENTIAL_HEADERS = new Set(['authorization', 'cookie']);
-const TEXT_TYPES = /^(text\/|application\/([\w.+-]*\+)?(json|xml|javascript|x-www-form-urlencoded)|image\/svg)/i;
+const TEXT_TYPES =
+  /^(text\/|application\/([\w.+-]*\+)?(json|xml|javascript|x-www-form-urlencoded)|image\/svg)/i;
 
 export interface RelayInput {
   method: string;

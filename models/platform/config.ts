@@ -42,7 +42,10 @@ function isRelayAllowEntry(entry: string): boolean {
       return false;
     }
   }
-  return ipaddr.isValid(entry) || /^[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*$/.test(entry);
+  return (
+    ipaddr.isValid(entry) ||
+    /^[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*$/.test(entry)
+  );
 }
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;

@@ -57,7 +57,9 @@ function events(text: string): unknown[] {
 /** What ShowDoc's editor shows: the concatenated `choices[0].delta.content`. */
 function answerText(list: unknown[]): string {
   return list
-    .map((e) => (e as { choices?: { delta?: { content?: string } }[] }).choices?.[0]?.delta?.content)
+    .map(
+      (e) => (e as { choices?: { delta?: { content?: string } }[] }).choices?.[0]?.delta?.content,
+    )
     .filter((piece): piece is string => typeof piece === 'string')
     .join('');
 }

@@ -129,7 +129,10 @@ describe('httpRelay/send to an allowed local server', () => {
     let url = `${target.url}/echo`;
     for (let i = 0; i < 6; i += 1) url = `${target.url}/redirect?to=${encodeURIComponent(url)}`;
     const answer = await send({ url });
-    expect(answer.body).toMatchObject({ error_code: 10101, error_message: 'More than 5 redirects' });
+    expect(answer.body).toMatchObject({
+      error_code: 10101,
+      error_message: 'More than 5 redirects',
+    });
   });
 
   test('keeps 2 MB of a longer answer and says it was cut', async () => {

@@ -25,7 +25,9 @@ test.each(['127.0.0.1', 'localhost', '[::1]', '[::ffff:127.0.0.1]', '0.0.0.0'])(
       .as(suite.owner)
       .call('httpRelay/send', { url: `http://${host}:${port}/echo` });
     expect(answer.body.error_code).toBe(10403);
-    expect(answer.body.error_message).toMatch(/^The relay does not connect to .+: an? (loopback|unspecified) address$/);
+    expect(answer.body.error_message).toMatch(
+      /^The relay does not connect to .+: an? (loopback|unspecified) address$/,
+    );
     expect(target.seen).toHaveLength(0);
   },
 );

@@ -5,11 +5,15 @@
  * (host names, addresses, CIDR ranges) open exactly what they name.
  */
 import { describe, expect, test } from '@jest/globals';
-import { checkAddress, resolveChecked } from '../../../models/assistants/addressPolicy';
+import {
+  type AddressPolicy,
+  checkAddress,
+  resolveChecked,
+} from '../../../models/assistants/addressPolicy';
 
-const closed = { allowHosts: [] };
+const closed: AddressPolicy = { allowHosts: [] };
 
-function refusal(address: string, policy = closed, hostname = address): string {
+function refusal(address: string, policy: AddressPolicy = closed, hostname = address): string {
   try {
     checkAddress(policy, hostname, address);
   } catch (error) {
@@ -60,8 +64,12 @@ describe('checkAddress', () => {
 
 describe('resolveChecked', () => {
   test('a host name is judged by the addresses it resolves to', async () => {
-    await expect(resolveChecked(closed, 'localhost')).rejects.toThrow(/localhost \(.+\): .*loopback/);
-    await expect(resolveChecked({ allowHosts: ['127.0.0.1', '::1'] }, 'localhost')).resolves.toEqual(
+    await expect(resolveChecked(closed, 'localhost')).rejects.toThrow(
+      /localhost \(.+\): .*loopback/,
+    );
+    await expect(
+      resolveChecked({ allowHosts: ['127.0.0.1', '::1'] }, 'localhost'),
+    ).resolves.toEqual(
       expect.objectContaining({ address: expect.stringMatching(/^(127\.0\.0\.1|::1)$/) }),
     );
   });

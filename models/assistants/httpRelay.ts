@@ -12,7 +12,7 @@
  */
 import http from 'node:http';
 import https from 'node:https';
-import type { LookupFunction } from 'node:net';
+import { isIP, type LookupFunction } from 'node:net';
 import { type Actor } from '../access';
 import { errors, throttle } from '../platform';
 import { type AddressPolicy, type CheckedAddress, resolveChecked } from './addressPolicy';
@@ -29,6 +29,8 @@ const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS'] as 
 /** Headers the relay sets itself (or that would make no sense relayed). */
 const DROPPED_HEADERS = new Set([
   'host',
+  // The answer is shown as text: no compressed bodies.
+  'accept-encoding',
   'content-length',
   'connection',
   'keep-alive',
@@ -128,7 +130,15 @@ function exchange(
   return new Promise<Hop>((resolve, reject) => {
     const request = client.request(
       url,
-      { method, headers: flat, lookup, signal, agent: false, servername: url.hostname },
+      {
+        method,
+        headers: flat,
+        lookup,
+        signal,
+        agent: false,
+        // SNI carries names only (an address there is deprecated and ignored).
+        ...(isIP(url.hostname.replace(/^\[|\]$/g, '')) ? {} : { servername: url.hostname }),
+      },
       (response) => {
         const chunks: Buffer[] = [];
         let kept = 0;

@@ -12,12 +12,14 @@ import { type HttpTarget, startHttpTarget } from '../helpers/assistantServers';
 
 const suite = apiSuite({ env: { HTTP_RELAY_ALLOW_HOSTS: '127.0.0.1' } });
 let target: HttpTarget;
+/** Another origin (another port) for cross-origin redirects. */
+let other: HttpTarget;
 
 beforeAll(async () => {
-  target = await startHttpTarget();
+  [target, other] = await Promise.all([startHttpTarget(), startHttpTarget()]);
 });
 afterAll(async () => {
-  await target.close();
+  await Promise.all([target.close(), other.close()]);
 });
 
 interface Relayed {
@@ -97,6 +99,24 @@ describe('httpRelay/send to an allowed local server', () => {
     expect(data.redirects).toBe(1);
     expect(data.url).toBe(`${target.url}/echo?after=1`);
     expect(JSON.parse(data.body)).toMatchObject({ method: 'GET', body: '', query: { after: '1' } });
+  });
+
+  test('a redirect to another origin keeps ordinary headers but drops Authorization and Cookie', async () => {
+    const to = encodeURIComponent(`${other.url}/echo`);
+    const answer = await send({
+      url: `${target.url}/redirect?status=307&to=${to}`,
+      headers: JSON.stringify([
+        ['Authorization', 'Bearer secret'],
+        ['Cookie', 'sid=1'],
+        ['X-Keep', 'yes'],
+      ]),
+    });
+    const data = answer.body.data as Relayed;
+    expect(data.url).toBe(`${other.url}/echo`);
+    const echoed = JSON.parse(data.body) as { headers: Record<string, string> };
+    expect(echoed.headers['x-keep']).toBe('yes');
+    expect(echoed.headers.authorization).toBeUndefined();
+    expect(echoed.headers.cookie).toBeUndefined();
   });
 
   test.each([

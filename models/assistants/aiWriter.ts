@@ -95,6 +95,10 @@ export async function writeAiAnswer(actor: Actor, content: string, sink: EventSi
     maxRetries: 0,
     timeout: TIMEOUT_MS,
     logLevel: 'off',
+    // Only the admin's settings count, never OPENAI_* variables of the server's environment.
+    organization: null,
+    project: null,
+    webhookSecret: null,
   });
   try {
     const stream = await client.chat.completions.create(

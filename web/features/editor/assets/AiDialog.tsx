@@ -4,8 +4,7 @@
  * it at the cursor. Loaded on demand (AssetTools' lazy import), so the editor's first load does
  * not carry it.
  */
-import { Button, Col, Input, Modal, Row, Typography } from 'antd';
-import { App } from 'antd';
+import { App, Button, Col, Input, Modal, Row, Typography } from 'antd';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { EditorHandle } from '../contract';

@@ -8,12 +8,8 @@
 import { requireAction, type Actor } from '../access';
 import { errors } from '../platform';
 import { AI_CONFIG_OFF, type AiConfig } from '../items';
-import { getSiteSettings } from '../settings';
 
 const AI_NOT_CONFIGURED = 'The AI service is not configured, please contact the administrator';
-const AI_KEY_MISSING =
-  'The administrator has not configured an AI assistant key in the back office, so AI features are unavailable. Please contact the administrator';
-const AI_ASSISTANT_PENDING = 'The AI assistant is not available in this version yet';
 const SESSION_MISSING = 'Session does not exist';
 const ITEM_TYPE_LABELS: Record<number, string> = {
   2: 'single_page',
@@ -124,18 +120,4 @@ export function aiTokenMissing(id: number): never {
 /** ai_token/create: refused (ShowDoc's own failure answer), as no MCP server would accept it. */
 export function createAiToken(): never {
   throw errors.failed('Token creation failed: Quire has no MCP server');
-}
-
-/**
- * ai/create: the writing assistant's answer, which ShowDoc streams as server-sent events and so
- * sends its refusals as one `data:` event too. Without an AI key (the site setting
- * `open_ai_key`, or ShowDoc's `open_api_key`) that is ShowDoc's "no key" error; the assistant
- * itself is not built yet, so with a key it is refused as well.
- */
-export async function aiAssistantRefusal(
-  actor: Actor,
-): Promise<{ error_code: 10101; error_message: string }> {
-  if (!(actor.uid > 0)) throw errors.notLoggedIn();
-  const { aiEnabled } = await getSiteSettings();
-  return { error_code: 10101, error_message: aiEnabled ? AI_ASSISTANT_PENDING : AI_KEY_MISSING };
 }

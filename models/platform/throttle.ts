@@ -21,6 +21,10 @@ const LIMITS = {
   userSearch: { points: 60, duration: 60 },
   /** Socket.IO `watch` subscriptions, per user. */
   watch: { points: 120, duration: 60 },
+  /** ai/create (each answer costs the site's AI account), per user. */
+  aiCreate: { points: 20, duration: 60 },
+  /** httpRelay/send (the HTTP test tool's server relay), per user. */
+  httpRelay: { points: 60, duration: 60 },
 } as const;
 
 export type ThrottleName = keyof typeof LIMITS;

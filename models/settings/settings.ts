@@ -239,3 +239,43 @@ export async function getSiteSettings(): Promise<SiteSettings> {
     ossSetting: decodeJsonOption(get('oss_setting')),
   };
 }
+
+/** The AI writing assistant's service: an OpenAI-compatible chat endpoint (admin settings). */
+export interface AiService {
+  /** Base URL without a trailing slash, e.g. `https://api.openai.com` (`/v1` is added). */
+  host: string;
+  /** Secret: only handed to the HTTP client, never answered or logged. */
+  key: string;
+  model: string;
+  /** The admin's system prompt; '' = the built-in one. */
+  systemPrompt: string;
+  maxMessageLength: number;
+}
+
+const DEFAULT_AI_HOST = 'https://api.openai.com';
+const DEFAULT_AI_MODEL = 'gpt-4o';
+
+/**
+ * The AI service, or null when no key is stored. Quire's names (`open_ai_key`, `open_ai_host`)
+ * win over ShowDoc's older ones (`open_api_key`, `open_api_host`); a host without a scheme gets
+ * https, as ShowDoc's AiController does.
+ */
+export async function getAiService(): Promise<AiService | null> {
+  const values = await loadAll();
+  const get = (name: string) => values.get(name)?.trim() ?? '';
+  const key = get('open_ai_key') || get('open_api_key');
+  if (!key) return null;
+  let host = get('open_ai_host') || get('open_api_host') || DEFAULT_AI_HOST;
+  if (!/^https?:\/\//i.test(host)) host = `https://${host}`;
+  return {
+    host: host.replace(/\/+$/, ''),
+    key,
+    model: get('ai_model_name') || DEFAULT_AI_MODEL,
+    systemPrompt: get('ai_system_prompt'),
+    maxMessageLength: boundedInt(
+      values.get('ai_max_message_length'),
+      DEFAULT_AI_MAX_MESSAGE_LENGTH,
+      1_000_000,
+    ),
+  };
+}

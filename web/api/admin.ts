@@ -104,6 +104,7 @@ export interface SiteConfig {
   open_ai_key: string;
   open_ai_key_set: number;
   open_ai_host: string;
+  ai_model_name: string;
   oss_open: string;
   oss_setting: Partial<OssSetting>;
 }

@@ -28,6 +28,7 @@ interface Values {
   site_url: string;
   open_ai_key: string;
   open_ai_host: string;
+  ai_model_name: string;
   oss_open: boolean;
   oss: Partial<OssSetting>;
 }
@@ -67,6 +68,7 @@ export function AdminSettings({ chinese }: { chinese: boolean }) {
                 beian: values.beian?.trim() ?? '',
                 open_ai_key: values.open_ai_key ?? '',
                 open_ai_host: values.open_ai_host?.trim() ?? '',
+                ai_model_name: values.ai_model_name?.trim() ?? '',
               }
             : {}),
         },
@@ -99,6 +101,7 @@ export function AdminSettings({ chinese }: { chinese: boolean }) {
         site_url: config.site_url,
         open_ai_key: '',
         open_ai_host: config.open_ai_host,
+        ai_model_name: config.ai_model_name,
         oss_open: config.oss_open === '1',
         oss: { ...oss, secret: '', secretKey: '', oss_type: oss.oss_type || 's3_storage' },
       }}
@@ -171,7 +174,10 @@ export function AdminSettings({ chinese }: { chinese: boolean }) {
             <Input.Password autoComplete="new-password" maxLength={500} />
           </Form.Item>
           <Form.Item name="open_ai_host" label={t('admin.settings.aiHost')}>
-            <Input maxLength={300} />
+            <Input maxLength={300} placeholder="https://api.openai.com" />
+          </Form.Item>
+          <Form.Item name="ai_model_name" label={t('admin.settings.aiModel')}>
+            <Input maxLength={200} placeholder="gpt-4o" />
           </Form.Item>
         </>
       )}

@@ -205,6 +205,7 @@ export function ReaderScreen({
           void navigate(readerPath(address, null, lang), { replace: true });
           void refresh();
         }}
+        onMenuChanged={refresh}
       />
     );
 

@@ -18,6 +18,7 @@ import { requireItem, type Actor, type ItemAccess } from '../access';
 import { logChange, MAX_ITEM_NAME } from '../items';
 import { type DomainEvents, errors, events, nextId, nowSeconds } from '../platform';
 import { pageMissing, pageVisible, requirePage, requireTargetCatalog } from './pageAccess';
+import { checkPageQuota } from './pageQuota';
 import { historyVersionCount, pruneVersions, recordVersion } from './pageHistory';
 import { moveToRecycleBin } from './recycle';
 import { Catalog } from '../catalogs/schemas';
@@ -191,6 +192,7 @@ export async function savePage(
     )
       throw pageMissing();
   }
+  if (!existing) await checkPageQuota(input.itemId);
   const catId = input.catId ?? existing?.cat_id ?? 0;
   await requireTargetCatalog(access, catId);
   const customId = input.customId ?? existing?.page_custom_id ?? '';

@@ -157,8 +157,26 @@ function isDuplicateKey(error: unknown): boolean {
 
 const CUSTOM_ID_TAKEN = 'Article ID already exists';
 
-async function checkCustomIdFree(itemId: number, customId: string, pageId: number): Promise<void> {
-  if (!customId) return;
+/**
+ * An article ID names one page of its item (spec 001 §5, "unique per language": Quire's pages
+ * have no language, so unique in the item). Addresses take the article ID first and the page ID
+ * otherwise (`resolvePageId`), so an article ID of digits only would shadow the page whose ID it
+ * is: such an ID must be the page's own.
+ */
+async function checkCustomIdFree(
+  itemId: number,
+  customId: string,
+  pageId: number,
+  stored: string | undefined,
+): Promise<void> {
+  // Unchanged: the unique index already holds it (and older data keeps saving).
+  if (!customId || customId === stored) return;
+  if (/^\d+$/.test(customId) && Number(customId) !== pageId) {
+    const shadowed = await Page.exists({ item_id: itemId, page_id: Number(customId) });
+    throw errors.failed(
+      shadowed ? CUSTOM_ID_TAKEN : "An article ID of digits only must be the page's own ID",
+    );
+  }
   const taken = await Page.exists({
     item_id: itemId,
     page_custom_id: customId,
@@ -196,7 +214,7 @@ export async function savePage(
   const catId = input.catId ?? existing?.cat_id ?? 0;
   await requireTargetCatalog(access, catId);
   const customId = input.customId ?? existing?.page_custom_id ?? '';
-  await checkCustomIdFree(input.itemId, customId, input.pageId);
+  await checkCustomIdFree(input.itemId, customId, input.pageId, existing?.page_custom_id);
 
   const now = options.now ?? nowSeconds();
   const itemType = access.item.item_type || 1;

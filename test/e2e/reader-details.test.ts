@@ -35,6 +35,16 @@ const treeRow = (page: Page, title: string) =>
 const treePages = (page: Page) =>
   page.locator('[data-testid="catalog-tree"] [data-testid="tree-page"]').allInnerTexts();
 
+/**
+ * Stops the page's clock where it is (installed clocks run in real time until paused); the few
+ * real milliseconds between an overlay's start and this call are why the checks below leave a
+ * margin of seconds on either side of the limit.
+ */
+async function pauseClock(page: Page): Promise<void> {
+  const now = await page.evaluate(() => Date.now());
+  await page.clock.pauseAt(now + 1);
+}
+
 /** Holds every request matching `part` until `release()` (then they go on to the server). */
 async function holdRequests(page: Page, part: string) {
   const held: Route[] = [];
@@ -187,10 +197,11 @@ describe('loading overlays (spec 002 §8), on a driven clock', () => {
     const overlay = page.getByRole('status', { name: 'Loading the item…' });
     await overlay.waitFor();
     await eventually(held.count, 1);
+    await pauseClock(page);
     expect(await overlay.getAttribute('data-limit-ms')).toBe('20000');
-    await page.clock.runFor(19_000);
+    await page.clock.runFor(15_000);
     expect(await overlay.isVisible()).toBe(true);
-    await page.clock.runFor(1_500);
+    await page.clock.runFor(6_000);
     await overlay.waitFor({ state: 'detached' });
     // The answer still arrives and the item shows.
     await held.release();
@@ -211,10 +222,11 @@ describe('loading overlays (spec 002 §8), on a driven clock', () => {
     const overlay = page.getByRole('status', { name: 'Saving the settings…' });
     await overlay.waitFor();
     await eventually(held.count, 1);
+    await pauseClock(page);
     expect(await overlay.getAttribute('data-limit-ms')).toBe('30000');
-    await page.clock.runFor(29_000);
+    await page.clock.runFor(25_000);
     expect(await overlay.isVisible()).toBe(true);
-    await page.clock.runFor(1_500);
+    await page.clock.runFor(6_000);
     await overlay.waitFor({ state: 'detached' });
     await held.release();
     await eventually(() => getSetting('page_quota'), '250');

@@ -18,6 +18,7 @@ import { requireAction, type Actor, type ItemAccess } from '../access';
 import { logChange, MAX_ITEM_NAME } from '../items';
 import { type DomainEvents, errors, events, nextId, nowSeconds, perContext } from '../platform';
 import { pageMissing, pageVisible, requirePage, requireTargetCatalog } from './pageAccess';
+import { checkPageQuota } from './pageQuota';
 import { historyVersionCount, pruneVersions, recordVersion } from './pageHistory';
 import { moveToRecycleBin } from './recycle';
 import { Catalog } from '../catalogs/schemas';
@@ -162,8 +163,26 @@ function isDuplicateKey(error: unknown): boolean {
 
 const CUSTOM_ID_TAKEN = 'Article ID already exists';
 
-async function checkCustomIdFree(itemId: number, customId: string, pageId: number): Promise<void> {
-  if (!customId) return;
+/**
+ * An article ID names one page of its item (spec 001 §5, "unique per language": Quire's pages
+ * have no language, so unique in the item). Addresses take the article ID first and the page ID
+ * otherwise (`resolvePageId`), so an article ID of digits only would shadow the page whose ID it
+ * is: such an ID must be the page's own.
+ */
+async function checkCustomIdFree(
+  itemId: number,
+  customId: string,
+  pageId: number,
+  stored: string | undefined,
+): Promise<void> {
+  // Unchanged: the unique index already holds it (and older data keeps saving).
+  if (!customId || customId === stored) return;
+  if (/^\d+$/.test(customId) && Number(customId) !== pageId) {
+    const shadowed = await Page.exists({ item_id: itemId, page_id: Number(customId) });
+    throw errors.failed(
+      shadowed ? CUSTOM_ID_TAKEN : "An article ID of digits only must be the page's own ID",
+    );
+  }
   const taken = await Page.exists({
     item_id: itemId,
     page_custom_id: customId,
@@ -193,10 +212,11 @@ export async function savePage(
     )
       throw pageMissing();
   }
+  if (!existing) await checkPageQuota(input.itemId);
   const catId = input.catId ?? existing?.cat_id ?? 0;
   await requireTargetCatalog(access, catId);
   const customId = input.customId ?? existing?.page_custom_id ?? '';
-  await checkCustomIdFree(input.itemId, customId, input.pageId);
+  await checkCustomIdFree(input.itemId, customId, input.pageId, existing?.page_custom_id);
 
   const now = options.now ?? nowSeconds();
   const itemType = access.item.item_type || 1;

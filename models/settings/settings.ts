@@ -51,6 +51,8 @@ export interface SiteSettings {
   oauth2Form: Record<string, unknown> | null;
   /** Collaborators one owner may add across items and teams; null = no limit (the default). */
   memberQuota: number | null;
+  /** Pages one item may hold (`page_quota`, back office); null = no limit (the default). */
+  pageQuota: number | null;
   /** Largest accepted upload in bytes (Quire option `upload_max_mb`). */
   uploadMaxBytes: number;
   /** "0" disables the sample items ShowDoc imports for new accounts. */
@@ -207,6 +209,7 @@ export async function getSiteSettings(): Promise<SiteSettings> {
   const values = await loadAll();
   const get = (name: string) => values.get(name);
   const quota = intOf(get('member_quota'), 0);
+  const pageQuota = intOf(get('page_quota'), 0);
   return {
     registerOpen: get('register_open') !== '0',
     homePage: get('home_page') ?? '',
@@ -233,6 +236,7 @@ export async function getSiteSettings(): Promise<SiteSettings> {
     oauth2Open: get('oauth2_open') ?? null,
     oauth2Form: decodeJsonOption(get('oauth2_form')),
     memberQuota: quota > 0 ? quota : null,
+    pageQuota: pageQuota > 0 ? pageQuota : null,
     uploadMaxBytes: boundedInt(get('upload_max_mb'), DEFAULT_UPLOAD_MAX_MB, 10_240) * 1024 * 1024,
     createSample: get('create_sample') !== '0',
     ossOpen: flagOf(get('oss_open')),

@@ -208,6 +208,10 @@ test('attachments: upload a picture, the badge counts it, insert it as an image,
   // The dialog's locator stays valid across closing and opening it again.
   const dialog = await openAttachments(page);
   await dialog.getByText('No files are bound to this page').waitFor();
+  // Spec 002 §5: the size tip (advice, not enforced by the client).
+  expect(await dialog.getByTestId('attachment-size-tip').innerText()).toBe(
+    'Attachments should be under 4 MB.',
+  );
   await dialog.locator('input[type=file]').setInputFiles(picture);
   const row = dialog.locator('[data-testid="attachment-row"][data-name="diagram.png"]');
   await row.waitFor();

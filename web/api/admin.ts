@@ -99,6 +99,8 @@ export interface SiteConfig {
   home_item: string;
   beian: string;
   history_version_count: number;
+  /** Pages one item may hold; 0 = no limit. */
+  page_quota?: number;
   show_watermark: string;
   site_url: string;
   open_ai_key: string;

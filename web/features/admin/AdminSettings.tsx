@@ -14,6 +14,7 @@ import {
   type OssSetting,
   type SiteConfig,
 } from '../../api/admin';
+import { CONFIG_SAVE_OVERLAY_MS, LoadingOverlay } from '../../components/LoadingOverlay';
 
 /** The admin home-item chooser loads the first 100 projects (spec 002 §9). */
 const HOME_ITEM_CHOICES = 100;
@@ -24,6 +25,7 @@ interface Values {
   home_item?: string;
   beian: string;
   history_version_count: number;
+  page_quota: number;
   show_watermark: boolean;
   site_url: string;
   open_ai_key: string;
@@ -60,6 +62,7 @@ export function AdminSettings({ chinese }: { chinese: boolean }) {
           home_page: values.home_page,
           home_item: values.home_page === '3' ? (values.home_item ?? '') : '',
           history_version_count: values.history_version_count,
+          page_quota: values.page_quota ?? 0,
           show_watermark: values.show_watermark ? 1 : 0,
           site_url: values.site_url?.trim() ?? '',
           oss_open: values.oss_open ? 1 : 0,
@@ -97,6 +100,7 @@ export function AdminSettings({ chinese }: { chinese: boolean }) {
         home_item: config.home_item || undefined,
         beian: config.beian,
         history_version_count: Number(config.history_version_count) || 20,
+        page_quota: Number(config.page_quota) || 0,
         show_watermark: config.show_watermark === '1',
         site_url: config.site_url,
         open_ai_key: '',
@@ -149,6 +153,19 @@ export function AdminSettings({ chinese }: { chinese: boolean }) {
         extra={t('admin.settings.historyCountHint')}
       >
         <InputNumber min={1} max={1000} precision={0} />
+      </Form.Item>
+      <Form.Item
+        name="page_quota"
+        label={t('admin.settings.pageQuota')}
+        extra={t('admin.settings.pageQuotaHint')}
+      >
+        <InputNumber
+          min={0}
+          max={1_000_000}
+          precision={0}
+          aria-label={t('admin.settings.pageQuota')}
+          data-testid="admin-page-quota"
+        />
       </Form.Item>
       <Form.Item
         name="show_watermark"
@@ -234,6 +251,11 @@ export function AdminSettings({ chinese }: { chinese: boolean }) {
       <Button type="primary" htmlType="submit" loading={busy}>
         {t('common.save')}
       </Button>
+      <LoadingOverlay
+        active={busy}
+        limitMs={CONFIG_SAVE_OVERLAY_MS}
+        label={t('admin.settings.saving')}
+      />
     </Form>
   );
 }

@@ -8,7 +8,7 @@
  * MAX_LOCK_SECONDS ahead (ShowDoc accepted any `lock_to`, so a lock could last forever); asking
  * who holds a lock needs a login and visit access (ShowDoc answered anyone).
  */
-import { requireItem, type Actor } from '../access';
+import { requireAction, type Actor } from '../access';
 import { type ApiError, errors, events, nextId, nowSeconds } from '../platform';
 import { pageMissing, requirePage } from './pageAccess';
 import { pageQuotaReached } from './pageQuota';
@@ -56,7 +56,7 @@ export async function pageLockState(
   if (!(actor.uid > 0)) throw errors.notLoggedIn();
   if (!(pageId > 0)) {
     if (!(options.itemId && options.itemId > 0)) throw pageMissing();
-    await requireItem(actor, options.itemId, 'edit', { denied: 10101, missing: 10101 });
+    await requireAction(actor, 'page.update', options.itemId);
     const exceed = (await pageQuotaReached(options.itemId)) ? 1 : 0;
     return { lock: 0, exceed, lock_uid: '', lock_username: '', is_cur_user: 0 };
   }

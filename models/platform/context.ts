@@ -50,6 +50,8 @@ function busIn(contextOf: () => QuireContext): EventBus {
     publish: (name, payload, options) =>
       scope.run(contextOf(), () => inner.publish(name, payload, options)),
     subscribe: inner.subscribe,
+    track: inner.track,
+    delivered: inner.delivered,
   };
 }
 const processDefault = createContext('default');

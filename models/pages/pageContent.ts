@@ -50,6 +50,16 @@ function isHex(code: number): boolean {
  */
 export function phpUrlDecode(text: string): string {
   if (!/[%+]/.test(text)) return text;
+  // Well-formed input (what every client sends) decodes identically with the built-in; it
+  // throws on a stray `%` or invalid UTF-8, and keeps lone surrogates, which the byte-wise
+  // reading below turns into U+FFFD.
+  if (!/[\uD800-\uDFFF]/.test(text)) {
+    try {
+      return decodeURIComponent(text.replace(/\+/g, ' '));
+    } catch {
+      // fall through to the byte-wise reading
+    }
+  }
   const bytes: number[] = [];
   const encoder = new TextEncoder();
   for (let i = 0; i < text.length; i++) {

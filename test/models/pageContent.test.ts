@@ -18,6 +18,13 @@ describe('phpUrlDecode', () => {
     expect(phpUrlDecode('%E4%B8')).toBe('\uFFFD');
     expect(phpUrlDecode('plain')).toBe('plain');
   });
+
+  test('literal characters beside encoded ones read the same whichever way they are decoded', () => {
+    expect(phpUrlDecode('中文%20x+%E4%B8%AD')).toBe('中文 x 中');
+    expect(phpUrlDecode('中文%20x+%E4%B8%AD😀')).toBe('中文 x 中😀');
+    expect(phpUrlDecode('a%20\uD800')).toBe('a \uFFFD');
+    expect(phpUrlDecode('50%+off%21')).toBe('50% off!');
+  });
 });
 
 describe('escaping', () => {

@@ -173,6 +173,11 @@ export async function holdEvents<T>(
   return { result, events: queue };
 }
 
+/** Whether the caller runs inside `holdEvents` (work whose events wait for a commit). */
+export function eventsHeld(): boolean {
+  return held.getStore() !== undefined;
+}
+
 /** Publishes events held by `holdEvents`, in their order. */
 export function releaseEvents(bus: EventBus, list: HeldEvent[]): void {
   for (const e of list) bus.publish(e.name, e.payload as DomainEvents[typeof e.name], e.options);

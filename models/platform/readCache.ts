@@ -18,7 +18,21 @@
  * rows by hand) call `forgetCachedReads()` or publish `data.replaced`, which empties every read
  * cache of the context (and, relayed, of every process).
  */
+import mongoose from 'mongoose';
 import { perContext } from './context';
+import { eventsHeld } from './events';
+
+/**
+ * Inside a transaction (mongoose's, which every operation joins, or `holdEvents`) the cache is
+ * bypassed both ways: a read there must see the transaction's own writes, whose events only come
+ * at commit, and what it reads must not be kept, since the transaction may still roll back.
+ */
+function inTransaction(): boolean {
+  const store = (
+    mongoose as unknown as { transactionAsyncLocalStorage?: { getStore(): unknown } }
+  ).transactionAsyncLocalStorage?.getStore();
+  return store !== undefined || eventsHeld();
+}
 
 const registry = perContext((context) => {
   const caches = new Set<{ clear(): void }>();
@@ -73,6 +87,7 @@ export class ReadCache<K, V> {
 
   /** The cached value, or `load()`'s (kept when no drop raced it). Concurrent misses share one load. */
   get(key: K, load: () => Promise<V>): Promise<V> {
+    if (inTransaction()) return load();
     const entry = this.entries.get(key);
     if (entry) {
       this.hits++;
@@ -105,6 +120,7 @@ export class ReadCache<K, V> {
    * ones it found; absent keys are left out of the result and not kept).
    */
   async getMany(keys: K[], loadMany: (missing: K[]) => Promise<Map<K, V>>): Promise<Map<K, V>> {
+    if (inTransaction()) return loadMany(keys);
     const found = new Map<K, V>();
     const missing: K[] = [];
     for (const key of keys) {

@@ -5,6 +5,7 @@
  */
 import { describe, expect, test } from '@jest/globals';
 import { createContext, runInContext } from '../../models/platform/context';
+import { holdEvents } from '../../models/platform/events';
 import { forgetCachedReads, ReadCache } from '../../models/platform/readCache';
 
 /** A cache in a context of its own (as a domain's perContext factory makes it). */
@@ -134,5 +135,19 @@ describe('the bus runs cache listeners first', () => {
     expect(order).toEqual(['cache']);
     await Promise.resolve();
     expect(order).toEqual(['cache', 'ordinary']);
+  });
+});
+
+describe('transactions', () => {
+  test('inside held work (a transaction) the cache is neither read nor filled', async () => {
+    const { cache } = cacheOf<string>({ maxEntries: 10 });
+    await cache.get(1, async () => 'committed');
+    const { result } = await holdEvents(async () => [
+      await cache.get(1, async () => 'inside the transaction'),
+      await cache.get(2, async () => 'not yet committed'),
+    ]);
+    expect(result).toEqual(['inside the transaction', 'not yet committed']);
+    expect(cache.peek(1)).toBe('committed');
+    expect(cache.peek(2)).toBeUndefined();
   });
 });

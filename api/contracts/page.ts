@@ -11,6 +11,8 @@ export const MenuPage = z.object({
   addtime: z.string(),
   ext_info: z.string().optional(),
   is_draft: z.string().optional(),
+  /** 1: changed since the viewer last read it (Quire's read markers, logged-in viewers). */
+  read_changed: z.number().optional(),
 });
 
 export interface MenuCatalogShape {

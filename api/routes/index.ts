@@ -42,6 +42,7 @@ import { aiTokenController } from './aiToken';
 import { kanbanController } from './kanban';
 import { publicSquareController, scriptCronController, updateController } from './maintenance';
 import { pageCommentController, pageFeedbackController } from './pageComment';
+import { readController } from './read';
 
 export const controllers: ControllerDefinition[] = [
   itemController,
@@ -86,6 +87,7 @@ export const controllers: ControllerDefinition[] = [
   publicSquareController,
   updateController,
   scriptCronController,
+  readController,
 ];
 
 /** A registry holding every controller above (one per app, so tests can add their own). */

@@ -53,6 +53,8 @@ export const PageInfo = z.object({
   attachment_count: z.number(),
   /** The active single-page share key, or ''. */
   unique_key: z.string(),
+  /** `addtime` in Unix seconds (Quire: the version the reader reports as read). */
+  addtime_unix: z.number().optional(),
 });
 
 /** `page/infoByKey`: a shared page, without its place in the item. */

@@ -77,7 +77,7 @@ export function changedBlocks(previous: string, current: string): BlockChanges {
   const blocks: ChangedBlock[] = [];
   let removed = 0;
   let index = 0;
-  for (let i = 0; i < parts.length; ) {
+  for (let i = 0; i < parts.length;) {
     if (parts[i][0] === diff.EQUAL) {
       index += parts[i][1].length;
       i++;

@@ -11,7 +11,7 @@ import { requirePage } from '../pages';
 import { PageHistory, type PageHistoryDoc } from '../pages/schemas';
 import { errors } from '../platform';
 import { changedBlocks, type ChangedBlock } from './blocks';
-import { changedSinceRead, readDoc } from './markers';
+import { changedSinceRead, type Marker, readDoc } from './markers';
 
 export interface PageChanges {
   changed: boolean;
@@ -45,20 +45,36 @@ export async function pageChanges(
     author_uid: page.author_uid,
     author_username: page.author_username,
   };
-  let since = options.since && options.since > 0 ? options.since : 0;
-  if (!since) {
+  let since: number;
+  let base: PageHistoryDoc | null;
+  if (options.since && options.since > 0) {
+    since = options.since;
+    if (since >= page.addtime) return nothingChanged(since, current);
+    base = await newestAtOrBefore(page.page_id, since);
+  } else {
     const doc = await readDoc(actor.uid, page.item_id);
-    if (!doc || !changedSinceRead(doc, page.page_id, page.addtime))
-      return nothingChanged(doc?.pages?.[String(page.page_id)] ?? 0, current);
-    since = doc.pages?.[String(page.page_id)] ?? doc.since;
+    const marker = doc?.pages?.[String(page.page_id)] as Marker | undefined;
+    const markerTime = typeof marker === 'number' ? marker : (marker?.[0] ?? 0);
+    if (!doc || !(await changedSinceRead(doc, [page])).size)
+      return nothingChanged(markerTime, current);
+    if (marker === undefined) {
+      // Never read, saved since the reader follows the item: the version they could have seen.
+      since = doc.since;
+      base = await newestAtOrBefore(page.page_id, doc.since - 1);
+    } else if (typeof marker === 'number') {
+      since = marker;
+      base = await newestAtOrBefore(page.page_id, marker);
+    } else {
+      // Read in the second it was saved: the version read is the first one stored after it.
+      since = marker[0];
+      base = await PageHistory.findOne(
+        { page_id: page.page_id, page_history_id: { $gt: marker[1] } },
+        { _id: 0 },
+      )
+        .sort({ page_history_id: 1 })
+        .lean<PageHistoryDoc>();
+    }
   }
-  if (since === page.addtime) return nothingChanged(since, current);
-  const base = await PageHistory.findOne(
-    { page_id: page.page_id, addtime: { $lte: since } },
-    { _id: 0 },
-  )
-    .sort({ page_history_id: -1 })
-    .lean<PageHistoryDoc>();
   const later = await PageHistory.find(
     { page_id: page.page_id, ...(base ? { page_history_id: { $gt: base.page_history_id } } : {}) },
     { author_uid: 1, author_username: 1, _id: 0 },
@@ -95,4 +111,11 @@ function nothingChanged(
     blocks: [],
     removed: 0,
   };
+}
+
+/** The newest kept version saved at or before `time`. */
+function newestAtOrBefore(pageId: number, time: number): Promise<PageHistoryDoc | null> {
+  return PageHistory.findOne({ page_id: pageId, addtime: { $lte: time } }, { _id: 0 })
+    .sort({ page_history_id: -1 })
+    .lean<PageHistoryDoc>();
 }

@@ -8,6 +8,7 @@ export {
   markAllRead,
   markRead,
   MAX_MARK_BATCH,
+  type Marker,
   type ReadReport,
 } from './markers';
 export { myItemListWithChanges } from './itemList';

@@ -11,9 +11,15 @@
  * buildMenu, already cut to what they may see), so a restricted member never learns that a page
  * they cannot read changed.
  */
-import { catalogParents, catalogVisible, requireItem, type Actor, type ItemAccess } from '../access';
+import {
+  catalogParents,
+  catalogVisible,
+  requireItem,
+  type Actor,
+  type ItemAccess,
+} from '../access';
 import { buildMenu, type Menu, type MenuCatalog, type MenuPage } from '../catalogs';
-import { Page } from '../pages/schemas';
+import { Page, PageHistory } from '../pages/schemas';
 import { errors, nowSeconds } from '../platform';
 import { PageRead, type PageReadDoc } from './schemas';
 
@@ -26,14 +32,47 @@ export interface ReadReport {
   addtime?: number;
 }
 
-/** Whether a page saved at `addtime` changed since `doc`'s owner last read it. */
-export function changedSinceRead(
-  doc: Pick<PageReadDoc, 'pages' | 'since'>,
-  pageId: number | string,
-  addtime: number,
-): boolean {
-  const seen = doc.pages?.[String(pageId)];
-  return seen === undefined ? addtime > doc.since : seen !== addtime;
+/**
+ * A page's marker: the `addtime` of the version read, or — when the read was recorded in the very
+ * second that version was saved, so a second save in that second would keep the same `addtime` —
+ * `[addtime, newest history id then]`, which every later save outgrows.
+ */
+export type Marker = number | [number, number];
+
+type ReadState = Pick<PageReadDoc, 'pages' | 'since'>;
+
+/** The newest history id of each page (0 for pages never saved over). */
+async function newestVersions(pageIds: number[]): Promise<Map<number, number>> {
+  if (!pageIds.length) return new Map();
+  const rows = await PageHistory.aggregate<{ _id: number; h: number }>([
+    { $match: { page_id: { $in: pageIds } } },
+    { $group: { _id: '$page_id', h: { $max: '$page_history_id' } } },
+  ]);
+  return new Map(rows.map((r) => [r._id, r.h]));
+}
+
+/** The ids (as strings) of the pages that changed since the reader of `doc` last read them. */
+export async function changedSinceRead(
+  doc: ReadState,
+  pages: Array<{ page_id: number | string; addtime: number | string }>,
+): Promise<Set<string>> {
+  const changed = new Set<string>();
+  const sameSecond = new Map<number, number>();
+  for (const page of pages) {
+    const id = String(page.page_id);
+    const addtime = Number(page.addtime);
+    const marker = doc.pages?.[id] as Marker | undefined;
+    if (marker === undefined) {
+      if (addtime >= doc.since) changed.add(id);
+    } else if (typeof marker === 'number') {
+      if (addtime !== marker) changed.add(id);
+    } else if (addtime !== marker[0]) changed.add(id);
+    else sameSecond.set(Number(id), marker[1]);
+  }
+  if (sameSecond.size)
+    for (const [pageId, newest] of await newestVersions([...sameSecond.keys()]))
+      if (newest > (sameSecond.get(pageId) ?? 0)) changed.add(String(pageId));
+  return changed;
 }
 
 export async function readDoc(uid: number, itemId: number): Promise<PageReadDoc | null> {
@@ -55,7 +94,8 @@ async function upsertMarkers(
   const now = nowSeconds();
   const update = {
     $set: { ...set, updated_at: now },
-    ...(sinceOnInsert ? { $setOnInsert: { since: now } } : {}),
+    // Pages saved in the second of the first read are not news to the reader.
+    ...(sinceOnInsert ? { $setOnInsert: { since: now + 1 } } : {}),
   };
   try {
     await PageRead.updateOne({ uid, item_id: itemId }, update, { upsert: true, strict: false });
@@ -89,17 +129,26 @@ export async function markRead(
     { page_id: 1, cat_id: 1, addtime: 1, is_draft: 1, author_uid: 1, _id: 0 },
   ).lean();
   const parents = access.catalogRestriction ? await catalogParents(itemId) : new Map();
-  const set: Record<string, number> = {};
-  const marked: number[] = [];
+  const chosen = new Map<number, number>();
   for (const page of pages) {
     if (page.is_draft && page.author_uid !== actor.uid) continue;
     if (!catalogVisible(access, page.cat_id, parents)) continue;
     const shown = wanted.get(page.page_id);
     // A version newer than the stored one cannot have been read: clamp to the current one.
-    const addtime = shown !== undefined && shown > 0 && shown < page.addtime ? shown : page.addtime;
-    set[`pages.${page.page_id}`] = addtime;
-    marked.push(page.page_id);
+    chosen.set(
+      page.page_id,
+      shown !== undefined && shown > 0 && shown < page.addtime ? shown : page.addtime,
+    );
   }
+  const now = nowSeconds();
+  const fresh = [...chosen].filter(([, addtime]) => addtime >= now).map(([id]) => id);
+  const versions = await newestVersions(fresh);
+  const set: Record<string, Marker> = {};
+  for (const [pageId, addtime] of chosen)
+    set[`pages.${pageId}`] = fresh.includes(pageId)
+      ? [addtime, versions.get(pageId) ?? 0]
+      : addtime;
+  const marked = [...chosen.keys()];
   if (marked.length) await upsertMarkers(actor.uid, itemId, set, true);
   return { marked: marked.sort((a, b) => a - b) };
 }
@@ -128,10 +177,17 @@ export async function markAllRead(
     message: 'No permission to visit this item',
   });
   const pages = menuPages(await buildMenu(access, actor));
-  const markers: Record<string, number> = {};
-  for (const page of pages) markers[page.page_id] = Number(page.addtime);
+  const now = nowSeconds();
+  const fresh = pages.filter((p) => Number(p.addtime) >= now).map((p) => Number(p.page_id));
+  const versions = await newestVersions(fresh);
+  const markers: Record<string, Marker> = {};
+  for (const page of pages) {
+    const id = Number(page.page_id);
+    const addtime = Number(page.addtime);
+    markers[page.page_id] = addtime >= now ? [addtime, versions.get(id) ?? 0] : addtime;
+  }
   // The whole map is replaced: markers of pages gone (or no longer visible) go with it.
-  await upsertMarkers(actor.uid, itemId, { pages: markers, since: nowSeconds() }, false);
+  await upsertMarkers(actor.uid, itemId, { pages: markers, since: now }, false);
   return { marked: pages.length };
 }
 
@@ -144,23 +200,17 @@ export type ReadFlagged<T> = T & { read_changed?: number };
 export async function flagChangedPages(actor: Actor, itemId: number, menu: Menu): Promise<number> {
   const doc = await readDoc(actor.uid, itemId);
   if (!doc) return 0;
-  let count = 0;
-  for (const page of menuPages(menu) as ReadFlagged<MenuPage>[])
-    if (changedSinceRead(doc, page.page_id, Number(page.addtime))) {
-      page.read_changed = 1;
-      count++;
-    }
-  return count;
+  const pages = menuPages(menu) as ReadFlagged<MenuPage>[];
+  const changed = await changedSinceRead(doc, pages);
+  for (const page of pages) if (changed.has(page.page_id)) page.read_changed = 1;
+  return changed.size;
 }
 
-/** How many pages of an item changed since the actor last read them (0 without markers). */
+/** How many pages of an item changed since the actor last read them. */
 export async function changedPageCount(
   actor: Actor,
   access: ItemAccess,
-  doc: Pick<PageReadDoc, 'pages' | 'since'>,
+  doc: ReadState,
 ): Promise<number> {
-  let count = 0;
-  for (const page of menuPages(await buildMenu(access, actor)))
-    if (changedSinceRead(doc, page.page_id, Number(page.addtime))) count++;
-  return count;
+  return (await changedSinceRead(doc, menuPages(await buildMenu(access, actor)))).size;
 }

@@ -29,6 +29,7 @@ const dir = path.join(ROOT, 'web', 'i18n', 'locales');
 /** The interface's namespaces: workspace, reader, share link, editor and its tools. */
 const WORKSPACE_NAMESPACES = [
   'reader',
+  'reads',
   'comments',
   'share',
   'sheet',
@@ -88,6 +89,7 @@ const WORKSPACE_SOURCES = [
     'catalog',
     'diff',
     'transfer',
+    'reads',
   ].map((f) => `features/${f}`),
 ];
 

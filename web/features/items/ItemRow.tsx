@@ -86,6 +86,11 @@ export function ItemRow({
             <StarFilled aria-label={t('items.starredMark')} style={{ color: '#f5b400' }} />
           )}
           {archived && <Tag>{t('items.archived')}</Tag>}
+          {Number(item.changed_pages) > 0 && (
+            <Tag color="blue" data-testid="item-changed-pages">
+              {t('reads.changedCount', { count: item.changed_pages })}
+            </Tag>
+          )}
         </div>
         {item.item_description && (
           <Typography.Text type="secondary" ellipsis style={{ fontSize: 12, display: 'block' }}>

@@ -23,6 +23,7 @@ import type { PageState } from './usePage';
 import { MOBILE_BELOW, MOBILE_HEADER_HEIGHT, useIsMobile } from './useViewport';
 import { useWindowHeight } from './useWindowHeight';
 import { LazyResult } from '../../components/LazyResult';
+import { ReadSummary } from '../reads/ReadSummary';
 
 // Neither is on an anonymous desktop reader's first paint: the mobile header (drawers, menu) and
 // the editors' bar (its dropdown menu) load when they are shown.
@@ -209,6 +210,7 @@ export function RegularView({
             borderRight: '1px solid #eceef2',
           }}
         >
+          <ReadSummary />
           <div style={{ flex: 1, minHeight: 0 }}>
             {tree(windowHeight - HEADER_HEIGHT - SIDEBAR_CHROME)}
           </div>

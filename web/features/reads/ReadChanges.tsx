@@ -70,23 +70,25 @@ export default function ReadChanges({
     setPendingLive((p) => p ?? { since: versionRef.current, addtime: payload.addtime });
   });
 
-  // Once the newer content is on screen, ask what moved.
+  // Once the newer content is on screen, ask what moved (the answer is dropped on unmount only).
+  const mounted = useRef(true);
+  useEffect(() => {
+    mounted.current = true;
+    return () => {
+      mounted.current = false;
+    };
+  }, []);
   useEffect(() => {
     if (!pendingLive || version < pendingLive.addtime) return;
-    const since = pendingLive.since;
     setPendingLive(null);
-    let current = true;
-    fetchChanges(pageId, since).then(
+    fetchChanges(pageId, pendingLive.since).then(
       (changes) => {
-        if (!current || !changes.changed) return;
+        if (!mounted.current || !changes.changed) return;
         setShown(false);
         setOffer({ source: 'live', changes });
       },
       () => {},
     );
-    return () => {
-      current = false;
-    };
   }, [pendingLive, version, pageId]);
 
   const changes = offer?.changes;

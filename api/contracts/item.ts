@@ -19,8 +19,6 @@ export const ItemListEntry = z.object({
   is_star: z.number(),
   is_archived: z.string().optional(),
   top: z.number().optional(),
-  /** Pages changed since the user last read them, when some did (Quire's read markers). */
-  changed_pages: z.number().optional(),
 });
 
 export const ItemDetail = z.object({

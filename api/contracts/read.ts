@@ -30,6 +30,8 @@ export const readContract = {
     z.object({ marked: z.array(z.number()) }),
   ),
   markAll: action({ item_id: int() }, z.object({ marked: z.number() })),
+  /** The item list's "N pages changed": items with changed pages (asked after item/myList). */
+  itemCounts: action({}, z.array(z.object({ item_id: z.number(), changed_pages: z.number() }))),
   /** Since the reader's marker, or since `since` (the addtime of the version they saw). */
   changes: action({ page_id: int(), since: int() }, PageChanges),
 };

@@ -1,24 +1,23 @@
 /**
  * `item/*` actions of the item list: myList, star/unstar, sort, top, exitItem, itemList
- * (reference accounts §9.2, §9.9, §9.10, §9.16). Rules in models/items/itemList.ts; myList
- * adds each item's changed-page count (models/reads).
+ * (reference accounts §9.2, §9.9, §9.10, §9.16). Rules in models/items/itemList.ts.
  */
 import {
   exitItem,
+  myItemList,
   ownedItems,
   pinItem,
   saveItemSort,
   starItem,
   unstarItem,
 } from '../../models/items';
-import { myItemListWithChanges } from '../../models/reads';
 import { itemPassword, requireLogin } from '../auth';
 import { defineController } from '../registry';
 
 export const itemListController = defineController('item', {
   async myList(ctx) {
     const { actor } = await requireLogin(ctx);
-    return myItemListWithChanges(actor, {
+    return myItemList(actor, {
       itemGroupId: ctx.params.int('item_group_id'),
       original: ctx.params.int('original') > 0,
     });

@@ -2,7 +2,7 @@
  * `read/*` (Quire only): read markers and "show changes". Rules in models/reads; nothing is
  * recorded for anonymous readers (10102) or for pages the caller cannot read.
  */
-import { markAllRead, markRead, pageChanges } from '../../models/reads';
+import { changedCountsByItem, markAllRead, markRead, pageChanges } from '../../models/reads';
 import { errors } from '../../models/platform';
 import { itemPassword, requireLogin } from '../auth';
 import { readContract } from '../contracts';
@@ -30,6 +30,11 @@ export const readController = defineController('read', readContract, {
   async markAll(ctx) {
     const { actor } = await requireLogin(ctx);
     return markAllRead(actor, ctx.input.item_id, { itemPassword: itemPassword(ctx) });
+  },
+
+  async itemCounts(ctx) {
+    const { actor } = await requireLogin(ctx);
+    return changedCountsByItem(actor);
   },
 
   async changes(ctx) {

@@ -11,4 +11,4 @@ export {
   type Marker,
   type ReadReport,
 } from './markers';
-export { myItemListWithChanges } from './itemList';
+export { changedCountsByItem } from './itemList';

@@ -1,34 +1,27 @@
 /**
- * The item list with each item's "N pages changed" (`changed_pages`, only when some did): counted
- * on the menu the user is given, for the items they have read markers in (one query finds them;
- * items never read cost nothing more).
+ * The item list's "N pages changed": for every item the user has read markers in, how many of
+ * the pages they may see changed since they read them. Asked by the item list after it has shown
+ * (read/itemCounts), so `item/myList` itself costs no more than it did.
  */
 import { itemAccess, type Actor } from '../access';
-import { myItemList, type MyListEntry } from '../items';
+import { errors } from '../platform';
 import { changedPageCount } from './markers';
 import { PageRead, type PageReadDoc } from './schemas';
 
-export async function myItemListWithChanges(
+export async function changedCountsByItem(
   actor: Actor,
-  options: { itemGroupId: number; original: boolean },
-): Promise<Array<MyListEntry & { changed_pages?: number }>> {
-  const list: Array<MyListEntry & { changed_pages?: number }> = await myItemList(actor, options);
-  if (!list.length) return list;
-  const tracked = await PageRead.find(
-    { uid: actor.uid, item_id: { $in: list.map((e) => Number(e.item_id)) } },
-    { _id: 0 },
-  ).lean<PageReadDoc[]>();
-  if (!tracked.length) return list;
-  const counts = new Map<number, number>();
-  await Promise.all(
-    tracked.map(async (doc) => {
+): Promise<Array<{ item_id: number; changed_pages: number }>> {
+  if (!(actor.uid > 0)) throw errors.notLoggedIn();
+  const docs = await PageRead.find({ uid: actor.uid }, { _id: 0 }).lean<PageReadDoc[]>();
+  const counts = await Promise.all(
+    docs.map(async (doc) => {
       const access = await itemAccess(actor, doc.item_id);
-      if (access?.visit) counts.set(doc.item_id, await changedPageCount(actor, access, doc));
+      // Items left or deleted since: nothing to count.
+      if (!access?.visit) return null;
+      return { item_id: doc.item_id, changed_pages: await changedPageCount(actor, access, doc) };
     }),
   );
-  for (const entry of list) {
-    const count = counts.get(Number(entry.item_id)) ?? 0;
-    if (count > 0) entry.changed_pages = count;
-  }
-  return list;
+  return counts
+    .filter((c): c is { item_id: number; changed_pages: number } => !!c && c.changed_pages > 0)
+    .sort((a, b) => a.item_id - b.item_id);
 }

@@ -1,7 +1,7 @@
 /**
  * read/* over real HTTP: read markers (one document per user and item, a batch of pages per
  * call), the pages flagged as changed since the last read in item/info's menu and counted on
- * item/myList, "show changes" (read/changes) and "mark all as read". Only logged-in users who may
+ * read/itemCounts (the item list's count), "show changes" (read/changes) and "mark all as read". Only logged-in users who may
  * read a page get a marker for it, and a catalog-restricted member never learns that a page
  * outside their catalogs changed.
  */
@@ -36,6 +36,13 @@ function flagged(info: Info): string[] {
   };
   visit(info.menu.pages, info.menu.catalogs);
   return out.sort();
+}
+
+/** The item list's count for an item (undefined: none changed). */
+async function itemCount(user: TestUser, itemId: number): Promise<number | undefined> {
+  const rows =
+    await as(user).ok<Array<{ item_id: number; changed_pages: number }>>('read/itemCounts');
+  return rows.find((r) => r.item_id === itemId)?.changed_pages;
 }
 
 const info = (user: TestUser, itemId: number) =>
@@ -133,7 +140,7 @@ describe('recording reads', () => {
 });
 
 describe('what changed since the last read', () => {
-  test('item/info flags exactly the pages saved since they were read, and myList counts them', async () => {
+  test('item/info flags exactly the pages saved since they were read, and the item list counts them', async () => {
     const { itemId, one, two } = await freshItem(owner, reader);
     expect(flagged(await info(reader, itemId))).toEqual([]);
     await as(reader).ok('read/mark', { item_id: itemId, page_ids: `${one},${two}` });
@@ -145,14 +152,10 @@ describe('what changed since the last read', () => {
     const after = await info(reader, itemId);
     expect(flagged(after)).toEqual([String(one)]);
     expect(after.changed_pages).toBe(1);
-    const list =
-      await as(reader).ok<Array<{ item_id: string; changed_pages?: number }>>('item/myList');
-    expect(list.find((e) => e.item_id === String(itemId))?.changed_pages).toBe(1);
+    expect(await itemCount(reader, itemId)).toBe(1);
 
     // The other viewer (who never read the item) has no flags and no count at all.
-    const ownerList =
-      await as(owner).ok<Array<{ item_id: string; changed_pages?: number }>>('item/myList');
-    expect(ownerList.find((e) => e.item_id === String(itemId))?.changed_pages).toBeUndefined();
+    expect(await itemCount(owner, itemId)).toBeUndefined();
   });
 
   test('a page created after the first read counts as changed', async () => {
@@ -186,9 +189,7 @@ describe('what changed since the last read', () => {
     const seen = await info(limited, itemId);
     expect(flagged(seen)).toEqual([]);
     expect(seen.changed_pages).toBe(0);
-    const list =
-      await as(limited).ok<Array<{ item_id: string; changed_pages?: number }>>('item/myList');
-    expect(list.find((e) => e.item_id === String(itemId))?.changed_pages).toBeUndefined();
+    expect(await itemCount(limited, itemId)).toBeUndefined();
     const failure = await as(limited).fail('read/changes', { page_id: inB.page_id });
     expect(failure.error_code).toBe(10101);
 
@@ -206,6 +207,7 @@ describe('what changed since the last read', () => {
     const cleared = await info(reader, itemId);
     expect(flagged(cleared)).toEqual([]);
     expect(cleared.changed_pages).toBe(0);
+    expect(await itemCount(reader, itemId)).toBeUndefined();
   });
 });
 

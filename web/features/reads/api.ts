@@ -22,3 +22,6 @@ export const markAllRead = (itemId: number) =>
 
 export const fetchChanges = (pageId: number, since?: number) =>
   request<PageChanges>('read/changes', { page_id: pageId, since: since || undefined }, QUIET);
+
+export const fetchItemCounts = () =>
+  request<Output<'read', 'itemCounts'>>('read/itemCounts', {}, QUIET);

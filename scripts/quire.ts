@@ -27,8 +27,10 @@ import {
   type Database,
   startRedisEventRelay,
   type RedisEventRelay,
-  events,
-  reportEventErrorsTo,
+  contextForNewInstance,
+  releaseContext,
+  runInContext,
+  type QuireContext,
   createLogger,
   type Logger,
   setTimeZone,
@@ -51,9 +53,14 @@ export interface StartOptions {
   print?: (text: string) => void;
   registry?: ControllerRegistry;
   webDistDir?: string;
+  /** The instance's name in its context (default: its data directory). */
+  name?: string;
 }
 
 export interface RunningQuire {
+  /** The instance's context: run code that must see this Quire's data inside `run`. */
+  context: QuireContext;
+  run<T>(work: () => T): T;
   url: string;
   port: number;
   server: http.Server;
@@ -93,15 +100,33 @@ function closeServer(server: http.Server): Promise<void> {
   });
 }
 
+/**
+ * Starts one Quire in a context of its own (the process default for the first instance): its
+ * servers, timers and listeners are created inside it, so everything they run later sees it.
+ */
 export async function startQuire(
   config: Config,
   options: StartOptions = {},
 ): Promise<RunningQuire> {
+  const context = contextForNewInstance(options.name ?? config.dataDir);
+  try {
+    return await runInContext(context, () => startInContext(context, config, options));
+  } catch (error) {
+    releaseContext(context);
+    throw error;
+  }
+}
+
+async function startInContext(
+  context: QuireContext,
+  config: Config,
+  options: StartOptions,
+): Promise<RunningQuire> {
+  const events = context.bus;
   const logger = options.logger ?? createLogger({ level: config.logLevel });
   const print = options.print ?? ((text: string) => process.stdout.write(`${text}\n`));
-  reportEventErrorsTo((error, name) =>
-    logger.error({ err: error, event: name }, 'event listener failed'),
-  );
+  context.reportEventError = (error, name) =>
+    logger.error({ err: error, event: name }, 'event listener failed');
 
   const state = createAppState();
   setTimeZone(config.appTimezone);
@@ -190,6 +215,8 @@ export async function startQuire(
 
   let stopping: Promise<void> | undefined;
   return {
+    context,
+    run: (work) => runInContext(context, work),
     url,
     port,
     server,
@@ -209,6 +236,7 @@ export async function startQuire(
         await relay?.close();
         await database.close();
         logger.info('stopped');
+        releaseContext(context);
       })();
       return stopping;
     },

@@ -189,13 +189,3 @@ export function createEventBus(
     },
   };
 }
-
-let errorReporter: (error: unknown, name: EventName) => void = () => {};
-
-/** The process's bus. Models import `events` and publish on it. */
-export const events: EventBus = createEventBus((error, name) => errorReporter(error, name));
-
-/** Lets the process entry route listener failures to its logger. */
-export function reportEventErrorsTo(reporter: (error: unknown, name: EventName) => void): void {
-  errorReporter = reporter;
-}

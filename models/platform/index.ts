@@ -9,11 +9,18 @@ export {
   type DomainEvents,
   type EventBus,
   type EventName,
-  events,
   holdEvents,
   releaseEvents,
-  reportEventErrorsTo,
 } from './events';
+export {
+  type QuireContext,
+  contextForNewInstance,
+  currentContext,
+  events,
+  perContext,
+  releaseContext,
+  runInContext,
+} from './context';
 export { createLogger, type Logger } from './log';
 export {
   configureFileStorage,

@@ -5,7 +5,8 @@
  * deleted catalogs' pages landing in the recycle bin.
  */
 import { beforeAll, describe, expect, test } from '@jest/globals';
-import { events, type DomainEvents } from '../../models/platform/events';
+import { events } from '../../models/platform';
+import { type DomainEvents } from '../../models/platform/events';
 import { Catalog } from '../../models/catalogs/schemas/catalog';
 import { Item } from '../../models/items/schemas/item';
 import { ItemChangeLog } from '../../models/items/schemas/itemChangeLog';

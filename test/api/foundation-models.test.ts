@@ -6,7 +6,8 @@ import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { createHash } from 'node:crypto';
 import { nextId, raiseCounter } from '../../models/platform/counters';
 import { ApiError, defaultMessage } from '../../models/platform/errors';
-import { createEventBus, events, type DomainEvents } from '../../models/platform/events';
+import { events } from '../../models/platform';
+import { createEventBus, type DomainEvents } from '../../models/platform/events';
 import { User } from '../../models/accounts/schemas/user';
 import { UserToken } from '../../models/accounts/schemas/userToken';
 import {

@@ -4,7 +4,8 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { nextId } from '../../models/platform/counters';
-import { events, type DomainEvents } from '../../models/platform/events';
+import { events } from '../../models/platform';
+import { type DomainEvents } from '../../models/platform/events';
 import { verifyItemPassword } from '../../models/access/itemPasswords';
 import { SINGLE_PAGE_WELCOME } from '../../models/items/items';
 import { Catalog } from '../../models/catalogs/schemas/catalog';

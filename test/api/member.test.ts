@@ -4,7 +4,8 @@
  */
 import { beforeAll, describe, expect, test } from '@jest/globals';
 import { nextId } from '../../models/platform/counters';
-import { events, type DomainEvents } from '../../models/platform/events';
+import { events } from '../../models/platform';
+import { type DomainEvents } from '../../models/platform/events';
 import { Catalog } from '../../models/catalogs/schemas/catalog';
 import { ItemChangeLog } from '../../models/items/schemas/itemChangeLog';
 import { ItemMember } from '../../models/members/schemas/itemMember';

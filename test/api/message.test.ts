@@ -4,7 +4,8 @@
  * announcements published through adminMessage/*.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, test } from '@jest/globals';
-import { events, type DomainEvents } from '../../models/platform/events';
+import { events } from '../../models/platform';
+import { type DomainEvents } from '../../models/platform/events';
 import { removeMember } from '../../models/members/members';
 import { Message } from '../../models/notices/schemas/message';
 import { MessageContent } from '../../models/notices/schemas/messageContent';

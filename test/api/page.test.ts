@@ -4,7 +4,8 @@
  * effects (version, change log, item touch, events), and nothing written on any refusal.
  */
 import { describe, expect, test } from '@jest/globals';
-import { events, type DomainEvents, type EventName } from '../../models/platform/events';
+import { events } from '../../models/platform';
+import { type DomainEvents, type EventName } from '../../models/platform/events';
 import { unescapeFromClient } from '../../models/pages/pageContent';
 import { Item } from '../../models/items/schemas/item';
 import { ItemChangeLog } from '../../models/items/schemas/itemChangeLog';

@@ -4,7 +4,8 @@
  * Clock-dependent rules (expiry) are proven in test/models/locks.test.ts.
  */
 import { describe, expect, test } from '@jest/globals';
-import { events, type DomainEvents } from '../../models/platform/events';
+import { events } from '../../models/platform';
+import { type DomainEvents } from '../../models/platform/events';
 import { MAX_LOCK_SECONDS } from '../../models/pages/locks';
 import { PageLock } from '../../models/pages/schemas/pageLock';
 import { nowSeconds } from '../../models/platform/time';

@@ -2,7 +2,8 @@
  * page/sort and page/sqlToMarkdownTable over real HTTP.
  */
 import { describe, expect, test } from '@jest/globals';
-import { events, type DomainEvents } from '../../models/platform/events';
+import { events } from '../../models/platform';
+import { type DomainEvents } from '../../models/platform/events';
 import { Page } from '../../models/pages/schemas/page';
 import { apiSuite } from '../helpers/apiSuite';
 import { makeItem } from '../helpers/factories';

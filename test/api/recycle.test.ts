@@ -4,7 +4,8 @@
  * hard deletion 30 days after the deletion — not after the last edit.
  */
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import { events, type DomainEvents } from '../../models/platform/events';
+import { events } from '../../models/platform';
+import { type DomainEvents } from '../../models/platform/events';
 import { setPageLock } from '../../models/pages/locks';
 import { deletePage } from '../../models/pages/pages';
 import { PURGE_AFTER_DAYS, purgeRecycleBin } from '../../models/pages/recycle';

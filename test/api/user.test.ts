@@ -5,7 +5,8 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { createHash } from 'node:crypto';
-import { events, type DomainEvents } from '../../models/platform/events';
+import { events } from '../../models/platform';
+import { type DomainEvents } from '../../models/platform/events';
 import { nextId } from '../../models/platform/counters';
 import { Captcha } from '../../models/accounts/schemas/captcha';
 import { LoginAttempt } from '../../models/accounts/schemas/loginAttempt';

@@ -5,7 +5,8 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, test } from '@jest/globals';
 import { sanitizeAnnouncementHtml } from '../../models/notices/announcements';
-import { events, type DomainEvents, type EventName } from '../../models/platform/events';
+import { events } from '../../models/platform';
+import { type DomainEvents, type EventName } from '../../models/platform/events';
 import {
   createReminders,
   remindPageSubscribers,

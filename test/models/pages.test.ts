@@ -5,7 +5,8 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, test } from '@jest/globals';
 import type { Actor } from '../../models/access';
-import { events, type DomainEvents } from '../../models/platform/events';
+import { events } from '../../models/platform';
+import { type DomainEvents } from '../../models/platform/events';
 import { connectLiveDocuments, savePage, type LivePageDocuments } from '../../models/pages/pages';
 import { Page } from '../../models/pages/schemas/page';
 import { PageHistory } from '../../models/pages/schemas/pageHistory';

@@ -5,7 +5,8 @@
  * one-second disconnect grace (LOCK_GRACE_SECONDS=1).
  */
 import { describe, expect, test } from '@jest/globals';
-import { events, type DomainEvents } from '../../models/platform/events';
+import { events } from '../../models/platform';
+import { type DomainEvents } from '../../models/platform/events';
 import { releaseLocksOf } from '../../models/pages/locks';
 import { PageLock } from '../../models/pages/schemas/pageLock';
 import { nowSeconds } from '../../models/platform/time';

@@ -37,6 +37,7 @@ const RELAYED: Record<EventName, true> = {
   'page.purged': true,
   'attachment.changed': true,
   'menu.changed': true,
+  'reads.changed': true,
   'lock.changed': true,
   'comment.changed': true,
   'notice.created': true,

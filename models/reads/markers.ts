@@ -21,7 +21,10 @@ import {
 import { buildMenu, type Menu, type MenuCatalog, type MenuPage } from '../catalogs';
 import { Page, PageHistory } from '../pages/schemas';
 import { errors, nowSeconds } from '../platform';
+import { readDoc, readDocChanged } from './readCache';
 import { PageRead, type PageReadDoc } from './schemas';
+
+export { readDoc };
 
 /** Pages one report may carry (the reader sends a few; this bounds a hostile one). */
 export const MAX_MARK_BATCH = 200;
@@ -75,11 +78,6 @@ export async function changedSinceRead(
   return changed;
 }
 
-export async function readDoc(uid: number, itemId: number): Promise<PageReadDoc | null> {
-  if (!(uid > 0)) return null;
-  return PageRead.findOne({ uid, item_id: itemId }, { _id: 0 }).lean<PageReadDoc>();
-}
-
 function requireReader(actor: Actor): void {
   if (!(actor.uid > 0)) throw errors.notLoggedIn();
 }
@@ -102,6 +100,8 @@ async function upsertMarkers(
   } catch (error) {
     if ((error as { code?: unknown }).code !== 11000) throw error;
     await PageRead.updateOne({ uid, item_id: itemId }, update, { strict: false });
+  } finally {
+    readDocChanged(uid, itemId);
   }
 }
 

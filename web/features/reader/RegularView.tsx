@@ -143,7 +143,12 @@ export function RegularView({
         <Suspense fallback={<div style={{ height: MOBILE_HEADER_HEIGHT }} />}>
           <MobileHeader
             title={item.item_name}
-            catalog={tree(windowHeight - 160)}
+            catalog={
+              <>
+                <ReadSummary />
+                {tree(windowHeight - 160)}
+              </>
+            }
             onShare={() => open('share')}
             catalogOpen={drawer}
             onCatalogOpenChange={setDrawer}

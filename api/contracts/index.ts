@@ -16,6 +16,7 @@ import {
   adminUserContract,
   extLoginContract,
 } from './admin';
+import { aiContract, httpRelayContract } from './assistant';
 import { attachmentContract } from './attachment';
 import { mockContract, pageCommentContract, pageFeedbackContract } from './comment';
 import {
@@ -43,6 +44,7 @@ import { commonContract, userContract } from './user';
 
 export * from './coerce';
 export * from './admin';
+export * from './assistant';
 export * from './attachment';
 export * from './comment';
 export * from './compat';
@@ -85,6 +87,8 @@ export const contracts = {
   adminupdate: adminUpdateContract,
   extlogin: extLoginContract,
   agent: agentContract,
+  ai: aiContract,
+  httprelay: httpRelayContract,
   aitoken: aiTokenContract,
   kanban: kanbanContract,
   update: updateContract,

@@ -37,6 +37,7 @@ const WORKSPACE_NAMESPACES = [
   'editTools',
   'diff',
   'editAssets',
+  'assistants',
   'catalogManager',
   'app',
   'landing',

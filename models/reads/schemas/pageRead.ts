@@ -9,7 +9,8 @@
  * following the item (first read, or "mark all as read"): a page without a marker that was saved
  * after it is new or changed to them too.
  */
-import mongoose, { Schema } from 'mongoose';
+import { Schema } from 'mongoose';
+import { defineModel } from '../../platform';
 
 export interface PageReadDoc {
   uid: number;
@@ -35,4 +36,4 @@ pageReadSchema.index({ uid: 1, item_id: 1 }, { unique: true });
 // Purging an item drops its markers.
 pageReadSchema.index({ item_id: 1 });
 
-export const PageRead = mongoose.model<PageReadDoc>('PageRead', pageReadSchema);
+export const PageRead = defineModel<PageReadDoc>('PageRead', pageReadSchema);

@@ -25,6 +25,7 @@ import { usePage } from './usePage';
 import { useReaderLive } from './useReaderLive';
 import { Watermark } from './Watermark';
 import { LazyResult } from '../../components/LazyResult';
+import { ITEM_LOAD_OVERLAY_MS, LoadingOverlay } from '../../components/LoadingOverlay';
 import { ReadsContext } from '../reads/context';
 import { useReadTracking } from '../reads/useReadTracking';
 
@@ -139,7 +140,13 @@ export function ReaderScreen({
         subTitle={itemState.message}
       />
     );
-  if (!item) return <Skeleton active style={{ padding: 40 }} />;
+  if (!item)
+    return (
+      <>
+        <Skeleton active style={{ padding: 40 }} />
+        <LoadingOverlay active limitMs={ITEM_LOAD_OVERLAY_MS} label={t('reader.loadingItem')} />
+      </>
+    );
 
   const loggedIn = !!login;
   const notes = (
@@ -223,6 +230,7 @@ export function ReaderScreen({
           void navigate(readerPath(address, null, lang), { replace: true });
           void refresh();
         }}
+        onMenuChanged={refresh}
       />
     );
 

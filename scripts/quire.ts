@@ -165,7 +165,9 @@ async function startInContext(
   options: StartOptions,
 ): Promise<RunningQuire> {
   const events = context.bus;
-  const logger = options.logger ?? createLogger({ level: config.logLevel });
+  const baseLogger = options.logger ?? createLogger({ level: config.logLevel });
+  // A worker's every line says which worker wrote it.
+  const logger = options.worker ? baseLogger.child({ worker: options.worker.slot }) : baseLogger;
   const print = options.print ?? ((text: string) => process.stdout.write(`${text}\n`));
   context.reportEventError = (error, name) =>
     logger.error({ err: error, event: name }, 'event listener failed');
@@ -207,6 +209,10 @@ async function startInContext(
       await service.ready;
     }
     if (!worker) await listen(server, config.port, config.host);
+    // A worker's server never listens (the primary does), but its connection bookkeeping —
+    // header and request timeouts, closing idle keep-alive connections on stop — starts on
+    // 'listening'.
+    else server.emit('listening');
   } catch (error) {
     await realtime.close();
     await relay?.close();

@@ -132,8 +132,11 @@ export async function startPrimary(
     socket.setTimeout(FIRST_BYTES_TIMEOUT_MS, () => socket.destroy());
     socket.on('error', () => socket.destroy());
     socket.once('data', (head: Buffer) => {
-      // Pausing stops reading from the descriptor: every later byte is read by the worker.
+      // The descriptor is shared with the worker until the worker has it and this process closes
+      // its copy: if this process kept reading (pause() alone does not stop the handle), it
+      // would swallow bytes meant for the worker, such as a WebSocket's first frame.
       socket.pause();
+      (socket as net.Socket & { _handle?: { readStop(): number } })._handle?.readStop();
       socket.setTimeout(0);
       socket.removeAllListeners('error');
       handOver(socket, head, routeOf(head));

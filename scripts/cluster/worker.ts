@@ -37,7 +37,11 @@ function stop(code: number): void {
 process.on('SIGTERM', () => stop(0));
 // Ctrl-C in a terminal reaches the whole process group; the primary decides, through SIGTERM.
 process.on('SIGINT', () => {});
-process.on('disconnect', () => stop(0));
+// The primary gone means its engine is gone too: nothing left to drain into; the supervisor
+// restarts the primary, which starts new workers.
+process.on('disconnect', () => {
+  if (!stopping) process.exit(1);
+});
 
 const quire = await startQuire(config, {
   print,
@@ -64,8 +68,7 @@ process.on('message', (message: PrimaryMessage, handle?: Socket) => {
   }
   // The HTTP server takes the connection as if it had accepted it, then the bytes the primary
   // read to route it, then reads the rest itself.
+  handle.unshift(Buffer.from(message.head, 'base64'));
   server.emit('connection', handle);
-  handle.emit('data', Buffer.from(message.head, 'base64'));
-  handle.resume();
 });
 process.send?.({ quire: 'ready' } satisfies WorkerMessage);

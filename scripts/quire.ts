@@ -35,6 +35,7 @@ import {
   startRedisEventRelay,
   startIpcEventRelay,
   contextForNewInstance,
+  emitInContext,
   releaseContext,
   runInContext,
   type QuireContext,
@@ -187,6 +188,9 @@ async function startInContext(
       })
     : createRealtimeOnlyApp(logger, state);
   const server = http.createServer(app);
+  // WebSocket upgrades and socket data arrive outside the instance's async context.
+  emitInContext(server, context);
+  server.on('connection', (socket) => emitInContext(socket, context));
   const open = trackConnections(server);
   const worker = options.worker;
   const lead = !worker || worker.slot === 0;

@@ -5,6 +5,7 @@
  */
 import os from 'node:os';
 import path from 'node:path';
+import ipaddr from 'ipaddr.js';
 import { z } from 'zod';
 
 /** `"2mb"`, `"512kb"`, `"1048576"` → bytes. */
@@ -22,6 +23,30 @@ function isTimeZone(value: string): boolean {
   } catch {
     return false;
   }
+}
+
+/** `a, b` → ['a', 'b'] (lower case, empties dropped). */
+function commaList(value: string): string[] {
+  return value
+    .split(',')
+    .map((entry) => entry.trim().toLowerCase())
+    .filter(Boolean);
+}
+
+/** An address, a CIDR range (`10.0.0.0/8`, `fd00::/8`) or a host name. */
+function isRelayAllowEntry(entry: string): boolean {
+  if (entry.includes('/')) {
+    try {
+      ipaddr.parseCIDR(entry);
+      return true;
+    } catch {
+      return false;
+    }
+  }
+  return (
+    ipaddr.isValid(entry) ||
+    /^[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*$/.test(entry)
+  );
 }
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -108,6 +133,17 @@ const schema = z.object({
     .string()
     .default('')
     .refine((v) => v === '' || /^https?:\/\//.test(v), 'must start with http:// or https://'),
+  // Addresses the HTTP test tool's server relay may reach although they are private (loopback,
+  // private networks, link-local, cloud metadata …): a comma list of host names, addresses and
+  // CIDR ranges, e.g. `intranet.example.com, 10.1.0.0/16`. Empty = public addresses only.
+  HTTP_RELAY_ALLOW_HOSTS: z
+    .string()
+    .default('')
+    .refine(
+      (v) => commaList(v).every(isRelayAllowEntry),
+      'must be a comma list of host names, IP addresses or CIDR ranges',
+    )
+    .transform(commaList),
 });
 
 /** The keys Quire reads; `.env.example` lists exactly these. */
@@ -132,6 +168,8 @@ export interface Config {
   appTimezone: string;
   trustProxy: boolean | number | string;
   updateFeedUrl: string;
+  /** HTTP_RELAY_ALLOW_HOSTS, lower case. */
+  httpRelayAllowHosts: string[];
 }
 
 export class ConfigError extends Error {
@@ -188,5 +226,6 @@ export function loadConfig(
     appTimezone: c.APP_TIMEZONE,
     trustProxy: c.TRUST_PROXY,
     updateFeedUrl: c.UPDATE_FEED_URL,
+    httpRelayAllowHosts: c.HTTP_RELAY_ALLOW_HOSTS,
   };
 }

@@ -25,6 +25,7 @@ import { usePage } from './usePage';
 import { useReaderLive } from './useReaderLive';
 import { Watermark } from './Watermark';
 import { LazyResult } from '../../components/LazyResult';
+import { ITEM_LOAD_OVERLAY_MS, LoadingOverlay } from '../../components/LoadingOverlay';
 
 const SpreadsheetView = lazy(() => import('../sheet/SpreadsheetView'));
 
@@ -134,7 +135,13 @@ export function ReaderScreen({
         subTitle={itemState.message}
       />
     );
-  if (!item) return <Skeleton active style={{ padding: 40 }} />;
+  if (!item)
+    return (
+      <>
+        <Skeleton active style={{ padding: 40 }} />
+        <LoadingOverlay active limitMs={ITEM_LOAD_OVERLAY_MS} label={t('reader.loadingItem')} />
+      </>
+    );
 
   const loggedIn = !!login;
   const notes = (
@@ -205,6 +212,7 @@ export function ReaderScreen({
           void navigate(readerPath(address, null, lang), { replace: true });
           void refresh();
         }}
+        onMenuChanged={refresh}
       />
     );
 

@@ -13,12 +13,11 @@ import {
   SnippetsOutlined,
 } from '@ant-design/icons';
 import { App, type MenuProps } from 'antd';
-import { useCallback, useEffect, useState } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { homePageSetting } from '../../../api/common';
 import { pageAttachments } from '../../reader/api';
 import type { EditorToolProps } from '../contract';
-import { ComingSoonDialog, type LaterTool } from './ComingSoonDialog';
 import { MockDialog } from './MockDialog';
 import { templateBlock } from './markdown';
 import { NotifyDialog } from './NotifyDialog';
@@ -26,7 +25,13 @@ import { PageAttachmentsDialog } from './PageAttachmentsDialog';
 import { TemplateListDialog } from './TemplateListDialog';
 import { ToolButton } from '../ToolButton';
 
-type AssetDialog = 'attachments' | 'templates' | 'notify' | 'mock' | LaterTool;
+type AssetDialog = 'attachments' | 'templates' | 'notify' | 'mock' | 'http' | 'ai';
+
+// The assistants load when first opened: the editor's first load does not carry them.
+const HttpTestDialog = lazy(() =>
+  import('./HttpTestDialog').then((module) => ({ default: module.HttpTestDialog })),
+);
+const AiDialog = lazy(() => import('./AiDialog').then((module) => ({ default: module.AiDialog })));
 
 const CHINESE = 'zh_cn';
 
@@ -151,7 +156,7 @@ export function AssetTools({ editor, page }: EditorToolProps) {
           <ToolButton
             testId="editor-tool-http"
             icon={<SendOutlined />}
-            tip={t('editAssets.later.http')}
+            tip={t('assistants.http.title')}
             onClick={() => setDialog('http')}
           />
         </>
@@ -160,7 +165,7 @@ export function AssetTools({ editor, page }: EditorToolProps) {
         <ToolButton
           testId="editor-tool-ai"
           icon={<RobotOutlined />}
-          tip={t('editAssets.later.ai')}
+          tip={t('assistants.ai.title')}
           onClick={() => setDialog('ai')}
         />
       )}
@@ -182,7 +187,10 @@ export function AssetTools({ editor, page }: EditorToolProps) {
       )}
       {dialog === 'notify' && <NotifyDialog page={page} onClose={close} />}
       {dialog === 'mock' && <MockDialog page={page} editor={editor} onClose={close} />}
-      {(dialog === 'http' || dialog === 'ai') && <ComingSoonDialog tool={dialog} onClose={close} />}
+      <Suspense fallback={null}>
+        {dialog === 'http' && <HttpTestDialog page={page} editor={editor} onClose={close} />}
+        {dialog === 'ai' && <AiDialog editor={editor} onClose={close} />}
+      </Suspense>
     </>
   );
 }

@@ -11,7 +11,7 @@
  * supervisor passes that on and does not restart); 70 after a fatal error outside any request
  * (the supervisor restarts it).
  */
-import { type Config, ConfigError, loadConfig } from '../models/platform';
+import { type Config, ConfigError, loadConfig } from '../models/platform/config';
 import { watchSupervisor } from './supervisor';
 
 const EXIT_FATAL = 70;

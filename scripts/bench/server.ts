@@ -7,7 +7,7 @@
  * WORKERS). Tells its parent the port and the worker count over IPC and stops cleanly on SIGTERM
  * or when the parent goes away.
  */
-import { loadConfig } from '../../models/platform';
+import { loadConfig } from '../../models/platform/config';
 
 const config = loadConfig(process.env);
 let stopServer: () => Promise<void>;

@@ -23,7 +23,7 @@ import net from 'node:net';
 import path from 'node:path';
 import { setupPrimary as setupSocketIoPrimary } from '@socket.io/cluster-adapter';
 import { engineSocketPath, startEmbeddedMongo, type EmbeddedMongo } from '../../models/embedded';
-import type { Config } from '../../models/platform';
+import type { Config } from '../../models/platform/config';
 import { ROOT } from '../paths';
 import { routeOf, type Route } from './route';
 import type { PrimaryMessage, WorkerMessage } from './messages';

@@ -4,7 +4,7 @@
  * SIGINT/SIGTERM stop everything cleanly (a second signal forces the exit), exit 1 with a message
  * when it cannot start, 70 when it must be restarted (a worker slot that cannot come back).
  */
-import type { Config } from '../../models/platform';
+import type { Config } from '../../models/platform/config';
 import { watchSupervisor } from '../supervisor';
 import { startPrimary, type Primary } from './primary';
 

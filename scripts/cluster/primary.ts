@@ -138,7 +138,8 @@ export async function startPrimary(
       socket.pause();
       (socket as net.Socket & { _handle?: { readStop(): number } })._handle?.readStop();
       socket.setTimeout(0);
-      socket.removeAllListeners('error');
+      // The 'error' listener stays: a reset while the descriptor is in transit must not be an
+      // unhandled error here (it would end the primary, and every worker with it).
       handOver(socket, head, routeOf(head));
     });
   });

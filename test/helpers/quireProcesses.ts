@@ -13,6 +13,8 @@ import { ROOT } from '../../scripts/paths';
 const TSX_LOADER = pathToFileURL(path.join(ROOT, 'node_modules', 'tsx', 'dist', 'loader.mjs')).href;
 const ENTRIES = {
   start: path.join(ROOT, 'scripts', 'start.ts'),
+  /** What `npm start` supervises (one process, or with WORKERS > 1 the primary of the workers). */
+  serve: path.join(ROOT, 'scripts', 'serve.ts'),
   child: path.join(ROOT, 'test', 'helpers', 'quireChild.ts'),
 };
 const READY = /Quire is ready at (http:\/\/\S+)\//;

@@ -9,7 +9,7 @@
  * sends by content negotiation: the server never compresses per request.
  */
 import { fileURLToPath } from 'node:url';
-import { defineConfig } from 'vite';
+import { defineConfig, type Plugin } from 'vite';
 import { compression } from 'vite-plugin-compression2';
 
 const vendorGroups: { name: string; test: RegExp }[] = [
@@ -17,11 +17,32 @@ const vendorGroups: { name: string; test: RegExp }[] = [
   { name: 'vendor-i18n', test: /node_modules[\\/](i18next|react-i18next)[\\/]/ },
 ];
 
+/**
+ * antd's form context (imported by Input, Checkbox, Dropdown's ContextIsolator… — every screen)
+ * takes only `FormProvider` from @rc-component/form, but that package's index attaches its parts
+ * to the Form export, which no bundler can drop: every reader downloaded the whole form engine
+ * and validator (~13 KiB gzip). Pointing that one import at the module defining FormProvider
+ * keeps the same provider (Form.js imports the very same module) without the rest.
+ */
+function formContextOnly(): Plugin {
+  return {
+    name: 'quire:antd-form-context-only',
+    enforce: 'pre',
+    async resolveId(source, importer) {
+      if (source !== '@rc-component/form' || !importer) return null;
+      if (!/[\\/]antd[\\/]es[\\/]form[\\/]context\.js$/.test(importer)) return null;
+      const full = await this.resolve(source, importer, { skipSelf: true });
+      return full ? full.id.replace(/index\.js$/, 'FormContext.js') : null;
+    },
+  };
+}
+
 export default defineConfig({
   root: fileURLToPath(new URL('./web', import.meta.url)),
   base: '/',
   publicDir: false,
   plugins: [
+    formContextOnly(),
     compression({
       algorithms: ['brotliCompress', 'gzip'],
       // Small files are not worth a second request path; copies no smaller are skipped anyway.

@@ -29,10 +29,8 @@ import { CodeEditor } from './CodeEditor';
 import type { EditorHandle, EditorPageContext } from './contract';
 import { EditorHeader, type SaveState } from './EditorHeader';
 import { EditorToolbar } from './EditorToolbar';
-import { NotifySaveModal } from './NotifySaveModal';
-import { PageMetaModal, type PageMeta, type PageMetaMode } from './PageMetaModal';
+import type { PageMeta, PageMetaMode } from './PageMetaModal';
 import { classifyPaste, htmlToMarkdown } from './paste';
-import { PasteChoiceModal } from './PasteChoiceModal';
 import { PreviewPane } from './PreviewPane';
 import { useCoEditors } from './useCoEditors';
 import { useCollabDoc } from './useCollabDoc';
@@ -42,8 +40,21 @@ import { useEditorSave, type SaveOutcome } from './useEditorSave';
 import { useLockGate } from './useLockGate';
 import { usePreview } from './usePreview';
 import { uploadPastedImage } from './assets/imageUpload';
-import { SaveTemplateModal } from './assets/SaveTemplateModal';
+import { OnDemand } from '../../components/OnDemand';
 
+// The dialogs load when first opened (issue #22): the opening download is the editor alone.
+const PageMetaModal = lazy(() =>
+  import('./PageMetaModal').then((m) => ({ default: m.PageMetaModal })),
+);
+const NotifySaveModal = lazy(() =>
+  import('./NotifySaveModal').then((m) => ({ default: m.NotifySaveModal })),
+);
+const PasteChoiceModal = lazy(() =>
+  import('./PasteChoiceModal').then((m) => ({ default: m.PasteChoiceModal })),
+);
+const SaveTemplateModal = lazy(() =>
+  import('./assets/SaveTemplateModal').then((m) => ({ default: m.SaveTemplateModal })),
+);
 const CatalogManagerModal = lazy(() =>
   import('../catalog/CatalogManagerModal').then((m) => ({ default: m.CatalogManagerModal })),
 );
@@ -369,34 +380,40 @@ export function EditorScreen({ session }: { session: EditorSession }) {
           </div>
         )}
       </div>
-      <PageMetaModal
-        open={!!metaModal}
-        mode={metaModal?.mode ?? 'new'}
-        value={meta}
-        error={metaModal?.error}
-        onSubmit={(value) => {
-          setMeta(value);
-          setMetaModal(null);
-        }}
-        onCancel={() => {
-          setMetaModal(null);
-          // A new page without a title and page ID has nowhere to go.
-          if (!pageId && (!meta.title || !meta.customId)) void leaveNow();
-        }}
-      />
-      <NotifySaveModal
-        open={notifyOpen}
-        onCancel={() => setNotifyOpen(false)}
-        onSubmit={(remark) => {
-          setNotifyOpen(false);
-          void save(remark);
-        }}
-      />
-      <SaveTemplateModal
-        open={templateOpen}
-        content={templateOpen ? (handleRef.current?.getText() ?? '') : ''}
-        onClose={() => setTemplateOpen(false)}
-      />
+      <OnDemand open={!!metaModal}>
+        <PageMetaModal
+          open={!!metaModal}
+          mode={metaModal?.mode ?? 'new'}
+          value={meta}
+          error={metaModal?.error}
+          onSubmit={(value) => {
+            setMeta(value);
+            setMetaModal(null);
+          }}
+          onCancel={() => {
+            setMetaModal(null);
+            // A new page without a title and page ID has nowhere to go.
+            if (!pageId && (!meta.title || !meta.customId)) void leaveNow();
+          }}
+        />
+      </OnDemand>
+      <OnDemand open={notifyOpen}>
+        <NotifySaveModal
+          open={notifyOpen}
+          onCancel={() => setNotifyOpen(false)}
+          onSubmit={(remark) => {
+            setNotifyOpen(false);
+            void save(remark);
+          }}
+        />
+      </OnDemand>
+      <OnDemand open={templateOpen}>
+        <SaveTemplateModal
+          open={templateOpen}
+          content={templateOpen ? (handleRef.current?.getText() ?? '') : ''}
+          onClose={() => setTemplateOpen(false)}
+        />
+      </OnDemand>
       {managingCatalogs && (
         <Suspense fallback={null}>
           <CatalogManagerModal
@@ -413,19 +430,21 @@ export function EditorScreen({ session }: { session: EditorSession }) {
           />
         </Suspense>
       )}
-      <PasteChoiceModal
-        open={!!paste}
-        onCancel={() => setPaste(null)}
-        onText={() => {
-          handleRef.current?.insert(paste!.text);
-          setPaste(null);
-        }}
-        onMarkdown={() => {
-          const html = paste!.html;
-          setPaste(null);
-          void htmlToMarkdown(html).then((md) => handleRef.current?.insert(md));
-        }}
-      />
+      <OnDemand open={!!paste}>
+        <PasteChoiceModal
+          open={!!paste}
+          onCancel={() => setPaste(null)}
+          onText={() => {
+            handleRef.current?.insert(paste!.text);
+            setPaste(null);
+          }}
+          onMarkdown={() => {
+            const html = paste!.html;
+            setPaste(null);
+            void htmlToMarkdown(html).then((md) => handleRef.current?.insert(md));
+          }}
+        />
+      </OnDemand>
     </div>
   );
 }

@@ -13,18 +13,29 @@ import {
   SnippetsOutlined,
 } from '@ant-design/icons';
 import { App, type MenuProps } from 'antd';
-import { useCallback, useEffect, useState } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { homePageSetting } from '../../../api/common';
 import { pageAttachments } from '../../reader/api';
 import type { EditorToolProps } from '../contract';
-import { ComingSoonDialog, type LaterTool } from './ComingSoonDialog';
-import { MockDialog } from './MockDialog';
+import type { LaterTool } from './ComingSoonDialog';
 import { templateBlock } from './markdown';
-import { NotifyDialog } from './NotifyDialog';
-import { PageAttachmentsDialog } from './PageAttachmentsDialog';
-import { TemplateListDialog } from './TemplateListDialog';
 import { ToolButton } from '../ToolButton';
+
+// Each dialog loads when opened (issue #22): the editor's opening download carries none of them.
+const ComingSoonDialog = lazy(() =>
+  import('./ComingSoonDialog').then((m) => ({ default: m.ComingSoonDialog })),
+);
+const MockDialog = lazy(() => import('./MockDialog').then((m) => ({ default: m.MockDialog })));
+const NotifyDialog = lazy(() =>
+  import('./NotifyDialog').then((m) => ({ default: m.NotifyDialog })),
+);
+const PageAttachmentsDialog = lazy(() =>
+  import('./PageAttachmentsDialog').then((m) => ({ default: m.PageAttachmentsDialog })),
+);
+const TemplateListDialog = lazy(() =>
+  import('./TemplateListDialog').then((m) => ({ default: m.TemplateListDialog })),
+);
 
 type AssetDialog = 'attachments' | 'templates' | 'notify' | 'mock' | LaterTool;
 
@@ -165,24 +176,28 @@ export function AssetTools({ editor, page }: EditorToolProps) {
         />
       )}
 
-      {dialog === 'attachments' && (
-        <PageAttachmentsDialog
-          page={page}
-          editor={editor}
-          onCount={files.setCount}
-          onClose={() => {
-            close();
-            // The hub may have bound (or deleted) files without the page's list being shown again.
-            files.reload();
-          }}
-        />
-      )}
-      {dialog === 'templates' && (
-        <TemplateListDialog itemId={page.itemId} editor={editor} onClose={close} />
-      )}
-      {dialog === 'notify' && <NotifyDialog page={page} onClose={close} />}
-      {dialog === 'mock' && <MockDialog page={page} editor={editor} onClose={close} />}
-      {(dialog === 'http' || dialog === 'ai') && <ComingSoonDialog tool={dialog} onClose={close} />}
+      <Suspense fallback={null}>
+        {dialog === 'attachments' && (
+          <PageAttachmentsDialog
+            page={page}
+            editor={editor}
+            onCount={files.setCount}
+            onClose={() => {
+              close();
+              // The hub may have bound (or deleted) files without the page's list being shown again.
+              files.reload();
+            }}
+          />
+        )}
+        {dialog === 'templates' && (
+          <TemplateListDialog itemId={page.itemId} editor={editor} onClose={close} />
+        )}
+        {dialog === 'notify' && <NotifyDialog page={page} onClose={close} />}
+        {dialog === 'mock' && <MockDialog page={page} editor={editor} onClose={close} />}
+        {(dialog === 'http' || dialog === 'ai') && (
+          <ComingSoonDialog tool={dialog} onClose={close} />
+        )}
+      </Suspense>
     </>
   );
 }

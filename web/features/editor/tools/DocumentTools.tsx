@@ -10,7 +10,7 @@ import {
   TableOutlined,
 } from '@ant-design/icons';
 import { App } from 'antd';
-import { useState, type ReactNode } from 'react';
+import { lazy, Suspense, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { EditorToolProps } from '../contract';
 import { sqlToMarkdownTable } from './documentToolsApi';
@@ -22,8 +22,12 @@ import {
   JsonParseError,
   tabularToMarkdownTable,
 } from './markdownTools';
-import { TextToolDialog } from './TextToolDialog';
 import { ToolButton } from '../ToolButton';
+
+// Loaded when a tool is opened (issue #22), not with the editor.
+const TextToolDialog = lazy(() =>
+  import('./TextToolDialog').then((m) => ({ default: m.TextToolDialog })),
+);
 
 type TextTool = 'jsonTable' | 'beautify' | 'pasteTable' | 'sqlTable';
 
@@ -89,20 +93,22 @@ export function DocumentTools({ editor, page }: EditorToolProps) {
           onClick={() => open(key)}
         />
       ))}
-      {tool && (
-        <TextToolDialog
-          key={tool.key}
-          title={t(`editTools.${tool.key}.button`)}
-          placeholder={t(`editTools.${tool.key}.placeholder`)}
-          testId={tool.testId}
-          convert={convert[tool.key]}
-          onInsert={(markdown) => {
-            editor.insert(markdown);
-            editor.focus();
-          }}
-          onClose={() => setActive(null)}
-        />
-      )}
+      <Suspense fallback={null}>
+        {tool && (
+          <TextToolDialog
+            key={tool.key}
+            title={t(`editTools.${tool.key}.button`)}
+            placeholder={t(`editTools.${tool.key}.placeholder`)}
+            testId={tool.testId}
+            convert={convert[tool.key]}
+            onInsert={(markdown) => {
+              editor.insert(markdown);
+              editor.focus();
+            }}
+            onClose={() => setActive(null)}
+          />
+        )}
+      </Suspense>
     </>
   );
 }

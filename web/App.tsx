@@ -1,15 +1,16 @@
 /**
- * The app shell: Ant Design (theme, language pack, message/modal context), the bridge that lets
+ * The app shell: Ant Design (theme, language pack, message/modal context loaded on first use), the bridge that lets
  * the API client alert and navigate, and the route table of spec 000 §2. Every screen but the
  * landing page is a lazy chunk, so the reader route (`/:item`) loads no workspace code.
  */
-import { App as AntApp, ConfigProvider } from 'antd';
+import { ConfigProvider } from 'antd';
 import type { Locale } from 'antd/es/locale';
 import { lazy, Suspense, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Route, Routes } from 'react-router';
 import { RequireLogin } from './auth/RequireLogin';
 import { ApiBridge } from './components/ApiBridge';
+import { AppFeedback } from './components/AppFeedback';
 import { ScreenLoading } from './components/ScreenLoading';
 import { loadAntdLocale } from './i18n/antdLocale';
 import { LANGUAGES } from './i18n';
@@ -69,13 +70,14 @@ const MOTION = motionWanted();
 const THEME = { token: { colorPrimary: '#2f6fde', borderRadius: 8, motion: MOTION } };
 // The click ripple is drawn in a separate React root: it has its own switch.
 const WAVE = { disabled: !MOTION };
+const NOTIFICATION = { placement: 'bottomRight' } as const;
 
 export function App() {
   const locale = useAntdLocale();
   return (
     <ConfigProvider locale={locale} theme={THEME} wave={WAVE}>
       {/* Notices pop up bottom right: top right would cover the header's icons. */}
-      <AntApp notification={{ placement: 'bottomRight' }}>
+      <AppFeedback notification={NOTIFICATION}>
         <ApiBridge />
         <Suspense fallback={<ScreenLoading />}>
           <Routes>
@@ -137,7 +139,7 @@ export function App() {
             <Route path="*" element={<NotFound />} />
           </Routes>
         </Suspense>
-      </AntApp>
+      </AppFeedback>
     </ConfigProvider>
   );
 }

@@ -16,7 +16,7 @@
  * (REST) moves the address to its page ID and the session becomes shared. This screen wires those
  * hooks, the lock gate (useEditorLock, useLockGate) and the preview (usePreview) to the view.
  */
-import { Alert, App, Button, Empty, Spin, Tooltip } from 'antd';
+import { Alert, Button, Empty, Spin, Tooltip } from 'antd';
 import { EyeInvisibleOutlined, EyeOutlined } from '@ant-design/icons';
 import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -41,6 +41,7 @@ import { useLockGate } from './useLockGate';
 import { usePreview } from './usePreview';
 import { uploadPastedImage } from './assets/imageUpload';
 import { OnDemand } from '../../components/OnDemand';
+import { useAppFeedback } from '../../components/AppFeedback';
 
 // The dialogs load when first opened (issue #22): the opening download is the editor alone.
 const PageMetaModal = lazy(() =>
@@ -77,7 +78,7 @@ export interface EditorSession {
 
 export function EditorScreen({ session }: { session: EditorSession }) {
   const { t, i18n } = useTranslation();
-  const { modal, message } = App.useApp();
+  const { modal, message } = useAppFeedback();
   const navigate = useNavigate();
   const { item, itemId, pageId } = session;
 

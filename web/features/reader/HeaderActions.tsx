@@ -22,11 +22,12 @@ import {
   UserOutlined,
   UsergroupAddOutlined,
 } from '@ant-design/icons';
-import { Badge, Button, Dropdown, Tooltip, type MenuProps } from 'antd';
+import { Badge, Button, Tooltip, type MenuProps } from 'antd';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate } from 'react-router';
 import { currentPathAsRedirect } from '../../auth/redirect';
+import { LazyDropdown } from '../../components/LazyDropdown';
 import { useUnread } from '../notices/unreadContext';
 import type { ReaderDialog } from './dialogs';
 import { ReaderLanguageSwitch } from './ReaderLanguageSwitch';
@@ -140,7 +141,7 @@ export function HeaderActions({
         </>
       )}
       {item.item_manage && (
-        <Dropdown
+        <LazyDropdown
           trigger={['click']}
           menu={{ items: manage, onClick: ({ key }) => open(key as ReaderDialog) }}
         >
@@ -150,7 +151,7 @@ export function HeaderActions({
             icon={<SettingOutlined />}
             data-testid="manage-menu"
           />
-        </Dropdown>
+        </LazyDropdown>
       )}
       {!loggedIn && (
         <>

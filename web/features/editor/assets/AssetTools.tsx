@@ -12,7 +12,7 @@ import {
   SendOutlined,
   SnippetsOutlined,
 } from '@ant-design/icons';
-import { App, type MenuProps } from 'antd';
+import { type MenuProps } from 'antd';
 import { lazy, Suspense, useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { homePageSetting } from '../../../api/common';
@@ -21,6 +21,7 @@ import type { EditorToolProps } from '../contract';
 import type { LaterTool } from './ComingSoonDialog';
 import { templateBlock } from './markdown';
 import { ToolButton } from '../ToolButton';
+import { useAppFeedback } from '../../../components/AppFeedback';
 
 // Each dialog loads when opened (issue #22): the editor's opening download carries none of them.
 const ComingSoonDialog = lazy(() =>
@@ -77,7 +78,7 @@ function useAiEnabled(chinese: boolean): boolean {
 
 export function AssetTools({ editor, page }: EditorToolProps) {
   const { t } = useTranslation();
-  const { message, modal } = App.useApp();
+  const { message, modal } = useAppFeedback();
   const [dialog, setDialog] = useState<AssetDialog | null>(null);
   const files = usePageFileCount(page.pageId);
   const chinese = page.locale === CHINESE;

@@ -9,7 +9,6 @@ import {
   InsertRowBelowOutlined,
   TableOutlined,
 } from '@ant-design/icons';
-import { App } from 'antd';
 import { lazy, Suspense, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { EditorToolProps } from '../contract';
@@ -23,6 +22,7 @@ import {
   tabularToMarkdownTable,
 } from './markdownTools';
 import { ToolButton } from '../ToolButton';
+import { useAppFeedback } from '../../../components/AppFeedback';
 
 // Loaded when a tool is opened (issue #22), not with the editor.
 const TextToolDialog = lazy(() =>
@@ -41,7 +41,7 @@ const TEXT_TOOLS: { key: TextTool; testId: string; icon: ReactNode }[] = [
 
 export function DocumentTools({ editor, page }: EditorToolProps) {
   const { t } = useTranslation();
-  const { modal, message } = App.useApp();
+  const { modal, message } = useAppFeedback();
   const [active, setActive] = useState<TextTool | null>(null);
 
   function open(tool: TextTool) {

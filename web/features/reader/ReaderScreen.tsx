@@ -12,7 +12,6 @@ import { resolvePageId } from './api';
 import { apiLabels } from './apiLabels';
 import type { ReaderDialog } from './dialogs';
 import { HeaderActions } from './HeaderActions';
-import { LiveNotes } from './LiveNotes';
 import { findPage, firstPage } from './menu';
 import { itemAddress, readerPath } from './paths';
 import { ReaderDialogs } from './ReaderDialogs';
@@ -27,6 +26,8 @@ import { Watermark } from './Watermark';
 import { LazyResult } from '../../components/LazyResult';
 
 const SpreadsheetView = lazy(() => import('../sheet/SpreadsheetView'));
+// Shown only when the live connection has news (never to an anonymous reader): loaded then.
+const LiveNotes = lazy(() => import('./LiveNotes').then((m) => ({ default: m.LiveNotes })));
 
 const SINGLE_PAGE = '2';
 const SPREADSHEET = '4';
@@ -137,17 +138,20 @@ export function ReaderScreen({
   if (!item) return <Skeleton active style={{ padding: 40 }} />;
 
   const loggedIn = !!login;
-  const notes = (
-    <LiveNotes
-      lockHolder={live.lockHolder}
-      others={live.others}
-      saved={live.saved}
-      deleted={live.deleted}
-      onReload={() => {
-        live.clearSaved();
-        reload();
-      }}
-    />
+  const hasNotes = !!live.lockHolder || live.others.length > 0 || !!live.saved || live.deleted;
+  const notes = hasNotes && (
+    <Suspense fallback={null}>
+      <LiveNotes
+        lockHolder={live.lockHolder}
+        others={live.others}
+        saved={live.saved}
+        deleted={live.deleted}
+        onReload={() => {
+          live.clearSaved();
+          reload();
+        }}
+      />
+    </Suspense>
   );
   const open = (which: ReaderDialog) => setDialog(which);
   const address = itemAddress(item);

@@ -303,6 +303,8 @@ describe('what each role sees', () => {
     await tp.page.goto(`${suite.server.url}/${GUIDE_DOMAIN}/${suite.fx.guide.welcome}`);
     await waitForPage(tp.page, 'Welcome');
     await tp.page.getByTestId('manage-menu').click();
+    // The menu's code loads on first use: read the entries once the menu is shown.
+    await tp.page.getByRole('menuitem').first().waitFor();
     const entries = await tp.page.getByRole('menuitem').allTextContents();
     expect(entries).toEqual([
       'Import',

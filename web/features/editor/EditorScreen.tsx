@@ -31,7 +31,6 @@ import { EditorHeader, type SaveState } from './EditorHeader';
 import { EditorToolbar } from './EditorToolbar';
 import type { PageMeta, PageMetaMode } from './PageMetaModal';
 import { classifyPaste, htmlToMarkdown } from './paste';
-import { PreviewPane } from './PreviewPane';
 import { useCoEditors } from './useCoEditors';
 import { useCollabDoc } from './useCollabDoc';
 import { useEditorDrafts } from './useEditorDrafts';
@@ -43,7 +42,9 @@ import { uploadPastedImage } from './assets/imageUpload';
 import { OnDemand } from '../../components/OnDemand';
 import { useAppFeedback } from '../../components/AppFeedback';
 
-// The dialogs load when first opened (issue #22): the opening download is the editor alone.
+// The preview (the Markdown renderer) loads when shown: a page past the preview limit opens
+// without it. The dialogs load when first opened (issue #22).
+const PreviewPane = lazy(() => import('./PreviewPane').then((m) => ({ default: m.PreviewPane })));
 const PageMetaModal = lazy(() =>
   import('./PageMetaModal').then((m) => ({ default: m.PageMetaModal })),
 );
@@ -375,9 +376,13 @@ export function EditorScreen({ session }: { session: EditorSession }) {
             />
           )}
         </div>
-        {previewOn && (
+        {/* Shown once the editor holds the text: a page past the preview limit has turned the
+            preview off by then, and its renderer is never downloaded. */}
+        {previewOn && handle && (
           <div style={{ flex: 1, minWidth: 0, background: '#fff' }}>
-            <PreviewPane source={previewText} />
+            <Suspense fallback={null}>
+              <PreviewPane source={previewText} />
+            </Suspense>
           </div>
         )}
       </div>

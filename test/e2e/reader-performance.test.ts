@@ -4,7 +4,7 @@
  * condition here). What is asserted is the weight's bound and the code split itself: the reader
  * route loads no workspace, editor, admin, spreadsheet, diagram or math code for a plain page, and
  * an anonymous visitor none of what only use or a login brings (dialogs, toasts, menus, the form
- * engine, members' header icons, live notes); and the delivery: the scripts arrive as the build's
+ * engine, members' header icons, live notes, the catalogue's non-reader sections); and the delivery: the scripts arrive as the build's
  * brotli copies.
  */
 import { afterAll, beforeAll, expect, test } from '@jest/globals';
@@ -40,10 +40,10 @@ const NOT_READER =
 /**
  * Loaded on first use or for a login only (issue #22). Chunk names come from the modules Vite
  * named them after: our own modules, antd's modal and notification hooks (its App), the form
- * engine (@rc-component/form), the dropdown (and with it the menu).
+ * engine (@rc-component/form), the dropdown (and with it the menu), the catalogue's other part.
  */
 const NOT_ANONYMOUS =
-  /FeedbackHost|HeaderMemberActions|LiveNotes|LiveShell|UnreadProvider|useModal|useNotification|useForm|\/dropdown-/;
+  /FeedbackHost|HeaderMemberActions|LiveNotes|LiveShell|UnreadProvider|useModal|useNotification|useForm|\/dropdown-|catalogue-[a-z_]+-rest/;
 
 /** The anonymous reader's JavaScript, gzip (issue #22: 418 KiB before the light-delivery work). */
 const READER_JS_BOUND = 350 * 1024;

@@ -247,6 +247,24 @@ describe('layouts and languages', () => {
     await page.getByTestId('reader-sidebar').getByText('Welcome', { exact: true }).click();
     await page.waitForURL(`${suite.server.url}/en/${GUIDE_DOMAIN}/${suite.fx.guide.welcome}`);
   });
+
+  test("an anonymous reader fetches only the catalogue's reader part; the login screen then has its texts", async () => {
+    const { page } = await open();
+    const catalogues: string[] = [];
+    page.on('request', (request) => {
+      const name = /\/(catalogue-[a-z_]+-(?:reader|rest))-/.exec(request.url())?.[1];
+      if (name) catalogues.push(name);
+    });
+    await page.goto(`${suite.server.url}/cn/${GUIDE_DOMAIN}/${suite.fx.guide.alpha}`);
+    await waitForPage(page, 'Alpha page');
+    await page.getByRole('searchbox', { name: '搜索本项目（回车）' }).waitFor();
+    expect(catalogues).toEqual(['catalogue-zh_cn-reader']);
+
+    await page.getByTestId('header-actions').getByTestId('login').click();
+    await page.getByRole('textbox', { name: '用户名' }).waitFor();
+    await page.getByRole('button', { name: /登\s*录/ }).waitFor();
+    expect(catalogues).toEqual(['catalogue-zh_cn-reader', 'catalogue-zh_cn-rest']);
+  });
 });
 
 describe('what each role sees', () => {

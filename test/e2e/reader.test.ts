@@ -161,6 +161,18 @@ describe('reading a page', () => {
     await page.getByTestId('reader-sidebar').waitFor();
   });
 
+  test('the back-to-top button appears once the page is scrolled, and takes the reader back up', async () => {
+    const { page } = await open();
+    // A low window: the page scrolls past the button's 400 px threshold.
+    await page.setViewportSize({ width: 1280, height: 200 });
+    await page.goto(`${suite.server.url}/${GUIDE_DOMAIN}/${suite.fx.guide.rendering}`);
+    await waitForPage(page, 'Rendering');
+    await expect(page.getByTestId('back-to-top').count()).resolves.toBe(0);
+    await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
+    await page.getByTestId('back-to-top').click();
+    await eventually(() => page.evaluate(() => window.scrollY), 0);
+  });
+
   test('Markdown: table, task list, highlighted code, KaTeX, a mermaid diagram and an API document', async () => {
     const { page } = await open();
     await page.goto(`${suite.server.url}/${GUIDE_DOMAIN}/${suite.fx.guide.rendering}`);

@@ -18,7 +18,8 @@ import type { AppState } from './state';
 import { webApp } from './web';
 
 export interface AppOptions {
-  config: Pick<Config, 'bodyLimitBytes' | 'trustProxy'>;
+  config: Pick<Config, 'bodyLimitBytes' | 'trustProxy'> &
+    Partial<Pick<Config, 'httpRelayAllowHosts'>>;
   logger: Logger;
   state: AppState;
   /** Folder of the built web app (index.html + assets/). */
@@ -48,6 +49,7 @@ export function createApp(options: AppOptions): Express {
       state,
       logger,
       bodyLimitBytes: config.bodyLimitBytes,
+      actionConfig: { httpRelayAllowHosts: config.httpRelayAllowHosts ?? [] },
     }),
   );
   app.use(webApp(options.webDistDir));

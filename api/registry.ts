@@ -10,6 +10,12 @@ import type { Logger } from '../models/platform';
 import type { Params } from './params';
 import { actionKey, controllerKey } from './showdocRoute';
 
+/** The process settings actions may need (api/app.ts fills them from the Config). */
+export interface ActionConfig {
+  /** HTTP_RELAY_ALLOW_HOSTS: private hosts and ranges the HTTP test relay may reach. */
+  httpRelayAllowHosts: readonly string[];
+}
+
 /** What an action receives. Auth helpers (the accounts issue) build on `token()`. */
 export interface ActionContext<Input = Record<string, unknown>> {
   req: Request;
@@ -26,6 +32,8 @@ export interface ActionContext<Input = Record<string, unknown>> {
   /** Client address (honours TRUST_PROXY). */
   ip: string;
   logger: Logger;
+  /** The process settings an action passes on to models (explicit, never read from a global). */
+  config: ActionConfig;
   /** The user_token by ShowDoc's transport order: X-API-Token, Bearer, then the parameter. */
   token(): string;
 }

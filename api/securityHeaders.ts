@@ -7,7 +7,9 @@
  * Why each allowance: Ant Design, KaTeX and mermaid write inline `style` attributes and style
  * elements ('unsafe-inline' for styles only — scripts stay 'self'); pages show images from
  * anywhere (img-src https: http:) and embed https iframes (videos); data:/blob: serve pasted
- * images, KaTeX fonts and downloads. HSTS and upgrade-insecure-requests are left to the TLS proxy:
+ * images, KaTeX fonts and downloads; the editor's HTTP test tool sends from the browser to the
+ * API under test (connect-src https: http: — no new way out, since img-src already reaches any
+ * host). HSTS and upgrade-insecure-requests are left to the TLS proxy:
  * set here they would break a plain-HTTP install on a LAN.
  */
 import helmet from 'helmet';
@@ -22,7 +24,7 @@ export function securityHeaders() {
         'style-src': ["'self'", "'unsafe-inline'"],
         'img-src': ["'self'", 'data:', 'blob:', 'https:', 'http:'],
         'font-src': ["'self'", 'data:'],
-        'connect-src': ["'self'"],
+        'connect-src': ["'self'", 'https:', 'http:'],
         'frame-src': ["'self'", 'https:'],
         'worker-src': ["'self'", 'blob:'],
         'media-src': ["'self'", 'data:', 'blob:', 'https:'],

@@ -8,7 +8,7 @@ import { ApiError, errors, type Logger, runForClient } from '../models/platform'
 import { successBody } from './envelope';
 import { findContract } from './contracts';
 import { Params, parseInput } from './params';
-import type { ActionContext, ControllerRegistry } from './registry';
+import type { ActionConfig, ActionContext, ControllerRegistry } from './registry';
 import { toParamRecord } from './sanitize';
 import { resolveShowdocRoute, type RouteResolution } from './showdocRoute';
 import type { AppState } from './state';
@@ -35,8 +35,9 @@ export function showdocTransport(options: {
   state: AppState;
   logger: Logger;
   bodyLimitBytes: number;
+  actionConfig: ActionConfig;
 }): Router {
-  const { registry, state, logger, bodyLimitBytes } = options;
+  const { registry, state, logger, bodyLimitBytes, actionConfig } = options;
   const router = Router();
 
   router.use((req: Request, res: Response, next: NextFunction) => {
@@ -89,6 +90,7 @@ export function showdocTransport(options: {
       action: route.action,
       ip: req.ip ?? '',
       logger,
+      config: actionConfig,
       token: () => tokenFrom(req, params),
     };
     const data = await runForClient(ctx.ip, () => handler(ctx));

@@ -28,6 +28,7 @@ import {
   startRedisEventRelay,
   type RedisEventRelay,
   contextForNewInstance,
+  emitInContext,
   releaseContext,
   runInContext,
   type QuireContext,
@@ -143,6 +144,9 @@ async function startInContext(
       })
     : createRealtimeOnlyApp(logger, state);
   const server = http.createServer(app);
+  // WebSocket upgrades and socket data arrive outside the instance's async context.
+  emitInContext(server, context);
+  server.on('connection', (socket) => emitInContext(socket, context));
 
   // Redis comes first: a process that cannot reach it must not serve (its events would be lost).
   let relay: RedisEventRelay | undefined;

@@ -16,6 +16,7 @@ import {
   adminUserContract,
   extLoginContract,
 } from './admin';
+import { aiContract, httpRelayContract } from './assistant';
 import { attachmentContract } from './attachment';
 import { mockContract, pageCommentContract, pageFeedbackContract } from './comment';
 import {
@@ -42,6 +43,7 @@ import { commonContract, userContract } from './user';
 
 export * from './coerce';
 export * from './admin';
+export * from './assistant';
 export * from './attachment';
 export * from './comment';
 export * from './compat';
@@ -83,6 +85,8 @@ export const contracts = {
   adminupdate: adminUpdateContract,
   extlogin: extLoginContract,
   agent: agentContract,
+  ai: aiContract,
+  httprelay: httpRelayContract,
   aitoken: aiTokenContract,
   kanban: kanbanContract,
   update: updateContract,

@@ -123,7 +123,7 @@ export const pageContract = {
   sort: action({ item_id: int(), pages: raw() }, z.unknown()),
   sqlToMarkdownTable: action({ sql: str() }, z.object({ markdown: z.string() })),
   isLock: action(
-    { page_id: int() },
+    { page_id: int(), item_id: int() },
     z.looseObject({ lock: z.union([z.number(), z.string(), z.boolean()]) }),
   ),
   setLock: action({ page_id: int(), item_id: int(), lock_to: int() }, z.unknown()),

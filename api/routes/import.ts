@@ -5,10 +5,9 @@
  * refused import does not even store the upload.
  */
 import { rm } from 'node:fs/promises';
-import { requireItem } from '../../models/access';
 import { authenticateToken } from '../../models/accounts';
 import { errors, fileStorage } from '../../models/platform';
-import { importFile } from '../../models/transfer';
+import { checkImportTarget, importFile } from '../../models/transfer';
 import { requireLogin } from '../auth';
 import type { Params } from '../params';
 import { defineController, type ActionContext } from '../registry';
@@ -37,8 +36,7 @@ export const importController = defineController('import', {
         const params = paramsWithForm(ctx, fields);
         if (!tokenOf(ctx, params)) return;
         const actor = await importer(ctx, params);
-        const itemId = params.int('item_id');
-        if (itemId > 0) await requireItem(actor, itemId, 'manage', { denied: 10302 });
+        await checkImportTarget(actor, params.int('item_id'));
       },
     });
     try {

@@ -39,6 +39,7 @@ import { importController } from './import';
 import { agentController } from './agent';
 import { aiController } from './ai';
 import { aiTokenController } from './aiToken';
+import { httpRelayController } from './httpRelay';
 import { kanbanController } from './kanban';
 import { publicSquareController, scriptCronController, updateController } from './maintenance';
 import { pageCommentController, pageFeedbackController } from './pageComment';
@@ -82,6 +83,7 @@ export const controllers: ControllerDefinition[] = [
   agentController,
   aiController,
   aiTokenController,
+  httpRelayController,
   kanbanController,
   publicSquareController,
   updateController,

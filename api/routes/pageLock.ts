@@ -9,7 +9,10 @@ import { defineController } from '../registry';
 export const pageLockController = defineController('page', {
   async isLock(ctx) {
     const { actor } = await requireLogin(ctx);
-    return pageLockState(actor, ctx.params.int('page_id'), { itemPassword: itemPassword(ctx) });
+    return pageLockState(actor, ctx.params.int('page_id'), {
+      itemId: ctx.params.int('item_id'),
+      itemPassword: itemPassword(ctx),
+    });
   },
 
   async setLock(ctx) {

@@ -21,6 +21,7 @@ import { Item, type ItemDoc } from '../items/schemas';
 import { ItemMember, MEMBER_ADMIN, MEMBER_EDIT, TeamItemMember } from '../members/schemas';
 import { Catalog, TOP_LEVEL } from '../catalogs/schemas';
 import { ApiError, type ErrorCode, errors } from '../platform';
+import { ACTIONS, type ActionRule, type ItemAction } from './actions';
 import { verifyItemPassword } from './itemPasswords';
 
 /** Who is asking. `uid` 0 is an anonymous visitor. */
@@ -248,17 +249,44 @@ export async function canSeeCatalog(access: ItemAccess, catId: number): Promise<
 }
 
 /**
- * The flags the web client shows buttons by (`item/info`): computed here so the UI never
- * re-derives permissions.
+ * The actor's access when they may do `action` to the item; otherwise the refusal the action's
+ * rule names (models/access/actions.ts).
+ */
+export function requireAction(
+  actor: Actor,
+  action: ItemAction,
+  idOrItem: number | string | ItemDoc,
+  options: AccessOptions = {},
+): Promise<ItemAccess> {
+  const rule: ActionRule = ACTIONS[action];
+  const answer = { ...options, missing: rule.missing, denied: rule.denied, message: rule.message };
+  return rule.needs === 'editor' || rule.needs === 'manager'
+    ? requireItemRole(actor, idOrItem, rule.needs, answer)
+    : requireItem(actor, idOrItem, rule.needs, answer);
+}
+
+/** Whether an access already read allows `action` (for flags and filters; no refusal). */
+export function permits(access: ItemAccess, action: ItemAction): boolean {
+  const { needs } = ACTIONS[action] as ActionRule;
+  return needs === 'editor' || needs === 'manager' ? access[needs] : allows(access, needs);
+}
+
+/**
+ * The flags the web client shows buttons by (`item/info`): the named actions' answers, so the UI
+ * never re-derives permissions.
  */
 export function clientFlags(access: ItemAccess, actor: Actor) {
+  const edit = permits(access, 'page.update');
+  const manage = permits(access, 'item.manage');
   return {
     is_login: actor.uid > 0,
-    item_edit: access.edit,
-    item_manage: access.manage,
-    ItemPermn: access.edit,
-    ItemCreator: access.manage,
+    item_edit: edit,
+    item_manage: manage,
+    ItemPermn: edit,
+    ItemCreator: manage,
   };
 }
+
+export { ACTIONS, type ItemAction } from './actions';
 
 export { hashItemPassword, verifyItemPassword } from './itemPasswords';

@@ -12,10 +12,11 @@
  */
 import { createHash } from 'node:crypto';
 import bcrypt from 'bcryptjs';
-import { countFailure, currentClient, requireUnderLimit } from '../platform';
+import { countFailure, currentClient, perContext, requireUnderLimit } from '../platform';
 import type { ItemDoc } from '../items/schemas';
 
-const remembered = new Map<string, boolean>();
+/** The instance's answers to attempts already checked (a repeated attempt costs no bcrypt). */
+const rememberedAnswers = perContext(() => new Map<string, boolean>());
 const LIMIT = 10_000;
 
 export function hashItemPassword(plain: string): Promise<string> {
@@ -34,6 +35,7 @@ export async function verifyItemPassword(
   await requireUnderLimit('itemPassword', throttleKey);
   const stored = item.password || (await (dummyHash ??= hashItemPassword('-')));
   const key = `${item.item_id}:${stored}:${createHash('sha256').update(attempt).digest('hex')}`;
+  const remembered = rememberedAnswers();
   const known = remembered.get(key);
   if (known !== undefined) return known; // a repeated attempt teaches nothing new: not counted
   const ok = (await bcrypt.compare(attempt, stored)) && Boolean(item.password);

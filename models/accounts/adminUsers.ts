@@ -10,11 +10,10 @@
  *   teams without an owner): transfer them first. Nothing of anyone else is ever lost this way;
  * - a new user needs a password (ShowDoc's server accepted an empty one, its UI did not).
  */
-import mongoose from 'mongoose';
 import { requireSiteAdmin, type Actor } from '../access';
 import { Item } from '../items/schemas';
 import { ItemMember, Team, TeamItemMember, TeamMember } from '../members/schemas';
-import { errors, events, formatUnix, formatUnixOrEmpty } from '../platform';
+import { errors, events, formatUnix, formatUnixOrEmpty, connection } from '../platform';
 import { ADMIN_GROUP, User, type UserDoc } from './schemas/user';
 import { UserToken } from './schemas/userToken';
 import { createUser, findUserByUid, hashPassword, MAX_PASSWORD_BYTES, revokeTokens } from './users';
@@ -137,7 +136,7 @@ export async function deleteUserAccount(actor: Actor, uid: number): Promise<void
   if (await Team.exists({ uid }))
     throw errors.failed('This user still owns teams: transfer or delete them first');
   const itemIds = new Set<number>();
-  await mongoose.connection.transaction(async (session) => {
+  await connection().transaction(async (session) => {
     for (const row of await ItemMember.find({ uid }, { item_id: 1, _id: 0 }, { session }).lean())
       itemIds.add(row.item_id);
     for (const row of await TeamItemMember.find(

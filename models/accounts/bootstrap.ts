@@ -7,14 +7,14 @@
  * so deleting or renaming the admin later, or changing ADMIN_PASSWORD, never brings it back.
  */
 import { randomBytes } from 'node:crypto';
-import mongoose from 'mongoose';
+import { connection } from '../platform';
 import { createUser, findUserByName } from './users';
 
 export const FIRST_ADMIN_USERNAME = 'showdoc';
 const MARKER = 'quire_first_admin_created';
 
 function optionsCollection() {
-  return mongoose.connection.collection<{ option_name: string; option_value: string }>('options');
+  return connection().collection<{ option_name: string; option_value: string }>('options');
 }
 
 /** 16 characters from a 96-bit draw, URL-safe so it can be typed and pasted anywhere. */

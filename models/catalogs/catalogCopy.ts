@@ -8,8 +8,7 @@
  * (pages keep their ids, history and links). A move to another item copies, then sends the source
  * pages to the recycle bin (recoverable) and removes the source catalogs.
  */
-import mongoose from 'mongoose';
-import { requireItem, type Actor, type ItemAccess } from '../access';
+import { requireAction, type Actor, type ItemAccess } from '../access';
 import {
   applyTreePlan,
   asApiError,
@@ -23,7 +22,7 @@ import {
   type CatalogRow,
 } from './catalogs';
 import { planTreeUpdate, subtreeHeight, subtreeOf } from './catalogTree';
-import { errors, events, nextId, nowSeconds } from '../platform';
+import { errors, events, nextId, nowSeconds, connection } from '../platform';
 import { Catalog, MAX_LEVEL, TOP_LEVEL, type CatalogDoc } from './schemas/catalog';
 import { Page, type PageDoc } from '../pages/schemas';
 
@@ -41,11 +40,7 @@ export interface CopyCatalogInput {
 }
 
 function editAccess(actor: Actor, itemId: number): Promise<ItemAccess> {
-  return requireItem(actor, itemId, 'edit', {
-    denied: 10103,
-    missing: 10103,
-    message: 'You do not have permission to edit this item',
-  });
+  return requireAction(actor, 'catalog.update', itemId);
 }
 
 /** Copies or moves; returns the (new) root catalog row. */
@@ -101,7 +96,7 @@ async function moveWithinItem(
   parentId: number,
 ): Promise<CatalogRow> {
   const itemId = source.item_id;
-  await mongoose.connection
+  await connection()
     .transaction(async (session) => {
       const catalogs = await itemCatalogs(itemId, session);
       const node = {
@@ -135,7 +130,7 @@ async function copySubtree(
   parentId: number,
   rootLevel: number,
 ): Promise<CatalogDoc> {
-  return mongoose.connection.transaction(async (session) => {
+  return connection().transaction(async (session) => {
     const catalogs = (await itemCatalogs(source.item_id, session)).filter((c) =>
       subtree.includes(c.cat_id),
     );

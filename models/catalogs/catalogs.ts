@@ -12,8 +12,8 @@
  * top-level catalogs sees and changes only what lies inside them; the granted catalogs themselves
  * may be renamed and reordered but not moved or deleted.
  */
-import mongoose, { type ClientSession } from 'mongoose';
-import { requireItem, type Actor, type ItemAccess } from '../access';
+import { type ClientSession } from 'mongoose';
+import { requireAction, type Actor, type ItemAccess } from '../access';
 import {
   computeLevels,
   MAX_CATALOG_NAME,
@@ -26,7 +26,7 @@ import {
   type TreePlan,
 } from './catalogTree';
 import { logChange } from '../items';
-import { ApiError, errors, events, formatUnix, nextId, nowSeconds } from '../platform';
+import { ApiError, errors, events, formatUnix, nextId, nowSeconds, connection } from '../platform';
 import { moveToRecycleBin } from '../pages';
 import { Catalog, MAX_LEVEL, TOP_LEVEL, type CatalogDoc } from './schemas/catalog';
 import { Page, type PageDoc } from '../pages/schemas';
@@ -34,7 +34,6 @@ import { Page, type PageDoc } from '../pages/schemas';
 /** Catalogs per item (ShowDoc's quota; creating more answers 10100). */
 export const MAX_CATALOGS_PER_ITEM = 1500;
 
-const NO_PERMISSION = 'You do not have permission to edit this item';
 const OUTSIDE_RESTRICTION =
   'You may only change catalogs inside the catalogs you were given access to';
 const TOO_DEEP = `Catalogs can be nested at most ${MAX_LEVEL - TOP_LEVEL + 1} levels deep`;
@@ -93,11 +92,7 @@ export function insideRestriction(
 }
 
 function editAccess(actor: Actor, itemId: number): Promise<ItemAccess> {
-  return requireItem(actor, itemId, 'edit', {
-    denied: 10103,
-    missing: 10103,
-    message: NO_PERMISSION,
-  });
+  return requireAction(actor, 'catalog.update', itemId);
 }
 
 /** Tree errors become ShowDoc's generic failure (or its catalog "no permission") with the reason. */
@@ -129,11 +124,7 @@ export async function listCatalogs(
   shape: CatalogListShape,
   itemPassword = '',
 ): Promise<CatalogRow[] | CatalogGroupRow[]> {
-  const access = await requireItem(actor, itemId, 'visit', {
-    denied: 10103,
-    missing: 10103,
-    itemPassword,
-  });
+  const access = await requireAction(actor, 'catalog.read', itemId, { itemPassword });
   const all = await itemCatalogs(itemId);
   const parents = parentMap(all);
   const visible = all.filter((c) => insideRestriction(access, c.cat_id, parents));
@@ -250,7 +241,7 @@ export async function saveCatalog(actor: Actor, input: SaveCatalogInput): Promis
   const itemId = input.itemId;
 
   if (input.catId > 0) {
-    const plan = await mongoose.connection
+    const plan = await connection()
       .transaction(async (session) => {
         const catalogs = await itemCatalogs(itemId, session);
         const before = catalogs.find((c) => c.cat_id === input.catId);
@@ -389,7 +380,7 @@ export async function removeSubtree(
     const now = nowSeconds();
     for (const page of pages)
       if (await moveToRecycleBin(actor, page, now)) pageIds.push(page.page_id);
-    const done = await mongoose.connection.transaction(async (session) => {
+    const done = await connection().transaction(async (session) => {
       const subtree = subtreeOf(target.cat_id, await itemCatalogs(itemId, session));
       const late = await Page.countDocuments(
         { item_id: itemId, cat_id: { $in: subtree }, is_del: 0 },
@@ -421,7 +412,7 @@ export async function saveCatalogTree(
   dragged?: DraggedInfo,
 ): Promise<void> {
   const access = await editAccess(actor, itemId);
-  const plan = await mongoose.connection
+  const plan = await connection()
     .transaction(async (session) => {
       // Sequential on purpose: the first command of a transaction starts it, so no parallel reads.
       const catalogs = await itemCatalogs(itemId, session);

@@ -15,7 +15,7 @@
  */
 import type { Actor, ItemAccess } from '../access';
 import { byOrder, parentMap, insideRestriction, type CatalogRow, catalogRow } from './catalogs';
-import { errors, events } from '../platform';
+import { errors, events, perContext } from '../platform';
 import { escapeForClient } from '../pages';
 import { Catalog, type CatalogDoc } from './schemas/catalog';
 import { Page, type PageDoc } from '../pages/schemas';
@@ -49,15 +49,18 @@ interface CacheEntry {
   builtAt: number;
 }
 
-const cache = new Map<number, CacheEntry>();
+/** The instance's menus by item, dropped by the events that change them (relayed ones too). */
+const menuCache = perContext(() => {
+  const cache = new Map<number, CacheEntry>();
+  for (const name of ['menu.changed', 'page.saved', 'page.deleted', 'item.changed'] as const)
+    events.subscribe(name, (payload) => void cache.delete(payload.itemId));
+  return cache;
+});
 
 /** Drops an item's cached menu (the next request rebuilds it). */
 export function invalidateMenu(itemId: number): void {
-  cache.delete(itemId);
+  menuCache().delete(itemId);
 }
-
-for (const name of ['menu.changed', 'page.saved', 'page.deleted', 'item.changed'] as const)
-  events.subscribe(name, (payload) => invalidateMenu(payload.itemId));
 
 async function loadSnapshot(itemId: number): Promise<MenuSnapshot> {
   const [catalogs, pages] = await Promise.all([
@@ -84,6 +87,7 @@ async function loadSnapshot(itemId: number): Promise<MenuSnapshot> {
 
 /** The item's unfiltered menu data, from the cache when fresh. Concurrent callers share one build. */
 function snapshotOf(itemId: number): Promise<MenuSnapshot> {
+  const cache = menuCache();
   const entry = cache.get(itemId);
   if (entry && Date.now() - entry.builtAt < MAX_AGE_MS) {
     cache.delete(itemId); // re-insert: Map order is the LRU order
@@ -102,7 +106,7 @@ function snapshotOf(itemId: number): Promise<MenuSnapshot> {
 
 /** For tests and diagnostics: whether an item's menu is cached right now. */
 export function isMenuCached(itemId: number): boolean {
-  return cache.has(itemId);
+  return menuCache().has(itemId);
 }
 
 export interface MenuPage {

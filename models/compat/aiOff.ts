@@ -5,15 +5,11 @@
  * then "disabled" shapes or the same errors. ShowDoc's clients hide the AI entry points on these
  * answers instead of failing.
  */
-import { requireItem, requireItemRole, type Actor } from '../access';
+import { requireAction, type Actor } from '../access';
 import { errors } from '../platform';
 import { AI_CONFIG_OFF, type AiConfig } from '../items';
-import { getSiteSettings } from '../settings';
 
 const AI_NOT_CONFIGURED = 'The AI service is not configured, please contact the administrator';
-const AI_KEY_MISSING =
-  'The administrator has not configured an AI assistant key in the back office, so AI features are unavailable. Please contact the administrator';
-const AI_ASSISTANT_PENDING = 'The AI assistant is not available in this version yet';
 const SESSION_MISSING = 'Session does not exist';
 const ITEM_TYPE_LABELS: Record<number, string> = {
   2: 'single_page',
@@ -26,11 +22,7 @@ const ITEM_TYPE_LABELS: Record<number, string> = {
 /** What ShowDoc's agent actions require before they look at the AI service. */
 async function agentScope(actor: Actor, itemId: number): Promise<void> {
   if (itemId <= 0 && actor.uid <= 0) throw errors.notLoggedIn('Please log in first');
-  if (itemId > 0)
-    await requireItem(actor, itemId, 'visit', {
-      missing: 10303,
-      message: 'No permission to visit this item',
-    });
+  if (itemId > 0) await requireAction(actor, 'item.useAssistant', itemId);
 }
 
 export interface AgentConfig {
@@ -48,7 +40,7 @@ export async function agentConfig(actor: Actor, itemId: number): Promise<AgentCo
   await agentScope(actor, itemId);
   let itemType = 'regular';
   if (itemId > 0) {
-    const access = await requireItem(actor, itemId, 'visit', { missing: 10303 });
+    const access = await requireAction(actor, 'item.useAssistant', itemId);
     itemType = ITEM_TYPE_LABELS[access.item.item_type] ?? 'regular';
   }
   return {
@@ -95,10 +87,7 @@ export function agentSessionAction(id: number, what: 'session' | 'message'): nev
 /** item/getAiConfig: the item's knowledge base settings — always the "off" row. */
 export async function itemAiConfig(actor: Actor, itemId: number): Promise<AiConfig> {
   if (!(itemId > 0)) throw errors.failed('Item ID is required');
-  await requireItem(actor, itemId, 'visit', {
-    missing: 10303,
-    message: 'No permission to visit this item',
-  });
+  await requireAction(actor, 'item.useAssistant', itemId);
   return { ...AI_CONFIG_OFF };
 }
 
@@ -112,9 +101,7 @@ export async function setItemAiConfig(
   fields: string[],
 ): Promise<never> {
   if (!(itemId > 0)) throw errors.failed('Item ID is required');
-  await requireItemRole(actor, itemId, 'manager', {
-    message: 'No permission to manage this item',
-  });
+  await requireAction(actor, 'item.readSettings', itemId);
   if (!fields.length) throw errors.failed('Nothing to update');
   throw errors.failed(AI_NOT_CONFIGURED);
 }
@@ -133,18 +120,4 @@ export function aiTokenMissing(id: number): never {
 /** ai_token/create: refused (ShowDoc's own failure answer), as no MCP server would accept it. */
 export function createAiToken(): never {
   throw errors.failed('Token creation failed: Quire has no MCP server');
-}
-
-/**
- * ai/create: the writing assistant's answer, which ShowDoc streams as server-sent events and so
- * sends its refusals as one `data:` event too. Without an AI key (the site setting
- * `open_ai_key`, or ShowDoc's `open_api_key`) that is ShowDoc's "no key" error; the assistant
- * itself is not built yet, so with a key it is refused as well.
- */
-export async function aiAssistantRefusal(
-  actor: Actor,
-): Promise<{ error_code: 10101; error_message: string }> {
-  if (!(actor.uid > 0)) throw errors.notLoggedIn();
-  const { aiEnabled } = await getSiteSettings();
-  return { error_code: 10101, error_message: aiEnabled ? AI_ASSISTANT_PENDING : AI_KEY_MISSING };
 }

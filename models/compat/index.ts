@@ -7,7 +7,6 @@ export {
   agentSessionAction,
   agentSessions,
   agentUnavailable,
-  aiAssistantRefusal,
   aiTokenMissing,
   createAiToken,
   itemAiConfig,

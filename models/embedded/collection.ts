@@ -26,7 +26,9 @@ export class Index {
   constructor(spec: IndexSpec) {
     this.spec = spec;
     this.fields = Object.keys(spec.key);
-    this.partial = spec.partialFilterExpression ? compileFilter(spec.partialFilterExpression) : null;
+    this.partial = spec.partialFilterExpression
+      ? compileFilter(spec.partialFilterExpression)
+      : null;
   }
 
   get name(): string {
@@ -39,18 +41,26 @@ export class Index {
 
   /** Usable for equality lookups on its first field (a sparse or partial index may miss docs). */
   get answersEquality(): boolean {
-    return !this.spec.sparse && !this.partial && !Object.values(this.spec.key).some((v) => typeof v === 'string');
+    return (
+      !this.spec.sparse &&
+      !this.partial &&
+      !Object.values(this.spec.key).some((v) => typeof v === 'string')
+    );
   }
 
   get ttlSeconds(): number | undefined {
-    return typeof this.spec.expireAfterSeconds === 'number' && this.fields.length === 1 ? this.spec.expireAfterSeconds : undefined;
+    return typeof this.spec.expireAfterSeconds === 'number' && this.fields.length === 1
+      ? this.spec.expireAfterSeconds
+      : undefined;
   }
 
   /**
    * The keys a document contributes (one per combination of array elements, as a multikey index
    * has), each with the values that make it up; null when the index leaves the document out.
    */
-  keysOf(doc: Document): { full: Array<{ key: string; values: unknown[] }>; lead: string[] } | null {
+  keysOf(
+    doc: Document,
+  ): { full: Array<{ key: string; values: unknown[] }>; lead: string[] } | null {
     if (this.partial && !this.partial(doc)) return null;
     const perField: Array<Array<[string, unknown]>> = [];
     let present = false;
@@ -69,7 +79,10 @@ export class Index {
     let full: Array<{ key: string; values: unknown[] }> = [{ key: '', values: [] }];
     for (const entries of perField) {
       full = full.flatMap((prefix) =>
-        entries.map(([k, v]) => ({ key: prefix.values.length ? `${prefix.key}|${k}` : k, values: [...prefix.values, v] })),
+        entries.map(([k, v]) => ({
+          key: prefix.values.length ? `${prefix.key}|${k}` : k,
+          values: [...prefix.values, v],
+        })),
       );
     }
     return { full, lead: perField[0].map(([k]) => k) };
@@ -86,10 +99,14 @@ export class Index {
         const keyValue: Document = {};
         this.fields.forEach((f, i) => (keyValue[f] = values[i]));
         const rendered = this.fields.map((f, i) => `${f}: ${renderValue(values[i])}`).join(', ');
-        fail(ErrorCodes.DuplicateKey, `E11000 duplicate key error collection: ${ns} index: ${this.name} dup key: { ${rendered} }`, {
-          keyPattern: { ...this.spec.key },
-          keyValue,
-        });
+        fail(
+          ErrorCodes.DuplicateKey,
+          `E11000 duplicate key error collection: ${ns} index: ${this.name} dup key: { ${rendered} }`,
+          {
+            keyPattern: { ...this.spec.key },
+            keyValue,
+          },
+        );
       }
     }
   }
@@ -134,7 +151,10 @@ function removeFrom(map: Map<string, Set<string>>, key: string, id: string): voi
 }
 
 /** Equality conditions a query offers on top-level paths (from the filter and its `$and`). */
-function equalityConditions(filter: Document, out = new Map<string, unknown[]>()): Map<string, unknown[]> {
+function equalityConditions(
+  filter: Document,
+  out = new Map<string, unknown[]>(),
+): Map<string, unknown[]> {
   for (const [path, cond] of Object.entries(filter)) {
     if (path === '$and' && Array.isArray(cond)) {
       for (const sub of cond) if (isPlainObject(sub)) equalityConditions(sub, out);
@@ -171,7 +191,8 @@ export class Collection {
     this.db = db;
     this.name = name;
     this.options = options;
-    for (const spec of indexes) if (spec.name !== '_id_') this.indexes.set(spec.name, new Index(spec));
+    for (const spec of indexes)
+      if (spec.name !== '_id_') this.indexes.set(spec.name, new Index(spec));
   }
 
   get ns(): string {
@@ -239,7 +260,8 @@ export class Collection {
       const values = conditions.get(index.fields[0]);
       if (!values) continue;
       const found = new Set<string>();
-      for (const v of values) for (const id of index.idsForLeadKey(canonicalKey(v)) ?? []) found.add(id);
+      for (const v of values)
+        for (const id of index.idsForLeadKey(canonicalKey(v)) ?? []) found.add(id);
       if (!best || found.size < best.length) best = [...found];
       if (best.length === 0) break;
     }

@@ -33,7 +33,11 @@ export class CursorRegistry {
   getMore(id: number, ns: string, batchSize: number | undefined): Document {
     const c = this.cursors.get(id);
     if (!c) return fail(ErrorCodes.CursorNotFound, `cursor id ${id} not found`);
-    if (c.ns !== ns) fail(ErrorCodes.Unauthorized, `Requested getMore on namespace '${ns}', but cursor belongs to a different namespace ${c.ns}`);
+    if (c.ns !== ns)
+      fail(
+        ErrorCodes.Unauthorized,
+        `Requested getMore on namespace '${ns}', but cursor belongs to a different namespace ${c.ns}`,
+      );
     const { batch, next } = takeBatch(c.docs, c.pos, batchSize ?? Number.MAX_SAFE_INTEGER);
     c.pos = next;
     c.lastUse = Date.now();
@@ -49,11 +53,18 @@ export class CursorRegistry {
     const killed: number[] = [];
     const notFound: number[] = [];
     for (const id of ids) (this.cursors.delete(id) ? killed : notFound).push(id);
-    return { cursorsKilled: killed.map(cursorId), cursorsNotFound: notFound.map(cursorId), cursorsAlive: [], cursorsUnknown: [], ok: 1 };
+    return {
+      cursorsKilled: killed.map(cursorId),
+      cursorsNotFound: notFound.map(cursorId),
+      cursorsAlive: [],
+      cursorsUnknown: [],
+      ok: 1,
+    };
   }
 
   sweep(now = Date.now()): void {
-    for (const [id, c] of this.cursors) if (now - c.lastUse > CursorRegistry.IDLE_MS) this.cursors.delete(id);
+    for (const [id, c] of this.cursors)
+      if (now - c.lastUse > CursorRegistry.IDLE_MS) this.cursors.delete(id);
   }
 
   get size(): number {
@@ -61,7 +72,11 @@ export class CursorRegistry {
   }
 }
 
-function takeBatch(docs: Document[], from: number, limit: number): { batch: Document[]; next: number } {
+function takeBatch(
+  docs: Document[],
+  from: number,
+  limit: number,
+): { batch: Document[]; next: number } {
   const batch: Document[] = [];
   let bytes = 0;
   let i = from;

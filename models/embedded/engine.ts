@@ -43,13 +43,39 @@ class RecordingWorkspace implements Workspace {
   }
 }
 
-const handlers: Record<string, Handler> = { ...writeCommands, ...readCommands, ...ddlCommands, ...adminCommands };
+const handlers: Record<string, Handler> = {
+  ...writeCommands,
+  ...readCommands,
+  ...ddlCommands,
+  ...adminCommands,
+};
 const handlersLower = new Map(Object.entries(handlers).map(([k, v]) => [k.toLowerCase(), v]));
 
 /** Fields of a command that are envelope, not the command's own name. */
-const NOT_A_COMMAND = new Set(['$db', 'lsid', 'txnNumber', '$clusterTime', '$readPreference', 'autocommit', 'startTransaction']);
+const NOT_A_COMMAND = new Set([
+  '$db',
+  'lsid',
+  'txnNumber',
+  '$clusterTime',
+  '$readPreference',
+  'autocommit',
+  'startTransaction',
+]);
 
-const WRITE_COMMANDS = new Set(['insert', 'update', 'delete', 'findandmodify', 'bulkwrite', 'create', 'drop', 'dropdatabase', 'createindexes', 'dropindexes', 'deleteindexes', 'renamecollection']);
+const WRITE_COMMANDS = new Set([
+  'insert',
+  'update',
+  'delete',
+  'findandmodify',
+  'bulkwrite',
+  'create',
+  'drop',
+  'dropdatabase',
+  'createindexes',
+  'dropindexes',
+  'deleteindexes',
+  'renamecollection',
+]);
 
 export interface EngineInfo {
   host: string;
@@ -99,14 +125,19 @@ export class Engine implements EngineServices {
     const name = Object.keys(command).find((k) => !NOT_A_COMMAND.has(k));
     const handler = name ? (handlers[name] ?? handlersLower.get(name.toLowerCase())) : undefined;
     if (!name || !handler) {
-      return new MongoServerFailure(ErrorCodes.CommandNotFound, `no such command: '${name ?? ''}'`).toReply();
+      return new MongoServerFailure(
+        ErrorCodes.CommandNotFound,
+        `no such command: '${name ?? ''}'`,
+      ).toReply();
     }
     const db = typeof command.$db === 'string' ? command.$db : 'admin';
     try {
       const session = command.lsid ? this.sessions.get(command.lsid as Document) : undefined;
-      if (session && command.autocommit === false) return await this.runInTransaction(name, handler, command, db, session, connectionId);
+      if (session && command.autocommit === false)
+        return await this.runInTransaction(name, handler, command, db, session, connectionId);
       const txnNumber = command.txnNumber === undefined ? undefined : Number(command.txnNumber);
-      if (session && txnNumber !== undefined && session.retried?.txnNumber === txnNumber) return session.retried.reply;
+      if (session && txnNumber !== undefined && session.retried?.txnNumber === txnNumber)
+        return session.retried.reply;
       const reply = await this.runDirect(handler, command, db, session, connectionId);
       if (session && txnNumber !== undefined) session.retried = { txnNumber, reply };
       return reply;
@@ -115,12 +146,28 @@ export class Engine implements EngineServices {
     }
   }
 
-  private async runDirect(handler: Handler, command: Document, db: string, session: Session | undefined, connectionId: number): Promise<Document> {
+  private async runDirect(
+    handler: Handler,
+    command: Document,
+    db: string,
+    session: Session | undefined,
+    connectionId: number,
+  ): Promise<Document> {
     if (this.storageFailure && WRITE_COMMANDS.has(Object.keys(command)[0]?.toLowerCase())) {
-      fail(ErrorCodes.InternalError, `the engine's journal failed earlier and it no longer accepts writes: ${this.storageFailure.message}`);
+      fail(
+        ErrorCodes.InternalError,
+        `the engine's journal failed earlier and it no longer accepts writes: ${this.storageFailure.message}`,
+      );
     }
     const ws = new RecordingWorkspace(this.store);
-    const ctx: CommandContext = { engine: this, db, ws, inTransaction: false, session, connectionId };
+    const ctx: CommandContext = {
+      engine: this,
+      db,
+      ws,
+      inTransaction: false,
+      session,
+      connectionId,
+    };
     let reply: Document;
     try {
       reply = await handler(command, ctx);
@@ -131,11 +178,22 @@ export class Engine implements EngineServices {
     return reply;
   }
 
-  private async runInTransaction(name: string, handler: Handler, command: Document, db: string, session: Session, connectionId: number): Promise<Document> {
+  private async runInTransaction(
+    name: string,
+    handler: Handler,
+    command: Document,
+    db: string,
+    session: Session,
+    connectionId: number,
+  ): Promise<Document> {
     const txnNumber = Number(command.txnNumber);
     const lower = name.toLowerCase();
     if (command.startTransaction) {
-      if (txnNumber < session.txnNumber) fail(ErrorCodes.TransactionTooOld, `Cannot start transaction ${txnNumber} on session because a newer transaction ${session.txnNumber} has already started`);
+      if (txnNumber < session.txnNumber)
+        fail(
+          ErrorCodes.TransactionTooOld,
+          `Cannot start transaction ${txnNumber} on session because a newer transaction ${session.txnNumber} has already started`,
+        );
       session.txn?.abort();
       session.txnNumber = txnNumber;
       session.txn = new Transaction(this.store, txnNumber, this.sessions.claims);
@@ -143,18 +201,28 @@ export class Engine implements EngineServices {
     const txn = session.txn;
     if (lower === 'committransaction') {
       if (txn && txn.txnNumber === txnNumber && txn.state === 'committed') return { ok: 1 };
-      if (!txn || txn.txnNumber !== txnNumber || txn.state !== 'active') throw noSuchTransaction(txnNumber);
+      if (!txn || txn.txnNumber !== txnNumber || txn.state !== 'active')
+        throw noSuchTransaction(txnNumber);
       const mutations = txn.commit();
       if (mutations.length) await this.persist(mutations);
       return { ok: 1 };
     }
     if (lower === 'aborttransaction') {
-      if (!txn || txn.txnNumber !== txnNumber || txn.state !== 'active') throw noSuchTransaction(txnNumber);
+      if (!txn || txn.txnNumber !== txnNumber || txn.state !== 'active')
+        throw noSuchTransaction(txnNumber);
       txn.abort();
       return { ok: 1 };
     }
-    if (!txn || txn.txnNumber !== txnNumber || txn.state !== 'active') throw noSuchTransaction(txnNumber);
-    const ctx: CommandContext = { engine: this, db, ws: txn, inTransaction: true, session, connectionId };
+    if (!txn || txn.txnNumber !== txnNumber || txn.state !== 'active')
+      throw noSuchTransaction(txnNumber);
+    const ctx: CommandContext = {
+      engine: this,
+      db,
+      ws: txn,
+      inTransaction: true,
+      session,
+      connectionId,
+    };
     try {
       const reply = await handler(command, ctx);
       if (Array.isArray(reply.writeErrors) && reply.writeErrors.length) txn.abort(); // as MongoDB: any error ends the transaction
@@ -173,7 +241,10 @@ export class Engine implements EngineServices {
       await write;
     } catch (err) {
       this.storageFailure ??= err instanceof Error ? err : new Error(String(err));
-      throw new MongoServerFailure(ErrorCodes.InternalError, `journal write failed, the engine no longer accepts writes: ${this.storageFailure.message}`);
+      throw new MongoServerFailure(
+        ErrorCodes.InternalError,
+        `journal write failed, the engine no longer accepts writes: ${this.storageFailure.message}`,
+      );
     } finally {
       this.pendingWrites.delete(write);
     }
@@ -200,10 +271,13 @@ export class Engine implements EngineServices {
           const ttl = index.ttlSeconds;
           if (ttl === undefined) continue;
           for (const doc of [...coll.docs.values()]) {
-            const dates = valuesAtPath(doc, index.fields[0], true).filter((v): v is Date => v instanceof Date);
+            const dates = valuesAtPath(doc, index.fields[0], true).filter(
+              (v): v is Date => v instanceof Date,
+            );
             if (dates.length === 0) continue;
             const earliest = Math.min(...dates.map((d) => d.getTime()));
-            if (earliest + ttl * 1000 <= now && coll.docs.has(canonicalKey(doc._id))) ws.apply({ op: 'del', db: coll.db, coll: coll.name, id: cloneDocument(doc._id) });
+            if (earliest + ttl * 1000 <= now && coll.docs.has(canonicalKey(doc._id)))
+              ws.apply({ op: 'del', db: coll.db, coll: coll.name, id: cloneDocument(doc._id) });
           }
         }
       }

@@ -32,7 +32,9 @@ export const ErrorCodes = {
   DuplicateKey: 11000,
 } as const;
 
-const codeNames = new Map<number, string>(Object.entries(ErrorCodes).map(([name, code]) => [code, name]));
+const codeNames = new Map<number, string>(
+  Object.entries(ErrorCodes).map(([name, code]) => [code, name]),
+);
 
 export class MongoServerFailure extends Error {
   readonly code: number;
@@ -51,7 +53,13 @@ export class MongoServerFailure extends Error {
   }
 
   toReply(): Document {
-    const reply: Document = { ok: 0, errmsg: this.message, code: this.code, codeName: this.codeName, ...this.extra };
+    const reply: Document = {
+      ok: 0,
+      errmsg: this.message,
+      code: this.code,
+      codeName: this.codeName,
+      ...this.extra,
+    };
     if (this.labels.length) reply.errorLabels = this.labels;
     return reply;
   }

@@ -35,25 +35,35 @@ const bsonExpressionOps = Context.init({
     $toString: (obj: unknown, expr: unknown, options: Options) => {
       const v = evalExpr(obj, expr, options);
       if (v === null || v === undefined) return null;
-      if (v instanceof ObjectId || (v as { _bsontype?: string })?._bsontype === 'ObjectId') return (v as ObjectId).toHexString();
+      if (v instanceof ObjectId || (v as { _bsontype?: string })?._bsontype === 'ObjectId')
+        return (v as ObjectId).toHexString();
       if (v instanceof Date) return v.toISOString();
       if (typeof v === 'object' && (v as { _bsontype?: string })._bsontype) return String(v);
-      if (typeof v === 'object') fail(ErrorCodes.BadValue, `Unsupported conversion from ${typeName(v)} to string`);
+      if (typeof v === 'object')
+        fail(ErrorCodes.BadValue, `Unsupported conversion from ${typeName(v)} to string`);
       return String(v);
     },
-    $type: (obj: unknown, expr: unknown, options: Options) => typeName(evalExpr(obj, expr, options)),
+    $type: (obj: unknown, expr: unknown, options: Options) =>
+      typeName(evalExpr(obj, expr, options)),
     $toObjectId: (obj: unknown, expr: unknown, options: Options) => {
       const v = evalExpr(obj, expr, options);
       if (v === null || v === undefined) return null;
       if ((v as { _bsontype?: string })?._bsontype === 'ObjectId') return v;
       if (typeof v === 'string' && /^[0-9a-fA-F]{24}$/.test(v)) return new ObjectId(v);
-      return fail(ErrorCodes.ConversionFailure, `Failed to parse objectId '${String(v)}' in $convert with no onError value: Invalid string length`);
+      return fail(
+        ErrorCodes.ConversionFailure,
+        `Failed to parse objectId '${String(v)}' in $convert with no onError value: Invalid string length`,
+      );
     },
   },
 });
 
 export function mingoOptions(resolve?: (name: string) => Document[]): Document {
-  return { context: bsonExpressionOps, useStrictMode: true, ...(resolve ? { collectionResolver: resolve } : {}) };
+  return {
+    context: bsonExpressionOps,
+    useStrictMode: true,
+    ...(resolve ? { collectionResolver: resolve } : {}),
+  };
 }
 
 /** MongoDB regex options → a JavaScript RegExp. `x` drops unescaped whitespace and # comments. */
@@ -141,7 +151,8 @@ export function equalityPlan(filter: Document): EqualityPlan | null {
       const ops = Object.keys(cond);
       if (ops.length !== 1) return null;
       if (ops[0] === '$eq' && isScalar(cond.$eq)) values = [cond.$eq];
-      else if (ops[0] === '$in' && Array.isArray(cond.$in) && cond.$in.every(isScalar)) values = cond.$in;
+      else if (ops[0] === '$in' && Array.isArray(cond.$in) && cond.$in.every(isScalar))
+        values = cond.$in;
       else return null;
     } else return null;
     fields.push({ path, values, keys: new Set(values.map(canonicalKey)) });
@@ -196,16 +207,23 @@ export function compileFilter(filter: Document | undefined | null): Predicate {
 /** `$count` as MongoDB defines it: a `$group` + `$project`, so empty input yields no document. */
 function expandCount(pipeline: Document[]): Document[] {
   return pipeline.flatMap((stage) =>
-    typeof stage.$count === 'string' ? [{ $group: { _id: null, [stage.$count]: { $sum: 1 } } }, { $project: { _id: 0 } }] : [stage],
+    typeof stage.$count === 'string'
+      ? [{ $group: { _id: null, [stage.$count]: { $sum: 1 } } }, { $project: { _id: 0 } }]
+      : [stage],
   );
 }
 
-export function runPipeline(docs: Document[], pipeline: Document[], resolve: (name: string) => Document[]): Document[] {
+export function runPipeline(
+  docs: Document[],
+  pipeline: Document[],
+  resolve: (name: string) => Document[],
+): Document[] {
   const normalised = normaliseFilter(expandCount(pipeline)) as Document[];
   try {
     return new Aggregator(normalised, mingoOptions(resolve)).run(docs) as Document[];
   } catch (err) {
-    if ((err as { code?: unknown }).code !== undefined && err instanceof Error && 'extra' in err) throw err;
+    if ((err as { code?: unknown }).code !== undefined && err instanceof Error && 'extra' in err)
+      throw err;
     return fail(ErrorCodes.BadValue, (err as Error).message);
   }
 }

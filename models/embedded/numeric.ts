@@ -36,7 +36,11 @@ function toScaled(v: unknown): Scaled {
 
 function align(a: Scaled, b: Scaled): [bigint, bigint, number] {
   const scale = Math.max(a.scale, b.scale);
-  return [a.digits * 10n ** BigInt(scale - a.scale), b.digits * 10n ** BigInt(scale - b.scale), scale];
+  return [
+    a.digits * 10n ** BigInt(scale - a.scale),
+    b.digits * 10n ** BigInt(scale - b.scale),
+    scale,
+  ];
 }
 
 function toDecimal(digits: bigint, scale: number): Decimal128 {
@@ -68,11 +72,18 @@ export function exactArithmetic(op: '$inc' | '$mul', current: unknown, operand: 
     }
     return toDecimal(a.digits * b.digits, a.scale + b.scale);
   }
-  const x = BigInt(numericKind(base) === 'long' ? (base as Long).toString() : Math.trunc(Number(base)).toString());
-  if (numericKind(base) === 'number' && !Number.isInteger(base) || numericKind(operand) === 'number' && !Number.isInteger(operand)) {
+  const x = BigInt(
+    numericKind(base) === 'long' ? (base as Long).toString() : Math.trunc(Number(base)).toString(),
+  );
+  if (
+    (numericKind(base) === 'number' && !Number.isInteger(base)) ||
+    (numericKind(operand) === 'number' && !Number.isInteger(operand))
+  ) {
     return op === '$inc' ? Number(base) + Number(operand) : Number(base) * Number(operand);
   }
-  const y = BigInt(numericKind(operand) === 'long' ? (operand as Long).toString() : String(operand));
+  const y = BigInt(
+    numericKind(operand) === 'long' ? (operand as Long).toString() : String(operand),
+  );
   const result = op === '$inc' ? x + y : x * y;
   return Long.fromBigInt(BigInt.asIntN(64, result));
 }

@@ -24,7 +24,9 @@ export class WireServer {
 
   listenTcp(host: string, port: number): Promise<number> {
     assertLoopback(host);
-    return this.listen((server) => server.listen(port, host)).then((s) => (s.address() as net.AddressInfo).port);
+    return this.listen((server) => server.listen(port, host)).then(
+      (s) => (s.address() as net.AddressInfo).port,
+    );
   }
 
   async listenUnix(socketPath: string): Promise<void> {
@@ -83,11 +85,17 @@ export class WireServer {
     }
     const reply = await this.engine.run(command, connectionId);
     if (incoming.noReply || socket.destroyed) return;
-    socket.write(incoming.opCode === OP_QUERY ? encodeOpReply(incoming.requestId, reply) : encodeOpMsg(incoming.requestId, reply));
+    socket.write(
+      incoming.opCode === OP_QUERY
+        ? encodeOpReply(incoming.requestId, reply)
+        : encodeOpMsg(incoming.requestId, reply),
+    );
   }
 
   async close(): Promise<void> {
-    const closing = this.servers.map((s) => new Promise<void>((resolve) => s.close(() => resolve())));
+    const closing = this.servers.map(
+      (s) => new Promise<void>((resolve) => s.close(() => resolve())),
+    );
     for (const socket of this.sockets) socket.destroy();
     await Promise.all(closing);
     this.servers = [];

@@ -60,7 +60,13 @@ export class Store implements Workspace {
     const images: CollectionImage[] = [];
     for (const colls of this.dbs.values()) {
       for (const c of colls.values()) {
-        images.push({ db: c.db, coll: c.name, options: c.options, indexes: c.indexSpecs(), docs: [...c.docs.values()] });
+        images.push({
+          db: c.db,
+          coll: c.name,
+          options: c.options,
+          indexes: c.indexSpecs(),
+          docs: [...c.docs.values()],
+        });
       }
     }
     return images;
@@ -74,7 +80,10 @@ export function applyMutation(target: Store | TransactionWorkspaceLike, m: Mutat
   switch (m.op) {
     case 'put': {
       if (calculateObjectSize(m.doc, { checkKeys: false } as never) > MAX_DOCUMENT_BYTES) {
-        fail(ErrorCodes.BSONObjectTooLarge, `BSONObj size is invalid. Size must be between 0 and ${MAX_DOCUMENT_BYTES}(16MB)`);
+        fail(
+          ErrorCodes.BSONObjectTooLarge,
+          `BSONObj size is invalid. Size must be between 0 and ${MAX_DOCUMENT_BYTES}(16MB)`,
+        );
       }
       const coll = target.collection(m.db, m.coll) ?? createCollection(target, m.db, m.coll, {});
       coll.put(m.doc, seq);
@@ -121,7 +130,12 @@ export interface TransactionWorkspaceLike {
   dropCollection(db: string, name: string): boolean;
 }
 
-function createCollection(target: Store | TransactionWorkspaceLike, db: string, name: string, options: Document): Collection {
+function createCollection(
+  target: Store | TransactionWorkspaceLike,
+  db: string,
+  name: string,
+  options: Document,
+): Collection {
   validateNamespace(db, name);
   const coll = new Collection(db, name, options);
   target.setCollection(coll);
@@ -129,9 +143,17 @@ function createCollection(target: Store | TransactionWorkspaceLike, db: string, 
 }
 
 export function validateNamespace(db: string, name: string): void {
-  if (!db || /[/\\. "$\0]/.test(db)) fail(ErrorCodes.InvalidNamespace, `Invalid database name: '${db}'`);
-  if (!name || name.includes('$') || name.includes('\0') || name.startsWith('.') || name.startsWith('system.')) {
-    if (!name.startsWith('system.')) fail(ErrorCodes.InvalidNamespace, `Invalid collection name: ${db}.${name}`);
+  if (!db || /[/\\. "$\0]/.test(db))
+    fail(ErrorCodes.InvalidNamespace, `Invalid database name: '${db}'`);
+  if (
+    !name ||
+    name.includes('$') ||
+    name.includes('\0') ||
+    name.startsWith('.') ||
+    name.startsWith('system.')
+  ) {
+    if (!name.startsWith('system.'))
+      fail(ErrorCodes.InvalidNamespace, `Invalid collection name: ${db}.${name}`);
   }
 }
 

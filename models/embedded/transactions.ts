@@ -27,7 +27,12 @@ export function writeConflict(): MongoServerFailure {
 }
 
 export function noSuchTransaction(txnNumber: number): MongoServerFailure {
-  return new MongoServerFailure(ErrorCodes.NoSuchTransaction, `Transaction with { txnNumber: ${txnNumber} } has been aborted.`, {}, TRANSIENT);
+  return new MongoServerFailure(
+    ErrorCodes.NoSuchTransaction,
+    `Transaction with { txnNumber: ${txnNumber} } has been aborted.`,
+    {},
+    TRANSIENT,
+  );
 }
 
 /** Copies collections lazily from the store; a `null` entry is a collection dropped here. */
@@ -52,7 +57,9 @@ class CopyOnTouch implements TransactionWorkspaceLike {
   collections(db: string): Collection[] {
     const names = new Set(this.store.collections(db).map((c) => c.name));
     for (const [ns, c] of this.copies) if (ns.startsWith(`${db}.`) && c) names.add(c.name);
-    return [...names].map((n) => this.collection(db, n)).filter((c): c is Collection => c !== undefined);
+    return [...names]
+      .map((n) => this.collection(db, n))
+      .filter((c): c is Collection => c !== undefined);
   }
 
   setCollection(coll: Collection): void {
@@ -85,7 +92,11 @@ export class Transaction extends CopyOnTouch implements Workspace {
   private readonly written = new Set<string>();
   state: 'active' | 'committed' | 'aborted' = 'active';
 
-  constructor(store: Store, txnNumber: number, private readonly claims: Map<string, Transaction>) {
+  constructor(
+    store: Store,
+    txnNumber: number,
+    private readonly claims: Map<string, Transaction>,
+  ) {
     super(store);
     this.txnNumber = txnNumber;
     this.startSeq = store.seq;

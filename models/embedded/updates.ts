@@ -4,14 +4,39 @@
  */
 import { update as mingoUpdate } from 'mingo/updater';
 import type { Document } from 'bson';
-import { cloneDocument, getPath, isPlainObject, nowTimestamp, renderValue, typeName, valuesEqual, compareValues } from './values';
+import {
+  cloneDocument,
+  getPath,
+  isPlainObject,
+  nowTimestamp,
+  renderValue,
+  typeName,
+  valuesEqual,
+  compareValues,
+} from './values';
 import { mingoOptions, normaliseFilter, runPipeline } from './matcher';
 import { ErrorCodes, fail } from './errors';
 import { exactArithmetic, needsExactArithmetic } from './numeric';
 
 const NUMERIC_OPS = new Set(['$inc', '$mul']);
 const ARRAY_OPS = new Set(['$push', '$addToSet', '$pop', '$pull', '$pullAll']);
-const KNOWN_OPS = new Set(['$set', '$unset', '$inc', '$mul', '$min', '$max', '$rename', '$setOnInsert', '$currentDate', '$push', '$addToSet', '$pop', '$pull', '$pullAll', '$bit']);
+const KNOWN_OPS = new Set([
+  '$set',
+  '$unset',
+  '$inc',
+  '$mul',
+  '$min',
+  '$max',
+  '$rename',
+  '$setOnInsert',
+  '$currentDate',
+  '$push',
+  '$addToSet',
+  '$pop',
+  '$pull',
+  '$pullAll',
+  '$bit',
+]);
 
 export type UpdateSpec = Document | Document[];
 
@@ -23,16 +48,28 @@ export function isOperatorUpdate(u: UpdateSpec): boolean {
 
 export function validateUpdate(u: unknown): UpdateSpec {
   if (Array.isArray(u)) return u as Document[];
-  if (!isPlainObject(u)) fail(ErrorCodes.FailedToParse, 'Update argument must be either an object or an array');
+  if (!isPlainObject(u))
+    fail(ErrorCodes.FailedToParse, 'Update argument must be either an object or an array');
   const keys = Object.keys(u);
   const ops = keys.filter((k) => k.startsWith('$'));
-  if (ops.length && ops.length !== keys.length) fail(ErrorCodes.FailedToParse, 'Update document mixes operators and fields');
+  if (ops.length && ops.length !== keys.length)
+    fail(ErrorCodes.FailedToParse, 'Update document mixes operators and fields');
   for (const op of ops) {
-    if (!KNOWN_OPS.has(op)) fail(ErrorCodes.FailedToParse, `Unknown modifier: ${op}. Expected a valid update modifier or pipeline-style update specified as an array`);
-    if (!isPlainObject(u[op])) fail(ErrorCodes.FailedToParse, `Modifiers operate on fields but we found type ${typeName(u[op])} instead.`);
+    if (!KNOWN_OPS.has(op))
+      fail(
+        ErrorCodes.FailedToParse,
+        `Unknown modifier: ${op}. Expected a valid update modifier or pipeline-style update specified as an array`,
+      );
+    if (!isPlainObject(u[op]))
+      fail(
+        ErrorCodes.FailedToParse,
+        `Modifiers operate on fields but we found type ${typeName(u[op])} instead.`,
+      );
   }
   if (!ops.length) {
-    for (const k of keys) if (k.includes('$') && k.startsWith('$')) fail(ErrorCodes.BadValue, `The dollar ($) prefixed field '${k}' is not valid`);
+    for (const k of keys)
+      if (k.includes('$') && k.startsWith('$'))
+        fail(ErrorCodes.BadValue, `The dollar ($) prefixed field '${k}' is not valid`);
   }
   return u;
 }
@@ -44,7 +81,11 @@ interface ApplyOptions {
 }
 
 /** Returns the updated copy of `doc` (or `doc` itself when nothing changed). */
-export function applyUpdate(doc: Document, u: UpdateSpec, opts: ApplyOptions = {}): { doc: Document; changed: boolean } {
+export function applyUpdate(
+  doc: Document,
+  u: UpdateSpec,
+  opts: ApplyOptions = {},
+): { doc: Document; changed: boolean } {
   if (Array.isArray(u)) {
     const [out] = runPipeline([doc], u, () => []);
     const next = { _id: doc._id, ...out };
@@ -79,20 +120,31 @@ export function applyUpdate(doc: Document, u: UpdateSpec, opts: ApplyOptions = {
   const next = cloneDocument(doc);
   let changedPaths: string[];
   try {
-    changedPaths = mingoUpdate(next, modifier, opts.arrayFilters, opts.filter ? (normaliseFilter(opts.filter) as Document) : undefined, {
-      cloneMode: 'deep',
-      queryOptions: mingoOptions(),
-    });
+    changedPaths = mingoUpdate(
+      next,
+      modifier,
+      opts.arrayFilters,
+      opts.filter ? (normaliseFilter(opts.filter) as Document) : undefined,
+      {
+        cloneMode: 'deep',
+        queryOptions: mingoOptions(),
+      },
+    );
   } catch (err) {
     return fail(ErrorCodes.BadValue, (err as Error).message);
   }
   checkIdUnchanged(doc, next);
-  return changedPaths.length ? { doc: next, changed: !valuesEqual(doc, next) } : { doc, changed: false };
+  return changedPaths.length
+    ? { doc: next, changed: !valuesEqual(doc, next) }
+    : { doc, changed: false };
 }
 
 function checkIdUnchanged(before: Document, after: Document): void {
   if (before._id !== undefined && !valuesEqual(before._id, after._id)) {
-    fail(ErrorCodes.ImmutableField, "Performing an update on the path '_id' would modify the immutable field '_id'");
+    fail(
+      ErrorCodes.ImmutableField,
+      "Performing an update on the path '_id' would modify the immutable field '_id'",
+    );
   }
 }
 
@@ -120,8 +172,12 @@ function checkIdNotTouched(doc: Document, modifier: Document): void {
       const targets = op === '$rename' ? [path, String((spec as Document)[path])] : [path];
       for (const target of targets) {
         if (target !== '_id' && !target.startsWith('_id.')) continue;
-        if (op === '$set' && target === '_id' && valuesEqual((spec as Document)._id, doc._id)) continue;
-        fail(ErrorCodes.ImmutableField, "Performing an update on the path '_id' would modify the immutable field '_id'");
+        if (op === '$set' && target === '_id' && valuesEqual((spec as Document)._id, doc._id))
+          continue;
+        fail(
+          ErrorCodes.ImmutableField,
+          "Performing an update on the path '_id' would modify the immutable field '_id'",
+        );
       }
     }
   }
@@ -133,13 +189,24 @@ function checkOperandTypes(doc: Document, modifier: Document): void {
   for (const [op, spec] of Object.entries(modifier)) {
     for (const [path, operand] of Object.entries(spec as Document)) {
       const root = path.split('.')[0];
-      const earlier = [...seen.keys()].find((p) => p === path || p.startsWith(`${path}.`) || path.startsWith(`${p}.`));
+      const earlier = [...seen.keys()].find(
+        (p) => p === path || p.startsWith(`${path}.`) || path.startsWith(`${p}.`),
+      );
       if (earlier !== undefined) {
-        fail(ErrorCodes.ConflictingUpdateOperators, `Updating the path '${path}' would create a conflict at '${earlier.length < path.length ? earlier : root}'`);
+        fail(
+          ErrorCodes.ConflictingUpdateOperators,
+          `Updating the path '${path}' would create a conflict at '${earlier.length < path.length ? earlier : root}'`,
+        );
       }
       seen.set(path, op);
-      if (NUMERIC_OPS.has(op) && !['long', 'decimal', 'int', 'double'].includes(typeName(operand))) {
-        fail(ErrorCodes.TypeMismatch, `Cannot ${op === '$inc' ? 'increment' : 'multiply'} with non-numeric argument: {${path}: ${renderValue(operand)}}`);
+      if (
+        NUMERIC_OPS.has(op) &&
+        !['long', 'decimal', 'int', 'double'].includes(typeName(operand))
+      ) {
+        fail(
+          ErrorCodes.TypeMismatch,
+          `Cannot ${op === '$inc' ? 'increment' : 'multiply'} with non-numeric argument: {${path}: ${renderValue(operand)}}`,
+        );
       }
       if (path.includes('$')) continue;
       const current = getPath(doc, path);
@@ -153,8 +220,12 @@ function checkOperandTypes(doc: Document, modifier: Document): void {
         }
       }
       if (ARRAY_OPS.has(op) && !Array.isArray(current)) {
-        if (op === '$pull' || op === '$pullAll') fail(ErrorCodes.BadValue, `Cannot apply ${op} to a non-array value`);
-        fail(ErrorCodes.BadValue, `The field '${path}' must be an array but is of type ${typeName(current)} in document {_id: ${renderValue(doc._id)}}`);
+        if (op === '$pull' || op === '$pullAll')
+          fail(ErrorCodes.BadValue, `Cannot apply ${op} to a non-array value`);
+        fail(
+          ErrorCodes.BadValue,
+          `The field '${path}' must be an array but is of type ${typeName(current)} in document {_id: ${renderValue(doc._id)}}`,
+        );
       }
     }
   }
@@ -173,7 +244,11 @@ export function upsertSeed(filter: Document): Document {
         if (ops.length === 1 && ops[0] === '$eq') value = v.$eq;
         else if (ops.some((o) => o.startsWith('$'))) continue;
         else value = v;
-      } else if (v instanceof RegExp || (v as { _bsontype?: string } | null)?._bsontype === 'BSONRegExp') continue;
+      } else if (
+        v instanceof RegExp ||
+        (v as { _bsontype?: string } | null)?._bsontype === 'BSONRegExp'
+      )
+        continue;
       else value = v;
       setPath(seed, k, cloneDocument(value));
     }
@@ -194,7 +269,10 @@ function setPath(doc: Document, path: string, value: unknown): void {
 
 /** Sort comparator for a MongoDB sort spec (arrays sort by their min/max element). */
 export function sortComparator(spec: Document): (a: Document, b: Document) => number {
-  const fields = Object.entries(spec).map(([path, dir]) => ({ path, dir: Number(dir) < 0 ? -1 : 1 }));
+  const fields = Object.entries(spec).map(([path, dir]) => ({
+    path,
+    dir: Number(dir) < 0 ? -1 : 1,
+  }));
   return (a, b) => {
     for (const { path, dir } of fields) {
       const c = compareValues(sortKey(a, path, dir), sortKey(b, path, dir));
@@ -210,7 +288,9 @@ function sortKey(doc: Document, path: string, dir: number): unknown {
   const values = path.split('.').length === 1 ? [doc[path]] : collect(doc, path);
   let best: unknown;
   let first = true;
-  for (const v of values.flatMap((x) => (Array.isArray(x) ? (x.length ? x : [EMPTY_ARRAY_KEY]) : [x]))) {
+  for (const v of values.flatMap((x) =>
+    Array.isArray(x) ? (x.length ? x : [EMPTY_ARRAY_KEY]) : [x],
+  )) {
     if (first || compareValues(v, best) * dir < 0) best = v;
     first = false;
   }

@@ -13,7 +13,8 @@ function bsonType(v: unknown): string | undefined {
 
 export function isPlainObject(v: unknown): v is Document {
   if (v === null || typeof v !== 'object') return false;
-  if (Array.isArray(v) || v instanceof Date || v instanceof RegExp || ArrayBuffer.isView(v)) return false;
+  if (Array.isArray(v) || v instanceof Date || v instanceof RegExp || ArrayBuffer.isView(v))
+    return false;
   return bsonType(v) === undefined;
 }
 
@@ -229,8 +230,10 @@ function walk(value: unknown, parts: string[], i: number, out: unknown[]): void 
   }
   if (Array.isArray(value)) {
     const seg = parts[i];
-    if (/^\d+$/.test(seg) && Number(seg) < value.length) walk(value[Number(seg)], parts, i + 1, out);
-    for (const el of value) if (isPlainObject(el) || Array.isArray(el)) walkObject(el, parts, i, out);
+    if (/^\d+$/.test(seg) && Number(seg) < value.length)
+      walk(value[Number(seg)], parts, i + 1, out);
+    for (const el of value)
+      if (isPlainObject(el) || Array.isArray(el)) walkObject(el, parts, i, out);
     return;
   }
   walkObject(value, parts, i, out);
@@ -282,7 +285,17 @@ export function typeName(v: unknown): string {
   if (v instanceof Date) return 'date';
   if (v instanceof RegExp) return 'regex';
   const t = bsonType(v);
-  if (t) return { ObjectId: 'objectId', Long: 'long', Decimal128: 'decimal', Binary: 'binData', Timestamp: 'timestamp', BSONRegExp: 'regex' }[t] ?? t.toLowerCase();
+  if (t)
+    return (
+      {
+        ObjectId: 'objectId',
+        Long: 'long',
+        Decimal128: 'decimal',
+        Binary: 'binData',
+        Timestamp: 'timestamp',
+        BSONRegExp: 'regex',
+      }[t] ?? t.toLowerCase()
+    );
   return 'object';
 }
 

@@ -70,7 +70,11 @@ function decodeOpMsg(buf: Buffer): { command: Document; noReply: boolean } {
   return { command, noReply: Boolean(flags & MSG_MORE_TO_COME) };
 }
 
-function decodeOpQuery(buf: Buffer): { command: Document; noReply: boolean; legacyNamespace: string } {
+function decodeOpQuery(buf: Buffer): {
+  command: Document;
+  noReply: boolean;
+  legacyNamespace: string;
+} {
   let offset = 20; // header (16) + flags (4)
   const nameEnd = buf.indexOf(0, offset);
   const legacyNamespace = buf.toString('utf8', offset, nameEnd);
@@ -108,7 +112,11 @@ export function encodeOpReply(responseTo: number, body: Document): Buffer {
   fields.writeBigInt64LE(0n, 4); // cursorID
   fields.writeInt32LE(0, 12); // startingFrom
   fields.writeInt32LE(1, 16); // numberReturned
-  return Buffer.concat([header(16 + fields.length + doc.length, responseTo, OP_REPLY), fields, doc]);
+  return Buffer.concat([
+    header(16 + fields.length + doc.length, responseTo, OP_REPLY),
+    fields,
+    doc,
+  ]);
 }
 
 /** Cursor ids must be BSON int64, also when 0. */
@@ -133,7 +141,8 @@ export class MessageReader {
       const head = this.chunks.length === 1 ? this.chunks[0] : Buffer.concat(this.chunks);
       this.chunks = [head];
       const length = head.readInt32LE(0);
-      if (length < 16 || length > MessageReader.MAX_MESSAGE) throw new Error(`invalid message length ${length}`);
+      if (length < 16 || length > MessageReader.MAX_MESSAGE)
+        throw new Error(`invalid message length ${length}`);
       if (head.length < length) break;
       out.push(head.subarray(0, length));
       const rest = head.subarray(length);

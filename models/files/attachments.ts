@@ -9,7 +9,7 @@
  * unbinding one page of a file bound to several needs edit rights on that page. Deleting a file
  * removes its row first (so it is no longer served), then its bindings, then its bytes.
  */
-import { type Actor, isSiteAdmin, requireItem } from '../access';
+import { requireAction, type Actor, isSiteAdmin } from '../access';
 import {
   type ApiError,
   configureFileStorage,
@@ -191,7 +191,7 @@ export async function deleteItemFile(
   itemId: number,
   ref: { fileId: number; sign: string },
 ): Promise<number> {
-  await requireItem(actor, itemId, 'edit', { denied: 10101, missing: 10101 });
+  await requireAction(actor, 'attachment.update', itemId);
   const file =
     ref.fileId > 0
       ? await findFile(ref.fileId)

@@ -14,7 +14,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { open } from 'node:fs/promises';
-import { requireItem, type Actor } from '../access';
+import { requireAction, type Actor } from '../access';
 import { errors, events, fileStorage, newStorageKey, nextId, nowSeconds } from '../platform';
 import {
   KIND_MIME,
@@ -98,11 +98,7 @@ export async function authorizeUpload(actor: Actor, target: UploadTarget): Promi
     return { itemId: page.item_id, pageId: page.page_id };
   }
   if (target.itemId > 0) {
-    await requireItem(actor, target.itemId, 'edit', {
-      missing: 10101,
-      denied: 10103,
-      message: 'No permission to upload files to this item',
-    });
+    await requireAction(actor, 'file.upload', target.itemId);
     return { itemId: target.itemId, pageId: 0 };
   }
   if (target.itemId < 0 || target.pageId < 0) throw errors.failed('Parameter error');

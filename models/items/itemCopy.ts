@@ -6,7 +6,7 @@
  * Quire copies only what the caller can see: a member restricted to some catalogs gets those
  * catalogs and nothing at the root (ShowDoc copied the whole item, leaking hidden pages).
  */
-import { catalogVisible, requireItemRole, type Actor } from '../access';
+import { requireAction, catalogVisible, type Actor } from '../access';
 import { nextId, events } from '../platform';
 import { addItemToGroups } from './itemGroups';
 import { insertItem, type NewItemInput } from './items';
@@ -19,11 +19,7 @@ export async function copyItem(
   input: Partial<NewItemInput>,
   options: { itemPassword?: string } = {},
 ): Promise<{ item_id: number }> {
-  const access = await requireItemRole(actor, sourceId, 'editor', {
-    ...options,
-    denied: 10101,
-    message: 'No permission to copy this item',
-  });
+  const access = await requireAction(actor, 'item.copy', sourceId, options);
   const source = access.item;
   const item = await insertItem(actor, {
     item_name: input.item_name?.trim() ? input.item_name : source.item_name,

@@ -4,7 +4,7 @@
  * API resolves a key pair with `itemIdForApiKey`.
  */
 import { randomBytes, randomInt, timingSafeEqual } from 'node:crypto';
-import { requireItem, requireItemRole, type Actor } from '../access';
+import { requireAction, type Actor } from '../access';
 import { errors, nextId, nowSeconds } from '../platform';
 import { Item } from './schemas/item';
 import { ItemToken, type ItemTokenDoc } from './schemas/itemToken';
@@ -58,9 +58,7 @@ async function ensureToken(itemId: number): Promise<ItemTokenDoc> {
 
 /** The item's key pair (item manager role). Archived items show an existing pair but get no new one. */
 export async function getItemKey(actor: Actor, itemId: number): Promise<ItemTokenRow> {
-  const access = await requireItemRole(actor, itemId, 'manager', {
-    message: 'No permission to manage this item',
-  });
+  const access = await requireAction(actor, 'item.readSettings', itemId);
   if (access.archived) {
     const existing = await ItemToken.findOne({ item_id: itemId }, { _id: 0 }).lean<ItemTokenDoc>();
     if (!existing) throw errors.noEditPermission('This item is archived and read-only');
@@ -71,7 +69,7 @@ export async function getItemKey(actor: Actor, itemId: number): Promise<ItemToke
 
 /** Replaces the secret half (`api_token`); the key stays. Item manage, not on archived items. */
 export async function resetItemKey(actor: Actor, itemId: number): Promise<ItemTokenRow> {
-  await requireItem(actor, itemId, 'manage', { message: 'No permission to manage this item' });
+  await requireAction(actor, 'item.manage', itemId);
   const row = await ensureToken(itemId);
   const updated = await ItemToken.findOneAndUpdate(
     { id: row.id },

@@ -9,7 +9,6 @@
  * file loses its bindings to this item's pages and, if it was uploaded into this item, moves to
  * the item that still uses it.
  */
-import mongoose from 'mongoose';
 import { requireSiteAdmin, type Actor } from '../access';
 import { Catalog } from '../catalogs/schemas';
 import { PageComment, PageFeedback } from '../comments/schemas';
@@ -18,7 +17,7 @@ import { ItemMember, TeamItem, TeamItemMember } from '../members/schemas';
 import { Mock } from '../mocks/schemas';
 import { Subscription } from '../notices/schemas';
 import { Page, PageDraft, PageHistory, PageLock, Recycle, SinglePage } from '../pages/schemas';
-import { errors, events, fileStorage } from '../platform';
+import { errors, events, fileStorage, connection } from '../platform';
 import { TemplateItem } from '../templates/schemas';
 import {
   Item,
@@ -138,7 +137,7 @@ async function purgeRows(item: ItemDoc): Promise<Purged> {
 export async function adminHardDeleteItem(actor: Actor, itemId: number): Promise<void> {
   requireSiteAdmin(actor);
   if (!(itemId > 0)) throw errors.failed('Parameter error: item_id');
-  const purged = await mongoose.connection.transaction(async () => {
+  const purged = await connection().transaction(async () => {
     const item = await Item.findOne({ item_id: itemId }, { _id: 0 }).lean<ItemDoc>();
     if (!item || item.is_del !== 1)
       throw errors.failed('Only a deleted item can be deleted permanently');

@@ -12,7 +12,7 @@
  *   the owner or a site admin only;
  * - an archived item is read-only on every write path (models/access.ts).
  */
-import { requireItem, requireItemRole, type Actor, hashItemPassword } from '../access';
+import { requireAction, type Actor, hashItemPassword } from '../access';
 import { errors, events, nextId, nowSeconds } from '../platform';
 import { addItemToGroups, groupIdsOf, setItemGroups } from './itemGroups';
 import { Item, type ItemDoc } from './schemas/item';
@@ -221,10 +221,7 @@ export async function updateItem(
   input: ItemUpdate,
   options: { itemPassword?: string } = {},
 ): Promise<void> {
-  const access = await requireItem(actor, itemId, 'manage', {
-    ...options,
-    message: 'No permission to manage this item',
-  });
+  const access = await requireAction(actor, 'item.manage', itemId, options);
   const item = access.item;
   const set: Partial<ItemDoc> = {};
   if (input.item_name !== undefined) set.item_name = checkName(input.item_name);
@@ -286,9 +283,7 @@ export const AI_CONFIG_OFF: AiConfig = {
 
 /** The full row for the settings dialog (item manager role; archived items still answer). */
 export async function itemDetail(actor: Actor, itemId: number): Promise<ItemDetail> {
-  const access = await requireItemRole(actor, itemId, 'manager', {
-    message: 'No permission to manage this item',
-  });
+  const access = await requireAction(actor, 'item.readSettings', itemId);
   return {
     ...itemRow(access.item),
     is_private: access.item.password ? 1 : 0,
@@ -313,7 +308,7 @@ function requireOwnerOrSiteAdmin(access: { owner: boolean; siteAdmin: boolean })
 
 /** Makes the item read-only for good (item manage + the caller's password). */
 export async function archiveItem(actor: Actor, itemId: number, password: string): Promise<void> {
-  await requireItem(actor, itemId, 'manage', { message: 'No permission to manage this item' });
+  await requireAction(actor, 'item.manage', itemId);
   await confirmCallerPassword(actor, password);
   const result = await Item.updateOne(
     { item_id: itemId, is_del: 0 },
@@ -342,9 +337,7 @@ export async function transferItem(
   targetName: string,
   password: string,
 ): Promise<ItemRow> {
-  const access = await requireItem(actor, itemId, 'manage', {
-    message: 'No permission to manage this item',
-  });
+  const access = await requireAction(actor, 'item.manage', itemId);
   requireOwnerOrSiteAdmin(access);
   if (!targetName.trim()) throw errors.targetUserNotFound('User not found');
   await confirmCallerPassword(actor, password);
@@ -377,9 +370,7 @@ export async function deleteItem(
   itemId: number,
   confirm: { password: string; projectName: string },
 ): Promise<void> {
-  const access = await requireItemRole(actor, itemId, 'manager', {
-    message: 'No permission to manage this item',
-  });
+  const access = await requireAction(actor, 'item.readSettings', itemId);
   requireOwnerOrSiteAdmin(access);
   const user = await User.findOne({ uid: actor.uid }, { is_sso: 1 }).lean();
   if (user?.is_sso === 1 && !confirm.password) {

@@ -4,7 +4,7 @@
  * Writes need item manage (refused on archived items), publish `membership.changed` with the
  * affected uids, and leave a change-log row (binding / unbound member).
  */
-import { requireItem, requireItemRole, type Actor } from '../access';
+import { requireAction, type Actor } from '../access';
 import { logChange, findUserByNameOrEmail } from '../items';
 import { errors, events, formatUnix, nextId, nowSeconds } from '../platform';
 import { getSiteSettings } from '../settings';
@@ -84,9 +84,7 @@ export async function addMembers(
   itemId: number,
   input: AddMembersInput,
 ): Promise<{ id: number }> {
-  const access = await requireItem(actor, itemId, 'manage', {
-    message: 'No permission to manage this item',
-  });
+  const access = await requireAction(actor, 'member.manage', itemId);
   const memberGroupId = checkMemberGroup(input.member_group_id);
   const names = [...new Set(input.usernames.map((n) => n.trim()).filter(Boolean))];
   if (!names.length) throw errors.targetUserNotFound('User not found');
@@ -145,7 +143,7 @@ export async function removeMember(
   itemMemberId: number,
 ): Promise<void> {
   if (!(itemId > 0) || !(itemMemberId > 0)) throw errors.failed('Parameter error');
-  await requireItem(actor, itemId, 'manage', { message: 'No permission to manage this item' });
+  await requireAction(actor, 'member.manage', itemId);
   const row = await ItemMember.findOneAndDelete({
     item_id: itemId,
     item_member_id: itemMemberId,
@@ -205,7 +203,7 @@ export async function catalogLabels(
 
 /** The personal members of an item, oldest first (item manager role). */
 export async function listMembers(actor: Actor, itemId: number): Promise<MemberRow[]> {
-  await requireItemRole(actor, itemId, 'manager', { message: 'No permission to manage this item' });
+  await requireAction(actor, 'member.list', itemId);
   const rows = await ItemMember.find({ item_id: itemId }, { _id: 0 })
     .sort({ addtime: 1, item_member_id: 1 })
     .lean<ItemMemberDoc[]>();
@@ -243,10 +241,7 @@ export interface AllMemberRow {
  * user (editor role: used to pick people to notify).
  */
 export async function listAllMembers(actor: Actor, itemId: number): Promise<AllMemberRow[]> {
-  const access = await requireItemRole(actor, itemId, 'editor', {
-    denied: 10301,
-    message: 'No edit permission',
-  });
+  const access = await requireAction(actor, 'member.readOwn', itemId);
   const [personal, team] = await Promise.all([
     ItemMember.find({ item_id: itemId }, { uid: 1, username: 1, member_group_id: 1, _id: 0 })
       .sort({ addtime: 1 })

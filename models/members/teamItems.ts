@@ -4,7 +4,7 @@
  * every item; unbinding and per-member authority need team manage. Item-level settings of an
  * archived item (bindings, authorities) are refused like every other write to it.
  */
-import { itemAccess, requireItem, requireItemRole, type Actor } from '../access';
+import { requireAction, itemAccess, type Actor } from '../access';
 import { logChange, itemRow, type ItemRow } from '../items';
 import { errors, events, formatUnix, nextId, nowSeconds } from '../platform';
 import { catalogLabels, checkMemberGroup, validTopCatalogs } from './members';
@@ -32,8 +32,7 @@ export async function bindTeamItems(
   if (!ids.length) throw errors.failed('item_id is required');
   if (ids.length > MAX_ITEMS_PER_CALL)
     throw errors.failed(`At most ${MAX_ITEMS_PER_CALL} items at once`);
-  for (const id of ids)
-    await requireItem(actor, id, 'manage', { message: 'No permission to manage this item' });
+  for (const id of ids) await requireAction(actor, 'member.manage', id);
   const members = await TeamMember.find(
     { team_id: teamId },
     { member_uid: 1, member_username: 1, _id: 0 },
@@ -80,7 +79,7 @@ export async function bindTeamItems(
 
 /** Teams bound to an item (item manager role). `id` is the binding's id. */
 export async function teamsOfItem(actor: Actor, itemId: number) {
-  await requireItemRole(actor, itemId, 'manager', { message: 'No permission to manage this item' });
+  await requireAction(actor, 'member.list', itemId);
   const bindings = await TeamItem.find({ item_id: itemId }, { _id: 0 }).sort({ id: 1 }).lean();
   const teams = await Team.find({ id: { $in: bindings.map((b) => b.team_id) } }, { _id: 0 }).lean<
     TeamDoc[]

@@ -8,9 +8,10 @@
  * MAX_LOCK_SECONDS ahead (ShowDoc accepted any `lock_to`, so a lock could last forever); asking
  * who holds a lock needs a login and visit access (ShowDoc answered anyone).
  */
-import type { Actor } from '../access';
+import { requireAction, type Actor } from '../access';
 import { type ApiError, errors, events, nextId, nowSeconds } from '../platform';
 import { pageMissing, requirePage } from './pageAccess';
+import { pageQuotaReached } from './pageQuota';
 import { Page } from './schemas/page';
 import { PageLock, type PageLockDoc } from './schemas/pageLock';
 
@@ -21,8 +22,8 @@ export const MAX_LOCK_SECONDS = 30 * 60;
 
 export interface LockState {
   lock: 0 | 1;
-  /** The hosted edition's page-quota flag; Quire has no page quota. */
-  exceed: 0;
+  /** 1: the item holds as many pages as the site's page quota allows (pageQuota.ts). */
+  exceed: 0 | 1;
   lock_uid: string;
   lock_username: string;
   is_cur_user: 0 | 1;
@@ -42,25 +43,39 @@ function lockedBy(username?: string): ApiError {
   );
 }
 
-/** page/isLock: who holds the page's lock (login and visit access to the page). */
+/**
+ * page/isLock: who holds the page's lock (login and visit access to the page), and whether its
+ * item's page quota is used up. Page 0 (a new page, ShowDoc's editor asks too) needs `itemId`
+ * and edit access to it: no lock, only the quota.
+ */
 export async function pageLockState(
   actor: Actor,
   pageId: number,
-  options: { itemPassword?: string; now?: number } = {},
+  options: { itemId?: number; itemPassword?: string; now?: number } = {},
 ): Promise<LockState> {
   if (!(actor.uid > 0)) throw errors.notLoggedIn();
-  await requirePage(actor, pageId, {
+  if (!(pageId > 0)) {
+    if (!(options.itemId && options.itemId > 0)) throw pageMissing();
+    await requireAction(actor, 'page.update', options.itemId);
+    const exceed = (await pageQuotaReached(options.itemId)) ? 1 : 0;
+    return { lock: 0, exceed, lock_uid: '', lock_username: '', is_cur_user: 0 };
+  }
+  const { page } = await requirePage(actor, pageId, {
     level: 'visit',
     itemPassword: options.itemPassword,
     deniedMessage: 'No access permission',
   });
   const now = options.now ?? nowSeconds();
-  const row = await PageLock.findOne({ page_id: pageId }, { _id: 0 }).lean<PageLockDoc>();
+  const [row, full] = await Promise.all([
+    PageLock.findOne({ page_id: pageId }, { _id: 0 }).lean<PageLockDoc>(),
+    pageQuotaReached(page.item_id),
+  ]);
+  const exceed = full ? 1 : 0;
   if (!row || row.lock_to <= now)
-    return { lock: 0, exceed: 0, lock_uid: '', lock_username: '', is_cur_user: 0 };
+    return { lock: 0, exceed, lock_uid: '', lock_username: '', is_cur_user: 0 };
   return {
     lock: 1,
-    exceed: 0,
+    exceed,
     lock_uid: String(row.lock_uid),
     lock_username: row.lock_username,
     is_cur_user: row.lock_uid === actor.uid ? 1 : 0,

@@ -14,10 +14,11 @@
  * realtime service plugs in with `connectLiveDocuments`) and publishes `page.saved` (carrying the
  * "save and notify" text for the subscription notices) and `menu.changed` when the menu moved.
  */
-import { requireItem, type Actor, type ItemAccess } from '../access';
+import { requireAction, type Actor, type ItemAccess } from '../access';
 import { logChange, MAX_ITEM_NAME } from '../items';
-import { type DomainEvents, errors, events, nextId, nowSeconds } from '../platform';
+import { type DomainEvents, errors, events, nextId, nowSeconds, perContext } from '../platform';
 import { pageMissing, pageVisible, requirePage, requireTargetCatalog } from './pageAccess';
+import { checkPageQuota } from './pageQuota';
 import { historyVersionCount, pruneVersions, recordVersion } from './pageHistory';
 import { moveToRecycleBin } from './recycle';
 import { Catalog } from '../catalogs/schemas';
@@ -59,22 +60,28 @@ export interface LivePageDocuments {
   }): Promise<void>;
 }
 
-let liveDocuments: LivePageDocuments | null = null;
+/**
+ * What the instance plugs into pages at start: the live-document bridge (realtime) and the
+ * attachment counter (files, which imports pages and so cannot be imported from here).
+ */
+const plugs = perContext(
+  (): {
+    liveDocuments: LivePageDocuments | null;
+    attachmentCounter: (pageId: number) => Promise<number>;
+  } => ({ liveDocuments: null, attachmentCounter: async () => 0 }),
+);
 
 /** Plugs the live-document bridge in (null unplugs it). */
 export function connectLiveDocuments(bridge: LivePageDocuments | null): void {
-  liveDocuments = bridge;
+  plugs().liveDocuments = bridge;
 }
 
-/** Counts a page's attachments (the attachments module registers the real counter). */
-let attachmentCounter: (pageId: number) => Promise<number> = async () => 0;
-
 export function setAttachmentCounter(counter: (pageId: number) => Promise<number>): void {
-  attachmentCounter = counter;
+  plugs().attachmentCounter = counter;
 }
 
 export function countAttachments(pageId: number): Promise<number> {
-  return attachmentCounter(pageId);
+  return plugs().attachmentCounter(pageId);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -156,8 +163,26 @@ function isDuplicateKey(error: unknown): boolean {
 
 const CUSTOM_ID_TAKEN = 'Article ID already exists';
 
-async function checkCustomIdFree(itemId: number, customId: string, pageId: number): Promise<void> {
-  if (!customId) return;
+/**
+ * An article ID names one page of its item (spec 001 §5, "unique per language": Quire's pages
+ * have no language, so unique in the item). Addresses take the article ID first and the page ID
+ * otherwise (`resolvePageId`), so an article ID of digits only would shadow the page whose ID it
+ * is: such an ID must be the page's own.
+ */
+async function checkCustomIdFree(
+  itemId: number,
+  customId: string,
+  pageId: number,
+  stored: string | undefined,
+): Promise<void> {
+  // Unchanged: the unique index already holds it (and older data keeps saving).
+  if (!customId || customId === stored) return;
+  if (/^\d+$/.test(customId) && Number(customId) !== pageId) {
+    const shadowed = await Page.exists({ item_id: itemId, page_id: Number(customId) });
+    throw errors.failed(
+      shadowed ? CUSTOM_ID_TAKEN : "An article ID of digits only must be the page's own ID",
+    );
+  }
   const taken = await Page.exists({
     item_id: itemId,
     page_custom_id: customId,
@@ -174,11 +199,7 @@ export async function savePage(
 ): Promise<SavePageResult> {
   if (!(actor.uid > 0)) throw errors.notLoggedIn();
   checkInput(input);
-  const access = await requireItem(actor, input.itemId, 'edit', {
-    denied: 10101,
-    missing: 10101,
-    message: 'No edit permission',
-  });
+  const access = await requireAction(actor, 'page.update', input.itemId);
   if (access.item.item_type === SPREADSHEET) checkSheetContent(input.content);
 
   let existing: PageDoc | null = null;
@@ -191,10 +212,11 @@ export async function savePage(
     )
       throw pageMissing();
   }
+  if (!existing) await checkPageQuota(input.itemId);
   const catId = input.catId ?? existing?.cat_id ?? 0;
   await requireTargetCatalog(access, catId);
   const customId = input.customId ?? existing?.page_custom_id ?? '';
-  await checkCustomIdFree(input.itemId, customId, input.pageId);
+  await checkCustomIdFree(input.itemId, customId, input.pageId, existing?.page_custom_id);
 
   const now = options.now ?? nowSeconds();
   const itemType = access.item.item_type || 1;
@@ -236,6 +258,7 @@ export async function savePage(
   });
   await touchItem(access, page, created, now, actor);
 
+  const { liveDocuments } = plugs();
   if (!created && options.origin !== 'collab' && liveDocuments) {
     try {
       await liveDocuments.applySave({
@@ -426,11 +449,7 @@ export async function sortPages(
   orders: Map<number, number>,
 ): Promise<void> {
   if (!(actor.uid > 0)) throw errors.notLoggedIn();
-  const access = await requireItem(actor, itemId, 'edit', {
-    denied: 10101,
-    missing: 10101,
-    message: 'No edit permission',
-  });
+  const access = await requireAction(actor, 'page.update', itemId);
   if (orders.size > MAX_SORT_ENTRIES)
     throw errors.failed(`At most ${MAX_SORT_ENTRIES} pages per call`);
   if (!orders.size) return;

@@ -8,7 +8,7 @@
  * Purging runs lazily whenever an item's bin is listed, and for the whole site from
  * `startRecyclePurge` (the process entry starts it).
  */
-import { requireItem, type Actor } from '../access';
+import { requireAction, type Actor } from '../access';
 import { errors, events, nextId, nowSeconds } from '../platform';
 import { Catalog } from '../catalogs/schemas';
 import { Page, type PageDoc } from './schemas/page';
@@ -68,7 +68,7 @@ export async function listRecycleBin(
   itemId: number,
   now = nowSeconds(),
 ): Promise<RecycleDoc[]> {
-  await requireItem(actor, itemId, 'manage', { denied: 10303, message: 'No manage permission' });
+  await requireAction(actor, 'recycle.manage', itemId);
   await purgeRecycleBin(now, { itemId });
   return Recycle.find({ item_id: itemId }, { _id: 0 }).sort({ del_time: -1 }).lean<RecycleDoc[]>();
 }
@@ -76,7 +76,7 @@ export async function listRecycleBin(
 /** Puts a page from the bin back into its catalog (or the root when that catalog is gone). */
 export async function recoverPage(actor: Actor, itemId: number, pageId: number): Promise<void> {
   if (!(itemId > 0) || !(pageId > 0)) throw errors.failed('Parameter error');
-  await requireItem(actor, itemId, 'manage', { denied: 10303, message: 'No manage permission' });
+  await requireAction(actor, 'recycle.manage', itemId);
   const row = await Recycle.findOne({ item_id: itemId, page_id: pageId }).lean();
   if (!row) throw errors.failed('The page is not in the recycle bin');
   const page = await Page.findOne(

@@ -4,6 +4,7 @@
  * and in the README's configuration table.
  */
 import path from 'node:path';
+import ipaddr from 'ipaddr.js';
 import { z } from 'zod';
 
 /** `"2mb"`, `"512kb"`, `"1048576"` → bytes. */
@@ -21,6 +22,30 @@ function isTimeZone(value: string): boolean {
   } catch {
     return false;
   }
+}
+
+/** `a, b` → ['a', 'b'] (lower case, empties dropped). */
+function commaList(value: string): string[] {
+  return value
+    .split(',')
+    .map((entry) => entry.trim().toLowerCase())
+    .filter(Boolean);
+}
+
+/** An address, a CIDR range (`10.0.0.0/8`, `fd00::/8`) or a host name. */
+function isRelayAllowEntry(entry: string): boolean {
+  if (entry.includes('/')) {
+    try {
+      ipaddr.parseCIDR(entry);
+      return true;
+    } catch {
+      return false;
+    }
+  }
+  return (
+    ipaddr.isValid(entry) ||
+    /^[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*$/.test(entry)
+  );
 }
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -97,6 +122,17 @@ const schema = z.object({
     .string()
     .default('')
     .refine((v) => v === '' || /^https?:\/\//.test(v), 'must start with http:// or https://'),
+  // Addresses the HTTP test tool's server relay may reach although they are private (loopback,
+  // private networks, link-local, cloud metadata …): a comma list of host names, addresses and
+  // CIDR ranges, e.g. `intranet.example.com, 10.1.0.0/16`. Empty = public addresses only.
+  HTTP_RELAY_ALLOW_HOSTS: z
+    .string()
+    .default('')
+    .refine(
+      (v) => commaList(v).every(isRelayAllowEntry),
+      'must be a comma list of host names, IP addresses or CIDR ranges',
+    )
+    .transform(commaList),
 });
 
 /** The keys Quire reads; `.env.example` lists exactly these. */
@@ -119,6 +155,8 @@ export interface Config {
   appTimezone: string;
   trustProxy: boolean | number | string;
   updateFeedUrl: string;
+  /** HTTP_RELAY_ALLOW_HOSTS, lower case. */
+  httpRelayAllowHosts: string[];
 }
 
 export class ConfigError extends Error {
@@ -174,5 +212,6 @@ export function loadConfig(
     appTimezone: c.APP_TIMEZONE,
     trustProxy: c.TRUST_PROXY,
     updateFeedUrl: c.UPDATE_FEED_URL,
+    httpRelayAllowHosts: c.HTTP_RELAY_ALLOW_HOSTS,
   };
 }

@@ -28,23 +28,41 @@ export interface QuireContext {
   readonly slots: Map<symbol, unknown>;
 }
 
+const scope = new AsyncLocalStorage<QuireContext>();
+
 export function createContext(name: string): QuireContext {
   const context: QuireContext = {
     name,
-    bus: createEventBus((error, event) => context.reportEventError(error, event)),
+    bus: busIn(() => context),
     reportEventError: () => {},
     slots: new Map(),
   };
   return context;
 }
 
-const scope = new AsyncLocalStorage<QuireContext>();
+/**
+ * A bus whose handlers always run in its context, whoever publishes (a Redis relay's socket
+ * callback runs outside any instance).
+ */
+function busIn(contextOf: () => QuireContext): EventBus {
+  const inner = createEventBus((error, event) => contextOf().reportEventError(error, event));
+  return {
+    publish: (name, payload, options) =>
+      scope.run(contextOf(), () => inner.publish(name, payload, options)),
+    subscribe: inner.subscribe,
+  };
+}
 const processDefault = createContext('default');
 let defaultAdopted = false;
 
 /** The context the calling code runs in: its instance's, or the process's default. */
 export function currentContext(): QuireContext {
   return scope.getStore() ?? processDefault;
+}
+
+/** True for the process's default context (it uses mongoose's default connection). */
+export function isDefaultContext(context: QuireContext): boolean {
+  return context === processDefault;
 }
 
 /** Runs `work` (and everything it schedules) inside `context`. */
@@ -73,6 +91,21 @@ export function releaseContext(context: QuireContext): void {
     processDefault.slots.clear();
     processDefault.reportEventError = () => {};
   }
+}
+
+/**
+ * Makes every event `emitter` emits run in `context`. Node does not carry the async context into
+ * an HTTP server's `upgrade` events nor into a socket's `data` events, so a second instance's
+ * WebSocket traffic would otherwise run in the default context. The process default needs none
+ * of this (code outside any context already sees it).
+ */
+export function emitInContext<
+  E extends { emit(event: string | symbol, ...args: unknown[]): boolean },
+>(emitter: E, context: QuireContext): E {
+  if (context === processDefault) return emitter;
+  const emit = emitter.emit.bind(emitter);
+  emitter.emit = (event, ...args) => scope.run(context, () => emit(event, ...args));
+  return emitter;
 }
 
 /**

@@ -4,7 +4,8 @@
  * atomically with `$inc` + upsert: concurrent callers (even in several processes) never get the
  * same number.
  */
-import mongoose, { Schema } from 'mongoose';
+import { Schema } from 'mongoose';
+import { defineModel } from './model';
 
 interface CounterDoc {
   _id: string;
@@ -16,7 +17,7 @@ const counterSchema = new Schema<CounterDoc>(
   { collection: 'counters', versionKey: false },
 );
 
-export const Counter = mongoose.model<CounterDoc>('Counter', counterSchema);
+export const Counter = defineModel<CounterDoc>('Counter', counterSchema);
 
 /** The next id of this kind: 1 on a fresh database, then 2, 3, … */
 export async function nextId(name: string): Promise<number> {

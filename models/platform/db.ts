@@ -1,7 +1,7 @@
 /**
- * The database connection: mongoose's default connection, pointed at MONGODB_URI or at the
- * embedded engine in DATA_DIR. One Quire per process, so models are declared once with
- * `mongoose.model(...)` and work on whichever database this opened.
+ * The database connection of an instance, pointed at MONGODB_URI or at the embedded engine in
+ * DATA_DIR: mongoose's default connection for the process's default context, a connection of its
+ * own for any other Quire in the process (see model.ts: collections follow the caller's context).
  *
  * In embedded mode the engine also listens on a unix socket inside DATA_DIR, so the admin CLI can
  * reach a running server's engine (the engine holds an exclusive lock on its directory).
@@ -11,7 +11,9 @@ import net from 'node:net';
 import path from 'node:path';
 import mongoose from 'mongoose';
 import { socketUriFor, startEmbeddedMongo } from '../embedded';
+import { currentContext, isDefaultContext } from './context';
 import type { Logger } from './log';
+import { contextModels, useConnection } from './model';
 
 export const DB_NAME = 'quire';
 
@@ -64,16 +66,23 @@ export function socketAnswers(socketPath: string, timeoutMs = 1000): Promise<boo
 mongoose.set('transactionAsyncLocalStorage', true);
 
 async function connect(uri: string, dbName: string): Promise<mongoose.Connection> {
-  await mongoose.connect(uri, { dbName, autoIndex: true, serverSelectionTimeoutMS: 15000 });
-  return mongoose.connection;
+  const options = { dbName, autoIndex: true, serverSelectionTimeoutMS: 15000 };
+  if (isDefaultContext(currentContext())) {
+    await mongoose.connect(uri, options);
+    return mongoose.connection;
+  }
+  const own = await mongoose.createConnection(uri, options).asPromise();
+  useConnection(own);
+  return own;
 }
 
 function makeDatabase(
+  connection: mongoose.Connection,
   mode: Database['mode'],
   via: Database['via'],
   stopEngine: () => Promise<void>,
 ): Database {
-  const connection = mongoose.connection;
+  const isDefault = connection === mongoose.connection;
   let closing: Promise<void> | undefined;
   return {
     mode,
@@ -97,7 +106,8 @@ function makeDatabase(
     },
     close() {
       closing ??= (async () => {
-        await mongoose.disconnect();
+        if (isDefault) await mongoose.disconnect();
+        else await connection.close();
         await stopEngine();
       })();
       return closing;
@@ -121,14 +131,14 @@ export async function openDatabase(options: OpenOptions): Promise<Database> {
   const { mongodbUri, dataDir, logger, role } = options;
 
   if (mongodbUri) {
-    await connect(mongodbUri, databaseInUri(mongodbUri) || DB_NAME);
-    return makeDatabase('mongodb', 'mongodb', async () => {});
+    const connection = await connect(mongodbUri, databaseInUri(mongodbUri) || DB_NAME);
+    return makeDatabase(connection, 'mongodb', 'mongodb', async () => {});
   }
 
   const socketPath = engineSocketPath(dataDir);
   if (role === 'tool' && (await socketAnswers(socketPath))) {
-    await connect(socketUriFor(socketPath), DB_NAME);
-    return makeDatabase('embedded', 'engine-socket', async () => {});
+    const connection = await connect(socketUriFor(socketPath), DB_NAME);
+    return makeDatabase(connection, 'embedded', 'engine-socket', async () => {});
   }
 
   fs.mkdirSync(dataDir, { recursive: true });
@@ -149,13 +159,14 @@ export async function openDatabase(options: OpenOptions): Promise<Database> {
   });
   for (const repair of engine.repairs)
     logger.warn({ repair }, 'embedded database recovered from an unclean stop');
+  let connection: mongoose.Connection;
   try {
-    await connect(engine.uri, DB_NAME);
+    connection = await connect(engine.uri, DB_NAME);
   } catch (error) {
     await engine.stop();
     throw error;
   }
-  return makeDatabase('embedded', 'own-engine', () => engine.stop());
+  return makeDatabase(connection, 'embedded', 'own-engine', () => engine.stop());
 }
 
 /**
@@ -163,5 +174,5 @@ export async function openDatabase(options: OpenOptions): Promise<Database> {
  * own when a model is compiled; awaiting it means unique indexes exist before the first write.
  */
 export async function ensureIndexes(): Promise<void> {
-  await Promise.all(mongoose.modelNames().map((name) => mongoose.model(name).init()));
+  await Promise.all(contextModels().map((model) => model.init()));
 }

@@ -2,6 +2,7 @@
 export { type Config, CONFIG_KEYS, ConfigError, loadConfig } from './config';
 export { nextId, nextIds, raiseCounter } from './counters';
 export { type Database, ensureIndexes, openDatabase } from './db';
+export { connection, defineModel } from './model';
 export { type CollectionReport, exportDatabase, importDatabase } from './dump';
 export { ApiError, type ErrorCode, errors, failure, isApiError } from './errors';
 export { connectRedis, type RedisEventRelay, startRedisEventRelay } from './eventBusRedis';
@@ -16,6 +17,7 @@ export {
   type QuireContext,
   contextForNewInstance,
   currentContext,
+  emitInContext,
   events,
   perContext,
   releaseContext,

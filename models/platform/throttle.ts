@@ -6,6 +6,7 @@
  * login lock (loginThrottle.ts) is the one that must hold across processes, and is stored.
  */
 import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
+import { perContext } from './context';
 import { type ApiError, errors } from './errors';
 
 /** points = requests allowed per `duration` seconds. */
@@ -20,13 +21,21 @@ const LIMITS = {
   userSearch: { points: 60, duration: 60 },
   /** Socket.IO `watch` subscriptions, per user. */
   watch: { points: 120, duration: 60 },
+  /** ai/create (each answer costs the site's AI account), per user. */
+  aiCreate: { points: 20, duration: 60 },
+  /** httpRelay/send (the HTTP test tool's server relay), per user. */
+  httpRelay: { points: 60, duration: 60 },
 } as const;
 
 export type ThrottleName = keyof typeof LIMITS;
 
-const limiters = Object.fromEntries(
-  Object.entries(LIMITS).map(([name, limit]) => [name, new RateLimiterMemory(limit)]),
-) as Record<ThrottleName, RateLimiterMemory>;
+/** The instance's counters (per context: two instances in one process count apart). */
+const limiters = perContext(
+  () =>
+    Object.fromEntries(
+      Object.entries(LIMITS).map(([name, limit]) => [name, new RateLimiterMemory(limit)]),
+    ) as Record<ThrottleName, RateLimiterMemory>,
+);
 
 function refusal(name: ThrottleName, waitMs: number): ApiError {
   const seconds = Math.max(1, Math.ceil(waitMs / 1000));
@@ -40,7 +49,7 @@ function refusal(name: ThrottleName, waitMs: number): ApiError {
 /** Counts one request; throws 10100 once the key is over its limit. */
 export async function throttle(name: ThrottleName, key: string): Promise<void> {
   try {
-    await limiters[name].consume(key);
+    await limiters()[name].consume(key);
   } catch (error) {
     if (error instanceof RateLimiterRes) throw refusal(name, error.msBeforeNext);
     throw error;
@@ -49,19 +58,19 @@ export async function throttle(name: ThrottleName, key: string): Promise<void> {
 
 /** Throws 10100 when the key is already over its limit, without counting this request. */
 export async function requireUnderLimit(name: ThrottleName, key: string): Promise<void> {
-  const state = await limiters[name].get(key);
+  const state = await limiters()[name].get(key);
   if (state && state.consumedPoints >= LIMITS[name].points) throw refusal(name, state.msBeforeNext);
 }
 
 /** Counts one failure (for limits that only count misses, like visit passwords). */
 export async function countFailure(name: ThrottleName, key: string): Promise<void> {
-  await limiters[name].penalty(key, 1);
+  await limiters()[name].penalty(key, 1);
 }
 
 /** Counts one request; false when the key is over its limit (for callers with their own answer). */
 export async function tryConsume(name: ThrottleName, key: string): Promise<boolean> {
   try {
-    await limiters[name].consume(key);
+    await limiters()[name].consume(key);
     return true;
   } catch (error) {
     if (error instanceof RateLimiterRes) return false;

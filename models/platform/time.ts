@@ -6,14 +6,15 @@
  * The zone is read from APP_TIMEZONE once; the process entry may set it explicitly from the
  * validated config with `setTimeZone` (config validation already rejected unknown zones).
  */
+import { perContext } from './context';
 
 /** The clock every stored time comes from: Unix seconds. */
 export function nowSeconds(): number {
   return Math.floor(Date.now() / 1000);
 }
 
-let zone: string | undefined;
-let formatter: Intl.DateTimeFormat | undefined;
+/** The instance's zone and its formatter (per context: two instances may differ). */
+const clock = perContext((): { zone?: string; formatter?: Intl.DateTimeFormat } => ({}));
 
 function validZone(value: string | undefined): string | undefined {
   if (!value) return undefined;
@@ -26,15 +27,17 @@ function validZone(value: string | undefined): string | undefined {
 }
 
 export function setTimeZone(timeZone: string): void {
-  zone = validZone(timeZone) ?? 'Asia/Shanghai';
-  formatter = undefined;
+  const state = clock();
+  state.zone = validZone(timeZone) ?? 'Asia/Shanghai';
+  state.formatter = undefined;
 }
 
 function getFormatter(): Intl.DateTimeFormat {
-  if (!formatter) {
-    zone ??= validZone(process.env.APP_TIMEZONE) ?? 'Asia/Shanghai';
-    formatter = new Intl.DateTimeFormat('en-US', {
-      timeZone: zone,
+  const state = clock();
+  if (!state.formatter) {
+    state.zone ??= validZone(process.env.APP_TIMEZONE) ?? 'Asia/Shanghai';
+    state.formatter = new Intl.DateTimeFormat('en-US', {
+      timeZone: state.zone,
       year: 'numeric',
       month: '2-digit',
       day: '2-digit',
@@ -44,7 +47,7 @@ function getFormatter(): Intl.DateTimeFormat {
       hourCycle: 'h23',
     });
   }
-  return formatter;
+  return state.formatter;
 }
 
 /** Unix seconds → `YYYY-MM-DD HH:MM:SS` in the server zone (0 → the epoch, as ShowDoc prints it). */

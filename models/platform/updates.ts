@@ -8,16 +8,17 @@
  * `.../<package>/latest` document), `new_version`, or `tag_name` (a GitHub "latest release"), and
  * optionally a page to read about it as `url` or `html_url`.
  */
+import { perContext } from './context';
 import { errors } from './errors';
 
 const FEED_TIMEOUT_MS = 3000;
 const MAX_FEED_BYTES = 256 * 1024;
 
-let feedUrl = '';
+const feed = perContext(() => ({ url: '' }));
 
 /** Set once at start from the configuration ('' = no update checks). */
 export function configureUpdateFeed(url: string): void {
-  feedUrl = url;
+  feed().url = url;
 }
 
 export interface UpdateInfo {
@@ -34,6 +35,7 @@ function text(value: unknown): string {
 
 /** Asks the feed; 10101 with one plain sentence when it is not configured or cannot be read. */
 export async function checkForUpdate(currentVersion: string): Promise<UpdateInfo> {
+  const feedUrl = feed().url;
   if (!feedUrl) throw errors.failed('No release feed is configured (UPDATE_FEED_URL)');
   let body: Record<string, unknown>;
   try {

@@ -5,11 +5,11 @@
  * things since deleted for good are kept for unrestricted readers only (their catalog is unknown).
  */
 import {
+  requireAction,
   type Actor,
   catalogParents,
   catalogVisible,
   type ItemAccess,
-  requireItemRole,
 } from '../access';
 import { listChangeLog } from '../items';
 import type { ItemChangeLogDoc } from '../items/schemas';
@@ -54,9 +54,6 @@ export async function visibleChangeLog(
   page: number,
   count: number,
 ): Promise<Awaited<ReturnType<typeof listChangeLog>>> {
-  const access = await requireItemRole(actor, itemId, 'editor', {
-    denied: 10101,
-    message: 'No edit permission',
-  });
+  const access = await requireAction(actor, 'item.readChangeLog', itemId);
   return listChangeLog(itemId, page, count, (rows) => visibleRows(actor, access, rows));
 }

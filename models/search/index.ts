@@ -1,2 +1,2 @@
 /** Search: keyword search across the items a user may read. */
-export { checkKeyword, findMatchingPages, searchPages } from './search';
+export { checkKeyword, findMatchingPages, searchItemPages, searchPages } from './search';

@@ -19,7 +19,7 @@
  * on the next search; a menu change (restore from the bin, catalog copy) or an item change drops
  * the item's index.
  */
-import { events, type DomainEvents } from '../platform';
+import { events, perContext, type DomainEvents } from '../platform';
 import { Page } from '../pages/schemas';
 
 /** Items whose index is kept (least recently searched dropped first). */
@@ -148,10 +148,27 @@ class ItemIndex {
   }
 }
 
-/** itemId → index, in least-recently-used order (Map keeps insertion order). */
-const indexes = new Map<number, ItemIndex>();
+/**
+ * The instance's indexes: itemId → index, in least-recently-used order (Map keeps insertion
+ * order), kept exact by page and item events, relayed ones included (another process's save must
+ * reach this process's index).
+ */
+const itemIndexes = perContext(() => {
+  const indexes = new Map<number, ItemIndex>();
+  const markStale = ({ itemId, pageId }: { itemId: number; pageId: number }) =>
+    void indexes.get(itemId)?.stale.add(pageId);
+  events.subscribe('page.saved', markStale);
+  events.subscribe('page.deleted', markStale);
+  events.subscribe('page.purged', ({ itemId, pageIds }: DomainEvents['page.purged']) => {
+    for (const pageId of pageIds) markStale({ itemId, pageId });
+  });
+  events.subscribe('menu.changed', ({ itemId }) => void indexes.delete(itemId));
+  events.subscribe('item.changed', ({ itemId }) => void indexes.delete(itemId));
+  return indexes;
+});
 
 function evict(): void {
+  const indexes = itemIndexes();
   let total = 0;
   for (const index of indexes.values()) total += index.size;
   for (const [itemId, index] of indexes) {
@@ -191,7 +208,7 @@ async function refresh(itemId: number, index: ItemIndex): Promise<void> {
 
 /** The item's index, built on first use and brought up to date with the pages marked stale. */
 async function indexOf(itemId: number): Promise<ItemIndex> {
-  subscribe();
+  const indexes = itemIndexes();
   let index = indexes.get(itemId);
   if (index) indexes.delete(itemId);
   else index = new ItemIndex();
@@ -224,29 +241,7 @@ export async function candidatePageIds(
   return ids;
 }
 
-function markStale({ itemId, pageId }: { itemId: number; pageId: number }): void {
-  indexes.get(itemId)?.stale.add(pageId);
-}
-
-let subscribed = false;
-
-/**
- * Keeps the indexes exact: page and item events, relayed ones included (another process's save
- * must reach this process's index). Subscribed on the first search, for the process's lifetime.
- */
-function subscribe(): void {
-  if (subscribed) return;
-  subscribed = true;
-  events.subscribe('page.saved', markStale);
-  events.subscribe('page.deleted', markStale);
-  events.subscribe('page.purged', ({ itemId, pageIds }: DomainEvents['page.purged']) => {
-    for (const pageId of pageIds) markStale({ itemId, pageId });
-  });
-  events.subscribe('menu.changed', ({ itemId }) => void indexes.delete(itemId));
-  events.subscribe('item.changed', ({ itemId }) => void indexes.delete(itemId));
-}
-
 /** For tests and the bench: how many items are indexed now. */
 export function indexedItemCount(): number {
-  return indexes.size;
+  return itemIndexes().size;
 }

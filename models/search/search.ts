@@ -13,7 +13,14 @@
  * - Ranking: title hits first, then more hits, then the most recently saved. Each result carries a
  *   `search_content` snippet around the first hit in the content.
  */
-import { catalogParents, catalogVisible, itemAccess, type Actor, type ItemAccess } from '../access';
+import {
+  catalogParents,
+  catalogVisible,
+  itemAccess,
+  requireAction,
+  type Actor,
+  type ItemAccess,
+} from '../access';
 import { errors } from '../platform';
 import { escapeForClient } from '../pages';
 import { Item } from '../items/schemas';
@@ -156,6 +163,21 @@ async function readableItems(actor: Actor): Promise<ItemAccess[]> {
  * `item/search`: one item (visit checked by the caller, passed as `access`) or every item the
  * user may read (`access` null).
  */
+/**
+ * `item/search`: one item (`rawItem`: its id or custom domain, the visit password when it has
+ * one) or, with no item, every item the actor may read.
+ */
+export async function searchItemPages(
+  actor: Actor,
+  rawKeyword: string,
+  rawItem: string,
+  itemPassword: string,
+): Promise<SearchResult> {
+  if (rawItem === '' || rawItem === '0') return searchPages(actor, rawKeyword, null);
+  const access = await requireAction(actor, 'item.read', rawItem, { itemPassword });
+  return searchPages(actor, rawKeyword, access);
+}
+
 export async function searchPages(
   actor: Actor,
   rawKeyword: string,

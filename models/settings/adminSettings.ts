@@ -64,6 +64,7 @@ export const SITE_CONFIG_KEYS = [
   'ai_max_message_length',
   'ai_tool_rounds',
   'session_expire_days',
+  'page_quota',
 ] as const;
 export type ConfigInput = Partial<Record<(typeof SITE_CONFIG_KEYS)[number], unknown>>;
 
@@ -74,7 +75,10 @@ const DEFAULTS: Record<string, string> = {
   ai_max_message_length: '8000',
   ai_tool_rounds: '20',
   session_expire_days: '180',
+  page_quota: '0',
 };
+/** The largest per-item page quota the back office accepts (0 = no limit). */
+const MAX_PAGE_QUOTA = 1_000_000;
 
 function bad(name: string, why: string): ApiError {
   return errors.failed(`${name}: ${why}`);
@@ -168,6 +172,7 @@ export async function loadConfig(actor: Actor): Promise<Record<string, unknown>>
     'ai_max_message_length',
     'ai_tool_rounds',
     'session_expire_days',
+    'page_quota',
   ])
     out[key] = Number(stored[key] ?? DEFAULTS[key]);
   // ShowDoc's older servers stored the AI key as open_api_key/open_api_host.
@@ -215,6 +220,8 @@ export async function saveConfig(actor: Actor, input: ConfigInput): Promise<void
     out.ai_tool_rounds = intValue('ai_tool_rounds', input.ai_tool_rounds, 1, 1000);
   if (has('session_expire_days'))
     out.session_expire_days = intValue('session_expire_days', input.session_expire_days, 1, 3650);
+  if (has('page_quota'))
+    out.page_quota = intValue('page_quota', input.page_quota, 0, MAX_PAGE_QUOTA);
   if (has('home_item')) {
     const text = textValue('home_item', input.home_item);
     if (text && !/^\d+$/.test(text)) throw bad('home_item', 'expected an item id');

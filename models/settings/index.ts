@@ -1,5 +1,12 @@
 /** Settings: site-wide options. */
-export { decodeJsonOption, getSetting, getSiteSettings, setSettings } from './settings';
+export {
+  type AiService,
+  decodeJsonOption,
+  getAiService,
+  getSetting,
+  getSiteSettings,
+  setSettings,
+} from './settings';
 export {
   SITE_CONFIG_KEYS,
   type ConfigInput,

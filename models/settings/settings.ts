@@ -8,8 +8,8 @@
  * publishes `settings.changed`, which the Redis relay carries to the other processes, whose
  * listener below drops theirs; CACHE_TTL_MS bounds staleness should a relay message be lost.
  */
-import mongoose from 'mongoose';
-import { events } from '../platform';
+import type mongoose from 'mongoose';
+import { events, perContext, connection } from '../platform';
 import { Option } from './schemas/options';
 
 /** Only for a relay message lost on the way: `settings.changed` is what refreshes the cache. */
@@ -51,6 +51,8 @@ export interface SiteSettings {
   oauth2Form: Record<string, unknown> | null;
   /** Collaborators one owner may add across items and teams; null = no limit (the default). */
   memberQuota: number | null;
+  /** Pages one item may hold (`page_quota`, back office); null = no limit (the default). */
+  pageQuota: number | null;
   /** Largest accepted upload in bytes (Quire option `upload_max_mb`). */
   uploadMaxBytes: number;
   /** "0" disables the sample items ShowDoc imports for new accounts. */
@@ -66,15 +68,32 @@ interface CacheEntry {
   loadedAt: number;
 }
 
-let cache: CacheEntry | null = null;
-let loading: Promise<Map<string, string>> | null = null;
-/** Bumped on every invalidation so a read that started before a write cannot re-fill stale data. */
-let generation = 0;
+interface SettingsCache {
+  entry: CacheEntry | null;
+  loading: Promise<Map<string, string>> | null;
+  /** Bumped on every invalidation so a read that started before a write cannot re-fill stale data. */
+  generation: number;
+}
+
+/** The instance's options; another process (or this one) changing them drops them. */
+const settingsCache = perContext((): SettingsCache => {
+  const state: SettingsCache = { entry: null, loading: null, generation: 0 };
+  events.subscribe('settings.changed', () => dropCache(state));
+  return state;
+});
+
+function dropCache(state: SettingsCache): void {
+  state.generation += 1;
+  state.entry = null;
+  state.loading = null;
+}
 
 async function loadAll(): Promise<Map<string, string>> {
+  const state = settingsCache();
+  const cache = state.entry;
   if (cache && Date.now() - cache.loadedAt < CACHE_TTL_MS) return cache.values;
-  if (loading) return loading;
-  const startedAt = generation;
+  if (state.loading) return state.loading;
+  const startedAt = state.generation;
   const pending = Option.find({}, { option_name: 1, option_value: 1, _id: 0 })
     .lean()
     .then((rows) => {
@@ -83,21 +102,19 @@ async function loadAll(): Promise<Map<string, string>> {
         if (typeof row.option_name === 'string')
           values.set(row.option_name, row.option_value == null ? '' : String(row.option_value));
       }
-      if (startedAt === generation) cache = { values, loadedAt: Date.now() };
+      if (startedAt === state.generation) state.entry = { values, loadedAt: Date.now() };
       return values;
     })
     .finally(() => {
-      if (loading === pending) loading = null;
+      if (state.loading === pending) state.loading = null;
     });
-  loading = pending;
+  state.loading = pending;
   return pending;
 }
 
 /** Forgets the cached options (after a write, or when a test changes rows behind our back). */
 export function invalidateSettings(): void {
-  generation += 1;
-  cache = null;
-  loading = null;
+  dropCache(settingsCache());
 }
 
 /** The raw stored value of an option, or null when it was never stored. */
@@ -109,9 +126,6 @@ export async function getSetting(name: string): Promise<string | null> {
 export async function getAllSettings(): Promise<Record<string, string>> {
   return Object.fromEntries(await loadAll());
 }
-
-// Another process (or this one) changed options: re-read them on the next use.
-events.subscribe('settings.changed', () => invalidateSettings());
 
 function changed(names: string[]): void {
   invalidateSettings();
@@ -139,7 +153,7 @@ export async function setSettings(values: Record<string, string>): Promise<void>
       { session },
     );
   if (names.length === 1) await write();
-  else await mongoose.connection.transaction((session) => write(session));
+  else await connection().transaction((session) => write(session));
   changed(names);
 }
 
@@ -195,6 +209,7 @@ export async function getSiteSettings(): Promise<SiteSettings> {
   const values = await loadAll();
   const get = (name: string) => values.get(name);
   const quota = intOf(get('member_quota'), 0);
+  const pageQuota = intOf(get('page_quota'), 0);
   return {
     registerOpen: get('register_open') !== '0',
     homePage: get('home_page') ?? '',
@@ -221,9 +236,50 @@ export async function getSiteSettings(): Promise<SiteSettings> {
     oauth2Open: get('oauth2_open') ?? null,
     oauth2Form: decodeJsonOption(get('oauth2_form')),
     memberQuota: quota > 0 ? quota : null,
+    pageQuota: pageQuota > 0 ? pageQuota : null,
     uploadMaxBytes: boundedInt(get('upload_max_mb'), DEFAULT_UPLOAD_MAX_MB, 10_240) * 1024 * 1024,
     createSample: get('create_sample') !== '0',
     ossOpen: flagOf(get('oss_open')),
     ossSetting: decodeJsonOption(get('oss_setting')),
+  };
+}
+
+/** The AI writing assistant's service: an OpenAI-compatible chat endpoint (admin settings). */
+export interface AiService {
+  /** Base URL without a trailing slash, e.g. `https://api.openai.com` (`/v1` is added). */
+  host: string;
+  /** Secret: only handed to the HTTP client, never answered or logged. */
+  key: string;
+  model: string;
+  /** The admin's system prompt; '' = the built-in one. */
+  systemPrompt: string;
+  maxMessageLength: number;
+}
+
+const DEFAULT_AI_HOST = 'https://api.openai.com';
+const DEFAULT_AI_MODEL = 'gpt-4o';
+
+/**
+ * The AI service, or null when no key is stored. Quire's names (`open_ai_key`, `open_ai_host`)
+ * win over ShowDoc's older ones (`open_api_key`, `open_api_host`); a host without a scheme gets
+ * https, as ShowDoc's AiController does.
+ */
+export async function getAiService(): Promise<AiService | null> {
+  const values = await loadAll();
+  const get = (name: string) => values.get(name)?.trim() ?? '';
+  const key = get('open_ai_key') || get('open_api_key');
+  if (!key) return null;
+  let host = get('open_ai_host') || get('open_api_host') || DEFAULT_AI_HOST;
+  if (!/^https?:\/\//i.test(host)) host = `https://${host}`;
+  return {
+    host: host.replace(/\/+$/, ''),
+    key,
+    model: get('ai_model_name') || DEFAULT_AI_MODEL,
+    systemPrompt: get('ai_system_prompt'),
+    maxMessageLength: boundedInt(
+      values.get('ai_max_message_length'),
+      DEFAULT_AI_MAX_MESSAGE_LENGTH,
+      1_000_000,
+    ),
   };
 }

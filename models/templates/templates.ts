@@ -7,7 +7,7 @@
  * first and could stop half-way); an item's templates are listed to its editors. Content is stored
  * and returned exactly as written.
  */
-import { allows, itemAccess, requireItemRole, type Actor } from '../access';
+import { requireAction, allows, itemAccess, type Actor } from '../access';
 import { errors, formatNow, nextId, nowSeconds } from '../platform';
 import { Template, type TemplateDoc } from './schemas/template';
 import { TemplateItem, type TemplateItemDoc } from './schemas/templateItem';
@@ -85,11 +85,7 @@ export interface SharedTemplate {
 export async function listItemTemplates(actor: Actor, itemId: number): Promise<SharedTemplate[]> {
   requireUser(actor);
   if (!(itemId > 0)) throw errors.failed('Item not found');
-  await requireItemRole(actor, itemId, 'editor', {
-    denied: 10103,
-    missing: 10103,
-    message: NO_PERMISSION,
-  });
+  await requireAction(actor, 'template.share', itemId);
   const shares = await TemplateItem.find({ item_id: itemId }, { _id: 0 })
     .sort({ id: 1 })
     .lean<TemplateItemDoc[]>();

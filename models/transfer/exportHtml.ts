@@ -68,11 +68,7 @@ function indexBody(item: { item_name: string; item_description?: string }, tree:
 export async function exportHtml(actor: Actor, itemId: number): Promise<HtmlExport> {
   if (!(actor.uid > 0)) throw errors.notLoggedIn();
   if (!(itemId > 0)) throw errors.noPermission('No permission');
-  const { access, tree } = await exportTree(
-    actor,
-    { itemId },
-    { denied: 10103, missing: 10103, message: 'No permission' },
-  );
+  const { access, tree } = await exportTree(actor, { itemId }, 'item.exportHtml');
   const item = access.item;
   if ((await exportsToday(actor.uid)) >= DAILY_LIMIT)
     throw errors.refused(

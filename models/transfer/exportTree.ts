@@ -7,13 +7,13 @@
 import {
   catalogParents,
   catalogVisible,
-  requireItemRole,
+  requireAction,
   type Actor,
   type ItemAccess,
 } from '../access';
 import { Catalog, type CatalogDoc } from '../catalogs/schemas';
 import { Page, type PageDoc } from '../pages/schemas';
-import { type ErrorCode, errors } from '../platform';
+import { errors } from '../platform';
 
 export interface ExportPage {
   page_id: number;
@@ -77,25 +77,17 @@ function pageOf(page: PageDoc): ExportPage {
   };
 }
 
-const DENIED = { denied: 10302, missing: 10101, message: 'No permission' } as const;
-
-/** The answers for a missing item and for one the actor may not edit. */
-export interface ExportDenials {
-  denied: ErrorCode;
-  missing: ErrorCode;
-  message: string;
-}
-
 /** The export tree for `actor` (edit rights needed, as in ShowDoc). */
 export async function exportTree(
   actor: Actor,
   scope: ExportScope,
-  denials: ExportDenials = DENIED,
+  /** The named permission action the export checks (the HTML export answers its own codes). */
+  action: 'item.export' | 'item.exportHtml' = 'item.export',
 ): Promise<ItemExport> {
   if (!(actor.uid > 0)) throw errors.notLoggedIn();
   if (!(scope.itemId > 0)) throw errors.failed('Parameter error: item_id');
   // An archived item can still be taken out (editor role, not edit rights).
-  const access = await requireItemRole(actor, scope.itemId, 'editor', { ...denials });
+  const access = await requireAction(actor, action, scope.itemId);
   const itemId = access.item.item_id;
   const [catalogs, pages, parents] = await Promise.all([
     Catalog.find({ item_id: itemId }, { _id: 0 }).lean<CatalogDoc[]>(),

@@ -8,13 +8,12 @@
  * overwrites one. Progress goes to the importing user's sockets while it runs.
  */
 import { readFile } from 'node:fs/promises';
-import mongoose from 'mongoose';
 import { parse as parseYaml } from 'yaml';
-import { requireItem, type Actor } from '../access';
+import { requireAction, type Actor } from '../access';
 import { insertItem, MAX_ITEM_NAME } from '../items';
 import { MAX_TITLE_LENGTH, savePage } from '../pages';
 import { Page } from '../pages/schemas';
-import { errors, events, holdEvents, isApiError, releaseEvents } from '../platform';
+import { errors, events, holdEvents, isApiError, releaseEvents, connection } from '../platform';
 import { DEFAULT_ZIP_LIMITS, readZip, type ZipLimits } from './zipArchive';
 import {
   isMarkdownPath,
@@ -130,10 +129,14 @@ function checkPlan(plan: ImportPlan): void {
 }
 
 /** Imports a file. See the file comment. */
+/** Whether the actor may import into the item (0 = a new item): checked before the upload too. */
+export async function checkImportTarget(actor: Actor, itemId: number): Promise<void> {
+  if (itemId > 0) await requireAction(actor, 'item.import', itemId);
+}
+
 export async function importFile(actor: Actor, input: ImportInput): Promise<ImportResult> {
   if (!(actor.uid > 0)) throw errors.notLoggedIn();
-  if (input.itemId > 0)
-    await requireItem(actor, input.itemId, 'manage', { denied: 10302, missing: 10101 });
+  await checkImportTarget(actor, input.itemId);
   const plan = await planImport(input);
   checkPlan(plan);
   if (input.itemId > 0) {
@@ -154,7 +157,7 @@ export async function importFile(actor: Actor, input: ImportInput): Promise<Impo
   let held: Awaited<ReturnType<typeof holdEvents<number>>>['events'] = [];
   let itemId: number;
   try {
-    itemId = await mongoose.connection.transaction(async () => {
+    itemId = await connection().transaction(async () => {
       const run = await holdEvents(async () => {
         const target =
           input.itemId > 0

@@ -9,7 +9,13 @@ export { exportTree, treePages, type ExportTree } from './exportTree';
 export { exportMarkdown, safeFileName } from './exportMarkdown';
 export { exportWord } from './exportWord';
 export { DAILY_LIMIT as HTML_EXPORT_DAILY_LIMIT, exportHtml } from './exportHtml';
-export { importFile, planImport, type ImportInput, type ImportResult } from './importer';
+export {
+  checkImportTarget,
+  importFile,
+  planImport,
+  type ImportInput,
+  type ImportResult,
+} from './importer';
 export { DEFAULT_ZIP_LIMITS, type ZipLimits } from './zipArchive';
 export { exportOpenApi } from './exportOpenApi';
 export {

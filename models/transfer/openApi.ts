@@ -6,7 +6,7 @@
  * all apply as for a save from the editor.
  */
 import { User } from '../accounts/schemas';
-import { requireItem, type Actor } from '../access';
+import { requireAction, type Actor } from '../access';
 import { buildMenu, deleteCatalog, saveCatalog, type Menu } from '../catalogs';
 import { Catalog, type CatalogDoc } from '../catalogs/schemas';
 import { itemIdForApiKey } from '../items';
@@ -93,11 +93,7 @@ export async function savePageByTitle(
   input: PageByTitleInput,
 ): Promise<PageDoc> {
   if (!input.title) throw errors.failed('page_title is required');
-  await requireItem(holder.actor, holder.itemId, 'edit', {
-    denied: 10101,
-    missing: 10101,
-    message: 'No edit permission',
-  });
+  await requireAction(holder.actor, 'page.update', holder.itemId);
   const catId = await catalogForPath(holder, input.catPath);
   const title = unescapeFromClient(input.title);
   const existing = await Page.findOne(
@@ -159,7 +155,7 @@ export async function deletePageOfItem(holder: KeyHolder, pageId: number): Promi
 
 /** `open/getCatalogTree`: the item's menu as its owner sees it. */
 export async function catalogTree(holder: KeyHolder): Promise<Menu> {
-  const access = await requireItem(holder.actor, holder.itemId, 'visit');
+  const access = await requireAction(holder.actor, 'item.read', holder.itemId);
   return buildMenu(access, holder.actor);
 }
 

@@ -13,8 +13,8 @@
 import fsp from 'node:fs/promises';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
-import mongoose, { type Model } from 'mongoose';
-import { fileStorage, newStorageKey, raiseCounter } from '../platform';
+import { type Model } from 'mongoose';
+import { fileStorage, newStorageKey, raiseCounter, connection } from '../platform';
 import { hashItemPassword } from '../access';
 import { FIRST_ADMIN_USERNAME } from '../accounts';
 import { User, UserToken, ADMIN_GROUP } from '../accounts/schemas';
@@ -280,7 +280,7 @@ export async function migrateShowdoc(
 
   const keys = await copyFiles(files.found);
   try {
-    await mongoose.connection.transaction(async () => {
+    await connection().transaction(async () => {
       if (replacedAdmin) {
         await User.deleteOne({ uid: replacedAdmin.uid });
         await UserToken.deleteMany({ uid: replacedAdmin.uid });

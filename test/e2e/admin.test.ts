@@ -133,7 +133,7 @@ test('an admin closes registration and makes a chosen project the home page', as
   await page.locator('.ant-select', { hasText: homeName }).waitFor();
   await screenshot(page, 'admin-02-settings');
   await page.getByRole('button', { name: 'Save' }).click();
-  await page.getByText('Saved').waitFor();
+  await page.getByText('Saved', { exact: true }).waitFor();
 
   const visitor = (await open()).page;
   await visitor.goto(`${suite.server.url}/user/register`);

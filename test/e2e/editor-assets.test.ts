@@ -208,6 +208,10 @@ test('attachments: upload a picture, the badge counts it, insert it as an image,
   // The dialog's locator stays valid across closing and opening it again.
   const dialog = await openAttachments(page);
   await dialog.getByText('No files are bound to this page').waitFor();
+  // Spec 002 §5: the size tip (advice, not enforced by the client).
+  expect(await dialog.getByTestId('attachment-size-tip').innerText()).toBe(
+    'Attachments should be under 4 MB.',
+  );
   await dialog.locator('input[type=file]').setInputFiles(picture);
   const row = dialog.locator('[data-testid="attachment-row"][data-name="diagram.png"]');
   await row.waitFor();
@@ -361,14 +365,12 @@ test('in Chinese the Mock and HTTP test tools show, and the AI button only when 
   await first.locator('[data-testid="editor-tool-http"]').waitFor();
   expect(await first.locator('[data-testid="editor-tool-ai"]').count()).toBe(0);
 
+  // The HTTP test tool opens (test/e2e/assistants.test.ts uses it).
   await first.locator('[data-testid="editor-tool-http"]').click();
-  const later = first.locator('[data-testid="coming-soon-dialog"][data-tool="http"]');
-  await later.getByText('将在后续版本提供').waitFor();
-  await first
-    .locator('.ant-modal', { has: later })
-    .getByRole('button', { name: /OK|确\s*定/ })
-    .click();
-  await later.waitFor({ state: 'hidden' });
+  const http = first.locator('[data-testid="http-test-dialog"]');
+  await http.getByText('填写请求后点击“发送”').waitFor();
+  await first.locator('.ant-modal', { has: http }).locator('.ant-modal-close').click();
+  await http.waitFor({ state: 'hidden' });
 
   // The Chinese API template.
   await openTemplateMenu(first);
@@ -380,7 +382,7 @@ test('in Chinese the Mock and HTTP test tools show, and the AI button only when 
     await first.reload();
     await first.locator('[data-testid="editor-screen"][data-ready="true"]').waitFor();
     await first.locator('[data-testid="editor-tool-ai"]').click();
-    await first.locator('[data-testid="coming-soon-dialog"][data-tool="ai"]').waitFor();
+    await first.locator('[data-testid="ai-dialog"]').waitFor();
   } finally {
     await setSetting('open_ai_key', '');
   }
@@ -404,5 +406,5 @@ test('a page not saved yet offers no attachments or notify list, and Mock asks t
   await alert.waitFor();
   await alert.getByRole('button').click();
   await alert.waitFor({ state: 'hidden' });
-  expect(await page.locator('[data-testid="coming-soon-dialog"]').count()).toBe(0);
+  expect(await page.locator('[data-testid="mock-dialog"]').count()).toBe(0);
 });

@@ -15,7 +15,7 @@ import { ROOT } from '../../scripts/paths';
 import { MOTION_OFF_FLAG } from '../../web/motion';
 import { webBuildIsStale } from '../../scripts/webBuild';
 import { BROWSER_UA } from '../helpers/client';
-import { startTestServer, type TestServer } from '../helpers/server';
+import { startTestServer, type TestServer, type TestServerOptions } from '../helpers/server';
 
 export const CHROMIUM = '/usr/bin/chromium';
 export const SCREENSHOT_DIR = path.join(ROOT, 'test-results', 'screenshots');
@@ -221,6 +221,8 @@ export function browserSuite(
     setup?: (suite: BrowserSuite) => Promise<void>;
     teardown?: () => Promise<void> | void;
     timeoutMs?: number;
+    /** Settings for the suite's server on top of the test defaults. */
+    env?: TestServerOptions['env'];
   } = {},
 ): BrowserSuite {
   const suite = {
@@ -232,7 +234,7 @@ export function browserSuite(
     },
   } as unknown as BrowserSuite;
   beforeAll(async () => {
-    suite.server = await startTestServer({ env: { LOG_LEVEL: 'silent' } });
+    suite.server = await startTestServer({ env: { LOG_LEVEL: 'silent', ...options.env } });
     suite.browser = await launchBrowser();
     await options.setup?.(suite);
   }, options.timeoutMs ?? 180_000);

@@ -3,7 +3,9 @@
  * ephemeral port and a fresh temporary data directory — the same `startQuire` that `npm start`
  * runs. `stop()` closes everything and deletes the directory it made.
  *
- * One Quire per test file at a time (models use mongoose's default connection); start it in
+ * The first Quire of a test file adopts the process's default context, so model functions called
+ * from the test see its data; a second one runs on its own connection (reach it with
+ * `server.quire.run(() => …)`; test/scripts/twoInstances.test.ts). Start it in
  * `beforeAll` and stop it in `afterAll`.
  */
 import { mkdtemp, rm } from 'node:fs/promises';

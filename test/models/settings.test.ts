@@ -54,6 +54,7 @@ describe('site settings', () => {
       oauth2Open: null,
       oauth2Form: null,
       memberQuota: null,
+      pageQuota: null,
       uploadMaxBytes: 100 * 1024 * 1024,
       createSample: true,
       ossOpen: false,

@@ -29,6 +29,7 @@ describe('loadConfig', () => {
       role: 'all',
       lockGraceSeconds: 60,
       updateFeedUrl: '',
+      httpRelayAllowHosts: [],
     });
   });
 
@@ -52,6 +53,13 @@ describe('loadConfig', () => {
     expect(loadConfig({ TRUST_PROXY: 'true' }).trustProxy).toBe(true);
     expect(loadConfig({ TRUST_PROXY: 'loopback, 10.0.0.0/8' }).trustProxy).toBe(
       'loopback, 10.0.0.0/8',
+    );
+    expect(
+      loadConfig({ HTTP_RELAY_ALLOW_HOSTS: ' Intranet.example, 10.1.0.0/16,,127.0.0.1 ' })
+        .httpRelayAllowHosts,
+    ).toEqual(['intranet.example', '10.1.0.0/16', '127.0.0.1']);
+    expect(() => loadConfig({ HTTP_RELAY_ALLOW_HOSTS: '10.0.0.0/99' })).toThrow(
+      /HTTP_RELAY_ALLOW_HOSTS must be a comma list of host names, IP addresses or CIDR ranges/,
     );
   });
 

@@ -36,6 +36,7 @@ const WORKSPACE_NAMESPACES = [
   'editTools',
   'diff',
   'editAssets',
+  'assistants',
   'catalogManager',
   'app',
   'landing',

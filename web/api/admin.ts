@@ -99,11 +99,14 @@ export interface SiteConfig {
   home_item: string;
   beian: string;
   history_version_count: number;
+  /** Pages one item may hold; 0 = no limit. */
+  page_quota?: number;
   show_watermark: string;
   site_url: string;
   open_ai_key: string;
   open_ai_key_set: number;
   open_ai_host: string;
+  ai_model_name: string;
   oss_open: string;
   oss_setting: Partial<OssSetting>;
 }

@@ -4,7 +4,8 @@
  * is Quire's: a TTL index removes rows a while after they expire, so anonymous createCaptcha
  * calls cannot grow the collection for ever.
  */
-import mongoose, { Schema } from 'mongoose';
+import { Schema } from 'mongoose';
+import { defineModel } from '../../platform';
 
 export interface CaptchaDoc {
   captcha_id: number;
@@ -30,4 +31,4 @@ const captchaSchema = new Schema<CaptchaDoc>(
 captchaSchema.index({ captcha_id: 1 }, { unique: true });
 captchaSchema.index({ purge_at: 1 }, { expireAfterSeconds: 0 });
 
-export const Captcha = mongoose.model<CaptchaDoc>('Captcha', captchaSchema);
+export const Captcha = defineModel<CaptchaDoc>('Captcha', captchaSchema);

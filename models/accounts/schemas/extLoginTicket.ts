@@ -4,7 +4,8 @@
  * used. `key` is the SHA-256 of the ticket's value (the value itself is never stored); a ticket is
  * consumed by deleting it, so two requests can never both use one. A TTL index drops old rows.
  */
-import mongoose, { Schema } from 'mongoose';
+import { Schema } from 'mongoose';
+import { defineModel } from '../../platform';
 
 export interface ExtLoginTicketDoc {
   key: string;
@@ -30,7 +31,7 @@ const extLoginTicketSchema = new Schema<ExtLoginTicketDoc>(
 extLoginTicketSchema.index({ key: 1 }, { unique: true });
 extLoginTicketSchema.index({ expires_at: 1 }, { expireAfterSeconds: 0 });
 
-export const ExtLoginTicket = mongoose.model<ExtLoginTicketDoc>(
+export const ExtLoginTicket = defineModel<ExtLoginTicketDoc>(
   'ExtLoginTicket',
   extLoginTicketSchema,
 );

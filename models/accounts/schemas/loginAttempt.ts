@@ -3,7 +3,8 @@
  * cache; Quire keeps it in the database so every API process sees the same count. `key` is the
  * lower-cased username. A TTL index on `purge_at` drops rows once they no longer matter.
  */
-import mongoose, { Schema } from 'mongoose';
+import { Schema } from 'mongoose';
+import { defineModel } from '../../platform';
 
 export interface LoginAttemptDoc {
   key: string;
@@ -30,4 +31,4 @@ const loginAttemptSchema = new Schema<LoginAttemptDoc>(
 loginAttemptSchema.index({ key: 1 }, { unique: true });
 loginAttemptSchema.index({ purge_at: 1 }, { expireAfterSeconds: 0 });
 
-export const LoginAttempt = mongoose.model<LoginAttemptDoc>('LoginAttempt', loginAttemptSchema);
+export const LoginAttempt = defineModel<LoginAttemptDoc>('LoginAttempt', loginAttemptSchema);

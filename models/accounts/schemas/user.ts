@@ -3,7 +3,8 @@
  * `password` is a bcrypt hash (or a legacy ShowDoc MD5 hash with its `salt`, upgraded on login);
  * it and `salt` must never leave models/.
  */
-import mongoose, { Schema, type HydratedDocument } from 'mongoose';
+import { Schema, type HydratedDocument } from 'mongoose';
+import { defineModel } from '../../platform';
 
 export const ADMIN_GROUP = 1;
 export const USER_GROUP = 2;
@@ -49,5 +50,5 @@ userSchema.index({ username: 1 }, { unique: true });
 // Login accepts a verified e-mail in place of the username; member/attorn look users up by it.
 userSchema.index({ email: 1 });
 
-export const User = mongoose.model<UserDoc>('User', userSchema);
+export const User = defineModel<UserDoc>('User', userSchema);
 export type UserDocument = HydratedDocument<UserDoc>;

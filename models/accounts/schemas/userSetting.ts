@@ -2,7 +2,8 @@
  * ShowDoc's `user_setting` table: per-user key/value settings (today only `push_url`, the
  * address notifications are pushed to). `addtime` is a datetime string, as ShowDoc stores it.
  */
-import mongoose, { Schema } from 'mongoose';
+import { Schema } from 'mongoose';
+import { defineModel } from '../../platform';
 
 export interface UserSettingDoc {
   uid: number;
@@ -23,4 +24,4 @@ const userSettingSchema = new Schema<UserSettingDoc>(
 
 userSettingSchema.index({ uid: 1, key_name: 1 }, { unique: true });
 
-export const UserSetting = mongoose.model<UserSettingDoc>('UserSetting', userSettingSchema);
+export const UserSetting = defineModel<UserSettingDoc>('UserSetting', userSettingSchema);

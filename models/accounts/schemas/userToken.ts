@@ -3,7 +3,8 @@
  * password changes blank `token` (set it to '') rather than deleting the row, as ShowDoc does;
  * the unique index therefore covers non-empty tokens only.
  */
-import mongoose, { Schema } from 'mongoose';
+import { Schema } from 'mongoose';
+import { defineModel } from '../../platform';
 
 export interface UserTokenDoc {
   id: number;
@@ -38,4 +39,4 @@ userTokenSchema.index(
 // Token creation sweeps expired rows (reference accounts §2.1).
 userTokenSchema.index({ token_expire: 1 });
 
-export const UserToken = mongoose.model<UserTokenDoc>('UserToken', userTokenSchema);
+export const UserToken = defineModel<UserTokenDoc>('UserToken', userTokenSchema);

@@ -2,7 +2,8 @@
  * ShowDoc's `catalog`: a folder in an item's tree. `level` 2 is top level, 3 and 4 below it
  * (three levels at most); `parent_cat_id` 0 = top level. Order: `s_number`, then `cat_id`.
  */
-import mongoose, { Schema } from 'mongoose';
+import { Schema } from 'mongoose';
+import { defineModel } from '../../platform';
 
 export const TOP_LEVEL = 2;
 export const MAX_LEVEL = 4;
@@ -33,4 +34,4 @@ const catalogSchema = new Schema<CatalogDoc>(
 catalogSchema.index({ cat_id: 1 }, { unique: true });
 catalogSchema.index({ item_id: 1, parent_cat_id: 1 });
 
-export const Catalog = mongoose.model<CatalogDoc>('Catalog', catalogSchema);
+export const Catalog = defineModel<CatalogDoc>('Catalog', catalogSchema);

@@ -3,7 +3,8 @@
  * `parent_id` 0 = top level). Content is stored as written (ShowDoc stored it HTML-escaped; Quire
  * escapes on the way out, like page content). Deleting sets `is_deleted`, as ShowDoc does.
  */
-import mongoose, { Schema } from 'mongoose';
+import { Schema } from 'mongoose';
+import { defineModel } from '../../platform';
 
 export interface PageCommentDoc {
   comment_id: number;
@@ -36,4 +37,4 @@ pageCommentSchema.index({ comment_id: 1 }, { unique: true });
 // A page's top-level comments newest first, and each comment's replies.
 pageCommentSchema.index({ page_id: 1, parent_id: 1, addtime: -1 });
 
-export const PageComment = mongoose.model<PageCommentDoc>('PageComment', pageCommentSchema);
+export const PageComment = defineModel<PageCommentDoc>('PageComment', pageCommentSchema);

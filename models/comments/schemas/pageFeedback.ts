@@ -3,7 +3,8 @@
  * anonymous browser (`client_id`, uid 0). `voter` (`u:<uid>` or `c:<client_id>`) is Quire's own
  * column: its unique index keeps one vote per voter even when two submits race.
  */
-import mongoose, { Schema } from 'mongoose';
+import { Schema } from 'mongoose';
+import { defineModel } from '../../platform';
 
 export interface PageFeedbackDoc {
   feedback_id: number;
@@ -33,4 +34,4 @@ const pageFeedbackSchema = new Schema<PageFeedbackDoc>(
 pageFeedbackSchema.index({ feedback_id: 1 }, { unique: true });
 pageFeedbackSchema.index({ page_id: 1, voter: 1 }, { unique: true });
 
-export const PageFeedback = mongoose.model<PageFeedbackDoc>('PageFeedback', pageFeedbackSchema);
+export const PageFeedback = defineModel<PageFeedbackDoc>('PageFeedback', pageFeedbackSchema);

@@ -79,7 +79,10 @@ export const adminCommands: Record<string, Handler> = {
   refreshSessions: ok,
   startSession: (_cmd, _ctx) => ({ id: { id: new ObjectId() }, timeoutMinutes: 30, ok: 1 }),
   serverStatus,
-  connectionStatus: () => ({ authInfo: { authenticatedUsers: [], authenticatedUserRoles: [] }, ok: 1 }),
+  connectionStatus: () => ({
+    authInfo: { authenticatedUsers: [], authenticatedUserRoles: [] },
+    ok: 1,
+  }),
   whatsmyuri: () => ({ you: '127.0.0.1', ok: 1 }),
   getParameter: () => ({ featureCompatibilityVersion: { version: '7.0' }, ok: 1 }),
   hostInfo: () => ({ system: { hostname: 'localhost', numCores: 2 }, ok: 1 }),

@@ -35,12 +35,14 @@ export type Handler = (cmd: Document, ctx: CommandContext) => Document | Promise
 /** The collection a command names in its first field (`{ find: 'pages' }`). */
 export function targetCollection(cmd: Document, field: string): string {
   const v = cmd[field];
-  if (typeof v !== 'string' || v.length === 0) fail(ErrorCodes.InvalidNamespace, `collection name has invalid type ${typeof v}`);
+  if (typeof v !== 'string' || v.length === 0)
+    fail(ErrorCodes.InvalidNamespace, `collection name has invalid type ${typeof v}`);
   return v;
 }
 
 export function optionalDocument(v: unknown, what: string): Document | undefined {
   if (v === undefined || v === null) return undefined;
-  if (typeof v !== 'object' || Array.isArray(v)) fail(ErrorCodes.TypeMismatch, `${what} must be an object`);
+  if (typeof v !== 'object' || Array.isArray(v))
+    fail(ErrorCodes.TypeMismatch, `${what} must be an object`);
   return v as Document;
 }

@@ -17,8 +17,19 @@ function requireCollection(ctx: CommandContext, name: string) {
 const create: Handler = (cmd, ctx) => {
   const name = targetCollection(cmd, 'create');
   validateNamespace(ctx.db, name);
-  if (ctx.ws.collection(ctx.db, name)) fail(ErrorCodes.NamespaceExists, `Collection ${ctx.db}.${name} already exists.`);
-  const { create: _c, $db: _d, lsid: _l, txnNumber: _t, autocommit: _a, startTransaction: _s, $clusterTime: _k, writeConcern: _w, ...options } = cmd;
+  if (ctx.ws.collection(ctx.db, name))
+    fail(ErrorCodes.NamespaceExists, `Collection ${ctx.db}.${name} already exists.`);
+  const {
+    create: _c,
+    $db: _d,
+    lsid: _l,
+    txnNumber: _t,
+    autocommit: _a,
+    startTransaction: _s,
+    $clusterTime: _k,
+    writeConcern: _w,
+    ...options
+  } = cmd;
   ctx.ws.apply({ op: 'createColl', db: ctx.db, coll: name, options });
   return { ok: 1 };
 };
@@ -39,9 +50,16 @@ const dropDatabase: Handler = (_cmd, ctx) => {
 
 function normaliseIndexSpec(raw: unknown): IndexSpec {
   if (!isPlainObject(raw) || !isPlainObject(raw.key) || Object.keys(raw.key).length === 0) {
-    fail(ErrorCodes.FailedToParse, "The 'key' field is a required property of an index specification");
+    fail(
+      ErrorCodes.FailedToParse,
+      "The 'key' field is a required property of an index specification",
+    );
   }
-  if (typeof raw.name !== 'string' || !raw.name) fail(ErrorCodes.FailedToParse, "The 'name' field is a required property of an index specification");
+  if (typeof raw.name !== 'string' || !raw.name)
+    fail(
+      ErrorCodes.FailedToParse,
+      "The 'name' field is a required property of an index specification",
+    );
   const spec: IndexSpec = { v: 2, key: raw.key as IndexSpec['key'], name: raw.name };
   for (const [k, v] of Object.entries(raw)) {
     if (k === 'key' || k === 'name' || k === 'v' || k === 'background' || v === undefined) continue;
@@ -50,7 +68,8 @@ function normaliseIndexSpec(raw: unknown): IndexSpec {
   }
   if (spec.expireAfterSeconds !== undefined) {
     const ttl = Number(spec.expireAfterSeconds);
-    if (!Number.isFinite(ttl) || ttl < 0) fail(ErrorCodes.InvalidOptions, 'TTL index expireAfterSeconds must be a non-negative number');
+    if (!Number.isFinite(ttl) || ttl < 0)
+      fail(ErrorCodes.InvalidOptions, 'TTL index expireAfterSeconds must be a non-negative number');
     spec.expireAfterSeconds = ttl;
   }
   return spec;
@@ -58,7 +77,8 @@ function normaliseIndexSpec(raw: unknown): IndexSpec {
 
 const createIndexes: Handler = (cmd, ctx) => {
   const name = targetCollection(cmd, 'createIndexes');
-  if (!Array.isArray(cmd.indexes)) fail(ErrorCodes.TypeMismatch, "BSON field 'createIndexes.indexes' must be an array");
+  if (!Array.isArray(cmd.indexes))
+    fail(ErrorCodes.TypeMismatch, "BSON field 'createIndexes.indexes' must be an array");
   const existed = ctx.ws.collection(ctx.db, name);
   if (!existed) ctx.ws.apply({ op: 'createColl', db: ctx.db, coll: name, options: {} });
   const coll = ctx.ws.collection(ctx.db, name)!;
@@ -68,27 +88,52 @@ const createIndexes: Handler = (cmd, ctx) => {
     const existing = coll.indexSpecs();
     const sameName = existing.find((s) => s.name === spec.name);
     if (sameName) {
-      if (indexSpecEquals(sameName, spec) || (spec.name === ID_INDEX.name && JSON.stringify(spec.key) === JSON.stringify(ID_INDEX.key))) continue;
+      if (
+        indexSpecEquals(sameName, spec) ||
+        (spec.name === ID_INDEX.name && JSON.stringify(spec.key) === JSON.stringify(ID_INDEX.key))
+      )
+        continue;
       fail(
-        JSON.stringify(sameName.key) === JSON.stringify(spec.key) ? ErrorCodes.IndexOptionsConflict : ErrorCodes.IndexKeySpecsConflict,
+        JSON.stringify(sameName.key) === JSON.stringify(spec.key)
+          ? ErrorCodes.IndexOptionsConflict
+          : ErrorCodes.IndexKeySpecsConflict,
         `An existing index has the same name as the requested index. When index names are not specified, they are auto generated and can cause conflicts. Please refer to our documentation. Requested index: ${JSON.stringify(spec)}, existing index: ${JSON.stringify(sameName)}`,
       );
     }
-    const sameKey = existing.find((s) => JSON.stringify(s.key) === JSON.stringify(spec.key) && indexSpecEquals(s, spec));
+    const sameKey = existing.find(
+      (s) => JSON.stringify(s.key) === JSON.stringify(spec.key) && indexSpecEquals(s, spec),
+    );
     if (sameKey) continue;
-    const sameKeyOtherOptions = existing.find((s) => JSON.stringify(s.key) === JSON.stringify(spec.key) && !s.partialFilterExpression && !spec.partialFilterExpression);
+    const sameKeyOtherOptions = existing.find(
+      (s) =>
+        JSON.stringify(s.key) === JSON.stringify(spec.key) &&
+        !s.partialFilterExpression &&
+        !spec.partialFilterExpression,
+    );
     if (sameKeyOtherOptions) {
-      fail(ErrorCodes.IndexOptionsConflict, `An equivalent index already exists with a different name and options. Requested index: ${JSON.stringify(spec)}, existing index: ${JSON.stringify(sameKeyOtherOptions)}`);
+      fail(
+        ErrorCodes.IndexOptionsConflict,
+        `An equivalent index already exists with a different name and options. Requested index: ${JSON.stringify(spec)}, existing index: ${JSON.stringify(sameKeyOtherOptions)}`,
+      );
     }
     ctx.ws.apply({ op: 'createIndex', db: ctx.db, coll: name, spec });
   }
-  return { createdCollectionAutomatically: !existed, numIndexesBefore: before, numIndexesAfter: coll.indexes.size + 1, ok: 1 };
+  return {
+    createdCollectionAutomatically: !existed,
+    numIndexesBefore: before,
+    numIndexesAfter: coll.indexes.size + 1,
+    ok: 1,
+  };
 };
 
 const listIndexes: Handler = (cmd, ctx) => {
   const name = targetCollection(cmd, 'listIndexes');
   const coll = requireCollection(ctx, name);
-  return ctx.engine.cursors.open(coll.ns, coll.indexSpecs().map((s) => ({ ...s })), undefined);
+  return ctx.engine.cursors.open(
+    coll.ns,
+    coll.indexSpecs().map((s) => ({ ...s })),
+    undefined,
+  );
 };
 
 const dropIndexes: Handler = (cmd, ctx) => {
@@ -101,8 +146,11 @@ const dropIndexes: Handler = (cmd, ctx) => {
   else if (typeof wanted === 'string') names = [wanted];
   else if (Array.isArray(wanted)) names = wanted.map(String);
   else if (isPlainObject(wanted)) {
-    const match = [...coll.indexes.values()].find((i) => JSON.stringify(i.spec.key) === JSON.stringify(wanted));
-    if (!match) fail(ErrorCodes.IndexNotFound, `can't find index with key: ${JSON.stringify(wanted)}`);
+    const match = [...coll.indexes.values()].find(
+      (i) => JSON.stringify(i.spec.key) === JSON.stringify(wanted),
+    );
+    if (!match)
+      fail(ErrorCodes.IndexNotFound, `can't find index with key: ${JSON.stringify(wanted)}`);
     names = [match.name];
   } else return fail(ErrorCodes.TypeMismatch, "BSON field 'index' has the wrong type");
   for (const n of names) {
@@ -123,14 +171,25 @@ const listCollections: Handler = (cmd, ctx) => {
     .map((c) =>
       cmd.nameOnly
         ? { name: c.name, type: 'collection' }
-        : { name: c.name, type: 'collection', options: c.options, info: { readOnly: false }, idIndex: { ...ID_INDEX } },
+        : {
+            name: c.name,
+            type: 'collection',
+            options: c.options,
+            info: { readOnly: false },
+            idIndex: { ...ID_INDEX },
+          },
     )
     .filter((d) => predicate(d));
-  return ctx.engine.cursors.open(`${ctx.db}.$cmd.listCollections`, infos, optionalDocument(cmd.cursor, 'cursor')?.batchSize as number | undefined);
+  return ctx.engine.cursors.open(
+    `${ctx.db}.$cmd.listCollections`,
+    infos,
+    optionalDocument(cmd.cursor, 'cursor')?.batchSize as number | undefined,
+  );
 };
 
 function splitNs(ns: unknown): { db: string; coll: string } {
-  if (typeof ns !== 'string' || !ns.includes('.')) fail(ErrorCodes.InvalidNamespace, `Invalid namespace specified '${String(ns)}'`);
+  if (typeof ns !== 'string' || !ns.includes('.'))
+    fail(ErrorCodes.InvalidNamespace, `Invalid namespace specified '${String(ns)}'`);
   const dot = ns.indexOf('.');
   return { db: ns.slice(0, dot), coll: ns.slice(dot + 1) };
 }
@@ -139,7 +198,8 @@ const renameCollection: Handler = (cmd, ctx) => {
   const from = splitNs(cmd.renameCollection);
   const to = splitNs(cmd.to);
   validateNamespace(to.db, to.coll);
-  if (!ctx.ws.collection(from.db, from.coll)) fail(ErrorCodes.NamespaceNotFound, 'Source collection does not exist');
+  if (!ctx.ws.collection(from.db, from.coll))
+    fail(ErrorCodes.NamespaceNotFound, 'Source collection does not exist');
   if (ctx.ws.collection(to.db, to.coll)) {
     if (!cmd.dropTarget) fail(ErrorCodes.NamespaceExists, 'target namespace exists');
   }
@@ -160,8 +220,13 @@ const listDatabases: Handler = (cmd, ctx) => {
     const sizeOnDisk = collectionSizes(ctx, name).reduce((a, c) => a + c.size, 0);
     return cmd.nameOnly ? { name } : { name, sizeOnDisk, empty: sizeOnDisk === 0 };
   });
-  const totalSize = databases.reduce((a, d) => a + ((d as { sizeOnDisk?: number }).sizeOnDisk ?? 0), 0);
-  return cmd.nameOnly ? { databases, ok: 1 } : { databases, totalSize, totalSizeMb: Math.floor(totalSize / 1048576), ok: 1 };
+  const totalSize = databases.reduce(
+    (a, d) => a + ((d as { sizeOnDisk?: number }).sizeOnDisk ?? 0),
+    0,
+  );
+  return cmd.nameOnly
+    ? { databases, ok: 1 }
+    : { databases, totalSize, totalSizeMb: Math.floor(totalSize / 1048576), ok: 1 };
 };
 
 const dbStats: Handler = (_cmd, ctx) => {
@@ -192,7 +257,17 @@ const collStats: Handler = (cmd, ctx) => {
   for (const d of coll.docs.values()) size += calculateObjectSize(d);
   const count = coll.docs.size;
   const indexSizes = Object.fromEntries(coll.indexSpecs().map((s) => [s.name, 0]));
-  return { ns: coll.ns, count, size, avgObjSize: count ? Math.floor(size / count) : 0, storageSize: size, nindexes: coll.indexes.size + 1, totalIndexSize: 0, indexSizes, ok: 1 };
+  return {
+    ns: coll.ns,
+    count,
+    size,
+    avgObjSize: count ? Math.floor(size / count) : 0,
+    storageSize: size,
+    nindexes: coll.indexes.size + 1,
+    totalIndexSize: 0,
+    indexSizes,
+    ok: 1,
+  };
 };
 
 export const ddlCommands: Record<string, Handler> = {

@@ -9,12 +9,21 @@ import { ErrorCodes, fail } from '../errors';
 function numberOption(v: unknown, name: string): number | undefined {
   if (v === undefined || v === null) return undefined;
   const n = typeof v === 'number' ? v : Long.isLong(v) ? (v as Long).toNumber() : Number.NaN;
-  if (!Number.isFinite(n)) fail(ErrorCodes.TypeMismatch, `BSON field '${name}' is the wrong type '${typeof v}', expected a number`);
+  if (!Number.isFinite(n))
+    fail(
+      ErrorCodes.TypeMismatch,
+      `BSON field '${name}' is the wrong type '${typeof v}', expected a number`,
+    );
   return n;
 }
 
 /** Matching documents, sorted, skipped and limited, but not yet projected. */
-export function selectDocuments(ctx: CommandContext, coll: string, filter: Document | undefined, opts: { sort?: Document; skip?: number; limit?: number }): Document[] {
+export function selectDocuments(
+  ctx: CommandContext,
+  coll: string,
+  filter: Document | undefined,
+  opts: { sort?: Document; skip?: number; limit?: number },
+): Document[] {
   const collection = ctx.ws.collection(ctx.db, coll);
   if (!collection) return [];
   let docs = collection.find(filter, compileFilter(filter));
@@ -33,20 +42,35 @@ const find: Handler = (cmd, ctx) => {
   const filter = optionalDocument(cmd.filter, 'filter');
   const projection = optionalDocument(cmd.projection, 'projection');
   const limit = numberOption(cmd.limit, 'limit');
-  let docs = selectDocuments(ctx, coll, filter, { sort: optionalDocument(cmd.sort, 'sort'), skip: numberOption(cmd.skip, 'skip'), limit });
+  let docs = selectDocuments(ctx, coll, filter, {
+    sort: optionalDocument(cmd.sort, 'sort'),
+    skip: numberOption(cmd.skip, 'skip'),
+    limit,
+  });
   if (projection && Object.keys(projection).length) docs = ctx.engine.project(docs, projection);
   const singleBatch = Boolean(cmd.singleBatch) || (limit !== undefined && limit < 0);
-  return ctx.engine.cursors.open(`${ctx.db}.${coll}`, docs, numberOption(cmd.batchSize, 'batchSize'), singleBatch);
+  return ctx.engine.cursors.open(
+    `${ctx.db}.${coll}`,
+    docs,
+    numberOption(cmd.batchSize, 'batchSize'),
+    singleBatch,
+  );
 };
 
 const getMore: Handler = (cmd, ctx) => {
   const id = Long.isLong(cmd.getMore) ? (cmd.getMore as Long).toNumber() : Number(cmd.getMore);
   const coll = targetCollection(cmd, 'collection');
-  return ctx.engine.cursors.getMore(id, `${ctx.db}.${coll}`, numberOption(cmd.batchSize, 'batchSize'));
+  return ctx.engine.cursors.getMore(
+    id,
+    `${ctx.db}.${coll}`,
+    numberOption(cmd.batchSize, 'batchSize'),
+  );
 };
 
 const killCursors: Handler = (cmd, ctx) => {
-  const ids = ((cmd.cursors as unknown[]) ?? []).map((c) => (Long.isLong(c) ? (c as Long).toNumber() : Number(c)));
+  const ids = ((cmd.cursors as unknown[]) ?? []).map((c) =>
+    Long.isLong(c) ? (c as Long).toNumber() : Number(c),
+  );
   return ctx.engine.cursors.kill(ids);
 };
 
@@ -61,45 +85,70 @@ const count: Handler = (cmd, ctx) => {
     const n = Math.max(0, total - skip);
     return { n: limit ? Math.min(limit, n) : n, ok: 1 };
   }
-  const docs = selectDocuments(ctx, coll, query, { skip: numberOption(cmd.skip, 'skip'), limit: numberOption(cmd.limit, 'limit') });
+  const docs = selectDocuments(ctx, coll, query, {
+    skip: numberOption(cmd.skip, 'skip'),
+    limit: numberOption(cmd.limit, 'limit'),
+  });
   return { n: docs.length, ok: 1 };
 };
 
 const distinct: Handler = (cmd, ctx) => {
   const coll = targetCollection(cmd, 'distinct');
-  if (typeof cmd.key !== 'string') fail(ErrorCodes.TypeMismatch, "BSON field 'distinct.key' is missing or not a string");
+  if (typeof cmd.key !== 'string')
+    fail(ErrorCodes.TypeMismatch, "BSON field 'distinct.key' is missing or not a string");
   const docs = selectDocuments(ctx, coll, optionalDocument(cmd.query, 'query'), {});
   const seen = new Map<string, unknown>();
   for (const doc of docs) {
     for (const v of valuesAtPath(doc, cmd.key as string)) {
-      for (const x of Array.isArray(v) ? v : [v]) if (x !== undefined && !seen.has(canonicalKey(x))) seen.set(canonicalKey(x), x);
+      for (const x of Array.isArray(v) ? v : [v])
+        if (x !== undefined && !seen.has(canonicalKey(x))) seen.set(canonicalKey(x), x);
     }
   }
   return { values: [...seen.values()], ok: 1 };
 };
 
 const aggregate: Handler = (cmd, ctx) => {
-  if (!Array.isArray(cmd.pipeline)) fail(ErrorCodes.TypeMismatch, "'pipeline' option must be specified as an array");
-  if (cmd.cursor === undefined && !cmd.explain) fail(ErrorCodes.FailedToParse, "The 'cursor' option is required, except for aggregate with the explain argument");
+  if (!Array.isArray(cmd.pipeline))
+    fail(ErrorCodes.TypeMismatch, "'pipeline' option must be specified as an array");
+  if (cmd.cursor === undefined && !cmd.explain)
+    fail(
+      ErrorCodes.FailedToParse,
+      "The 'cursor' option is required, except for aggregate with the explain argument",
+    );
   const pipeline = [...(cmd.pipeline as Document[])];
   const target = cmd.aggregate;
   let input: Document[] = [];
   if (typeof target === 'string') {
     // A leading $match uses the indexes; the rest runs in mingo on copies of the matches.
     const first = pipeline[0];
-    const filter = first && first.$match && typeof first.$match === 'object' ? (pipeline.shift()!.$match as Document) : undefined;
+    const filter =
+      first && first.$match && typeof first.$match === 'object'
+        ? (pipeline.shift()!.$match as Document)
+        : undefined;
     input = selectDocuments(ctx, target, filter, {}).map(cloneDocument);
   } else if (target !== 1) {
     fail(ErrorCodes.InvalidNamespace, 'aggregate target must be a collection name or 1');
   }
   for (const stage of pipeline) {
     const op = Object.keys(stage)[0];
-    if (op === '$out' || op === '$merge') fail(ErrorCodes.IllegalOperation, `${op} is not supported by the embedded engine`);
+    if (op === '$out' || op === '$merge')
+      fail(ErrorCodes.IllegalOperation, `${op} is not supported by the embedded engine`);
   }
   const resolve = (name: string) => [...(ctx.ws.collection(ctx.db, name)?.docs.values() ?? [])];
   const docs = pipeline.length ? runPipeline(input, pipeline, resolve) : input;
   const batchSize = numberOption((cmd.cursor as Document | undefined)?.batchSize, 'batchSize');
-  return ctx.engine.cursors.open(`${ctx.db}.${typeof target === 'string' ? target : '$cmd.aggregate'}`, docs, batchSize);
+  return ctx.engine.cursors.open(
+    `${ctx.db}.${typeof target === 'string' ? target : '$cmd.aggregate'}`,
+    docs,
+    batchSize,
+  );
 };
 
-export const readCommands: Record<string, Handler> = { find, getMore, killCursors, count, distinct, aggregate };
+export const readCommands: Record<string, Handler> = {
+  find,
+  getMore,
+  killCursors,
+  count,
+  distinct,
+  aggregate,
+};

@@ -3,9 +3,20 @@ import type { Document } from 'bson';
 import type { Workspace } from '../store';
 import { optionalDocument, targetCollection, type Handler } from './context';
 import { compileFilter } from '../matcher';
-import { applyUpdate, sortComparator, upsertSeed, validateUpdate, type UpdateSpec } from '../updates';
+import {
+  applyUpdate,
+  sortComparator,
+  upsertSeed,
+  validateUpdate,
+  type UpdateSpec,
+} from '../updates';
 import { asServerFailure, ErrorCodes, fail, MongoServerFailure } from '../errors';
-import { canonicalKey as keyOf, isPlainObject, newObjectId, renderValue as render } from '../values';
+import {
+  canonicalKey as keyOf,
+  isPlainObject,
+  newObjectId,
+  renderValue as render,
+} from '../values';
 
 /** `_id` first, generated when missing, never an array or regex. */
 function withId(doc: Document): Document {
@@ -20,15 +31,18 @@ export function insertOne(ws: Workspace, db: string, coll: string, raw: Document
   const doc = withId(raw);
   // A put replaces; inserting an existing _id must be a duplicate-key error instead.
   if (ws.collection(db, coll)?.get(keyOf(doc._id))) {
-    fail(ErrorCodes.DuplicateKey, `E11000 duplicate key error collection: ${db}.${coll} index: _id_ dup key: { _id: ${render(doc._id)} }`, {
-      keyPattern: { _id: 1 },
-      keyValue: { _id: doc._id },
-    });
+    fail(
+      ErrorCodes.DuplicateKey,
+      `E11000 duplicate key error collection: ${db}.${coll} index: _id_ dup key: { _id: ${render(doc._id)} }`,
+      {
+        keyPattern: { _id: 1 },
+        keyValue: { _id: doc._id },
+      },
+    );
   }
   ws.apply({ op: 'put', db, coll, doc });
   return doc;
 }
-
 
 export interface UpdateStatement {
   q: Document;
@@ -48,7 +62,12 @@ export interface UpdateOutcome {
   after?: Document;
 }
 
-export function updateDocuments(ws: Workspace, db: string, coll: string, st: UpdateStatement): UpdateOutcome {
+export function updateDocuments(
+  ws: Workspace,
+  db: string,
+  coll: string,
+  st: UpdateStatement,
+): UpdateOutcome {
   const filter = optionalDocument(st.q, 'q') ?? {};
   const u = validateUpdate(st.u);
   const collection = ws.collection(db, coll);
@@ -59,7 +78,12 @@ export function updateDocuments(ws: Workspace, db: string, coll: string, st: Upd
     if (!st.upsert) return { matched: 0, modified: 0 };
     const seed = upsertSeed(filter);
     const { doc } = applyUpdate(seed, u, { inserting: true, arrayFilters: st.arrayFilters });
-    const inserted = insertOne(ws, db, coll, doc._id === undefined && seed._id !== undefined ? { _id: seed._id, ...doc } : doc);
+    const inserted = insertOne(
+      ws,
+      db,
+      coll,
+      doc._id === undefined && seed._id !== undefined ? { _id: seed._id, ...doc } : doc,
+    );
     return { matched: 0, modified: 0, upsertedId: inserted._id, after: inserted };
   }
   let modified = 0;
@@ -75,7 +99,14 @@ export function updateDocuments(ws: Workspace, db: string, coll: string, st: Upd
   return { matched: matches.length, modified, before: first?.before, after: first?.after };
 }
 
-export function deleteDocuments(ws: Workspace, db: string, coll: string, q: Document, limit: number, sort?: Document): Document[] {
+export function deleteDocuments(
+  ws: Workspace,
+  db: string,
+  coll: string,
+  q: Document,
+  limit: number,
+  sort?: Document,
+): Document[] {
   const collection = ws.collection(db, coll);
   if (!collection) return [];
   let matches = collection.find(q, compileFilter(q));
@@ -91,7 +122,11 @@ function writeError(index: number, err: unknown): Document {
 }
 
 /** Runs statements in order; an ordered batch stops at the first error. */
-function runBatch<T>(items: T[], ordered: boolean, run: (item: T, index: number) => void): Document[] {
+function runBatch<T>(
+  items: T[],
+  ordered: boolean,
+  run: (item: T, index: number) => void,
+): Document[] {
   const errors: Document[] = [];
   for (let i = 0; i < items.length; i++) {
     try {
@@ -107,7 +142,8 @@ function runBatch<T>(items: T[], ordered: boolean, run: (item: T, index: number)
 
 function list(cmd: Document, field: string): Document[] {
   const v = cmd[field];
-  if (!Array.isArray(v)) fail(ErrorCodes.FailedToParse, `BSON field '${field}' is missing but a required field`);
+  if (!Array.isArray(v))
+    fail(ErrorCodes.FailedToParse, `BSON field '${field}' is missing but a required field`);
   return v as Document[];
 }
 
@@ -134,7 +170,13 @@ const update: Handler = (cmd, ctx) => {
     nModified += out.modified;
     if (out.upsertedId !== undefined) upserted.push({ index, _id: out.upsertedId });
   });
-  return { n, nModified, ...(upserted.length ? { upserted } : {}), ...(errors.length ? { writeErrors: errors } : {}), ok: 1 };
+  return {
+    n,
+    nModified,
+    ...(upserted.length ? { upserted } : {}),
+    ...(errors.length ? { writeErrors: errors } : {}),
+    ok: 1,
+  };
 };
 
 const remove: Handler = (cmd, ctx) => {
@@ -153,13 +195,16 @@ const findAndModify: Handler = (cmd, ctx) => {
   const query = optionalDocument(cmd.query, 'query') ?? {};
   const sort = optionalDocument(cmd.sort, 'sort');
   const fields = optionalDocument(cmd.fields, 'fields');
-  const project = (doc: Document | undefined) => (doc && fields ? ctx.engine.project([doc], fields)[0] : doc) ?? null;
+  const project = (doc: Document | undefined) =>
+    (doc && fields ? ctx.engine.project([doc], fields)[0] : doc) ?? null;
   if (cmd.remove) {
-    if (cmd.update !== undefined) fail(ErrorCodes.FailedToParse, 'Cannot specify both an update and remove=true');
+    if (cmd.update !== undefined)
+      fail(ErrorCodes.FailedToParse, 'Cannot specify both an update and remove=true');
     const [gone] = deleteDocuments(ctx.ws, ctx.db, coll, query, 1, sort);
     return { lastErrorObject: { n: gone ? 1 : 0 }, value: project(gone), ok: 1 };
   }
-  if (cmd.update === undefined) fail(ErrorCodes.FailedToParse, 'Either an update or remove=true must be specified');
+  if (cmd.update === undefined)
+    fail(ErrorCodes.FailedToParse, 'Either an update or remove=true must be specified');
   const out = updateDocuments(ctx.ws, ctx.db, coll, {
     q: query,
     u: cmd.update as UpdateSpec,
@@ -167,7 +212,10 @@ const findAndModify: Handler = (cmd, ctx) => {
     arrayFilters: cmd.arrayFilters as Document[] | undefined,
     sort,
   });
-  const lastErrorObject: Document = { n: out.matched || (out.upsertedId !== undefined ? 1 : 0), updatedExisting: out.matched > 0 };
+  const lastErrorObject: Document = {
+    n: out.matched || (out.upsertedId !== undefined ? 1 : 0),
+    updatedExisting: out.matched > 0,
+  };
   if (out.upsertedId !== undefined) lastErrorObject.upserted = out.upsertedId;
   const value = cmd.new ? out.after : out.upsertedId !== undefined ? undefined : out.before;
   return { lastErrorObject, value: project(value), ok: 1 };
@@ -181,7 +229,11 @@ const bulkWrite: Handler = (cmd, ctx) => {
   const counts = { nInserted: 0, nMatched: 0, nModified: 0, nUpserted: 0, nDeleted: 0 };
   const target = (i: unknown) => {
     const ns = nsInfo[Number(i)]?.ns;
-    if (typeof ns !== 'string') fail(ErrorCodes.BadValue, `BulkWrite ops entry refers to a nonexistent nsInfo entry ${String(i)}`);
+    if (typeof ns !== 'string')
+      fail(
+        ErrorCodes.BadValue,
+        `BulkWrite ops entry refers to a nonexistent nsInfo entry ${String(i)}`,
+      );
     const dot = ns.indexOf('.');
     return { db: ns.slice(0, dot), coll: ns.slice(dot + 1) };
   };
@@ -202,7 +254,12 @@ const bulkWrite: Handler = (cmd, ctx) => {
       });
       counts.nMatched += out.matched;
       counts.nModified += out.modified;
-      const r: Document = { ok: 1, idx, n: out.matched + (out.upsertedId !== undefined ? 1 : 0), nModified: out.modified };
+      const r: Document = {
+        ok: 1,
+        idx,
+        n: out.matched + (out.upsertedId !== undefined ? 1 : 0),
+        nModified: out.modified,
+      };
       if (out.upsertedId !== undefined) {
         counts.nUpserted++;
         r.upserted = { _id: out.upsertedId };
@@ -210,15 +267,33 @@ const bulkWrite: Handler = (cmd, ctx) => {
       results.push(r);
     } else if ('delete' in op) {
       const { db, coll } = target(op.delete);
-      const n = deleteDocuments(ctx.ws, db, coll, (op.filter as Document) ?? {}, op.multi ? 0 : 1).length;
+      const n = deleteDocuments(
+        ctx.ws,
+        db,
+        coll,
+        (op.filter as Document) ?? {},
+        op.multi ? 0 : 1,
+      ).length;
       counts.nDeleted += n;
       results.push({ ok: 1, idx, n });
     } else fail(ErrorCodes.FailedToParse, 'Unrecognized bulkWrite operation');
   });
-  for (const e of errors) results.push({ ok: 0, idx: e.index, code: e.code, codeName: e.codeName, errmsg: e.errmsg, ...(e.keyPattern ? { keyPattern: e.keyPattern, keyValue: e.keyValue } : {}) });
+  for (const e of errors)
+    results.push({
+      ok: 0,
+      idx: e.index,
+      code: e.code,
+      codeName: e.codeName,
+      errmsg: e.errmsg,
+      ...(e.keyPattern ? { keyPattern: e.keyPattern, keyValue: e.keyValue } : {}),
+    });
   results.sort((a, b) => Number(a.idx) - Number(b.idx));
   return {
-    cursor: { id: ctx.engine.cursorZero(), firstBatch: cmd.errorsOnly ? results.filter((r) => r.ok === 0) : results, ns: 'admin.$cmd.bulkWrite' },
+    cursor: {
+      id: ctx.engine.cursorZero(),
+      firstBatch: cmd.errorsOnly ? results.filter((r) => r.ok === 0) : results,
+      ns: 'admin.$cmd.bulkWrite',
+    },
     nErrors: errors.length,
     ...counts,
     ok: 1,

@@ -2,7 +2,8 @@
  * ShowDoc's `file_flow`: download traffic per uploader and calendar month (`date_month`
  * `YYYY-MM` in the server time zone), reported as `used_flow_m` by attachment/getMyList.
  */
-import mongoose, { Schema } from 'mongoose';
+import { Schema } from 'mongoose';
+import { defineModel } from '../../platform';
 
 export interface FileFlowDoc {
   uid: number;
@@ -22,4 +23,4 @@ const fileFlowSchema = new Schema<FileFlowDoc>(
 
 fileFlowSchema.index({ uid: 1, date_month: 1 }, { unique: true });
 
-export const FileFlow = mongoose.model<FileFlowDoc>('FileFlow', fileFlowSchema);
+export const FileFlow = defineModel<FileFlowDoc>('FileFlow', fileFlowSchema);

@@ -3,7 +3,8 @@
  * attachment list and count are its rows; a file bound to pages is readable by whoever may read
  * one of them. Quire keeps one row per (file, page): binding twice changes nothing.
  */
-import mongoose, { Schema } from 'mongoose';
+import { Schema } from 'mongoose';
+import { defineModel } from '../../platform';
 
 export interface FilePageDoc {
   id: number;
@@ -30,4 +31,4 @@ filePageSchema.index({ file_id: 1, page_id: 1 }, { unique: true });
 // A page's attachments, newest binding first (and their count).
 filePageSchema.index({ page_id: 1, addtime: -1 });
 
-export const FilePage = mongoose.model<FilePageDoc>('FilePage', filePageSchema);
+export const FilePage = defineModel<FilePageDoc>('FilePage', filePageSchema);

@@ -7,7 +7,8 @@
  * the image filter of the attachment lists and the way a file is served rely on what it really is.
  * `sign` (32 lowercase hex, random) addresses the file in download URLs.
  */
-import mongoose, { Schema } from 'mongoose';
+import { Schema } from 'mongoose';
+import { defineModel } from '../../platform';
 
 export interface UploadFileDoc {
   file_id: number;
@@ -55,4 +56,4 @@ uploadFileSchema.index({ uid: 1, addtime: -1 });
 // The admin list, newest first.
 uploadFileSchema.index({ addtime: -1 });
 
-export const UploadFile = mongoose.model<UploadFileDoc>('UploadFile', uploadFileSchema);
+export const UploadFile = defineModel<UploadFileDoc>('UploadFile', uploadFileSchema);

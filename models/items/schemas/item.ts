@@ -3,7 +3,8 @@
  * `password` holds a hash of the visit password (never the plain text, never sent to clients);
  * empty means the item is public.
  */
-import mongoose, { Schema } from 'mongoose';
+import { Schema } from 'mongoose';
+import { defineModel } from '../../platform';
 
 /** 1 regular, 2 single page, 3 RunApi, 4 spreadsheet, 5 whiteboard, 6 kanban (0 reads as 1). */
 export const ITEM_TYPES = [0, 1, 2, 3, 4, 5, 6] as const;
@@ -56,6 +57,9 @@ const itemSchema = new Schema<ItemDoc>(
 itemSchema.index({ item_id: 1 }, { unique: true });
 itemSchema.index({ uid: 1, is_del: 1 });
 // Unique among items that have one; '' (no domain) may repeat.
-itemSchema.index({ item_domain: 1 }, { unique: true, partialFilterExpression: { item_domain: { $gt: '' } } });
+itemSchema.index(
+  { item_domain: 1 },
+  { unique: true, partialFilterExpression: { item_domain: { $gt: '' } } },
+);
 
-export const Item = mongoose.model<ItemDoc>('Item', itemSchema);
+export const Item = defineModel<ItemDoc>('Item', itemSchema);

@@ -2,7 +2,8 @@
  * ShowDoc's `item_change_log`: who did what in an item (reference accounts §7). `optime` is a
  * datetime string as ShowDoc stores it. The newest 300 rows per item are kept (models/changeLog.ts).
  */
-import mongoose, { Schema } from 'mongoose';
+import { Schema } from 'mongoose';
+import { defineModel } from '../../platform';
 
 export const CHANGE_ACTIONS = [
   'create',
@@ -48,4 +49,4 @@ itemChangeLogSchema.index({ id: 1 }, { unique: true });
 // Listing newest first and trimming to the newest 300 both walk this index.
 itemChangeLogSchema.index({ item_id: 1, id: -1 });
 
-export const ItemChangeLog = mongoose.model<ItemChangeLogDoc>('ItemChangeLog', itemChangeLogSchema);
+export const ItemChangeLog = defineModel<ItemChangeLogDoc>('ItemChangeLog', itemChangeLogSchema);

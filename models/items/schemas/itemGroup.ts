@@ -2,7 +2,8 @@
  * ShowDoc's `item_group`: a user's personal folder of items on the item list. `item_ids` is a
  * comma list of item ids (as ShowDoc stores it); `created_at`/`updated_at` are datetime strings.
  */
-import mongoose, { Schema } from 'mongoose';
+import { Schema } from 'mongoose';
+import { defineModel } from '../../platform';
 
 export interface ItemGroupDoc {
   id: number;
@@ -30,4 +31,4 @@ const itemGroupSchema = new Schema<ItemGroupDoc>(
 itemGroupSchema.index({ id: 1 }, { unique: true });
 itemGroupSchema.index({ uid: 1, s_number: 1, id: 1 });
 
-export const ItemGroup = mongoose.model<ItemGroupDoc>('ItemGroup', itemGroupSchema);
+export const ItemGroup = defineModel<ItemGroupDoc>('ItemGroup', itemGroupSchema);

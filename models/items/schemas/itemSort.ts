@@ -3,7 +3,8 @@
  * 0 all items, −1 starred, >0 a group). `item_sort_data` is the JSON map item_id → order the
  * client sent.
  */
-import mongoose, { Schema } from 'mongoose';
+import { Schema } from 'mongoose';
+import { defineModel } from '../../platform';
 
 export interface ItemSortDoc {
   id: number;
@@ -27,4 +28,4 @@ const itemSortSchema = new Schema<ItemSortDoc>(
 itemSortSchema.index({ id: 1 }, { unique: true });
 itemSortSchema.index({ uid: 1, item_group_id: 1 }, { unique: true });
 
-export const ItemSort = mongoose.model<ItemSortDoc>('ItemSort', itemSortSchema);
+export const ItemSort = defineModel<ItemSortDoc>('ItemSort', itemSortSchema);

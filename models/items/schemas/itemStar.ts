@@ -1,5 +1,6 @@
 /** ShowDoc's `item_star`: an item a user starred. Datetime strings as ShowDoc stores them. */
-import mongoose, { Schema } from 'mongoose';
+import { Schema } from 'mongoose';
+import { defineModel } from '../../platform';
 
 export interface ItemStarDoc {
   id: number;
@@ -27,4 +28,4 @@ itemStarSchema.index({ uid: 1, item_id: 1 }, { unique: true });
 // Hard delete of an item removes its stars.
 itemStarSchema.index({ item_id: 1 });
 
-export const ItemStar = mongoose.model<ItemStarDoc>('ItemStar', itemStarSchema);
+export const ItemStar = defineModel<ItemStarDoc>('ItemStar', itemStarSchema);

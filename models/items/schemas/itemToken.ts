@@ -2,7 +2,8 @@
  * ShowDoc's `item_token`: the open-API credentials of an item (reference accounts §5). One row
  * per item, made on first `item/getKey`; `api_key` never changes, `resetKey` replaces `api_token`.
  */
-import mongoose, { Schema } from 'mongoose';
+import { Schema } from 'mongoose';
+import { defineModel } from '../../platform';
 
 export interface ItemTokenDoc {
   id: number;
@@ -30,4 +31,4 @@ itemTokenSchema.index({ item_id: 1 }, { unique: true });
 // The open API finds the item by its key on every call.
 itemTokenSchema.index({ api_key: 1 }, { unique: true });
 
-export const ItemToken = mongoose.model<ItemTokenDoc>('ItemToken', itemTokenSchema);
+export const ItemToken = defineModel<ItemTokenDoc>('ItemToken', itemTokenSchema);

@@ -1,5 +1,6 @@
 /** ShowDoc's `item_top`: an item a user pinned to the top of the item list. */
-import mongoose, { Schema } from 'mongoose';
+import { Schema } from 'mongoose';
+import { defineModel } from '../../platform';
 
 export interface ItemTopDoc {
   id: number;
@@ -22,4 +23,4 @@ itemTopSchema.index({ id: 1 }, { unique: true });
 itemTopSchema.index({ uid: 1, item_id: 1 }, { unique: true });
 itemTopSchema.index({ item_id: 1 });
 
-export const ItemTop = mongoose.model<ItemTopDoc>('ItemTop', itemTopSchema);
+export const ItemTop = defineModel<ItemTopDoc>('ItemTop', itemTopSchema);

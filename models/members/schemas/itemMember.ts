@@ -4,7 +4,8 @@
  * catalogs the member is restricted to; empty = the whole item. (`cat_id` is ShowDoc's older
  * single-catalog form, kept in step with `cat_ids[0]`.)
  */
-import mongoose, { Schema } from 'mongoose';
+import { Schema } from 'mongoose';
+import { defineModel } from '../../platform';
 
 export const MEMBER_READ = 0;
 export const MEMBER_EDIT = 1;
@@ -28,7 +29,11 @@ const itemMemberSchema = new Schema<ItemMemberDoc>(
     uid: { type: Number, required: true },
     username: { type: String, default: '' },
     addtime: { type: Number, required: true },
-    member_group_id: { type: Number, default: MEMBER_READ, enum: [MEMBER_READ, MEMBER_EDIT, MEMBER_ADMIN] },
+    member_group_id: {
+      type: Number,
+      default: MEMBER_READ,
+      enum: [MEMBER_READ, MEMBER_EDIT, MEMBER_ADMIN],
+    },
     cat_id: { type: Number, default: 0 },
     cat_ids: { type: [Number], default: [] },
   },
@@ -39,4 +44,4 @@ itemMemberSchema.index({ item_member_id: 1 }, { unique: true });
 itemMemberSchema.index({ item_id: 1, uid: 1 }, { unique: true });
 itemMemberSchema.index({ uid: 1 });
 
-export const ItemMember = mongoose.model<ItemMemberDoc>('ItemMember', itemMemberSchema);
+export const ItemMember = defineModel<ItemMemberDoc>('ItemMember', itemMemberSchema);

@@ -1,5 +1,6 @@
 /** ShowDoc's `team`: a named set of users (team_member) bound to a set of items (team_item). */
-import mongoose, { Schema } from 'mongoose';
+import { Schema } from 'mongoose';
+import { defineModel } from '../../platform';
 
 export interface TeamDoc {
   id: number;
@@ -26,4 +27,4 @@ const teamSchema = new Schema<TeamDoc>(
 teamSchema.index({ id: 1 }, { unique: true });
 teamSchema.index({ uid: 1 });
 
-export const Team = mongoose.model<TeamDoc>('Team', teamSchema);
+export const Team = defineModel<TeamDoc>('Team', teamSchema);

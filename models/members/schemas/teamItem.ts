@@ -1,5 +1,6 @@
 /** ShowDoc's `team_item`: an item bound to a team (its members get team_item_member rows). */
-import mongoose, { Schema } from 'mongoose';
+import { Schema } from 'mongoose';
+import { defineModel } from '../../platform';
 
 export interface TeamItemDoc {
   id: number;
@@ -24,4 +25,4 @@ teamItemSchema.index({ id: 1 }, { unique: true });
 teamItemSchema.index({ team_id: 1, item_id: 1 }, { unique: true });
 teamItemSchema.index({ item_id: 1 });
 
-export const TeamItem = mongoose.model<TeamItemDoc>('TeamItem', teamItemSchema);
+export const TeamItem = defineModel<TeamItemDoc>('TeamItem', teamItemSchema);

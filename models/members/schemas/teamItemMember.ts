@@ -2,7 +2,8 @@
  * ShowDoc's `team_item_member`: a team member's access to one item the team is bound to, with
  * its own authority (0 read-only, 1 edit, 2 item admin) and catalog restriction.
  */
-import mongoose, { Schema } from 'mongoose';
+import { Schema } from 'mongoose';
+import { defineModel } from '../../platform';
 
 export interface TeamItemMemberDoc {
   id: number;
@@ -38,4 +39,7 @@ teamItemMemberSchema.index({ item_id: 1, member_uid: 1 });
 teamItemMemberSchema.index({ member_uid: 1 });
 teamItemMemberSchema.index({ team_id: 1, item_id: 1 });
 
-export const TeamItemMember = mongoose.model<TeamItemMemberDoc>('TeamItemMember', teamItemMemberSchema);
+export const TeamItemMember = defineModel<TeamItemMemberDoc>(
+  'TeamItemMember',
+  teamItemMemberSchema,
+);

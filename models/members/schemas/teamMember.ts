@@ -2,7 +2,8 @@
  * ShowDoc's `team_member`: a user in a team. `team_member_group_id`: 1 ordinary member, 2 team
  * admin (may manage the team like its creator, except delete and transfer).
  */
-import mongoose, { Schema } from 'mongoose';
+import { Schema } from 'mongoose';
+import { defineModel } from '../../platform';
 
 export const TEAM_MEMBER = 1;
 export const TEAM_ADMIN = 2;
@@ -34,4 +35,4 @@ teamMemberSchema.index({ id: 1 }, { unique: true });
 teamMemberSchema.index({ team_id: 1, member_uid: 1 }, { unique: true });
 teamMemberSchema.index({ member_uid: 1 });
 
-export const TeamMember = mongoose.model<TeamMemberDoc>('TeamMember', teamMemberSchema);
+export const TeamMember = defineModel<TeamMemberDoc>('TeamMember', teamMemberSchema);

@@ -4,7 +4,8 @@
  * regular expression). `template` is the JSON the editor wrote (Mock.js syntax), stored as sent;
  * `addtime` and `last_update_time` are datetime strings, as ShowDoc stores them.
  */
-import mongoose, { Schema } from 'mongoose';
+import { Schema } from 'mongoose';
+import { defineModel } from '../../platform';
 
 export interface MockDoc {
   id: number;
@@ -42,4 +43,4 @@ mockSchema.index({ page_id: 1 }, { unique: true });
 // Serving by path: the item's exact path first, then its regex mocks in id order.
 mockSchema.index({ item_id: 1, path: 1 });
 
-export const Mock = mongoose.model<MockDoc>('Mock', mockSchema);
+export const Mock = defineModel<MockDoc>('Mock', mockSchema);

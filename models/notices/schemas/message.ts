@@ -8,7 +8,8 @@
  * once to each recipient, and an announcement has at most one read marker per user. The unique
  * index makes marking read idempotent under concurrent calls.
  */
-import mongoose, { Schema } from 'mongoose';
+import { Schema } from 'mongoose';
+import { defineModel } from '../../platform';
 
 export const UNREAD = 0;
 export const READ = 1;
@@ -47,4 +48,4 @@ messageSchema.index({ to_uid: 1, message_type: 1, id: -1 });
 // Unread counts and the latest unread reminder.
 messageSchema.index({ to_uid: 1, message_type: 1, status: 1, id: -1 });
 
-export const Message = mongoose.model<MessageDoc>('Message', messageSchema);
+export const Message = defineModel<MessageDoc>('Message', messageSchema);

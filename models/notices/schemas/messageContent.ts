@@ -5,7 +5,8 @@
  * Quire writes one content row per event and one `message` row per recipient (ShowDoc wrote a
  * content row per recipient). `addtime` is a datetime string, as ShowDoc stores it.
  */
-import mongoose, { Schema } from 'mongoose';
+import { Schema } from 'mongoose';
+import { defineModel } from '../../platform';
 
 export const REMIND = 'remind';
 /** Announcement kinds: legacy, web client only, RunApi client only, both. */
@@ -48,7 +49,7 @@ messageContentSchema.index({ id: 1 }, { unique: true });
 // Announcement lists (by type, newest first; the registration-time filter reads addtime).
 messageContentSchema.index({ message_type: 1, id: -1 });
 
-export const MessageContent = mongoose.model<MessageContentDoc>(
+export const MessageContent = defineModel<MessageContentDoc>(
   'MessageContent',
   messageContentSchema,
 );

@@ -4,7 +4,8 @@
  * datetime string, as ShowDoc stores it. The unique index makes subscribing idempotent even when
  * two requests race (ShowDoc checked before inserting).
  */
-import mongoose, { Schema } from 'mongoose';
+import { Schema } from 'mongoose';
+import { defineModel } from '../../platform';
 
 export const PAGE_OBJECT = 'page';
 export const UPDATE_ACTION = 'update';
@@ -37,4 +38,4 @@ subscriptionSchema.index(
   { unique: true },
 );
 
-export const Subscription = mongoose.model<SubscriptionDoc>('Subscription', subscriptionSchema);
+export const Subscription = defineModel<SubscriptionDoc>('Subscription', subscriptionSchema);

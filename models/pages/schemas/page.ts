@@ -10,7 +10,8 @@
  * `cat_id` 0 = the item root. `is_draft` pages are visible to their author only.
  * `page_custom_id` (hosted-edition "article ID"): optional, letters/digits/-/_, unique per item.
  */
-import mongoose, { Schema } from 'mongoose';
+import { Schema } from 'mongoose';
+import { defineModel } from '../../platform';
 
 export const DEFAULT_PAGE_ORDER = 99;
 
@@ -67,4 +68,4 @@ pageSchema.index(
   { unique: true, partialFilterExpression: { page_custom_id: { $gt: '' } } },
 );
 
-export const Page = mongoose.model<PageDoc>('Page', pageSchema);
+export const Page = defineModel<PageDoc>('Page', pageSchema);

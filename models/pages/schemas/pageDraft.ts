@@ -8,7 +8,8 @@
  * no longer has that hash, the page was saved while nobody had it open, and the next load applies
  * the saved content into the draft (realtime/collab/persistence.ts).
  */
-import mongoose, { Schema } from 'mongoose';
+import { Schema } from 'mongoose';
+import { defineModel } from '../../platform';
 
 export interface PageDraftDoc {
   page_id: number;
@@ -46,4 +47,4 @@ const pageDraftSchema = new Schema<PageDraftDoc>(
 // One draft per page; loading and storing a document look it up by page.
 pageDraftSchema.index({ page_id: 1 }, { unique: true });
 
-export const PageDraft = mongoose.model<PageDraftDoc>('PageDraft', pageDraftSchema);
+export const PageDraft = defineModel<PageDraftDoc>('PageDraft', pageDraftSchema);

@@ -4,7 +4,8 @@
  * `page_content` is raw Markdown like `page` (rows migrated from ShowDoc may hold zlib+Base64 or
  * HTML-escaped content; the importer normalises them). `history_version_count` rows are kept.
  */
-import mongoose, { Schema } from 'mongoose';
+import { Schema } from 'mongoose';
+import { defineModel } from '../../platform';
 
 export interface PageHistoryDoc {
   page_history_id: number;
@@ -44,4 +45,4 @@ pageHistorySchema.index({ page_history_id: 1 }, { unique: true });
 // A page's versions, newest first (history list, retention pruning, diff lookups).
 pageHistorySchema.index({ page_id: 1, page_history_id: -1 });
 
-export const PageHistory = mongoose.model<PageHistoryDoc>('PageHistory', pageHistorySchema);
+export const PageHistory = defineModel<PageHistoryDoc>('PageHistory', pageHistorySchema);

@@ -3,7 +3,8 @@
  * row's `lock_to` (Unix seconds) is in the future; a release writes a row with a past `lock_to`.
  * Quire keeps at most one row per page (unique index), so concurrent takers cannot both win.
  */
-import mongoose, { Schema } from 'mongoose';
+import { Schema } from 'mongoose';
+import { defineModel } from '../../platform';
 
 export interface PageLockDoc {
   id: number;
@@ -30,4 +31,4 @@ pageLockSchema.index({ page_id: 1 }, { unique: true });
 // Sweeping expired rows.
 pageLockSchema.index({ lock_to: 1 });
 
-export const PageLock = mongoose.model<PageLockDoc>('PageLock', pageLockSchema);
+export const PageLock = defineModel<PageLockDoc>('PageLock', pageLockSchema);

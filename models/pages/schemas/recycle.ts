@@ -4,7 +4,8 @@
  * counts from the deletion, not from the page's last edit as ShowDoc did. The deleted page keeps
  * its `cat_id`, so recovery can put it back where it was.
  */
-import mongoose, { Schema } from 'mongoose';
+import { Schema } from 'mongoose';
+import { defineModel } from '../../platform';
 
 export interface RecycleDoc {
   id: number;
@@ -37,4 +38,4 @@ recycleSchema.index({ item_id: 1, del_time: -1 });
 // The purge sweep.
 recycleSchema.index({ del_time: 1 });
 
-export const Recycle = mongoose.model<RecycleDoc>('Recycle', recycleSchema);
+export const Recycle = defineModel<RecycleDoc>('Recycle', recycleSchema);

@@ -3,7 +3,8 @@
  * to one page. `unique_key` is 32 lowercase hex chars (16 random bytes); `expire_time` Unix
  * seconds, 0 = never. One link per page: switching it on again replaces the old key.
  */
-import mongoose, { Schema } from 'mongoose';
+import { Schema } from 'mongoose';
+import { defineModel } from '../../platform';
 
 export interface SinglePageDoc {
   id: number;
@@ -25,4 +26,4 @@ const singlePageSchema = new Schema<SinglePageDoc>(
 singlePageSchema.index({ unique_key: 1 }, { unique: true });
 singlePageSchema.index({ page_id: 1 }, { unique: true });
 
-export const SinglePage = mongoose.model<SinglePageDoc>('SinglePage', singlePageSchema);
+export const SinglePage = defineModel<SinglePageDoc>('SinglePage', singlePageSchema);

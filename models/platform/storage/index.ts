@@ -3,6 +3,7 @@
  * DATA_DIR today; an S3-compatible implementation of FileStorage can be plugged in the same way).
  */
 import path from 'node:path';
+import { perContext } from '../context';
 import { LocalFileStorage } from './local';
 import type { FileStorage } from './types';
 
@@ -12,16 +13,17 @@ export { LocalFileStorage } from './local';
 export { S3FileStorage, type S3Settings } from './s3';
 export { SwitchingFileStorage, type CloudResolver } from './switching';
 
-let current: FileStorage | null = null;
+const configured = perContext((): { storage: FileStorage | null } => ({ storage: null }));
 
 export function configureFileStorage(storage: FileStorage | null): void {
-  current = storage;
+  configured().storage = storage;
 }
 
-/** The configured storage; throws when the process has none (a start-up bug, not a user error). */
+/** The configured storage; throws when the instance has none (a start-up bug, not a user error). */
 export function fileStorage(): FileStorage {
-  if (!current) throw new Error('file storage is not configured');
-  return current;
+  const { storage } = configured();
+  if (!storage) throw new Error('file storage is not configured');
+  return storage;
 }
 
 /** The local storage of a data directory: `<dataDir>/files`. */

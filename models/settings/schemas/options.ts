@@ -3,7 +3,8 @@
  * Read through models/settings.ts, which knows each option's type and effective default; the
  * first-start bootstrap also keeps its marker row here.
  */
-import mongoose, { Schema } from 'mongoose';
+import { Schema } from 'mongoose';
+import { defineModel } from '../../platform';
 
 export interface OptionDoc {
   option_name: string;
@@ -21,4 +22,4 @@ const optionSchema = new Schema<OptionDoc>(
 
 optionSchema.index({ option_name: 1 }, { unique: true });
 
-export const Option = mongoose.model<OptionDoc>('Option', optionSchema);
+export const Option = defineModel<OptionDoc>('Option', optionSchema);

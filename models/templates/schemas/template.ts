@@ -3,7 +3,8 @@
  * Markdown exactly as written (ShowDoc's legacy server stored it HTML-escaped; `template/*`
  * answered it un-escaped, so clients see the same text either way). `addtime` is Unix seconds.
  */
-import mongoose, { Schema } from 'mongoose';
+import { Schema } from 'mongoose';
+import { defineModel } from '../../platform';
 
 export interface TemplateDoc {
   id: number;
@@ -30,4 +31,4 @@ templateSchema.index({ id: 1 }, { unique: true });
 // "My templates", newest first.
 templateSchema.index({ uid: 1, addtime: -1, id: -1 });
 
-export const Template = mongoose.model<TemplateDoc>('Template', templateSchema);
+export const Template = defineModel<TemplateDoc>('Template', templateSchema);

@@ -3,7 +3,8 @@
  * (the sharer). `created_at` is a datetime string, as ShowDoc stores it. One row per
  * (template, item).
  */
-import mongoose, { Schema } from 'mongoose';
+import { Schema } from 'mongoose';
+import { defineModel } from '../../platform';
 
 export interface TemplateItemDoc {
   id: number;
@@ -32,4 +33,4 @@ templateItemSchema.index({ template_id: 1, item_id: 1 }, { unique: true });
 // An item's templates (getItemList).
 templateItemSchema.index({ item_id: 1, id: 1 });
 
-export const TemplateItem = mongoose.model<TemplateItemDoc>('TemplateItem', templateItemSchema);
+export const TemplateItem = defineModel<TemplateItemDoc>('TemplateItem', templateItemSchema);

@@ -3,7 +3,8 @@
  * one account may build the heavy offline packages. `addtime` is the formatted server-zone time
  * (`YYYY-MM-DD HH:MM:SS`), so "today" is a string prefix, as ShowDoc counts it.
  */
-import mongoose, { Schema } from 'mongoose';
+import { Schema } from 'mongoose';
+import { defineModel } from '../../platform';
 
 export interface ExportLogDoc {
   uid: number;
@@ -25,4 +26,4 @@ const exportLogSchema = new Schema<ExportLogDoc>(
 // The daily count reads one user's rows of one type from today on.
 exportLogSchema.index({ uid: 1, export_type: 1, addtime: 1 });
 
-export const ExportLog = mongoose.model<ExportLogDoc>('ExportLog', exportLogSchema);
+export const ExportLog = defineModel<ExportLogDoc>('ExportLog', exportLogSchema);

@@ -14,6 +14,7 @@ import {
   type OssSetting,
   type SiteConfig,
 } from '../../api/admin';
+import { CONFIG_SAVE_OVERLAY_MS, LoadingOverlay } from '../../components/LoadingOverlay';
 
 /** The admin home-item chooser loads the first 100 projects (spec 002 §9). */
 const HOME_ITEM_CHOICES = 100;
@@ -24,10 +25,12 @@ interface Values {
   home_item?: string;
   beian: string;
   history_version_count: number;
+  page_quota: number;
   show_watermark: boolean;
   site_url: string;
   open_ai_key: string;
   open_ai_host: string;
+  ai_model_name: string;
   oss_open: boolean;
   oss: Partial<OssSetting>;
 }
@@ -59,6 +62,7 @@ export function AdminSettings({ chinese }: { chinese: boolean }) {
           home_page: values.home_page,
           home_item: values.home_page === '3' ? (values.home_item ?? '') : '',
           history_version_count: values.history_version_count,
+          page_quota: values.page_quota ?? 0,
           show_watermark: values.show_watermark ? 1 : 0,
           site_url: values.site_url?.trim() ?? '',
           oss_open: values.oss_open ? 1 : 0,
@@ -67,6 +71,7 @@ export function AdminSettings({ chinese }: { chinese: boolean }) {
                 beian: values.beian?.trim() ?? '',
                 open_ai_key: values.open_ai_key ?? '',
                 open_ai_host: values.open_ai_host?.trim() ?? '',
+                ai_model_name: values.ai_model_name?.trim() ?? '',
               }
             : {}),
         },
@@ -95,10 +100,12 @@ export function AdminSettings({ chinese }: { chinese: boolean }) {
         home_item: config.home_item || undefined,
         beian: config.beian,
         history_version_count: Number(config.history_version_count) || 20,
+        page_quota: Number(config.page_quota) || 0,
         show_watermark: config.show_watermark === '1',
         site_url: config.site_url,
         open_ai_key: '',
         open_ai_host: config.open_ai_host,
+        ai_model_name: config.ai_model_name,
         oss_open: config.oss_open === '1',
         oss: { ...oss, secret: '', secretKey: '', oss_type: oss.oss_type || 's3_storage' },
       }}
@@ -148,6 +155,19 @@ export function AdminSettings({ chinese }: { chinese: boolean }) {
         <InputNumber min={1} max={1000} precision={0} />
       </Form.Item>
       <Form.Item
+        name="page_quota"
+        label={t('admin.settings.pageQuota')}
+        extra={t('admin.settings.pageQuotaHint')}
+      >
+        <InputNumber
+          min={0}
+          max={1_000_000}
+          precision={0}
+          aria-label={t('admin.settings.pageQuota')}
+          data-testid="admin-page-quota"
+        />
+      </Form.Item>
+      <Form.Item
         name="show_watermark"
         label={t('admin.settings.watermark')}
         valuePropName="checked"
@@ -171,7 +191,10 @@ export function AdminSettings({ chinese }: { chinese: boolean }) {
             <Input.Password autoComplete="new-password" maxLength={500} />
           </Form.Item>
           <Form.Item name="open_ai_host" label={t('admin.settings.aiHost')}>
-            <Input maxLength={300} />
+            <Input maxLength={300} placeholder="https://api.openai.com" />
+          </Form.Item>
+          <Form.Item name="ai_model_name" label={t('admin.settings.aiModel')}>
+            <Input maxLength={200} placeholder="gpt-4o" />
           </Form.Item>
         </>
       )}
@@ -228,6 +251,11 @@ export function AdminSettings({ chinese }: { chinese: boolean }) {
       <Button type="primary" htmlType="submit" loading={busy}>
         {t('common.save')}
       </Button>
+      <LoadingOverlay
+        active={busy}
+        limitMs={CONFIG_SAVE_OVERLAY_MS}
+        label={t('admin.settings.saving')}
+      />
     </Form>
   );
 }

@@ -7,7 +7,7 @@ import { Form, Input, Modal, Select } from 'antd';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { saveCatalog } from './api';
-import { parentChoices, type ManagedNode } from './tree';
+import { MAX_LEVEL, parentChoices, TOP_LEVEL, type ManagedNode } from './tree';
 
 interface FormValues {
   name: string;
@@ -86,7 +86,15 @@ export function CatalogFormModal({
         >
           <Input autoFocus maxLength={200} data-testid="catalog-form-name" />
         </Form.Item>
-        <Form.Item name="parentCatId" label={t('catalogManager.parent')}>
+        <Form.Item
+          name="parentCatId"
+          label={t('catalogManager.parent')}
+          extra={
+            <span data-testid="catalog-levels-tip">
+              {t('catalogManager.levelsTip', { levels: MAX_LEVEL - TOP_LEVEL + 1 })}
+            </span>
+          }
+        >
           <Select
             options={options}
             showSearch={{ optionFilterProp: 'label' }}

@@ -26,6 +26,32 @@ export interface ManagerTreeProps {
   onContextMenu?: (event: MouseEvent, node: ManagedNode) => void;
 }
 
+/**
+ * antd Tree's drop props for a tree of ManagedNodes (also the reader's tree): nothing inside a
+ * page, and rc-tree's drop reported as (dragged, target, before | after | inside).
+ */
+export function dropRules(
+  nodeOf: (data: { key: Key }) => ManagedNode | undefined,
+  onDrop: (dragged: ManagedNode, target: ManagedNode, where: DropWhere) => void,
+): Pick<TreeProps, 'allowDrop' | 'onDrop'> {
+  return {
+    allowDrop: ({ dropNode, dropPosition }) => {
+      const target = nodeOf(dropNode);
+      return !!target && canDrop(target, dropPosition === 0 ? 'inside' : 'after');
+    },
+    onDrop: (info) => {
+      const dragged = nodeOf(info.dragNode);
+      const target = nodeOf(info.node);
+      if (!dragged || !target) return;
+      // rc-tree's dropPosition is absolute; relative to the target it is -1 before, 1 after.
+      const position = info.node.pos.split('-');
+      const relative = info.dropPosition - Number(position[position.length - 1]);
+      const where: DropWhere = !info.dropToGap ? 'inside' : relative < 0 ? 'before' : 'after';
+      onDrop(dragged, target, where);
+    },
+  };
+}
+
 export function ManagerTree({
   nodes,
   canEdit,
@@ -93,21 +119,7 @@ export function ManagerTree({
 
   const nodeOf = (data: { key: Key }) => byKey.get(String(data.key));
 
-  const allowDrop: TreeProps['allowDrop'] = ({ dropNode, dropPosition }) => {
-    const target = nodeOf(dropNode);
-    return !!target && canDrop(target, dropPosition === 0 ? 'inside' : 'after');
-  };
-
-  const handleDrop: TreeProps['onDrop'] = (info) => {
-    const dragged = nodeOf(info.dragNode);
-    const target = nodeOf(info.node);
-    if (!dragged || !target) return;
-    // rc-tree's dropPosition is absolute; relative to the target it is -1 before, 1 after.
-    const position = info.node.pos.split('-');
-    const relative = info.dropPosition - Number(position[position.length - 1]);
-    const where: DropWhere = !info.dropToGap ? 'inside' : relative < 0 ? 'before' : 'after';
-    onDrop(dragged, target, where);
-  };
+  const { allowDrop, onDrop: handleDrop } = dropRules(nodeOf, onDrop);
 
   return (
     <Tree

@@ -37,6 +37,7 @@ import { useEditorDrafts } from './useEditorDrafts';
 import { useEditorLock } from './useEditorLock';
 import { useEditorSave, type SaveOutcome } from './useEditorSave';
 import { useLockGate } from './useLockGate';
+import { usePageQuota } from './usePageQuota';
 import { usePreview } from './usePreview';
 import { uploadPastedImage } from './assets/imageUpload';
 import { OnDemand } from '../../components/OnDemand';
@@ -134,6 +135,7 @@ export function EditorScreen({ session }: { session: EditorSession }) {
   );
 
   const phase = useLockGate({ pageId, itemId, collab, lock, leaveNow });
+  usePageQuota(pageId, itemId, leaveNow);
   const readOnly = !!pageId && (collab.readOnly || phase !== 'editing');
 
   // ---------------------------------------------------------------- saving, drafts

@@ -1,9 +1,12 @@
 /** An item's recycle bin: deleted pages, who deleted them and when, and recovering one. */
-import { App, Button, Modal, Popconfirm, Table } from 'antd';
+import { App, Button, Modal, Popconfirm, Table, Typography } from 'antd';
 import { useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { recoverPage, recycleList } from '../../api/recycle';
 import type { RecycleEntry } from '../../api/types';
+
+/** The server purges a deleted page this many days after its deletion (spec 002 §9). */
+const RECYCLE_PURGE_DAYS = 30;
 
 export default function RecycleModal({ itemId, onClose }: { itemId: number; onClose: () => void }) {
   const { t } = useTranslation();
@@ -43,35 +46,40 @@ export function RecyclePanel({ itemId }: { itemId: number }) {
   }
 
   return (
-    <Table<RecycleEntry>
-      rowKey="page_id"
-      size="small"
-      loading={rows === null}
-      dataSource={rows ?? []}
-      pagination={{ pageSize: 10, hideOnSinglePage: true }}
-      scroll={{ x: 520 }}
-      locale={{ emptyText: t('items.recycle.empty') }}
-      columns={[
-        { title: t('items.recycle.page'), dataIndex: 'page_title' },
-        { title: t('items.recycle.deletedBy'), dataIndex: 'del_by_username', width: 140 },
-        { title: t('items.recycle.deletedAt'), dataIndex: 'del_time', width: 170 },
-        {
-          title: t('common.actions'),
-          width: 110,
-          render: (_value, row) => (
-            <Popconfirm
-              title={t('items.recycle.recoverConfirm')}
-              okText={t('common.confirm')}
-              cancelText={t('common.cancel')}
-              onConfirm={() => recover(row)}
-            >
-              <Button type="link" size="small">
-                {t('items.recycle.recover')}
-              </Button>
-            </Popconfirm>
-          ),
-        },
-      ]}
-    />
+    <>
+      <Typography.Paragraph type="secondary" data-testid="recycle-purge-tip">
+        {t('items.recycle.purgeTip', { days: RECYCLE_PURGE_DAYS })}
+      </Typography.Paragraph>
+      <Table<RecycleEntry>
+        rowKey="page_id"
+        size="small"
+        loading={rows === null}
+        dataSource={rows ?? []}
+        pagination={{ pageSize: 10, hideOnSinglePage: true }}
+        scroll={{ x: 520 }}
+        locale={{ emptyText: t('items.recycle.empty') }}
+        columns={[
+          { title: t('items.recycle.page'), dataIndex: 'page_title' },
+          { title: t('items.recycle.deletedBy'), dataIndex: 'del_by_username', width: 140 },
+          { title: t('items.recycle.deletedAt'), dataIndex: 'del_time', width: 170 },
+          {
+            title: t('common.actions'),
+            width: 110,
+            render: (_value, row) => (
+              <Popconfirm
+                title={t('items.recycle.recoverConfirm')}
+                okText={t('common.confirm')}
+                cancelText={t('common.cancel')}
+                onConfirm={() => recover(row)}
+              >
+                <Button type="link" size="small">
+                  {t('items.recycle.recover')}
+                </Button>
+              </Popconfirm>
+            ),
+          },
+        ]}
+      />
+    </>
   );
 }

@@ -8,8 +8,8 @@ import { FileTextOutlined, FolderOutlined } from '@ant-design/icons';
 import { Empty, Tree, Typography } from 'antd';
 // Search alone: antd's Input index also brings Password, OTP and Group.
 import Search from 'antd/es/input/Search';
-import type { DataNode } from 'antd/es/tree';
-import { useEffect, useMemo, useState, type Key } from 'react';
+import type { DataNode, TreeProps } from 'antd/es/tree';
+import { lazy, Suspense, useEffect, useMemo, useState, type Key } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiRequestError } from '../../api/request';
 import { searchItem } from './api';
@@ -17,6 +17,9 @@ import { findPage } from './menu';
 import type { Menu, MenuCatalog, MenuPage } from './types';
 
 const NO_RESULTS = 999;
+
+// Editors only: drag re-ordering and the right-click menu (the catalog manager's actions).
+const TreeEditing = lazy(() => import('../catalog/ReaderTreeEditing'));
 
 const pageKey = (id: string) => `page:${id}`;
 const catKey = (id: string) => `cat:${id}`;
@@ -40,12 +43,17 @@ function catalogNode(cat: MenuCatalog): DataNode {
   };
 }
 
+function toTreeData(menu: Menu): DataNode[] {
+  return [...menu.pages.map(pageNode), ...menu.catalogs.map(catalogNode)];
+}
+
 export function CatalogTree({
   itemId,
   menu,
   currentPageId,
   height,
   onOpenPage,
+  onMenuChanged,
 }: {
   itemId: string;
   menu: Menu;
@@ -53,6 +61,8 @@ export function CatalogTree({
   /** Pixel height of the scrolling tree (virtual list for items with thousands of pages). */
   height: number;
   onOpenPage: (pageId: string) => void;
+  /** Given to editors (item_edit): the tree becomes editable; called after each change. */
+  onMenuChanged?: () => Promise<unknown> | void;
 }) {
   const { t } = useTranslation();
   const [keyword, setKeyword] = useState('');
@@ -70,10 +80,7 @@ export function CatalogTree({
     });
   }, [menu, currentPageId]);
 
-  const treeData = useMemo(
-    () => [...menu.pages.map(pageNode), ...menu.catalogs.map(catalogNode)],
-    [menu],
-  );
+  const treeData = useMemo(() => toTreeData(menu), [menu]);
 
   async function search(value: string) {
     const word = value.trim();
@@ -94,6 +101,45 @@ export function CatalogTree({
   }
 
   const selected = [pageKey(String(currentPageId))];
+  const drawTree = (data: DataNode[], extra?: Partial<TreeProps>) => (
+    <Tree
+      showIcon
+      blockNode
+      height={height}
+      treeData={data}
+      selectedKeys={selected}
+      expandedKeys={expanded}
+      onExpand={(keys) => setExpanded(keys)}
+      onSelect={(_keys, info) => {
+        const key = String(info.node.key);
+        if (key.startsWith('page:')) onOpenPage(key.slice(5));
+      }}
+      onClick={(_event, node) => {
+        // A click on a catalog's name opens or closes it, as ShowDoc's menu does.
+        const key = String(node.key);
+        if (!key.startsWith('cat:')) return;
+        setExpanded((keys) =>
+          keys.includes(key) ? keys.filter((k) => k !== key) : [...keys, key],
+        );
+      }}
+      data-testid="catalog-tree"
+      {...extra}
+    />
+  );
+  const treeView = onMenuChanged ? (
+    <Suspense fallback={drawTree(treeData)}>
+      <TreeEditing
+        itemId={itemId}
+        menu={menu}
+        draggable={keyword.trim() === ''}
+        toTreeData={toTreeData}
+        render={drawTree}
+        onChanged={onMenuChanged}
+      />
+    </Suspense>
+  ) : (
+    drawTree(treeData)
+  );
   return (
     <div style={{ display: 'flex', flexDirection: 'column', minHeight: 0 }}>
       <Search
@@ -131,28 +177,7 @@ export function CatalogTree({
           )}
         </div>
       ) : (
-        <Tree
-          showIcon
-          blockNode
-          height={height}
-          treeData={treeData}
-          selectedKeys={selected}
-          expandedKeys={expanded}
-          onExpand={(keys) => setExpanded(keys)}
-          onSelect={(_keys, info) => {
-            const key = String(info.node.key);
-            if (key.startsWith('page:')) onOpenPage(key.slice(5));
-          }}
-          onClick={(_event, node) => {
-            // A click on a catalog's name opens or closes it, as ShowDoc's menu does.
-            const key = String(node.key);
-            if (!key.startsWith('cat:')) return;
-            setExpanded((keys) =>
-              keys.includes(key) ? keys.filter((k) => k !== key) : [...keys, key],
-            );
-          }}
-          data-testid="catalog-tree"
-        />
+        treeView
       )}
     </div>
   );

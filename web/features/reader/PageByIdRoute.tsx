@@ -1,15 +1,19 @@
 /**
  * `/page/:page_id` (spec 002 §2): one page by its id, on its own, for those who may read its
- * item.
+ * item. A private item's page (10303 / 10307, spec 002 §8) leads to the password screen, which
+ * finds the item from the page and comes back here; a site that requires a login (10312) leads
+ * to the login screen and back.
  */
 import { Skeleton } from 'antd';
-import { useMemo } from 'react';
+import { useEffect, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useParams } from 'react-router';
+import { useLocation, useNavigate, useParams } from 'react-router';
+import { currentPathAsRedirect } from '../../auth/redirect';
 import { pageMarkdown, unescapeHtml } from '../../markdown';
 import { apiLabels } from './apiLabels';
 import { SinglePageView } from './SinglePageView';
 import { useDocumentTitle } from './useDocumentTitle';
+import { FORCE_LOGIN, NEEDS_PASSWORD, passwordPath } from './useItem';
 import { usePage } from './usePage';
 import { LazyResult } from '../../components/LazyResult';
 
@@ -25,6 +29,21 @@ export default function PageByIdRoute() {
     [page, labels],
   );
   useDocumentTitle(page?.page_title ?? null);
+  const navigate = useNavigate();
+  const { pathname, search } = useLocation();
+  const code = state.status === 'error' ? state.code : 0;
+  const elsewhere = NEEDS_PASSWORD.has(code) || code === FORCE_LOGIN;
+  useEffect(() => {
+    if (!elsewhere) return;
+    const back = currentPathAsRedirect(pathname, search);
+    // Item 0: the password screen and item/pwd find the item from the page.
+    const target =
+      code === FORCE_LOGIN
+        ? `/user/login?redirect=${encodeURIComponent(back)}`
+        : passwordPath('0', String(pageId), back);
+    void navigate(target, { replace: true });
+  }, [elsewhere, code, pageId, pathname, search, navigate]);
+  if (elsewhere) return <Skeleton active style={{ padding: 40 }} />;
   if (!pageId || state.status === 'error')
     return (
       <LazyResult

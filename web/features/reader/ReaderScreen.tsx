@@ -24,6 +24,7 @@ import { usePage } from './usePage';
 import { useReaderLive } from './useReaderLive';
 import { Watermark } from './Watermark';
 import { LazyResult } from '../../components/LazyResult';
+import { ITEM_LOAD_OVERLAY_MS, LoadingOverlay } from '../../components/LoadingOverlay';
 
 const SpreadsheetView = lazy(() => import('../sheet/SpreadsheetView'));
 // Shown only when the live connection has news (never to an anonymous reader): loaded then.
@@ -135,7 +136,13 @@ export function ReaderScreen({
         subTitle={itemState.message}
       />
     );
-  if (!item) return <Skeleton active style={{ padding: 40 }} />;
+  if (!item)
+    return (
+      <>
+        <Skeleton active style={{ padding: 40 }} />
+        <LoadingOverlay active limitMs={ITEM_LOAD_OVERLAY_MS} label={t('reader.loadingItem')} />
+      </>
+    );
 
   const loggedIn = !!login;
   const hasNotes = !!live.lockHolder || live.others.length > 0 || !!live.saved || live.deleted;
@@ -209,6 +216,7 @@ export function ReaderScreen({
           void navigate(readerPath(address, null, lang), { replace: true });
           void refresh();
         }}
+        onMenuChanged={refresh}
       />
     );
 

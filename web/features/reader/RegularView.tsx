@@ -46,6 +46,7 @@ export function RegularView({
   notes,
   onOpenPage,
   onPageDeleted,
+  onMenuChanged,
   open,
 }: {
   item: ItemInfo;
@@ -57,6 +58,8 @@ export function RegularView({
   notes: ReactNode;
   onOpenPage: (pageId: string) => void;
   onPageDeleted: () => void;
+  /** Re-reads the item after an editor changed its tree. */
+  onMenuChanged: () => Promise<unknown>;
   open: (dialog: ReaderDialog) => void;
 }) {
   const { t } = useTranslation();
@@ -76,6 +79,7 @@ export function RegularView({
       menu={item.menu}
       currentPageId={pageId}
       height={height}
+      onMenuChanged={item.item_edit ? onMenuChanged : undefined}
       onOpenPage={(id) => {
         setDrawer(false);
         onOpenPage(id);

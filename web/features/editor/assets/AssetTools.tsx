@@ -18,15 +18,11 @@ import { useTranslation } from 'react-i18next';
 import { homePageSetting } from '../../../api/common';
 import { pageAttachments } from '../../reader/api';
 import type { EditorToolProps } from '../contract';
-import type { LaterTool } from './ComingSoonDialog';
 import { templateBlock } from './markdown';
 import { ToolButton } from '../ToolButton';
 import { useAppFeedback } from '../../../components/AppFeedback';
 
 // Each dialog loads when opened (issue #22): the editor's opening download carries none of them.
-const ComingSoonDialog = lazy(() =>
-  import('./ComingSoonDialog').then((m) => ({ default: m.ComingSoonDialog })),
-);
 const MockDialog = lazy(() => import('./MockDialog').then((m) => ({ default: m.MockDialog })));
 const NotifyDialog = lazy(() =>
   import('./NotifyDialog').then((m) => ({ default: m.NotifyDialog })),
@@ -38,7 +34,13 @@ const TemplateListDialog = lazy(() =>
   import('./TemplateListDialog').then((m) => ({ default: m.TemplateListDialog })),
 );
 
-type AssetDialog = 'attachments' | 'templates' | 'notify' | 'mock' | LaterTool;
+type AssetDialog = 'attachments' | 'templates' | 'notify' | 'mock' | 'http' | 'ai';
+
+// The assistants load when first opened: the editor's first load does not carry them.
+const HttpTestDialog = lazy(() =>
+  import('./HttpTestDialog').then((module) => ({ default: module.HttpTestDialog })),
+);
+const AiDialog = lazy(() => import('./AiDialog').then((module) => ({ default: module.AiDialog })));
 
 const CHINESE = 'zh_cn';
 
@@ -163,7 +165,7 @@ export function AssetTools({ editor, page }: EditorToolProps) {
           <ToolButton
             testId="editor-tool-http"
             icon={<SendOutlined />}
-            tip={t('editAssets.later.http')}
+            tip={t('assistants.http.title')}
             onClick={() => setDialog('http')}
           />
         </>
@@ -172,7 +174,7 @@ export function AssetTools({ editor, page }: EditorToolProps) {
         <ToolButton
           testId="editor-tool-ai"
           icon={<RobotOutlined />}
-          tip={t('editAssets.later.ai')}
+          tip={t('assistants.ai.title')}
           onClick={() => setDialog('ai')}
         />
       )}
@@ -195,9 +197,8 @@ export function AssetTools({ editor, page }: EditorToolProps) {
         )}
         {dialog === 'notify' && <NotifyDialog page={page} onClose={close} />}
         {dialog === 'mock' && <MockDialog page={page} editor={editor} onClose={close} />}
-        {(dialog === 'http' || dialog === 'ai') && (
-          <ComingSoonDialog tool={dialog} onClose={close} />
-        )}
+        {dialog === 'http' && <HttpTestDialog page={page} editor={editor} onClose={close} />}
+        {dialog === 'ai' && <AiDialog editor={editor} onClose={close} />}
       </Suspense>
     </>
   );

@@ -20,6 +20,9 @@ import { attachmentMarkdown } from './markdown';
 
 export const PAGE_FILES_PAGE_SIZE = 5;
 
+/** Spec 002 §5: the tip asks for attachments under 4 MB (advice; the server's limit is its own). */
+const SIZE_TIP_MB = 4;
+
 export function PageFilesPanel({
   page,
   editor,
@@ -141,6 +144,13 @@ export function PageFilesPanel({
           <Typography.Text type="secondary" style={{ marginInlineStart: 12 }}>
             {t('editAssets.attachments.uploadTip')}
           </Typography.Text>
+          <Typography.Paragraph
+            type="secondary"
+            style={{ margin: '8px 0 0' }}
+            data-testid="attachment-size-tip"
+          >
+            {t('editAssets.attachments.sizeTip', { size: SIZE_TIP_MB })}
+          </Typography.Paragraph>
         </div>
       ) : (
         <Typography.Paragraph type="secondary">

@@ -1,11 +1,13 @@
 /** The item's change log (spec 001 §2; 10 a page, spec 001 §9). */
-import { Modal, Table } from 'antd';
+import { Modal, Table, Typography } from 'antd';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { changeLog } from '../api';
 import type { ChangeLogEntry } from '../types';
 
 const PAGE_SIZE = 10;
+/** The server keeps an item's latest 300 change-log entries (spec 002 §9). */
+const KEPT_ENTRIES = 300;
 
 export default function ChangeLogDialog({
   itemId,
@@ -30,6 +32,9 @@ export default function ChangeLogDialog({
       width={820}
       destroyOnHidden
     >
+      <Typography.Paragraph type="secondary" data-testid="change-log-keep-tip">
+        {t('reader.changeLog.keepTip', { entries: KEPT_ENTRIES })}
+      </Typography.Paragraph>
       <Table<ChangeLogEntry>
         rowKey="id"
         size="small"

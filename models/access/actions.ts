@@ -1,0 +1,63 @@
+/**
+ * Named permission actions: what an actor may do to an item, by name, with the answer ShowDoc's
+ * clients expect when it is refused. A domain asks `requireAction(actor, 'page.update', itemId)`;
+ * which level the action needs and which wire code a refusal carries are decided here, once,
+ * not at each call site. `clientFlags()` ships the same answers to the web client.
+ *
+ * `needs` is an access level (archived items refuse every write) or a role (`editor`,
+ * `manager`: reads that need the role, which an archived item still allows).
+ */
+import type { ErrorCode } from '../platform';
+
+type Need = 'visit' | 'edit' | 'manage' | 'editor' | 'manager';
+
+export interface ActionRule {
+  needs: Need;
+  /** Code when the item is missing or deleted (default 10101). */
+  missing?: ErrorCode;
+  /** Code when the actor lacks the level (default 10303). */
+  denied?: ErrorCode;
+  message?: string;
+}
+
+const MANAGE = 'No permission to manage this item';
+const EDIT_ITEM = 'You do not have permission to edit this item';
+
+export const ACTIONS = {
+  // Items
+  'item.read': { needs: 'visit', message: 'No permission to visit this item' },
+  'item.manage': { needs: 'manage', message: MANAGE },
+  'item.readSettings': { needs: 'manager', message: MANAGE },
+  'item.copy': { needs: 'editor', denied: 10101, message: 'No permission to copy this item' },
+  'item.readChangeLog': { needs: 'editor', denied: 10101, message: 'No edit permission' },
+  'item.useAssistant': {
+    needs: 'visit',
+    missing: 10303,
+    message: 'No permission to visit this item',
+  },
+  'item.export': { needs: 'editor', missing: 10101, denied: 10302, message: 'No permission' },
+  'item.exportHtml': { needs: 'editor', missing: 10103, denied: 10103, message: 'No permission' },
+  'item.import': { needs: 'manage', missing: 10101, denied: 10302 },
+  // Members
+  'member.manage': { needs: 'manage', message: MANAGE },
+  'member.list': { needs: 'manager', message: MANAGE },
+  'member.readOwn': { needs: 'editor', denied: 10301, message: 'No edit permission' },
+  // Catalogs
+  'catalog.read': { needs: 'visit', missing: 10103, denied: 10103 },
+  'catalog.update': { needs: 'edit', missing: 10103, denied: 10103, message: EDIT_ITEM },
+  // Pages
+  'page.update': { needs: 'edit', missing: 10101, denied: 10101, message: 'No edit permission' },
+  'recycle.manage': { needs: 'manage', denied: 10303, message: 'No manage permission' },
+  // Files
+  'file.upload': {
+    needs: 'edit',
+    missing: 10101,
+    denied: 10103,
+    message: 'No permission to upload files to this item',
+  },
+  'attachment.update': { needs: 'edit', missing: 10101, denied: 10101 },
+  // Templates
+  'template.share': { needs: 'editor', missing: 10103, denied: 10103, message: 'No permission' },
+} as const satisfies Record<string, ActionRule>;
+
+export type ItemAction = keyof typeof ACTIONS;

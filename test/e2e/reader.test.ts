@@ -168,7 +168,15 @@ describe('reading a page', () => {
     await page.goto(`${suite.server.url}/${GUIDE_DOMAIN}/${suite.fx.guide.rendering}`);
     await waitForPage(page, 'Rendering');
     await expect(page.getByTestId('back-to-top').count()).resolves.toBe(0);
-    await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
+    // To the bottom until past the threshold (diagrams and formulas may still be growing the page).
+    await eventually(
+      () =>
+        page.evaluate(() => {
+          window.scrollTo(0, document.documentElement.scrollHeight);
+          return window.scrollY >= 400;
+        }),
+      true,
+    );
     await page.getByTestId('back-to-top').click();
     await eventually(() => page.evaluate(() => window.scrollY), 0);
   });

@@ -8,25 +8,20 @@
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import SwaggerParser from '@apidevtools/swagger-parser';
 import { strFromU8, unzipSync } from 'fflate';
-import { addMember, makeItem } from '../helpers/factories';
-import { makeCatalog, makePage } from '../helpers/pages';
+import { download as downloadApi, makeExportedItem } from '../helpers/exportFixture';
+import { makeItem } from '../helpers/factories';
+import { makePage } from '../helpers/pages';
 import { startTestServer, type TestServer } from '../helpers/server';
-import { postMultipart, samples } from '../helpers/uploads';
 import { makeUser, type TestUser } from '../helpers/users';
 
 let server: TestServer;
 let owner: TestUser, restricted: TestUser, reader: TestUser;
 let itemId: number, runApiItemId: number;
-let guide: number, api: number, deep: number;
+let guide: number;
 let installPage: number;
 
-async function download(path: string, params: Record<string, string | number>) {
-  const url = new URL(`/api/${path}`, server.url);
-  for (const [k, v] of Object.entries(params)) url.searchParams.set(k, String(v));
-  const response = await fetch(url);
-  const bytes = new Uint8Array(await response.arrayBuffer());
-  return { response, bytes };
-}
+const download = (route: string, params: Record<string, string | number>) =>
+  downloadApi(server, route, params);
 
 function documentXml(bytes: Uint8Array): { xml: string; files: string[] } {
   const files = unzipSync(bytes);
@@ -43,51 +38,17 @@ function paragraphs(xml: string): string[] {
 beforeAll(async () => {
   server = await startTestServer({ env: { LOG_LEVEL: 'silent' } });
   [owner, restricted, reader] = await Promise.all([makeUser(), makeUser(), makeUser()]);
-  ({ item_id: itemId } = await makeItem(owner, {
-    item_name: 'Exported',
-    password: 'visit-secret',
-  }));
+  ({ itemId, guide, installPage } = await makeExportedItem(
+    server,
+    { owner, restricted, reader },
+    {
+      item: { item_name: 'Exported', password: 'visit-secret' },
+      installContent:
+        '## Steps\n\n- one\n- two\n\n| a | b |\n|---|---|\n| 1 | 2 |\n\n```\nnpm i\n```',
+      pictureOnInstallPage: true,
+    },
+  ));
   ({ item_id: runApiItemId } = await makeItem(owner, { item_name: 'RunApi', item_type: 3 }));
-  guide = await makeCatalog(owner, itemId, 'Guide');
-  deep = await makeCatalog(owner, itemId, 'Deep', guide);
-  api = await makeCatalog(owner, itemId, 'API');
-  await makePage(owner, itemId, { title: 'Welcome', content: '# Hello\n\nRoot **bold** text.' });
-  installPage = (
-    await makePage(owner, itemId, {
-      title: 'Install',
-      catId: guide,
-      content: '## Steps\n\n- one\n- two\n\n| a | b |\n|---|---|\n| 1 | 2 |\n\n```\nnpm i\n```',
-    })
-  ).page_id;
-  await makePage(owner, itemId, { title: 'Deeper', catId: deep, content: 'deep text' });
-  await makePage(owner, itemId, {
-    title: 'Draft page',
-    catId: guide,
-    content: 'secret draft',
-    isDraft: 1,
-  });
-  const image = await postMultipart(
-    server.url,
-    'page/uploadImg',
-    [
-      { name: 'item_id', value: String(itemId) },
-      { name: 'page_id', value: String(installPage) },
-      {
-        name: 'editormd-image-file',
-        filename: 'shot.png',
-        content: samples.png(),
-        type: 'image/png',
-      },
-    ],
-    { query: { user_token: owner.user_token } },
-  );
-  await makePage(owner, itemId, {
-    title: 'Endpoints',
-    catId: api,
-    content: `Picture: ![shot](${String(image.body.url)})`,
-  });
-  await addMember(itemId, restricted, 1, [api]);
-  await addMember(itemId, reader, 0);
 });
 
 afterAll(async () => {

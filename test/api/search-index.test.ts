@@ -8,7 +8,7 @@
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import type { ShowdocClient } from '../helpers/client';
 import { addMember, makeItem } from '../helpers/factories';
-import { makeCatalog, makePage } from '../helpers/pages';
+import { makeCatalog, makePage, makePages } from '../helpers/pages';
 import { startTestServer, type TestServer } from '../helpers/server';
 import { makeUser, type TestUser } from '../helpers/users';
 
@@ -31,31 +31,21 @@ beforeAll(async () => {
   open = await makeCatalog(owner, itemId, 'Open');
   closed = await makeCatalog(owner, itemId, 'Closed');
   await addMember(itemId, restricted, 0, [open]);
-  await makePage(owner, itemId, {
-    title: 'Endpoint list',
-    content: 'GET /users/{id} returns one user. The endpoint is rate-limited.',
-    catId: open,
-  });
-  await makePage(owner, itemId, {
-    title: 'Changelog',
-    content: 'endpoint endpoint endpoint: three mentions, none in the title',
-    catId: open,
-  });
-  await makePage(owner, itemId, {
-    title: 'Overview',
-    content: 'Mentions the ENDPOINT once.',
-    catId: closed,
-  });
-  await makePage(owner, itemId, {
-    title: '接口文档',
-    content: '这是用户接口的文档。API文档在这里。',
-    catId: open,
-  });
-  await makePage(owner, itemId, {
-    title: 'データ',
-    content: '東京のデータベース設計書',
-    catId: closed,
-  });
+  await makePages(owner, itemId, [
+    {
+      title: 'Endpoint list',
+      content: 'GET /users/{id} returns one user. The endpoint is rate-limited.',
+      catId: open,
+    },
+    {
+      title: 'Changelog',
+      content: 'endpoint endpoint endpoint: three mentions, none in the title',
+      catId: open,
+    },
+    { title: 'Overview', content: 'Mentions the ENDPOINT once.', catId: closed },
+    { title: '接口文档', content: '这是用户接口的文档。API文档在这里。', catId: open },
+    { title: 'データ', content: '東京のデータベース設計書', catId: closed },
+  ]);
 });
 
 afterAll(async () => {

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import type { ShowdocClient } from '../helpers/client';
 import { addMember, makeItem } from '../helpers/factories';
-import { makeCatalog, makePage } from '../helpers/pages';
+import { makeCatalog, makePage, makePages } from '../helpers/pages';
 import { startTestServer, type TestServer } from '../helpers/server';
 import { makeUser, type TestUser } from '../helpers/users';
 
@@ -51,54 +51,23 @@ beforeAll(async () => {
   await addMember(mainItem, reader, 0);
   await addMember(mainItem, restricted, 0, [open]);
 
-  await makePage(owner, mainItem, {
-    title: 'Install guide',
-    content: 'How to install.',
-    catId: open,
-  });
-  await makePage(owner, mainItem, {
-    title: 'Notes',
-    content: 'guide one, guide two, Guide three',
-    catId: open,
-  });
-  await makePage(owner, mainItem, { title: 'Misc', content: 'a single guide mention', catId: sub });
-  await makePage(owner, mainItem, {
-    title: 'Secret guide',
-    content: 'closed catalog',
-    catId: closed,
-  });
-  await makePage(owner, mainItem, { title: 'Root guide', content: 'at the root' });
-  await makePage(owner, mainItem, {
-    title: 'Draft guide',
-    content: 'unfinished',
-    catId: open,
-    isDraft: 1,
-  });
-  await makePage(owner, mainItem, {
-    title: '数据库设计',
-    content: '这是一个关于数据库的文档。数据库很重要。',
-    catId: open,
-  });
-  await makePage(owner, mainItem, {
-    title: 'データベース',
-    content: '日本語のデータベース設計',
-    catId: open,
-  });
-  await makePage(owner, mainItem, {
-    title: '한국어',
-    content: '데이터베이스 설계 문서',
-    catId: open,
-  });
-  await makePage(owner, mainItem, {
-    title: 'Patterns',
-    content: 'use a.*b as a glob and call f(x) with [brackets] and $1',
-    catId: open,
-  });
-  await makePage(owner, mainItem, {
-    title: 'Long',
-    content: `${'x'.repeat(500)}MARKER${'y'.repeat(500)}`,
-    catId: open,
-  });
+  await makePages(owner, mainItem, [
+    { title: 'Install guide', content: 'How to install.', catId: open },
+    { title: 'Notes', content: 'guide one, guide two, Guide three', catId: open },
+    { title: 'Misc', content: 'a single guide mention', catId: sub },
+    { title: 'Secret guide', content: 'closed catalog', catId: closed },
+    { title: 'Root guide', content: 'at the root' },
+    { title: 'Draft guide', content: 'unfinished', catId: open, isDraft: 1 },
+    { title: '数据库设计', content: '这是一个关于数据库的文档。数据库很重要。', catId: open },
+    { title: 'データベース', content: '日本語のデータベース設計', catId: open },
+    { title: '한국어', content: '데이터베이스 설계 문서', catId: open },
+    {
+      title: 'Patterns',
+      content: 'use a.*b as a glob and call f(x) with [brackets] and $1',
+      catId: open,
+    },
+    { title: 'Long', content: `${'x'.repeat(500)}MARKER${'y'.repeat(500)}`, catId: open },
+  ]);
   await makePage(owner, secondItem, { title: 'Second guide', content: 'in the second item' });
   await makePage(stranger, foreignItem, { title: 'Foreign guide', content: 'guide guide guide' });
 });

@@ -138,3 +138,13 @@ export async function setTeamItemAuthority(
     cat_ids: catIds,
   });
 }
+
+/** A fresh owner and a fresh edit member (member_group_id 1) of a new item made with `opts`. */
+export async function makeEditedItem(
+  opts: MakeItemOptions = {},
+): Promise<{ owner: TestUser; editor: TestUser; itemId: number }> {
+  const [owner, editor] = await Promise.all([makeUser(), makeUser()]);
+  const { item_id: itemId } = await makeItem(owner, opts);
+  await addMember(itemId, editor, 1);
+  return { owner, editor, itemId };
+}

@@ -7,6 +7,8 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { CONFIG_KEYS } from '../../models/platform/config';
+import { openDatabase } from '../../models/platform/db';
+import { createLogger } from '../../models/platform/log';
 import { ROOT } from '../../scripts/paths';
 
 // `node --import <tsx loader>` runs the script in this one process (the tsx CLI would add a
@@ -109,4 +111,19 @@ export async function killAllChildren(): Promise<void> {
         }),
     ),
   );
+}
+
+/** Opens a stopped installation's data directory in this process to check what a script wrote. */
+export async function inspectDataDir<T>(dataDir: string, check: () => Promise<T>): Promise<T> {
+  const db = await openDatabase({
+    mongodbUri: '',
+    dataDir,
+    logger: createLogger({ level: 'silent' }),
+    role: 'tool',
+  });
+  try {
+    return await check();
+  } finally {
+    await db.close();
+  }
 }

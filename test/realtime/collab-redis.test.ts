@@ -14,19 +14,17 @@ import { socketUriFor } from '../../models/embedded';
 import { ShowdocClient } from '../helpers/client';
 import { closeAllCollabClients, openSynced, textBecomes } from '../helpers/collab';
 import { eventually } from '../helpers/embedded';
-import { addMember, makeItem } from '../helpers/factories';
+import { makeEditedItem } from '../helpers/factories';
 import { makePage } from '../helpers/pages';
 import { startQuireProcess, stopAllQuires, type QuireProcess } from '../helpers/quireProcesses';
 import { startRedis, type TestRedis } from '../helpers/redis';
 import { startTestServer, type TestServer } from '../helpers/server';
-import { makeUser, type TestUser } from '../helpers/users';
+import type { TestUser } from '../helpers/users';
 
 let redis: TestRedis;
 let a: TestServer;
 let b: QuireProcess;
-let owner: TestUser;
-let editor: TestUser;
-let itemId: number;
+let owner: TestUser, editor: TestUser, itemId: number;
 
 beforeAll(async () => {
   redis = await startRedis();
@@ -43,9 +41,7 @@ beforeAll(async () => {
     },
     { cwd: a.dataDir },
   );
-  [owner, editor] = await Promise.all([makeUser(), makeUser()]);
-  ({ item_id: itemId } = await makeItem(owner, { password: 'pw' }));
-  await addMember(itemId, editor, 1);
+  ({ owner, editor, itemId } = await makeEditedItem({ password: 'pw' }));
 });
 afterEach(() => closeAllCollabClients());
 afterAll(async () => {

@@ -6,25 +6,25 @@
  * that; readers, strangers and unknown items are refused with ShowDoc's 10103; one user may build
  * 100 packages a day.
  */
-import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import { beforeAll, describe, expect, test } from '@jest/globals';
 import { strFromU8, unzipSync } from 'fflate';
 import { download, makeExportedItem } from '../helpers/exportFixture';
 import { makeItem } from '../helpers/factories';
 import { makePage } from '../helpers/pages';
-import { startTestServer, type TestServer } from '../helpers/server';
-import { makeUser, type TestUser } from '../helpers/users';
+import { serverSuite } from '../helpers/apiSuite';
+import { makeUser, makeUsers, type TestUser } from '../helpers/users';
 import { Item } from '../../models/items/schemas';
 import { ExportLog } from '../../models/transfer/schemas';
 import { formatNow, formatUnix, nowSeconds } from '../../models/platform';
 
-let server: TestServer;
+const suite = serverSuite();
 let owner: TestUser, restricted: TestUser, reader: TestUser, stranger: TestUser;
 let itemId: number;
 let installPage: number, endpointsPage: number;
 let picture: Buffer;
 
 const exportItem = (user: TestUser | null, itemIdParam: number | string) =>
-  download(server, 'exportHtml/export', {
+  download(suite.server, 'exportHtml/export', {
     item_id: itemIdParam,
     ...(user ? { user_token: user.user_token } : {}),
   });
@@ -34,15 +34,9 @@ function errorCode(bytes: Uint8Array): number {
 }
 
 beforeAll(async () => {
-  server = await startTestServer({ env: { LOG_LEVEL: 'silent' } });
-  [owner, restricted, reader, stranger] = await Promise.all([
-    makeUser(),
-    makeUser(),
-    makeUser(),
-    makeUser(),
-  ]);
+  [owner, restricted, reader, stranger] = await makeUsers(4);
   ({ itemId, installPage, endpointsPage, picture } = await makeExportedItem(
-    server,
+    suite.server,
     { owner, restricted, reader },
     {
       item: {
@@ -65,10 +59,6 @@ beforeAll(async () => {
       ].join('\n'),
     },
   ));
-});
-
-afterAll(async () => {
-  await server.stop();
 });
 
 describe('exportHtml/export', () => {

@@ -2,7 +2,7 @@
  * Opening an item over real HTTP: item/info (payload, flags, visit rules, archive, force_login),
  * the visit-password screen item/pwd (captcha, remembered password) and item/getItemId.
  */
-import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import { beforeAll, describe, expect, test } from '@jest/globals';
 import { createCaptcha } from '../../models/accounts/captcha';
 import { nextId } from '../../models/platform/counters';
 import { Catalog } from '../../models/catalogs/schemas/catalog';
@@ -10,22 +10,18 @@ import { Captcha } from '../../models/accounts/schemas/captcha';
 import { Item } from '../../models/items/schemas/item';
 import { Page } from '../../models/pages/schemas/page';
 import { deleteSetting, setSetting } from '../../models/settings/settings';
-import { startTestServer, type TestServer } from '../helpers/server';
+import { serverSuite } from '../helpers/apiSuite';
 import { makeUser, type TestUser } from '../helpers/users';
 import { addMember, makeItem } from '../helpers/factories';
 
-let server: TestServer;
+const suite = serverSuite();
+const { as } = suite;
 let owner: TestUser;
 let stranger: TestUser;
-const as = (user: TestUser) => server.api.withToken(user.user_token);
 
 beforeAll(async () => {
-  server = await startTestServer({ env: { LOG_LEVEL: 'silent' } });
   owner = await makeUser();
   stranger = await makeUser();
-});
-afterAll(async () => {
-  await server.stop();
 });
 
 /** A fresh captcha and its answer. */
@@ -38,7 +34,10 @@ async function captcha(): Promise<{ captcha_id: number; captcha: string }> {
 describe('item/info', () => {
   test('a public item answers anonymous visitors with the payload, read-only flags and a shaped menu', async () => {
     const { item_id } = await makeItem(owner, { item_name: 'Public', item_domain: 'publicdoc' });
-    const data = await server.api.ok<Record<string, unknown>>('item/info', { item_id, page_id: 7 });
+    const data = await suite.server.api.ok<Record<string, unknown>>('item/info', {
+      item_id,
+      page_id: 7,
+    });
     expect(data).toMatchObject({
       item_id: String(item_id),
       item_domain: 'publicdoc',
@@ -114,7 +113,7 @@ describe('item/info', () => {
 
   test('a private item: strangers and anonymous visitors get 10303, the right _item_pwd opens it read-only', async () => {
     const { item_id } = await makeItem(owner, { password: 'let-me-in' });
-    expect((await server.api.fail('item/info', { item_id })).error_code).toBe(10303);
+    expect((await suite.server.api.fail('item/info', { item_id })).error_code).toBe(10303);
     expect((await as(stranger).fail('item/info', { item_id })).error_code).toBe(10303);
     expect((await as(stranger).fail('item/info', { item_id, _item_pwd: 'wrong' })).error_code).toBe(
       10303,
@@ -142,7 +141,7 @@ describe('item/info', () => {
     const { item_id } = await makeItem(owner);
     await setSetting('force_login', '1');
     try {
-      expect((await server.api.fail('item/info', { item_id })).error_code).toBe(10312);
+      expect((await suite.server.api.fail('item/info', { item_id })).error_code).toBe(10312);
       expect(await as(stranger).ok('item/info', { item_id })).toMatchObject({
         item_id: String(item_id),
       });
@@ -157,7 +156,7 @@ describe('item/pwd', () => {
     const { item_id } = await makeItem(owner, { password: 'pw-1' });
     expect(
       (
-        await server.api.fail('item/pwd', {
+        await suite.server.api.fail('item/pwd', {
           item_id,
           password: 'pw-1',
           captcha_id: 0,
@@ -168,7 +167,7 @@ describe('item/pwd', () => {
     const c = await captcha();
     expect(
       (
-        await server.api.fail('item/pwd', {
+        await suite.server.api.fail('item/pwd', {
           item_id,
           password: 'pw-1',
           captcha_id: c.captcha_id,
@@ -177,21 +176,21 @@ describe('item/pwd', () => {
       ).error_code,
     ).toBe(10206);
     const good = await captcha();
-    await server.api.ok('item/pwd', { item_id, password: 'pw-1', ...good });
+    await suite.server.api.ok('item/pwd', { item_id, password: 'pw-1', ...good });
     expect(
-      (await server.api.fail('item/pwd', { item_id, password: 'pw-1', ...good })).error_code,
+      (await suite.server.api.fail('item/pwd', { item_id, password: 'pw-1', ...good })).error_code,
     ).toBe(10206);
   });
 
   test('a wrong password → 10010, an unknown item → 10101, operator objects → 10101', async () => {
     const { item_id } = await makeItem(owner, { password: 'pw-2' });
     expect(
-      (await server.api.fail('item/pwd', { item_id, password: 'nope', ...(await captcha()) }))
+      (await suite.server.api.fail('item/pwd', { item_id, password: 'nope', ...(await captcha()) }))
         .error_code,
     ).toBe(10010);
     expect(
       (
-        await server.api.fail('item/pwd', {
+        await suite.server.api.fail('item/pwd', {
           item_id: 999999999,
           password: 'pw-2',
           ...(await captcha()),
@@ -199,8 +198,13 @@ describe('item/pwd', () => {
       ).error_code,
     ).toBe(10101);
     expect(
-      (await server.api.fail('item/pwd', { item_id, password: { $ne: '' }, ...(await captcha()) }))
-        .error_code,
+      (
+        await suite.server.api.fail('item/pwd', {
+          item_id,
+          password: { $ne: '' },
+          ...(await captcha()),
+        })
+      ).error_code,
     ).toBe(10101);
   });
 
@@ -217,7 +221,7 @@ describe('item/pwd', () => {
     });
     const refer = Buffer.from(`/${item_id}/${pageId}`).toString('base64');
     expect(
-      await server.api.ok('item/pwd', {
+      await suite.server.api.ok('item/pwd', {
         item_id,
         password: 'pw-3',
         refer_url: refer,
@@ -225,14 +229,14 @@ describe('item/pwd', () => {
       }),
     ).toEqual({ refer_url: `/${item_id}/${pageId}` });
     expect(
-      await server.api.ok('item/pwd', {
+      await suite.server.api.ok('item/pwd', {
         item_id: 'pwddoc',
         password: 'pw-3',
         ...(await captcha()),
       }),
     ).toEqual({ refer_url: '' });
     expect(
-      await server.api.ok('item/pwd', {
+      await suite.server.api.ok('item/pwd', {
         item_id: 0,
         page_id: pageId,
         password: 'pw-3',
@@ -243,7 +247,7 @@ describe('item/pwd', () => {
     const evil2 = Buffer.from('//evil.example/').toString('base64');
     for (const refer_url of [evil, evil2])
       expect(
-        await server.api.ok('item/pwd', {
+        await suite.server.api.ok('item/pwd', {
           item_id,
           password: 'pw-3',
           refer_url,
@@ -255,7 +259,7 @@ describe('item/pwd', () => {
   test('a public item has no password to enter (10010)', async () => {
     const { item_id } = await makeItem(owner);
     expect(
-      (await server.api.fail('item/pwd', { item_id, password: '', ...(await captcha()) }))
+      (await suite.server.api.fail('item/pwd', { item_id, password: '', ...(await captcha()) }))
         .error_code,
     ).toBe(10010);
   });
@@ -264,10 +268,10 @@ describe('item/pwd', () => {
 describe('item/getItemId', () => {
   test('resolves a custom address to the id for those who may visit; others get 10303, unknown 10101', async () => {
     const { item_id } = await makeItem(owner, { item_domain: 'resolveme' });
-    expect(await server.api.ok('item/getItemId', { item_domain: 'resolveme' })).toEqual({
+    expect(await suite.server.api.ok('item/getItemId', { item_domain: 'resolveme' })).toEqual({
       item_id,
     });
-    expect(await server.api.ok('item/getItemId', { item_custom_id: 'resolveme' })).toEqual({
+    expect(await suite.server.api.ok('item/getItemId', { item_custom_id: 'resolveme' })).toEqual({
       item_id,
     });
     const { item_id: hidden } = await makeItem(owner, { item_domain: 'hiddenone', password: 'h' });
@@ -278,7 +282,7 @@ describe('item/getItemId', () => {
       item_id: hidden,
     });
     expect(
-      (await server.api.fail('item/getItemId', { item_domain: 'missingone' })).error_code,
+      (await suite.server.api.fail('item/getItemId', { item_domain: 'missingone' })).error_code,
     ).toBe(10101);
   });
 });

@@ -2,25 +2,20 @@
  * The item setting screen's base-info save over real HTTP: `item/update` changes the personal
  * domain (letters and digits, unique, '' removes it) and the new address opens the item.
  */
-import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import { beforeAll, describe, expect, test } from '@jest/globals';
 import { Item } from '../../models/items/schemas';
 import { addMember, makeItem } from '../helpers/factories';
-import { startTestServer, type TestServer } from '../helpers/server';
+import { serverSuite } from '../helpers/apiSuite';
 import { makeUser, type TestUser } from '../helpers/users';
 
-let server: TestServer;
+const suite = serverSuite();
+const { as } = suite;
 let owner: TestUser;
 let editor: TestUser;
-const as = (user: TestUser) => server.api.withToken(user.user_token);
 
 beforeAll(async () => {
-  server = await startTestServer({ env: { LOG_LEVEL: 'silent' } });
   owner = await makeUser();
   editor = await makeUser();
-});
-
-afterAll(async () => {
-  await server.stop();
 });
 
 const domainOf = async (itemId: number) =>
@@ -31,7 +26,7 @@ describe('item/update item_domain', () => {
     const item = await makeItem(owner);
     await as(owner).ok('item/update', { item_id: item.item_id, item_domain: 'myDocs42' });
     expect(await domainOf(item.item_id)).toBe('myDocs42');
-    const found = await server.api.ok<{ item_id: number | string }>('item/getItemId', {
+    const found = await suite.server.api.ok<{ item_id: number | string }>('item/getItemId', {
       item_custom_id: 'myDocs42',
     });
     expect(String(found.item_id)).toBe(String(item.item_id));

@@ -3,12 +3,11 @@
  * Japanese / Korean text, ranking, snippets, and access — items the user cannot read, catalogs
  * outside a member's restriction and other people's drafts never appear.
  */
-import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import type { ShowdocClient } from '../helpers/client';
+import { beforeAll, describe, expect, test } from '@jest/globals';
 import { addMember, makeItem } from '../helpers/factories';
 import { makeCatalog, makePage, makePages } from '../helpers/pages';
-import { startTestServer, type TestServer } from '../helpers/server';
-import { makeUser, type TestUser } from '../helpers/users';
+import { serverSuite } from '../helpers/apiSuite';
+import { makeUsers, type TestUser } from '../helpers/users';
 
 interface Hit {
   page_id: string;
@@ -25,20 +24,13 @@ interface Result {
   pages: Hit[];
 }
 
-let server: TestServer;
+const suite = serverSuite();
+const { as } = suite;
 let owner: TestUser, reader: TestUser, restricted: TestUser, stranger: TestUser;
-let as: (user: TestUser) => ShowdocClient;
 let mainItem: number, secondItem: number, foreignItem: number;
 
 beforeAll(async () => {
-  server = await startTestServer({ env: { LOG_LEVEL: 'silent' } });
-  as = (user) => server.api.withToken(user.user_token);
-  [owner, reader, restricted, stranger] = await Promise.all([
-    makeUser(),
-    makeUser(),
-    makeUser(),
-    makeUser(),
-  ]);
+  [owner, reader, restricted, stranger] = await makeUsers(4);
   ({ item_id: mainItem } = await makeItem(owner, { item_name: 'Main docs' }));
   ({ item_id: secondItem } = await makeItem(owner, { item_name: 'Second docs' }));
   ({ item_id: foreignItem } = await makeItem(stranger, {
@@ -72,10 +64,6 @@ beforeAll(async () => {
   await makePage(stranger, foreignItem, { title: 'Foreign guide', content: 'guide guide guide' });
 });
 
-afterAll(async () => {
-  await server?.stop();
-});
-
 const search = (user: TestUser, params: Record<string, string | number>) =>
   as(user).ok<Result>('item/search', params);
 const titles = (r: Result) => r.pages.map((p) => p.page_title);
@@ -83,7 +71,8 @@ const titles = (r: Result) => r.pages.map((p) => p.page_title);
 describe('item/search: permissions and input', () => {
   test('anonymous → 10102', async () => {
     expect(
-      (await server.api.fail('item/search', { keyword: 'guide', item_id: mainItem })).error_code,
+      (await suite.server.api.fail('item/search', { keyword: 'guide', item_id: mainItem }))
+        .error_code,
     ).toBe(10102);
   });
 

@@ -3,40 +3,31 @@
  * the owner's alone; sharing needs edit rights on every target item and is all-or-nothing; an
  * item's templates are listed to its editors. Content comes back exactly as written.
  */
-import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import { beforeAll, describe, expect, test } from '@jest/globals';
 import { archiveItem } from '../../models/items/items';
 import { Template } from '../../models/templates/schemas/template';
 import { TemplateItem } from '../../models/templates/schemas/templateItem';
 import { actorOf, addMember, makeItem } from '../helpers/factories';
-import { startTestServer, type TestServer } from '../helpers/server';
-import { makeUser, type TestUser } from '../helpers/users';
+import { serverSuite } from '../helpers/apiSuite';
+import { makeUser, makeUsers, type TestUser } from '../helpers/users';
 
-let server: TestServer;
+const suite = serverSuite();
+const { as } = suite;
 let owner: TestUser;
 let editor: TestUser;
 let reader: TestUser;
 let stranger: TestUser;
 let itemId: number;
 let otherItemId: number;
-const as = (user: TestUser) => server.api.withToken(user.user_token);
 
 const MARKDOWN = `# API "doc"\n\n<script>alert('x')</script> & <b>bold</b> &amp; 'quotes'\n`;
 
 beforeAll(async () => {
-  server = await startTestServer({ env: { LOG_LEVEL: 'silent' } });
-  [owner, editor, reader, stranger] = await Promise.all([
-    makeUser(),
-    makeUser(),
-    makeUser(),
-    makeUser(),
-  ]);
+  [owner, editor, reader, stranger] = await makeUsers(4);
   ({ item_id: itemId } = await makeItem(owner));
   ({ item_id: otherItemId } = await makeItem(editor));
   await addMember(itemId, editor, 1);
   await addMember(itemId, reader, 0);
-});
-afterAll(async () => {
-  await server.stop();
 });
 
 async function saveTemplate(user: TestUser, title = 'T', content = MARKDOWN): Promise<number> {
@@ -50,7 +41,7 @@ async function saveTemplate(user: TestUser, title = 'T', content = MARKDOWN): Pr
 describe('template/save', () => {
   test('anonymous callers get 10102 and nothing is stored', async () => {
     const before = await Template.countDocuments();
-    const answer = await server.api.fail('template/save', { template_title: 'x' });
+    const answer = await suite.server.api.fail('template/save', { template_title: 'x' });
     expect(answer.error_code).toBe(10102);
     expect(await Template.countDocuments()).toBe(before);
   });
@@ -87,7 +78,7 @@ describe('template/save', () => {
 
 describe('template/getMyList', () => {
   test('anonymous callers get 10102', async () => {
-    expect((await server.api.fail('template/getMyList')).error_code).toBe(10102);
+    expect((await suite.server.api.fail('template/getMyList')).error_code).toBe(10102);
   });
 
   test('a user without templates gets []', async () => {
@@ -133,9 +124,9 @@ describe('template/getMyList', () => {
 
 describe('template/getItemList', () => {
   test('anonymous 10102; item_id ≤ 0 10101; readers, strangers and missing items 10103', async () => {
-    expect((await server.api.fail('template/getItemList', { item_id: itemId })).error_code).toBe(
-      10102,
-    );
+    expect(
+      (await suite.server.api.fail('template/getItemList', { item_id: itemId })).error_code,
+    ).toBe(10102);
     expect((await as(owner).fail('template/getItemList', { item_id: 0 })).error_code).toBe(10101);
     for (const user of [reader, stranger])
       expect((await as(user).fail('template/getItemList', { item_id: itemId })).error_code).toBe(
@@ -174,7 +165,7 @@ describe('template/getItemList', () => {
 describe('template/delete', () => {
   test('anonymous 10102; id ≤ 0 10101; someone else’s template 10103 — and it stays', async () => {
     const id = await saveTemplate(owner);
-    expect((await server.api.fail('template/delete', { id })).error_code).toBe(10102);
+    expect((await suite.server.api.fail('template/delete', { id })).error_code).toBe(10102);
     expect((await as(owner).fail('template/delete', { id: 0 })).error_code).toBe(10101);
     expect((await as(editor).fail('template/delete', { id })).error_code).toBe(10103);
     expect((await as(owner).fail('template/delete', { id: 999_999 })).error_code).toBe(10103);
@@ -195,7 +186,7 @@ describe('template/shareToItem', () => {
     const id = await saveTemplate(owner);
     await as(owner).ok('template/shareToItem', { template_id: id, item_id: String(itemId) });
     expect(
-      (await server.api.fail('template/shareToItem', { template_id: id, item_id: itemId }))
+      (await suite.server.api.fail('template/shareToItem', { template_id: id, item_id: itemId }))
         .error_code,
     ).toBe(10102);
     for (const params of [
@@ -268,7 +259,7 @@ describe('template/getShareItemList', () => {
     const id = await saveTemplate(owner);
     await as(owner).ok('template/shareToItem', { template_id: id, item_id: String(itemId) });
     expect(
-      (await server.api.fail('template/getShareItemList', { template_id: id })).error_code,
+      (await suite.server.api.fail('template/getShareItemList', { template_id: id })).error_code,
     ).toBe(10102);
     expect(
       (await as(editor).fail('template/getShareItemList', { template_id: id })).error_code,

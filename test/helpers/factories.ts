@@ -142,8 +142,9 @@ export async function setTeamItemAuthority(
 /** A fresh owner and a fresh edit member (member_group_id 1) of a new item made with `opts`. */
 export async function makeEditedItem(
   opts: MakeItemOptions = {},
+  users: { owner?: Parameters<typeof makeUser>[0]; editor?: Parameters<typeof makeUser>[0] } = {},
 ): Promise<{ owner: TestUser; editor: TestUser; itemId: number }> {
-  const [owner, editor] = await Promise.all([makeUser(), makeUser()]);
+  const [owner, editor] = await Promise.all([makeUser(users.owner), makeUser(users.editor)]);
   const { item_id: itemId } = await makeItem(owner, opts);
   await addMember(itemId, editor, 1);
   return { owner, editor, itemId };

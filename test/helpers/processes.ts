@@ -13,11 +13,13 @@ import { ROOT } from '../../scripts/paths';
 
 // `node --import <tsx loader>` runs the script in this one process (the tsx CLI would add a
 // wrapper process, and a signal or kill aimed at it could orphan the real one).
-const TSX_LOADER = pathToFileURL(path.join(ROOT, 'node_modules', 'tsx', 'dist', 'loader.mjs')).href;
+export const TSX_LOADER = pathToFileURL(
+  path.join(ROOT, 'node_modules', 'tsx', 'dist', 'loader.mjs'),
+).href;
 const children = new Set<ChildProcess>();
 
 /** The parent's environment without any Quire setting, plus the given ones. */
-function childEnv(env: Record<string, string>): NodeJS.ProcessEnv {
+export function childEnv(env: Record<string, string>): NodeJS.ProcessEnv {
   const base: NodeJS.ProcessEnv = { ...process.env };
   for (const key of CONFIG_KEYS) delete base[key];
   return { ...base, ...env };
@@ -101,12 +103,20 @@ export function runCli(
   return startScript('cli', args, options).exited;
 }
 
-export async function killAllChildren(): Promise<void> {
+export function killAllChildren(): Promise<void> {
+  return killAll(children, 'close');
+}
+
+/** SIGKILLs every child given; resolves once each has emitted `event`. */
+export async function killAll(
+  processes: Iterable<ChildProcess>,
+  event: 'exit' | 'close',
+): Promise<void> {
   await Promise.all(
-    [...children].map(
+    [...processes].map(
       (child) =>
         new Promise<void>((resolve) => {
-          child.once('close', () => resolve());
+          child.once(event, () => resolve());
           child.kill('SIGKILL');
         }),
     ),

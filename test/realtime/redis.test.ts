@@ -11,10 +11,8 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { rm } from 'node:fs/promises';
-import path from 'node:path';
 import { ConfigError, loadConfig } from '../../models/platform/config';
-import { engineSocketPath, openDatabase, type Database } from '../../models/platform/db';
-import { socketUriFor } from '../../models/embedded';
+import type { Database } from '../../models/platform/db';
 import { startRedisEventRelay, type RedisEventRelay } from '../../models/platform/eventBusRedis';
 import { createEventBus, type DomainEvents, type EventBus } from '../../models/platform/events';
 import { createLogger } from '../../models/platform/log';
@@ -23,7 +21,7 @@ import { closeAllCollabClients, openSynced } from '../helpers/collab';
 import { eventually } from '../helpers/embedded';
 import { addMember, makeItem } from '../helpers/factories';
 import { makePage } from '../helpers/pages';
-import { startQuireProcess, stopAllQuires, type QuireProcess } from '../helpers/quireProcesses';
+import { startSharedEngine, stopAllQuires, type QuireProcess } from '../helpers/quireProcesses';
 import { startRedis, type TestRedis } from '../helpers/redis';
 import { makeTempDir } from '../helpers/server';
 import { closeAllSockets, connectClient, type TestClient } from '../helpers/sockets';
@@ -114,31 +112,14 @@ describe('three Quire processes on one database and one Redis', () => {
       LOG_LEVEL: 'warn',
       LOCK_GRACE_SECONDS: '1',
     };
-    a = await startQuireProcess(
-      'child',
-      { ...common, ROLE: 'all', DATA_DIR: path.join(dir, 'a') },
-      { cwd: dir },
-    );
-    const shared = socketUriFor(engineSocketPath(path.join(dir, 'a')));
+    const engine = await startSharedEngine(dir, common);
+    a = engine.owner;
     [b, c] = await Promise.all([
-      startQuireProcess(
-        'child',
-        { ...common, ROLE: 'api', MONGODB_URI: shared, DATA_DIR: path.join(dir, 'b') },
-        { cwd: dir },
-      ),
-      startQuireProcess(
-        'start',
-        { ...common, ROLE: 'realtime', MONGODB_URI: shared, DATA_DIR: path.join(dir, 'c') },
-        { cwd: dir },
-      ),
+      engine.join('child', 'b', { ...common, ROLE: 'api' }),
+      engine.join('start', 'c', { ...common, ROLE: 'realtime' }),
     ]);
     // This test process reaches the same database to make its users and items.
-    db = await openDatabase({
-      mongodbUri: shared,
-      dataDir: path.join(dir, 'a'),
-      logger: silent,
-      role: 'tool',
-    });
+    db = await engine.openHere();
     [owner, editor, reader] = await Promise.all([makeUser(), makeUser(), makeUser()]);
     ({ item_id: itemId } = await makeItem(owner, { password: 'pw' }));
     await addMember(itemId, editor, 1);

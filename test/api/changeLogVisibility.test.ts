@@ -11,7 +11,6 @@ import { serverSuite } from '../helpers/apiSuite';
 import { makeUser, type TestUser } from '../helpers/users';
 
 const suite = serverSuite();
-const { as } = suite;
 let owner: TestUser;
 let restricted: TestUser;
 let editor: TestUser;

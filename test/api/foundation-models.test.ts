@@ -21,7 +21,7 @@ import {
 import { serverSuite } from '../helpers/apiSuite';
 import { makeUser } from '../helpers/users';
 
-const suite = serverSuite();
+serverSuite();
 describe('counters', () => {
   test('nextId counts 1, 2, 3 per name and never hands out the same id twice under concurrency', async () => {
     expect(await nextId('probe_a')).toBe(1);

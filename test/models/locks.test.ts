@@ -17,7 +17,7 @@ import { makePage } from '../helpers/pages';
 import { serverSuite } from '../helpers/apiSuite';
 import { makeUser, type TestUser } from '../helpers/users';
 
-const suite = serverSuite();
+serverSuite();
 let alice: Actor;
 let aliceUser: TestUser;
 let bob: Actor;

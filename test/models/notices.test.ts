@@ -22,7 +22,7 @@ import { makePage } from '../helpers/pages';
 import { serverSuite } from '../helpers/apiSuite';
 import { makeUser, type TestUser } from '../helpers/users';
 
-const suite = serverSuite();
+serverSuite();
 let owner: TestUser;
 let member: TestUser;
 let itemId: number;

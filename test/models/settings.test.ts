@@ -15,7 +15,7 @@ import {
 } from '../../models/settings/settings';
 import { serverSuite } from '../helpers/apiSuite';
 
-const suite = serverSuite();
+serverSuite();
 
 async function withSettings(values: Record<string, string>, check: () => Promise<void>) {
   for (const [name, value] of Object.entries(values)) await setSetting(name, value);

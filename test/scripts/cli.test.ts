@@ -28,7 +28,6 @@ async function quire(dataDir: string, ...args: string[]) {
   return runCli(args, { cwd, env: { DATA_DIR: dataDir, ADMIN_PASSWORD: '' } });
 }
 
-
 describe('with the server stopped', () => {
   let dataDir: string;
   beforeAll(async () => {

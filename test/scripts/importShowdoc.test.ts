@@ -304,7 +304,6 @@ afterAll(async () => {
   for (const dir of dirs) fs.rmSync(dir, { recursive: true, force: true });
 });
 
-
 describe('import:showdoc', () => {
   let dataDir: string;
   let server: TestServer;

@@ -6,7 +6,9 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { getSetting, setSettings } from '../../models/settings';
+import { closeAllCollabClients, openSynced, textBecomes } from '../helpers/collab';
 import { makeItem } from '../helpers/factories';
+import { makePage } from '../helpers/pages';
 import { startTestServer, type TestServer } from '../helpers/server';
 import { closeAllSockets, connectClient } from '../helpers/sockets';
 import { makeUser, type TestUser } from '../helpers/users';
@@ -29,6 +31,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   closeAllSockets();
+  closeAllCollabClients();
   await second?.stop();
   await first?.stop();
 });
@@ -104,5 +107,27 @@ describe('two Quire instances in one process', () => {
     expect(JSON.stringify(hit.data)).toContain('On the second');
     const miss = await search(first, alice, aliceItem, 'second');
     expect(JSON.stringify(miss.data)).not.toContain('On the second');
+  });
+
+  it("keeps each instance's live documents: the same page id on each is its own document", async () => {
+    const mine = await second.quire.run(() =>
+      makePage(bob, bobItem, { title: 'Live', content: 'second instance text' }),
+    );
+    const theirs = await makePage(alice, aliceItem, {
+      title: 'Live',
+      content: 'first instance text',
+    });
+    expect(mine.page_id).toBe(theirs.page_id);
+
+    const onSecond = await openSynced(second.url, mine.page_id, bob.user_token);
+    await textBecomes(onSecond, 'second instance text');
+    const onFirst = await openSynced(first.url, theirs.page_id, alice.user_token);
+    await textBecomes(onFirst, 'first instance text');
+    // A token of the first is refused by the second's collaboration server.
+    await expect(openSynced(second.url, mine.page_id, alice.user_token)).rejects.toBeDefined();
+
+    onSecond.append(' edited');
+    await textBecomes(onSecond, 'second instance text edited');
+    expect(onFirst.text.toString()).toBe('first instance text');
   });
 });

@@ -51,6 +51,30 @@ export default tseslint.config(
     },
   },
   {
+    // The processes that stay up beside the workers (the supervisor, the primary) read only the
+    // configuration: `models/platform/index.ts` would load mongoose and the rest of the app.
+    files: [
+      'scripts/start.ts',
+      'scripts/serve.ts',
+      'scripts/cluster/primary.ts',
+      'scripts/cluster/serveCluster.ts',
+      'scripts/bench/server.ts',
+    ],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '(^|/)models/(?!platform/config$)[^/]+/(?!(schemas|index)$).+',
+              message: MODELS_FACES,
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     // Inside models/: a sibling domain only through its faces (the engine polices its own insides).
     files: ['models/**/*.ts'],
     ignores: ['models/embedded/**'],

@@ -8,11 +8,17 @@
  * Domain events reach every process through models/platform/eventBusRedis.ts (started by scripts/quire.ts,
  * which every role needs), and each process pushes them to its own sockets (realtime/fanout.ts).
  *
+ * As one of several worker processes (WORKERS > 1, scripts/cluster/) without Redis, Socket.IO
+ * uses the Node cluster adapter (the primary relays between workers), and every engine.io
+ * session id starts with the worker's slot (`w2-…`), which is how the primary sends a session's
+ * later HTTP requests back to the worker that holds it (sessionIds.ts).
+ *
  * The two share only the HTTP server and these deps: `attachCollab(httpServer, deps)`
  * (realtime/collab/index.ts) takes only `/collab` upgrades, Socket.IO only `/socket.io`. The
  * process entry wires this one service, in every role that serves realtime.
  */
 import type { Server as HttpServer } from 'node:http';
+import { createAdapter as createClusterAdapter } from '@socket.io/cluster-adapter';
 import { createAdapter } from '@socket.io/redis-adapter';
 import type { Redis } from 'ioredis';
 import { Server as SocketServer } from 'socket.io';
@@ -22,6 +28,7 @@ import { startFanout } from './fanout';
 import { createLockExpiry } from './lockExpiry';
 import { createLockGrace } from './lockGrace';
 import { createPresence } from './presence';
+import { sessionIdFor } from './sessionIds';
 import { setupSockets } from './sockets';
 import type { QuireServer } from './types';
 
@@ -29,6 +36,8 @@ export interface RealtimeDeps {
   config: Config;
   logger: Logger;
   events: EventBus;
+  /** Set in a worker process: its slot (see scripts/cluster/). */
+  worker?: { slot: number };
 }
 
 export interface RealtimeService {
@@ -55,6 +64,12 @@ export function attachRealtime(httpServer: HttpServer, deps: RealtimeDeps): Real
   setupSockets(io, { logger: log, presence, lockGrace, lockExpiry });
   const stopFanout = startFanout({ io, events: deps.events, presence, lockExpiry, logger: log });
   const collab = attachCollab(httpServer, deps);
+
+  const worker = deps.worker;
+  if (worker) {
+    io.engine.generateId = () => sessionIdFor(worker.slot);
+    if (!deps.config.redisUrl) io.adapter(createClusterAdapter());
+  }
 
   const redisClients: Redis[] = [];
   const ready = (async () => {

@@ -9,13 +9,20 @@
  * collaborative editor saves pages from a realtime process. With REDIS_URL the domain-event bus
  * is relayed through Redis (models/platform/eventBusRedis.ts), which is what lets the roles run apart.
  *
+ * As a worker (WORKERS > 1, scripts/cluster/worker.ts) it does not listen: the primary hands it
+ * connections (`server.emit('connection')`), its database is the primary's engine (over the
+ * engine's unix socket), the event bus is relayed through the primary unless Redis does it, and
+ * the jobs that must run once per deployment run in the lead worker (slot 0) only: the first
+ * admin, the hourly recycle-bin purge and the username-clash report. Event listeners that write
+ * (reminders, comment clean-up) run in every worker, each for its own requests' events.
+ *
  * Start order: Redis (when set) → listen (health answers 503 while starting) → open the database
  * → indexes → first admin → ready. Stop order: not ready → stop accepting → drop sockets → let
  * in-flight requests finish (bounded) → close the event relay → close the database (the engine
  * flushes its journal).
  */
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import { createApp } from '../api/app';
 import type { ControllerRegistry } from '../api/registry';
 import { createAppState, type AppState } from '../api/state';
@@ -26,7 +33,7 @@ import {
   openDatabase,
   type Database,
   startRedisEventRelay,
-  type RedisEventRelay,
+  startIpcEventRelay,
   contextForNewInstance,
   emitInContext,
   releaseContext,
@@ -56,6 +63,17 @@ export interface StartOptions {
   webDistDir?: string;
   /** The instance's name in its context (default: its data directory). */
   name?: string;
+  /** Run as one worker of several (scripts/cluster/): no listening, the primary's engine. */
+  worker?: WorkerOptions;
+}
+
+export interface WorkerOptions {
+  /** 0 … WORKERS-1; slot 0 is the lead (once-per-deployment jobs, the `/collab` documents). */
+  slot: number;
+  /** The port the primary listens on (for the URL and the log). */
+  port: number;
+  /** The primary's engine (empty with MONGODB_URI). */
+  engineUri?: string;
 }
 
 export interface RunningQuire {
@@ -87,15 +105,39 @@ function listen(server: http.Server, port: number, host: string): Promise<void> 
   });
 }
 
-function closeServer(server: http.Server): Promise<void> {
+/**
+ * Every connection the server took, whether it accepted it or a primary handed it over (the
+ * server's own count only knows the former, so `close()` alone would not wait for a worker's).
+ */
+function trackConnections(server: http.Server): Set<Socket> {
+  const open = new Set<Socket>();
+  server.on('connection', (socket: Socket) => {
+    open.add(socket);
+    socket.once('close', () => open.delete(socket));
+  });
+  return open;
+}
+
+function closeServer(server: http.Server, open: Set<Socket>): Promise<void> {
   return new Promise((resolve) => {
-    const cutOff = setTimeout(() => server.closeAllConnections(), DRAIN_TIMEOUT_MS);
+    const cutOff = setTimeout(() => {
+      server.closeAllConnections();
+      for (const socket of open) socket.destroy();
+    }, DRAIN_TIMEOUT_MS);
     // Keep-alive sockets go idle as their last response ends; close them as they do.
-    const sweep = setInterval(() => server.closeIdleConnections(), 100);
-    server.close(() => {
+    const sweep = setInterval(() => {
+      server.closeIdleConnections();
+      if (closed && open.size === 0) done();
+    }, 100);
+    let closed = false;
+    const done = () => {
       clearTimeout(cutOff);
       clearInterval(sweep);
       resolve();
+    };
+    server.close(() => {
+      closed = true;
+      if (open.size === 0) done();
     });
     server.closeIdleConnections();
   });
@@ -124,7 +166,9 @@ async function startInContext(
   options: StartOptions,
 ): Promise<RunningQuire> {
   const events = context.bus;
-  const logger = options.logger ?? createLogger({ level: config.logLevel });
+  const baseLogger = options.logger ?? createLogger({ level: config.logLevel });
+  // A worker's every line says which worker wrote it.
+  const logger = options.worker ? baseLogger.child({ worker: options.worker.slot }) : baseLogger;
   const print = options.print ?? ((text: string) => process.stdout.write(`${text}\n`));
   context.reportEventError = (error, name) =>
     logger.error({ err: error, event: name }, 'event listener failed');
@@ -147,26 +191,39 @@ async function startInContext(
   // WebSocket upgrades and socket data arrive outside the instance's async context.
   emitInContext(server, context);
   server.on('connection', (socket) => emitInContext(socket, context));
+  const open = trackConnections(server);
+  const worker = options.worker;
+  const lead = !worker || worker.slot === 0;
 
   // Redis comes first: a process that cannot reach it must not serve (its events would be lost).
-  let relay: RedisEventRelay | undefined;
+  let relay: { close(): unknown } | undefined;
   let realtime: Pick<RealtimeService, 'close'> = { close: async () => {} };
   try {
     if (config.redisUrl)
       relay = await startRedisEventRelay({ bus: events, redisUrl: config.redisUrl, logger });
+    else if (worker) relay = startIpcEventRelay({ bus: events, logger });
     if (servesRealtime) {
-      const service = attachRealtime(server, { config, logger, events });
+      const service = attachRealtime(server, {
+        config,
+        logger,
+        events,
+        ...(worker ? { worker: { slot: worker.slot } } : {}),
+      });
       realtime = service;
       await service.ready;
     }
-    await listen(server, config.port, config.host);
+    if (!worker) await listen(server, config.port, config.host);
+    // A worker's server never listens (the primary does), but its connection bookkeeping —
+    // header and request timeouts, closing idle keep-alive connections on stop — starts on
+    // 'listening'.
+    else server.emit('listening');
   } catch (error) {
     await realtime.close();
     await relay?.close();
     server.close();
     throw error;
   }
-  const port = (server.address() as AddressInfo).port;
+  const port = worker ? worker.port : (server.address() as AddressInfo).port;
 
   let database: Database;
   try {
@@ -175,10 +232,11 @@ async function startInContext(
       dataDir: config.dataDir,
       logger,
       role: 'serve',
+      engineUri: worker?.engineUri,
     });
   } catch (error) {
     await realtime.close();
-    await closeServer(server);
+    await closeServer(server, open);
     await relay?.close();
     throw error;
   }
@@ -187,24 +245,28 @@ async function startInContext(
   try {
     await ensureIndexes();
     // Usernames are unique case-insensitively now; older clashes are reported, never merged.
-    for (const names of await usernameClashes())
-      logger.warn(
-        { usernames: names },
-        'accounts whose usernames differ only in letter case: each logs in only with its exact spelling; rename all but one',
-      );
-    if (servesApi) await ensureFirstAdmin({ adminPassword: config.adminPassword, print });
+    if (lead)
+      for (const names of await usernameClashes())
+        logger.warn(
+          { usernames: names },
+          'accounts whose usernames differ only in letter case: each logs in only with its exact spelling; rename all but one',
+        );
+    // The lead worker starts before the others (scripts/cluster/primary.ts), so one admin.
+    if (servesApi && lead) await ensureFirstAdmin({ adminPassword: config.adminPassword, print });
     stopAttachments = await startAttachments({ dataDir: config.dataDir });
   } catch (error) {
     await realtime.close();
-    await closeServer(server);
+    await closeServer(server, open);
     await relay?.close();
     await database.close();
     throw error;
   }
 
-  const stopPurge = startRecyclePurge({
-    onError: (error) => logger.error({ err: error }, 'recycle purge failed'),
-  });
+  const stopPurge = lead
+    ? startRecyclePurge({
+        onError: (error) => logger.error({ err: error }, 'recycle purge failed'),
+      })
+    : () => {};
   const stopNotifications = startNotifications({
     onError: (error, event) => logger.error({ err: error, event }, 'notification failed'),
   });
@@ -214,8 +276,10 @@ async function startInContext(
   state.database = database;
   state.phase = 'ready';
   const url = publicUrl(config.host, port);
-  logger.info({ port, database: database.mode, role: config.role }, 'ready');
-  print(`Quire is ready at ${url}${config.role === 'all' ? '' : ` (role: ${config.role})`}`);
+  logger.info({ port, database: database.mode, role: config.role, worker: worker?.slot }, 'ready');
+  // A worker's primary says it once for all of them.
+  if (!worker)
+    print(`Quire is ready at ${url}${config.role === 'all' ? '' : ` (role: ${config.role})`}`);
 
   let stopping: Promise<void> | undefined;
   return {
@@ -234,7 +298,7 @@ async function startInContext(
         stopAttachments();
         stopNotifications();
         stopComments();
-        const closed = closeServer(server);
+        const closed = closeServer(server, open);
         await realtime.close();
         await closed;
         await relay?.close();

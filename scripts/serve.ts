@@ -4,13 +4,14 @@
  * exit) or when the supervisor goes away, and survive bad input (api/lastResort.ts). Runs
  * stand-alone too (`node --import tsx scripts/serve.ts`), then without restarts.
  *
+ * With WORKERS > 1 this process is the primary of N worker processes (scripts/cluster/): only
+ * the engine and the routing load here, the app loads in the workers.
+ *
  * Exit codes: 0 after a clean stop; 1 with a message on stderr when it cannot start (the
  * supervisor passes that on and does not restart); 70 after a fatal error outside any request
  * (the supervisor restarts it).
  */
-import { installLastResort, trackRequests } from '../api/lastResort';
-import { ConfigError, loadConfig } from '../models/platform';
-import { startQuire } from './quire';
+import { type Config, ConfigError, loadConfig } from '../models/platform/config';
 import { watchSupervisor } from './supervisor';
 
 const EXIT_FATAL = 70;
@@ -20,7 +21,7 @@ function fail(message: string): never {
   process.exit(1);
 }
 
-let config;
+let config: Config;
 try {
   config = loadConfig();
 } catch (error) {
@@ -30,51 +31,61 @@ try {
 
 const print = (text: string) => process.stdout.write(`${text}\n`);
 
-// Signal handlers go in before anything starts, so a signal during start-up is never the
-// default "die at once" (which would skip flushing the database).
-let quire: Awaited<ReturnType<typeof startQuire>> | undefined;
-let stopRequested = false;
+if (config.workers > 1) {
+  const { serveCluster } = await import('./cluster/serveCluster');
+  await serveCluster(config, print);
+} else await serveOne();
 
-function stopAndExit(code = 0): void {
-  quire!.stop().then(
-    () => {
-      if (code === 0) print('Quire stopped.');
-      process.exit(code);
-    },
-    (error: unknown) => fail(`Error while stopping: ${(error as Error).message}`),
-  );
-}
+async function serveOne(): Promise<void> {
+  const { installLastResort, trackRequests } = await import('../api/lastResort');
+  const { startQuire } = await import('./quire');
 
-function requestStop(reason: string, code = 0): void {
-  if (stopRequested) {
-    print('Second signal: exiting without waiting.');
-    process.exit(1);
+  // Signal handlers go in before anything starts, so a signal during start-up is never the
+  // default "die at once" (which would skip flushing the database).
+  let quire: Awaited<ReturnType<typeof startQuire>> | undefined;
+  let stopRequested = false;
+
+  function stopAndExit(code = 0): void {
+    quire!.stop().then(
+      () => {
+        if (code === 0) print('Quire stopped.');
+        process.exit(code);
+      },
+      (error: unknown) => fail(`Error while stopping: ${(error as Error).message}`),
+    );
   }
-  stopRequested = true;
-  print(reason);
-  if (quire) stopAndExit(code);
-}
 
-for (const signal of ['SIGINT', 'SIGTERM'] as const)
-  process.on(signal, () =>
-    requestStop(`${signal} received: finishing requests and closing the database…`),
+  function requestStop(reason: string, code = 0): void {
+    if (stopRequested) {
+      print('Second signal: exiting without waiting.');
+      process.exit(1);
+    }
+    stopRequested = true;
+    print(reason);
+    if (quire) stopAndExit(code);
+  }
+
+  for (const signal of ['SIGINT', 'SIGTERM'] as const)
+    process.on(signal, () =>
+      requestStop(`${signal} received: finishing requests and closing the database…`),
+    );
+  const supervisor = watchSupervisor(() =>
+    requestStop('Supervisor gone: finishing requests and closing the database…'),
   );
-const supervisor = watchSupervisor(() =>
-  requestStop('Supervisor gone: finishing requests and closing the database…'),
-);
 
-try {
-  quire = await startQuire(config, { print });
-} catch (error) {
-  fail(`Quire could not start: ${(error as Error).message}`);
+  try {
+    quire = await startQuire(config, { print });
+  } catch (error) {
+    fail(`Quire could not start: ${(error as Error).message}`);
+  }
+  trackRequests(quire.server);
+  installLastResort({
+    logger: quire.logger,
+    onFatal: () => {
+      if (!stopRequested)
+        requestStop('Fatal error: stopping so the supervisor restarts Quire.', EXIT_FATAL);
+    },
+  });
+  if (stopRequested) stopAndExit();
+  else supervisor.ready(quire.port);
 }
-trackRequests(quire.server);
-installLastResort({
-  logger: quire.logger,
-  onFatal: () => {
-    if (!stopRequested)
-      requestStop('Fatal error: stopping so the supervisor restarts Quire.', EXIT_FATAL);
-  },
-});
-if (stopRequested) stopAndExit();
-else supervisor.ready(quire.port);

@@ -6,7 +6,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { ConfigError, loadConfig } from '../models/platform';
+import { ConfigError, loadConfig } from '../models/platform/config';
 import { ROOT } from './paths';
 import { superviseProcess } from './supervisor';
 import { ensureWebBuilt } from './webBuild';

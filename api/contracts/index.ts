@@ -39,6 +39,7 @@ import {
 import { messageContract } from './message';
 import { exportContract, openContract, updatePageByApi } from './open';
 import { catalogContract, pageContract, pageHistoryContract } from './page';
+import { readContract } from './read';
 import { commonContract, userContract } from './user';
 
 export * from './coerce';
@@ -53,6 +54,7 @@ export * from './member';
 export * from './message';
 export * from './open';
 export * from './page';
+export * from './read';
 export * from './user';
 
 /** Keyed by the controller's lookup key (`itemgroup`, `teamitemmember`): see api/showdocRoute.ts. */
@@ -92,6 +94,7 @@ export const contracts = {
   update: updateContract,
   scriptcron: scriptCronContract,
   publicsquare: publicSquareContract,
+  read: readContract,
 } satisfies Record<string, ControllerContract>;
 
 /** The contract of `controllerKey/action` (action names match case-insensitively), if declared. */

@@ -53,6 +53,8 @@ export const ItemInfo = z.object({
   /** '1' when readers may comment on pages / give feedback. */
   allow_comment: z.string().optional(),
   allow_feedback: z.string().optional(),
+  /** Pages changed since the viewer last read them (logged-in viewers; Quire's read markers). */
+  changed_pages: z.number().optional(),
 });
 
 export const ItemKey = z.object({ api_key: z.string(), api_token: z.string() });

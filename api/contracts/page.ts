@@ -11,6 +11,8 @@ export const MenuPage = z.object({
   addtime: z.string(),
   ext_info: z.string().optional(),
   is_draft: z.string().optional(),
+  /** 1: changed since the viewer last read it (Quire's read markers, logged-in viewers). */
+  read_changed: z.number().optional(),
 });
 
 export interface MenuCatalogShape {
@@ -51,6 +53,8 @@ export const PageInfo = z.object({
   attachment_count: z.number(),
   /** The active single-page share key, or ''. */
   unique_key: z.string(),
+  /** `addtime` in Unix seconds (Quire: the version the reader reports as read). */
+  addtime_unix: z.number().optional(),
 });
 
 /** `page/infoByKey`: a shared page, without its place in the item. */

@@ -43,6 +43,7 @@ import { httpRelayController } from './httpRelay';
 import { kanbanController } from './kanban';
 import { publicSquareController, scriptCronController, updateController } from './maintenance';
 import { pageCommentController, pageFeedbackController } from './pageComment';
+import { readController } from './read';
 
 export const controllers: ControllerDefinition[] = [
   itemController,
@@ -88,6 +89,7 @@ export const controllers: ControllerDefinition[] = [
   publicSquareController,
   updateController,
   scriptCronController,
+  readController,
 ];
 
 /** A registry holding every controller above (one per app, so tests can add their own). */

@@ -60,6 +60,8 @@ export const pageController = defineController('page', {
       ...pageRow(details.page, { times: 'formatted' }),
       attachment_count: details.attachmentCount,
       unique_key: details.uniqueKey,
+      // The version's time as a number: what the reader reports for read markers (models/reads).
+      addtime_unix: details.page.addtime,
     };
     if (details.fullPath)
       row.full_path = details.fullPath.map((step) =>

@@ -10,4 +10,4 @@ export {
   saveCatalog,
   saveCatalogTree,
 } from './catalogs';
-export { buildMenu, defaultCatalogs, type Menu } from './menu';
+export { buildMenu, defaultCatalogs, type Menu, type MenuCatalog, type MenuPage } from './menu';

@@ -2,6 +2,7 @@
  * The embedded database: an in-process engine that speaks the MongoDB wire protocol, so mongoose
  * and the official driver run unchanged against it (and the same code runs against MongoDB).
  */
+import path from 'node:path';
 import { Engine } from './engine';
 import { WireServer } from './server';
 import { openPersistence } from './persistence';
@@ -34,6 +35,12 @@ export interface EmbeddedMongo {
   /** What recovery had to fix on open (torn journal tail, damaged snapshot …); log these. */
   repairs: string[];
   stop(): Promise<void>;
+}
+
+/** The unix socket a Quire server's engine listens on in its data directory. */
+export function engineSocketPath(dataDir: string): string {
+  // The driver recognises a unix socket by a host ending in ".sock".
+  return path.join(dataDir, 'quire-engine.sock');
 }
 
 export function socketUriFor(socketPath: string): string {

@@ -8,6 +8,7 @@ export { getItemKey, itemIdForApiKey, resetItemKey } from './itemKeys';
 export {
   exitItem,
   myItemList,
+  type MyListEntry,
   ownedItems,
   pinItem,
   saveItemSort,

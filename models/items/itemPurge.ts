@@ -17,6 +17,7 @@ import { ItemMember, TeamItem, TeamItemMember } from '../members/schemas';
 import { Mock } from '../mocks/schemas';
 import { Subscription } from '../notices/schemas';
 import { Page, PageDraft, PageHistory, PageLock, Recycle, SinglePage } from '../pages/schemas';
+import { PageRead } from '../reads/schemas';
 import { errors, events, fileStorage, connection } from '../platform';
 import { TemplateItem } from '../templates/schemas';
 import {
@@ -126,6 +127,7 @@ async function purgeRows(item: ItemDoc): Promise<Purged> {
   await TeamItem.deleteMany(byItem);
   await ItemStar.deleteMany(byItem);
   await ItemTop.deleteMany(byItem);
+  await PageRead.deleteMany(byItem);
   await ItemToken.deleteMany(byItem);
   await ItemChangeLog.deleteMany(byItem);
   await TemplateItem.deleteMany(byItem);

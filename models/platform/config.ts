@@ -3,6 +3,7 @@
  * plain object. Every key below is listed in `.env.example` with its default (a test checks that),
  * and in the README's configuration table.
  */
+import os from 'node:os';
 import path from 'node:path';
 import ipaddr from 'ipaddr.js';
 import { z } from 'zod';
@@ -81,6 +82,16 @@ const schema = z.object({
   // app only) or `realtime` (Socket.IO and Hocuspocus only). Split roles need REDIS_URL, which
   // carries the events from API processes to realtime processes.
   ROLE: z.enum(['all', 'api', 'realtime']).default('all'),
+  // How many worker processes serve HTTP and sockets (empty = one per CPU core). 1 = everything
+  // in one process; more = a small primary (database engine + connection routing) and N workers.
+  WORKERS: z
+    .string()
+    .default('')
+    .refine(
+      (v) => v === '' || (/^\d+$/.test(v) && Number(v) >= 1 && Number(v) <= 64),
+      'must be an integer from 1 to 64',
+    )
+    .transform((v) => (v === '' ? os.availableParallelism() : Number(v))),
   // Seconds a page lock survives after its holder's last socket has gone (a closed tab, a lost
   // connection), before it is released for others; a reconnect within it keeps the lock.
   LOCK_GRACE_SECONDS: z
@@ -148,6 +159,8 @@ export interface Config {
   mongodbUri: string;
   redisUrl: string;
   role: Parsed['ROLE'];
+  /** Worker processes (scripts/cluster/): 1 = the single-process server. */
+  workers: number;
   lockGraceSeconds: number;
   adminPassword: string;
   bodyLimitBytes: number;
@@ -205,6 +218,7 @@ export function loadConfig(
     mongodbUri: c.MONGODB_URI,
     redisUrl: c.REDIS_URL,
     role: c.ROLE,
+    workers: c.WORKERS,
     lockGraceSeconds: c.LOCK_GRACE_SECONDS,
     adminPassword: c.ADMIN_PASSWORD,
     bodyLimitBytes: c.BODY_LIMIT,

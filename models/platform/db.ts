@@ -8,9 +8,8 @@
  */
 import fs from 'node:fs';
 import net from 'node:net';
-import path from 'node:path';
 import mongoose from 'mongoose';
-import { socketUriFor, startEmbeddedMongo } from '../embedded';
+import { engineSocketPath, socketUriFor, startEmbeddedMongo } from '../embedded';
 import { currentContext, isDefaultContext } from './context';
 import type { Logger } from './log';
 import { contextModels, useConnection } from './model';
@@ -31,10 +30,7 @@ export interface Database {
   close(): Promise<void>;
 }
 
-export function engineSocketPath(dataDir: string): string {
-  // The driver recognises a unix socket by a host ending in ".sock".
-  return path.join(dataDir, 'quire-engine.sock');
-}
+export { engineSocketPath };
 
 /** The database named in a MongoDB URI's path, if any. */
 function databaseInUri(uri: string): string {
@@ -125,6 +121,11 @@ export interface OpenOptions {
    * directory directly (the CLI).
    */
   role: 'serve' | 'tool';
+  /**
+   * A worker process (scripts/cluster/): the engine runs in the primary and this is its
+   * connection string (its unix socket); the worker never opens the directory itself.
+   */
+  engineUri?: string;
 }
 
 export async function openDatabase(options: OpenOptions): Promise<Database> {
@@ -133,6 +134,11 @@ export async function openDatabase(options: OpenOptions): Promise<Database> {
   if (mongodbUri) {
     const connection = await connect(mongodbUri, databaseInUri(mongodbUri) || DB_NAME);
     return makeDatabase(connection, 'mongodb', 'mongodb', async () => {});
+  }
+
+  if (options.engineUri) {
+    const connection = await connect(options.engineUri, DB_NAME);
+    return makeDatabase(connection, 'embedded', 'engine-socket', async () => {});
   }
 
   const socketPath = engineSocketPath(dataDir);

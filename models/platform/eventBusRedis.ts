@@ -27,7 +27,7 @@ export const EVENT_CHANNEL = 'quire:events';
  * Every domain event name. A `Record` over the catalogue, so adding an event to models/events.ts
  * without listing it here fails the type-check instead of silently not being relayed.
  */
-const RELAYED: Record<EventName, true> = {
+export const RELAYED: Record<EventName, true> = {
   'user.created': true,
   'item.changed': true,
   'membership.changed': true,
@@ -37,6 +37,7 @@ const RELAYED: Record<EventName, true> = {
   'page.purged': true,
   'attachment.changed': true,
   'menu.changed': true,
+  'reads.changed': true,
   'lock.changed': true,
   'comment.changed': true,
   'notice.created': true,

@@ -16,6 +16,7 @@ import { errors } from '../platform';
 import { AI_CONFIG_OFF, type AiConfig } from '../items';
 import { buildMenu, defaultCatalogs, type Menu } from '../catalogs';
 import { unreadRemindCount } from '../notices';
+import { flagChangedPages } from '../reads';
 import { Page } from '../pages/schemas';
 import type { ItemDoc } from '../items/schemas';
 import { getSiteSettings } from '../settings';
@@ -54,6 +55,8 @@ export interface ItemInfo {
   allow_feedback: string;
   ai_knowledge_base_enabled: number;
   ai_config: AiConfig;
+  /** Pages changed since the viewer last read them (logged-in viewers, not in keyword mode). */
+  changed_pages?: number;
 }
 
 /** The visit check, answering as ShowDoc's item/info does (10303 sends the client to the password screen). */
@@ -83,6 +86,11 @@ export async function itemInfo(
     buildMenu(access, actor, { keyword: options.keyword }),
     defaultCatalogs(access, actor, options.defaultPageId),
   ]);
+  const tracksReads = actor.uid > 0 && !options.keyword.trim();
+  const [unreadCount, changedPages] = await Promise.all([
+    unreadRemindCount(actor.uid),
+    tracksReads ? flagChangedPages(actor, item.item_id, menu) : 0,
+  ]);
   return {
     item_id: String(item.item_id),
     item_domain: item.item_domain ?? '',
@@ -90,7 +98,7 @@ export async function itemInfo(
     item_name: item.item_name ?? '',
     default_page_id: String(options.defaultPageId),
     ...defaults,
-    unread_count: await unreadRemindCount(actor.uid),
+    unread_count: unreadCount,
     item_type: String(item.item_type ?? 1),
     menu,
     ...clientFlags(access, actor),
@@ -104,6 +112,7 @@ export async function itemInfo(
     allow_feedback: String(item.allow_feedback ?? 0),
     ai_knowledge_base_enabled: 0,
     ai_config: { ...AI_CONFIG_OFF },
+    ...(tracksReads ? { changed_pages: changedPages } : {}),
   };
 }
 

@@ -29,6 +29,8 @@ export interface CollabDeps {
   config: Pick<Config, 'redisUrl'>;
   logger: Logger;
   events: EventBus;
+  /** Set in a worker process (several processes, even without Redis). */
+  worker?: { slot: number };
 }
 
 export interface CollabService {
@@ -54,7 +56,12 @@ function isCollabRequest(request: IncomingMessage): boolean {
 export function attachCollab(httpServer: HttpServer, deps: CollabDeps): CollabService {
   const logger = deps.logger.child({ service: 'collab' });
   const redis = deps.config.redisUrl ? createCollabRedis(deps.config.redisUrl, logger) : null;
-  const runtime = createRuntime({ events: deps.events, logger, redis });
+  const runtime = createRuntime({
+    events: deps.events,
+    logger,
+    redis,
+    multiProcess: Boolean(redis || deps.worker),
+  });
   const locks = lockBridge(runtime);
   const live = liveBridge(runtime);
 

@@ -8,7 +8,7 @@
  *
  * Either way the draft is rebased on the saved content and stored at once.
  *
- * Several processes (REDIS_URL): the save's own process applies it when it has the document
+ * Several processes (REDIS_URL, or worker processes): the save's own process applies it when it has the document
  * loaded; the `page.saved` event, relayed to every process, lets the others that have it loaded
  * catch up. Each applies the change deterministically (text.ts: the same state and target give
  * byte-identical Yjs items), so processes that apply the same save to the same document state
@@ -101,7 +101,10 @@ export function liveBridge(runtime: CollabRuntime): {
     },
   };
 
-  /** Another process saved a page this one has open (only with Redis: otherwise applySave ran). */
+  /**
+   * Another process saved a page this one has open (several processes only: otherwise applySave
+   * ran).
+   */
   async function onRelayedSave(pageId: number, byUid: number, origin: SaveOrigin): Promise<void> {
     const name = pageDocumentName(pageId);
     if (!loadedPage(runtime, name)) return;
@@ -120,7 +123,7 @@ export function liveBridge(runtime: CollabRuntime): {
       applyInto(loaded.document, { pageId, content: page.page_content, byUid });
   }
 
-  const stop = runtime.redis
+  const stop = runtime.multiProcess
     ? runtime.events.subscribe('page.saved', async (event) => {
         if (event.created) return;
         try {

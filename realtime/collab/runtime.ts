@@ -14,6 +14,11 @@ export interface CollabRuntime {
   events: EventBus;
   logger: Logger;
   redis: CollabRedis | null;
+  /**
+   * Other processes write pages too (Redis, or worker processes whose documents all live in one
+   * owning worker): their saves arrive as relayed `page.saved` events.
+   */
+  multiProcess: boolean;
 }
 
 export function createRuntime(deps: Omit<CollabRuntime, 'hocuspocus' | 'pages'>): CollabRuntime {

@@ -18,6 +18,8 @@ const STDERR_KEPT = 8_000;
 export interface BenchChild {
   pid: number;
   port: number;
+  /** Worker processes serving (the Quire server; 1 = a single process). */
+  workers: number;
   url: string;
   /** SIGTERM, then SIGKILL if it has not exited in time. Resolves when it has exited. */
   stop(): Promise<void>;
@@ -82,13 +84,14 @@ export function startChild(
       clearTimeout(timer);
       reject(new Error(`${script} exited (${signal ?? code}) before it was ready:\n${stderr}`));
     });
-    child.on('message', (message: { type?: string; port?: number }) => {
+    child.on('message', (message: { type?: string; port?: number; workers?: number }) => {
       if (message?.type !== 'ready' || typeof message.port !== 'number') return;
       clearTimeout(timer);
       const port = message.port;
       resolve({
         pid: child.pid!,
         port,
+        workers: message.workers ?? 1,
         url: `http://127.0.0.1:${port}`,
         stderr: () => stderr,
         async stop() {

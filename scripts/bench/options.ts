@@ -44,6 +44,8 @@ export interface BenchOptions {
   engine: boolean;
   /** The server's LOG_LEVEL: `info` (the default of `npm start`) logs a line per request. */
   serverLogLevel: string;
+  /** The server's WORKERS (unset: `npm start`'s default, one worker per core). */
+  workers?: number;
   jsonPath?: string;
   /** Write a V8 CPU profile of the server process into this folder (opens in Chrome DevTools). */
   serverProfileDir?: string;
@@ -107,6 +109,7 @@ export const USAGE = `npm run bench -- [options]
   --no-editor             skip the page editor and spreadsheet in Chromium
   --engine                also run the embedded engine bench
   --log-level <level>     server LOG_LEVEL (default info, as npm start)
+  --workers <n>           server WORKERS (default as npm start: one worker process per core)
   --profile <dir>         write a CPU profile of the server (.cpuprofile) into <dir>`;
 
 function numberList(value: string | undefined, flag: string): number[] {
@@ -189,6 +192,9 @@ export function parseArgs(argv: string[]): BenchOptions {
         break;
       case '--log-level':
         options.serverLogLevel = value() ?? '';
+        break;
+      case '--workers':
+        options.workers = Math.round(positive(value(), arg));
         break;
       default:
         throw new Error(`unknown argument: ${arg}\n${USAGE}`);

@@ -1,6 +1,8 @@
 /**
  * What the machine and our processes were doing while a cell ran, read from /proc (Linux):
  * CPU time of the server, of the load generator and of everything else, and the server's memory.
+ * "The server" is the process the bench started and every process under it (with WORKERS > 1:
+ * the primary, its workers and the tsx loader's esbuild helpers).
  * The machine is shared, so a figure measured while other processes used a large part of the CPU
  * is marked noisy rather than silently reported as if the machine had been ours.
  */
@@ -36,11 +38,57 @@ export function processJiffies(pid: number): number {
   }
 }
 
+/**
+ * The process and every process under it (a multi-worker server: the primary, its workers and
+ * their helpers), from /proc's children lists.
+ */
+export function processTree(pid: number): number[] {
+  const all = [pid];
+  for (let i = 0; i < all.length; i++) {
+    try {
+      for (const task of fs.readdirSync(`/proc/${all[i]}/task`))
+        for (const child of fs
+          .readFileSync(`/proc/${all[i]}/task/${task}/children`, 'utf8')
+          .split(' '))
+          if (child) all.push(Number(child));
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return all;
+}
+
+/** CPU jiffies of a process and everything under it (see processTree). */
+export function treeJiffies(pid: number): number {
+  return processTree(pid).reduce((sum, p) => sum + processJiffies(p), 0);
+}
+
 export interface ProcessMemory {
   /** Resident set size now, MB. */
   rssMB: number;
   /** Peak resident set size since the process started (VmHWM), MB. */
   peakMB: number;
+}
+
+/**
+ * Memory of a process and everything under it: RSS now summed over the processes; the peak is
+ * the sum of each one's own peak (VmHWM), so at least the whole's true peak.
+ */
+export function treeMemory(pid: number): ProcessMemory | null {
+  const parts = processTree(pid)
+    .map(processMemory)
+    .filter((m): m is ProcessMemory => m !== null);
+  if (parts.length === 0) return null;
+  return {
+    rssMB: round(
+      parts.reduce((sum, m) => sum + m.rssMB, 0),
+      1,
+    ),
+    peakMB: round(
+      parts.reduce((sum, m) => sum + m.peakMB, 0),
+      1,
+    ),
+  };
 }
 
 export function processMemory(pid: number): ProcessMemory | null {
@@ -77,7 +125,7 @@ export function startCpuMeter(
 ): { stop(): CpuUse | null } {
   const generators = [process.pid, ...ownPids.filter((p) => p !== serverPid && p !== process.pid)];
   const machine0 = machineJiffies();
-  const server0 = processJiffies(serverPid);
+  const server0 = treeJiffies(serverPid);
   const gen0 = generators.map(processJiffies);
   return {
     stop() {
@@ -85,7 +133,7 @@ export function startCpuMeter(
       if (!machine0 || !machine1) return null;
       const total = machine1.total - machine0.total;
       if (total <= 0) return null;
-      const server = processJiffies(serverPid) - server0;
+      const server = treeJiffies(serverPid) - server0;
       const own = generators.map(processJiffies).reduce((sum, j, i) => sum + j - gen0[i], 0);
       const generator = processJiffies(process.pid) - gen0[0];
       const other = Math.max(0, machine1.busy - machine0.busy - server - own);
@@ -115,25 +163,25 @@ export async function waitForQuiet(
   const windowMs = 200;
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
-    const before = processJiffies(pid);
+    const before = treeJiffies(pid);
     await new Promise((resolve) => setTimeout(resolve, windowMs));
-    const used = processJiffies(pid) - before;
+    const used = treeJiffies(pid) - before;
     // Jiffies are 1/100 s (USER_HZ): a window of 200 ms holds 20.
     if (used <= (maxPercent / 100) * (windowMs / 10)) return;
   }
 }
 
-/** Samples a process's RSS every `intervalMs`; `stop()` returns the largest value seen (MB). */
+/** Samples the RSS of a process and everything under it every `intervalMs`; `stop()` returns the largest value seen (MB). */
 export function startRssSampler(pid: number, intervalMs = 200): { stop(): number } {
-  let peak = processMemory(pid)?.rssMB ?? 0;
+  let peak = treeMemory(pid)?.rssMB ?? 0;
   const timer = setInterval(() => {
-    peak = Math.max(peak, processMemory(pid)?.rssMB ?? 0);
+    peak = Math.max(peak, treeMemory(pid)?.rssMB ?? 0);
   }, intervalMs);
   timer.unref();
   return {
     stop() {
       clearInterval(timer);
-      return Math.max(peak, processMemory(pid)?.rssMB ?? 0);
+      return Math.max(peak, treeMemory(pid)?.rssMB ?? 0);
     },
   };
 }

@@ -7,7 +7,7 @@
  * Order: idle sockets first, so its memory baseline is the server as the HTTP cells left it.
  */
 import { MAX_SOCKETS_PER_USER } from '../../realtime/auth';
-import { processMemory, startCpuMeter } from './procstat';
+import { startCpuMeter, treeMemory } from './procstat';
 import type { RealtimeSizes } from './options';
 import { yjsPropagation } from './realtimeCollab';
 import {
@@ -125,13 +125,13 @@ export async function runRealtime(input: RealtimeInput): Promise<RealtimeCell[]>
       cells.push({ ...cell, note: socketsAvailable });
   } else {
     log(`  ${sizes.idleSockets} idle sockets…`);
-    const before = processMemory(serverPid)?.rssMB ?? 0;
+    const before = treeMemory(serverPid)?.rssMB ?? 0;
     const idle = await connectMany(url, tokens, sizes.idleSockets, 200);
     await sleep(sizes.idleSeconds * 400); // let connection set-up garbage settle
     const cpu = startCpuMeter(serverPid, ownPids);
     await sleep(sizes.idleSeconds * 600);
     const cpuUse = cpu.stop();
-    const rss = processMemory(serverPid)?.rssMB ?? 0;
+    const rss = treeMemory(serverPid)?.rssMB ?? 0;
     closeAll(idle.sockets);
     // Without a pause the closing sockets would still be in the server when the watchers connect.
     await sleep(1000);

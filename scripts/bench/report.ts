@@ -48,6 +48,8 @@ export interface BenchReport {
     warmupSec: number;
     concurrency: number[];
     serverLogLevel: string;
+    /** Worker processes of the server (WORKERS; 1 = one process). */
+    serverWorkers: number;
   };
   seed: {
     catalogs: number;
@@ -125,7 +127,9 @@ export function formatReport(r: BenchReport): string {
     `Data: 1 item, ${fmt(r.seed.catalogs)} catalogs, ${fmt(r.seed.pages)} pages of ~${fmt(r.seed.avgPageBytes)} B ` +
       `(seeded through the models in ${r.seed.seconds.toFixed(1)} s); search keyword hits ${r.seed.keywordHits} pages.`,
     `Cells: ${r.settings.durationSec} s each after ${r.settings.warmupSec} s warm-up, keep-alive connections = concurrency; ` +
-      `server LOG_LEVEL=${r.settings.serverLogLevel}; server and load generator are separate processes.`,
+      `server LOG_LEVEL=${r.settings.serverLogLevel}, ${r.settings.serverWorkers} worker process${r.settings.serverWorkers === 1 ? '' : 'es'} ` +
+      `(started as \`npm start\` does; server CPU and RSS are those of all its processes together); ` +
+      `server and load generator are separate processes.`,
     '',
     '### HTTP API',
     '',

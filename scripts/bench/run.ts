@@ -15,7 +15,7 @@ import { measureSheet } from '../measure-sheet';
 import { runEngineBench } from './engine';
 import { planRequests, runHttpCell, type Endpoint, type HttpCell, type RequestPlan } from './http';
 import type { BenchOptions } from './options';
-import { machineInfo, processMemory, waitForQuiet } from './procstat';
+import { machineInfo, treeMemory, waitForQuiet } from './procstat';
 import { realtimeUserCount, runRealtime } from './realtime';
 import type { BenchReport, RealtimeCell } from './report';
 import { seedDataDir, type SeedResult } from './seed';
@@ -134,7 +134,13 @@ export async function openBenchSession(options: BenchOptions): Promise<BenchSess
     log('Starting the server (and the bare Node ceiling)…');
     const quire = await startChild(
       'scripts/bench/server.ts',
-      { PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: options.serverLogLevel },
+      {
+        PORT: '0',
+        HOST: '127.0.0.1',
+        DATA_DIR: dataDir,
+        LOG_LEVEL: options.serverLogLevel,
+        ...(options.workers ? { WORKERS: String(options.workers) } : {}),
+      },
       options.serverProfileDir
         ? ['--cpu-prof', '--cpu-prof-dir', path.resolve(options.serverProfileDir)]
         : [],
@@ -164,7 +170,7 @@ export async function measureBench(
   const problems = await sanityProblems(quire.url, seed).catch((error: unknown) => [
     `the server did not answer the sanity checks: ${(error as Error).message}`,
   ]);
-  const serverRssAtRestMB = processMemory(quire.pid)?.rssMB ?? null;
+  const serverRssAtRestMB = treeMemory(quire.pid)?.rssMB ?? null;
 
   const http: HttpCell[] = [];
   if (ceiling) {
@@ -198,7 +204,7 @@ export async function measureBench(
     const node = ceilingRps.get(cell.concurrency);
     if (cell.target === 'quire' && node) cell.fractionOfNode = round(cell.rps / node, 3);
   }
-  const serverRssAfterHttpMB = processMemory(quire.pid)?.rssMB ?? null;
+  const serverRssAfterHttpMB = treeMemory(quire.pid)?.rssMB ?? null;
 
   let realtime: RealtimeCell[] = [];
   if (options.realtime) {
@@ -212,7 +218,7 @@ export async function measureBench(
       log,
     });
   }
-  const serverPeakMB = processMemory(quire.pid)?.peakMB ?? null;
+  const serverPeakMB = treeMemory(quire.pid)?.peakMB ?? null;
   if (serverPeakMB === null) problems.push('the server process was gone before the end of the run');
 
   const ok =
@@ -228,6 +234,7 @@ export async function measureBench(
       warmupSec: options.warmupSec,
       concurrency: options.concurrency,
       serverLogLevel: options.serverLogLevel,
+      serverWorkers: quire.workers,
     },
     seed: {
       catalogs: seed.catalogs,

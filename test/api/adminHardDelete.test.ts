@@ -23,6 +23,7 @@ import { Mock } from '../../models/mocks/schemas';
 import { Subscription } from '../../models/notices/schemas';
 import { Page, PageDraft, PageHistory, PageLock, SinglePage } from '../../models/pages/schemas';
 import { events, type DomainEvents } from '../../models/platform';
+import { PageRead } from '../../models/reads/schemas';
 import { addMember, bindTeamItem, makeItem, makeStaffedTeam } from '../helpers/factories';
 import { makeCatalog, makePage, updatePage } from '../helpers/pages';
 import { serverSuite } from '../helpers/apiSuite';
@@ -58,6 +59,13 @@ async function populatedItem(): Promise<{ itemId: number; pageIds: number[] }> {
   const page = { item_id: itemId, page_id: first.page_id };
   await ItemStar.create({ id: id(), uid: member.uid, item_id: itemId });
   await ItemTop.create({ id: id(), uid: member.uid, item_id: itemId, addtime: now });
+  await PageRead.create({
+    uid: member.uid,
+    item_id: itemId,
+    since: now,
+    pages: { [first.page_id]: now },
+    updated_at: now,
+  });
   await ItemToken.create({
     id: id(),
     item_id: itemId,
@@ -123,6 +131,7 @@ async function census(itemId: number, pageIds: number[]): Promise<Record<string,
     ItemTop,
     ItemToken,
     ItemChangeLog,
+    PageRead,
     PageDraft,
     Mock,
     PageComment,

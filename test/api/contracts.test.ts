@@ -169,6 +169,10 @@ const VALID: Record<string, Request> = {
   'subscription/deletepage': {
     params: (f) => ({ page_id: f.pageId, uids: String(suite.editor.uid) }),
   },
+  'read/mark': { as: 'reader', params: (f) => ({ item_id: f.itemId, page_ids: f.pageId }) },
+  'read/markall': { as: 'reader', params: (f) => ({ item_id: f.itemId }) },
+  'read/changes': { as: 'reader', params: (f) => ({ page_id: f.pageId }) },
+  'read/itemcounts': { as: 'reader' },
   'adminmessage/addannouncement': {
     as: 'throwaway',
     params: () => ({ message_content: 'Maintenance tonight' }),

@@ -218,10 +218,13 @@ describe('a recorded ShowDoc front-end session', () => {
       show_watermark: N,
       ai_knowledge_base_enabled: N,
       ai_config: AI_CONFIG,
+      // Quire's read markers, beside ShowDoc's fields (a ShowDoc client ignores it).
+      changed_pages: N,
     });
     expect(answers.get('item/info')).toMatchObject({ default_cat_id3: catId, default_cat_id2: 0 });
     await step('page/info', 'page/info', { page_id: pageId });
-    expectShape('page/info', { ...PAGE_ROW, attachment_count: N, unique_key: S });
+    // addtime_unix: Quire's, for read markers (a ShowDoc client ignores it).
+    expectShape('page/info', { ...PAGE_ROW, attachment_count: N, unique_key: S, addtime_unix: N });
     await step('page/history', 'page/history', { page_id: pageId });
     expectShape('page/history', [HISTORY_ROW]);
     const history = answers.get('page/history') as Array<{ page_history_id: string }>;

@@ -14,6 +14,8 @@ import { childEnv, killAll, TSX_LOADER } from './processes';
 
 const ENTRIES = {
   start: path.join(ROOT, 'scripts', 'start.ts'),
+  /** What `npm start` supervises (one process, or with WORKERS > 1 the primary of the workers). */
+  serve: path.join(ROOT, 'scripts', 'serve.ts'),
   child: path.join(ROOT, 'test', 'helpers', 'quireChild.ts'),
 };
 const READY = /Quire is ready at (http:\/\/\S+)\//;

@@ -4,6 +4,7 @@
  */
 import { afterAll, describe, expect, test } from '@jest/globals';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { CONFIG_KEYS, ConfigError, loadConfig } from '../../models/platform/config';
 import { ROOT } from '../../scripts/paths';
@@ -30,7 +31,15 @@ describe('loadConfig', () => {
       lockGraceSeconds: 60,
       updateFeedUrl: '',
       httpRelayAllowHosts: [],
+      workers: os.availableParallelism(),
     });
+  });
+
+  test('WORKERS: empty = one per core, 1 = a single process, out of range refused by name', () => {
+    expect(loadConfig({ WORKERS: '1' }).workers).toBe(1);
+    expect(loadConfig({ WORKERS: '8' }).workers).toBe(8);
+    for (const bad of ['0', 'two', '65'])
+      expect(() => loadConfig({ WORKERS: bad })).toThrow(/WORKERS must be an integer from 1 to 64/);
   });
 
   test('values are parsed: sizes, proxy settings, absolute data dir', () => {

@@ -29,6 +29,7 @@ const dir = path.join(ROOT, 'web', 'i18n', 'locales');
 /** The interface's namespaces: workspace, reader, share link, editor and its tools. */
 const WORKSPACE_NAMESPACES = [
   'reader',
+  'reads',
   'comments',
   'share',
   'sheet',
@@ -89,6 +90,7 @@ const WORKSPACE_SOURCES = [
     'catalog',
     'diff',
     'transfer',
+    'reads',
   ].map((f) => `features/${f}`),
 ];
 

@@ -74,6 +74,26 @@ function tocMarker(state: StateCore): void {
   }
 }
 
+const LINE_MARKED = new Set([
+  'paragraph_open',
+  'heading_open',
+  'list_item_open',
+  'tr_open',
+  'fence',
+  'code_block',
+  'hr',
+]);
+
+/**
+ * Each block carries its first source line (`data-md-line`): "show changes" highlights the blocks
+ * the server found changed by that line (models/reads/blocks.ts splits with the same parser).
+ */
+function markSourceLines(state: StateCore): void {
+  for (const token of state.tokens)
+    if (token.map && LINE_MARKED.has(token.type))
+      token.attrSet('data-md-line', String(token.map[0]));
+}
+
 function createMarkdownIt(): MarkdownIt {
   const md: MarkdownIt = new MarkdownIt({
     html: true,
@@ -91,6 +111,7 @@ function createMarkdownIt(): MarkdownIt {
   md.use(anchor, { slugify, tabIndex: false, level: [1, 2, 3, 4, 5, 6] });
   md.core.ruler.push('toc_collect', collectToc);
   md.core.ruler.push('toc_marker', tocMarker);
+  md.core.ruler.push('source_lines', markSourceLines);
 
   const fence = md.renderer.rules.fence!;
   md.renderer.rules.fence = (tokens, idx, options, env: RenderEnv, self) => {

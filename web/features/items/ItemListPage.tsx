@@ -17,6 +17,7 @@ import { SortableList } from '../../components/SortableList';
 import { useLiveEvent } from '../../live/useLiveEvent';
 import { GroupNav } from '../groups/GroupNav';
 import type { ItemAction } from './ItemActionsMenu';
+import { useItemChangeCounts } from '../reads/ItemChanges';
 import { ItemRow } from './ItemRow';
 import { ItemSearchResults } from './ItemSearchResults';
 import { itemPath } from './itemTypes';
@@ -97,6 +98,7 @@ export default function ItemListPage() {
     void loadItems();
   }, [loadItems]);
 
+  const changeCounts = useItemChangeCounts(items);
   const searching = shouldSearch(keyword);
   useEffect(() => {
     // Search and copy need every item, not only the current view's.
@@ -233,7 +235,12 @@ export default function ItemListPage() {
               onReorder={(next) => void reorder(next)}
             >
               {(item, drag) => (
-                <ItemRow item={item} drag={drag} onAction={(action) => onAction(item, action)} />
+                <ItemRow
+                  item={item}
+                  drag={drag}
+                  onAction={(action) => onAction(item, action)}
+                  changedPages={changeCounts.get(Number(item.item_id))}
+                />
               )}
             </SortableList>
           </div>

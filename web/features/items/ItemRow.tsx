@@ -8,6 +8,7 @@ import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 import type { ItemListEntry } from '../../api/types';
 import type { DragBindings } from '../../components/SortableList';
+import { ItemChangedTag } from '../reads/ItemChanges';
 import { ItemActionsMenu, type ItemAction } from './ItemActionsMenu';
 import { itemPath, itemTypeOf } from './itemTypes';
 
@@ -15,10 +16,13 @@ export function ItemRow({
   item,
   drag,
   onAction,
+  changedPages,
 }: {
   item: ItemListEntry;
   drag: DragBindings;
   onAction: (action: ItemAction) => void;
+  /** Pages changed since the user last read them (models/reads). */
+  changedPages?: number;
 }) {
   const { t } = useTranslation();
   const navigate = useNavigate();
@@ -86,6 +90,7 @@ export function ItemRow({
             <StarFilled aria-label={t('items.starredMark')} style={{ color: '#f5b400' }} />
           )}
           {archived && <Tag>{t('items.archived')}</Tag>}
+          <ItemChangedTag count={changedPages} />
         </div>
         {item.item_description && (
           <Typography.Text type="secondary" ellipsis style={{ fontSize: 12, display: 'block' }}>

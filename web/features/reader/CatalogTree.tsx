@@ -10,6 +10,7 @@ import type { DataNode, TreeProps } from 'antd/es/tree';
 import { lazy, Suspense, useEffect, useMemo, useState, type Key } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiRequestError } from '../../api/request';
+import { CatalogReadCount, PageReadDot } from '../reads/ReadDot';
 import { searchItem } from './api';
 import { findPage } from './menu';
 import type { Menu, MenuCatalog, MenuPage } from './types';
@@ -25,7 +26,12 @@ const catKey = (id: string) => `cat:${id}`;
 function pageNode(page: MenuPage): DataNode {
   return {
     key: pageKey(page.page_id),
-    title: <span data-testid="tree-page">{page.page_title}</span>,
+    title: (
+      <span data-testid="tree-page">
+        {page.page_title}
+        <PageReadDot pageId={page.page_id} />
+      </span>
+    ),
     icon: <FileTextOutlined />,
     isLeaf: true,
   };
@@ -34,7 +40,12 @@ function pageNode(page: MenuPage): DataNode {
 function catalogNode(cat: MenuCatalog): DataNode {
   return {
     key: catKey(cat.cat_id),
-    title: <span data-testid="tree-catalog">{cat.cat_name}</span>,
+    title: (
+      <span data-testid="tree-catalog">
+        {cat.cat_name}
+        <CatalogReadCount catalog={cat} />
+      </span>
+    ),
     icon: <FolderOutlined />,
     selectable: false,
     children: [...(cat.catalogs ?? []).map(catalogNode), ...cat.pages.map(pageNode)],

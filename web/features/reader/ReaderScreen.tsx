@@ -26,8 +26,12 @@ import { useReaderLive } from './useReaderLive';
 import { Watermark } from './Watermark';
 import { LazyResult } from '../../components/LazyResult';
 import { ITEM_LOAD_OVERLAY_MS, LoadingOverlay } from '../../components/LoadingOverlay';
+import { ReadsContext } from '../reads/context';
+import { useReadTracking } from '../reads/useReadTracking';
 
 const SpreadsheetView = lazy(() => import('../sheet/SpreadsheetView'));
+// Logged-in readers only: "show changes" since the last read and after live saves.
+const ReadChanges = lazy(() => import('../reads/ReadChanges'));
 
 const SINGLE_PAGE = '2';
 const SPREADSHEET = '4';
@@ -103,6 +107,7 @@ export function ReaderScreen({
   });
   const { saved, clearSaved } = live;
   const isSheet = item?.item_type === SPREADSHEET;
+  const reads = useReadTracking(Number(item?.item_id ?? 0), item?.menu ?? null, page, !!login);
   useEffect(() => {
     // A spreadsheet follows saves cell by cell itself (sheet:changed).
     if (saved && isSheet) clearSaved();
@@ -145,16 +150,29 @@ export function ReaderScreen({
 
   const loggedIn = !!login;
   const notes = (
-    <LiveNotes
-      lockHolder={live.lockHolder}
-      others={live.others}
-      saved={live.saved}
-      deleted={live.deleted}
-      onReload={() => {
-        live.clearSaved();
-        reload();
-      }}
-    />
+    <>
+      <LiveNotes
+        lockHolder={live.lockHolder}
+        others={live.others}
+        saved={live.saved}
+        deleted={live.deleted}
+        onReload={() => {
+          live.clearSaved();
+          reload();
+        }}
+      />
+      {login && page && (
+        <Suspense fallback={null}>
+          <ReadChanges
+            key={page.page_id}
+            pageId={Number(page.page_id)}
+            version={page.addtime_unix ?? 0}
+            changedAtOpen={reads.changedAtOpen(page.page_id)}
+            selfUid={Number(login.uid)}
+          />
+        </Suspense>
+      )}
+    </>
   );
   const open = (which: ReaderDialog) => setDialog(which);
   const address = itemAddress(item);
@@ -217,7 +235,7 @@ export function ReaderScreen({
     );
 
   return (
-    <>
+    <ReadsContext.Provider value={reads}>
       {view}
       {login && item.show_watermark === 1 && (
         <Watermark username={login.username} name={login.name} />
@@ -230,6 +248,6 @@ export function ReaderScreen({
         onItemChanged={() => void refresh()}
         onShareKeyChange={() => reload()}
       />
-    </>
+    </ReadsContext.Provider>
   );
 }

@@ -23,6 +23,7 @@ import type { PageState } from './usePage';
 import { MOBILE_BELOW, MOBILE_HEADER_HEIGHT, useIsMobile } from './useViewport';
 import { useWindowHeight } from './useWindowHeight';
 import { LazyResult } from '../../components/LazyResult';
+import { ReadSummary } from '../reads/ReadSummary';
 
 // Neither is on an anonymous desktop reader's first paint: the mobile header (drawers, menu) and
 // the editors' bar (its dropdown menu) load when they are shown.
@@ -146,7 +147,12 @@ export function RegularView({
         <Suspense fallback={<div style={{ height: MOBILE_HEADER_HEIGHT }} />}>
           <MobileHeader
             title={item.item_name}
-            catalog={tree(windowHeight - 160)}
+            catalog={
+              <>
+                <ReadSummary />
+                {tree(windowHeight - 160)}
+              </>
+            }
             onShare={() => open('share')}
             catalogOpen={drawer}
             onCatalogOpenChange={setDrawer}
@@ -213,6 +219,7 @@ export function RegularView({
             borderRight: '1px solid #eceef2',
           }}
         >
+          <ReadSummary />
           <div style={{ flex: 1, minHeight: 0 }}>
             {tree(windowHeight - HEADER_HEIGHT - SIDEBAR_CHROME)}
           </div>

@@ -1,0 +1,254 @@
+/**
+ * The primary of a multi-worker Quire (WORKERS > 1; `npm start` runs it as scripts/serve.ts
+ * under the supervisor). It stays small on purpose — the embedded engine and connection routing,
+ * no app code:
+ *
+ * - **Engine.** Opens the embedded engine in DATA_DIR (with MONGODB_URI: none) and serves it on
+ *   its unix socket; the workers, and the admin CLI, reach it there. Every acknowledged write is
+ *   in the engine's journal, so a worker dying loses nothing that was acknowledged.
+ * - **Routing.** Listens on PORT itself and hands each new connection, with its first bytes, to a
+ *   worker over IPC (scripts/cluster/route.ts says which): the lead worker (slot 0) owns `/collab`,
+ *   a Socket.IO session goes back to its worker, the rest in turn.
+ * - **Relays.** Domain events from one worker go to all others (models/platform/eventBusIpc.ts);
+ *   the Socket.IO cluster adapter's messages too (`@socket.io/cluster-adapter`'s primary side).
+ * - **Workers.** Starts the lead first (it creates the first admin), then the rest; replaces a
+ *   worker that dies, with back-off. Its connections are gone with it; clients reconnect.
+ * - **Stop.** Stops accepting, stops every worker (each drains its requests and writes its drafts),
+ *   then stops the engine, which flushes its journal. The engine dying ends this process, so
+ *   the supervisor restarts everything.
+ */
+import cluster, { type Worker } from 'node:cluster';
+import fs from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+import { setupPrimary as setupSocketIoPrimary } from '@socket.io/cluster-adapter';
+import { engineSocketPath, startEmbeddedMongo, type EmbeddedMongo } from '../../models/embedded';
+import type { Config } from '../../models/platform/config';
+import { ROOT } from '../paths';
+import { routeOf, type Route } from './route';
+import type { PrimaryMessage, WorkerMessage } from './messages';
+
+const FIRST_DELAY_MS = 100;
+const MAX_DELAY_MS = 10_000;
+/** A worker that stayed up this long resets its slot's back-off. */
+const STABLE_AFTER_MS = 30_000;
+/** A connection that sends nothing for this long is dropped before any worker sees it. */
+const FIRST_BYTES_TIMEOUT_MS = 30_000;
+/** How long a stopping worker gets before it is killed. */
+const WORKER_STOP_TIMEOUT_MS = 30_000;
+/** A slot whose replacements fail this many times in a row ends the primary (the supervisor's turn). */
+const MAX_FAILED_STARTS = 5;
+
+interface Slot {
+  index: number;
+  worker?: Worker;
+  ready: boolean;
+  startedAt: number;
+  delay: number;
+  failedStarts: number;
+}
+
+export interface Primary {
+  port: number;
+  workers: number;
+  /** Pids of the primary's workers now (for measurements and tests). */
+  workerPids(): number[];
+  /** Stops the workers, then the engine. */
+  stop(): Promise<void>;
+}
+
+function listen(server: net.Server, port: number, host: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+}
+
+async function openEngine(config: Config): Promise<EmbeddedMongo | undefined> {
+  if (config.mongodbUri) return undefined;
+  fs.mkdirSync(config.dataDir, { recursive: true });
+  const socketPath = engineSocketPath(config.dataDir);
+  if (socketPath.length > 100)
+    throw new Error(
+      `DATA_DIR is too long for the engine's unix socket (${socketPath}): use a shorter path or WORKERS=1`,
+    );
+  return startEmbeddedMongo({ dataDir: config.dataDir, tcp: false, socketPath });
+}
+
+export async function startPrimary(
+  config: Config,
+  print: (text: string) => void,
+  onFatal: (reason: string) => void,
+): Promise<Primary> {
+  const engine = await openEngine(config);
+  for (const repair of engine?.repairs ?? [])
+    print(`Embedded database recovered from an unclean stop: ${repair}`);
+
+  const slots: Slot[] = Array.from({ length: config.workers }, (_, index) => ({
+    index,
+    ready: false,
+    startedAt: 0,
+    delay: FIRST_DELAY_MS,
+    failedStarts: 0,
+  }));
+  let stopping = false;
+  /** Set once every worker was ready once: from then on a worker that dies is replaced. */
+  let started = false;
+  let next = 0;
+  /** Connections that arrived while no worker was ready (only during start-up). */
+  const waiting: Array<{ socket: net.Socket; head: Buffer; route: Route }> = [];
+
+  function pick(route: Route): Slot | undefined {
+    if (route.to === 'lead') return slots[0].ready ? slots[0] : undefined;
+    if (route.to === 'slot' && slots[route.slot]?.ready) return slots[route.slot];
+    for (let i = 0; i < slots.length; i++) {
+      const slot = slots[(next + i) % slots.length];
+      if (slot.ready) {
+        next = (slot.index + 1) % slots.length;
+        return slot;
+      }
+    }
+    return undefined;
+  }
+
+  function handOver(socket: net.Socket, head: Buffer, route: Route): void {
+    const slot = pick(route);
+    if (!slot) {
+      // The lead is being replaced (its documents reload in the new one) or nobody is up yet.
+      if (route.to === 'lead' || slots.every((s) => !s.worker)) socket.destroy();
+      else waiting.push({ socket, head, route });
+      return;
+    }
+    const message: PrimaryMessage = { quire: 'connection', head: head.toString('base64') };
+    slot.worker!.send(message, socket, { keepOpen: false }, (error) => {
+      if (error) socket.destroy();
+    });
+  }
+
+  const server = net.createServer((socket) => {
+    socket.setTimeout(FIRST_BYTES_TIMEOUT_MS, () => socket.destroy());
+    socket.on('error', () => socket.destroy());
+    socket.once('data', (head: Buffer) => {
+      // The descriptor is shared with the worker until the worker has it and this process closes
+      // its copy: if this process kept reading (pause() alone does not stop the handle), it
+      // would swallow bytes meant for the worker, such as a WebSocket's first frame.
+      socket.pause();
+      (socket as net.Socket & { _handle?: { readStop(): number } })._handle?.readStop();
+      socket.setTimeout(0);
+      // The 'error' listener stays: a reset while the descriptor is in transit must not be an
+      // unhandled error here (it would end the primary, and every worker with it).
+      handOver(socket, head, routeOf(head));
+    });
+  });
+
+  setupSocketIoPrimary();
+  cluster.setupPrimary({
+    exec: path.join(ROOT, 'scripts', 'cluster', 'worker.ts'),
+    execArgv: process.execArgv,
+  });
+
+  // Events from one worker go to every other (eventBusIpc.ts); in the order they came.
+  cluster.on('message', (from, message: WorkerMessage) => {
+    if (message?.quire !== 'event') return;
+    for (const slot of slots)
+      if (slot.worker && slot.worker !== from && slot.worker.isConnected())
+        slot.worker.send(message, undefined, undefined, () => {});
+  });
+
+  let port = config.port;
+  const workerEnv = (slot: Slot) => ({
+    QUIRE_WORKER_SLOT: String(slot.index),
+    QUIRE_WORKER_PORT: String(port),
+    QUIRE_ENGINE_URI: engine?.socketUri ?? '',
+  });
+
+  function fork(slot: Slot): Promise<void> {
+    return new Promise((resolve, reject) => {
+      const worker = cluster.fork(workerEnv(slot));
+      slot.worker = worker;
+      slot.ready = false;
+      slot.startedAt = Date.now();
+      worker.on('message', (message: WorkerMessage) => {
+        if (message?.quire !== 'ready') return;
+        slot.ready = true;
+        slot.failedStarts = 0;
+        for (const w of waiting.splice(0)) handOver(w.socket, w.head, w.route);
+        resolve();
+      });
+      worker.once('exit', (code, signal) => {
+        const wasReady = slot.ready;
+        slot.ready = false;
+        if (slot.worker === worker) slot.worker = undefined;
+        if (stopping) return;
+        if (!started) {
+          reject(
+            new Error(`worker ${slot.index} exited (${signal ?? `code ${code}`}) while starting`),
+          );
+          return;
+        }
+        if (!wasReady && ++slot.failedStarts >= MAX_FAILED_STARTS) {
+          onFatal(
+            `Quire worker ${slot.index} could not be restarted after ${slot.failedStarts} attempts.`,
+          );
+          return;
+        }
+        if (Date.now() - slot.startedAt >= STABLE_AFTER_MS) slot.delay = FIRST_DELAY_MS;
+        print(
+          `Quire worker ${slot.index} (pid ${worker.process.pid}) exited (${signal ?? `code ${code}`}); ` +
+            `replacing it in ${slot.delay} ms.`,
+        );
+        setTimeout(() => {
+          if (!stopping) fork(slot).catch(() => {});
+        }, slot.delay);
+        slot.delay = Math.min(slot.delay * 2, MAX_DELAY_MS);
+      });
+    });
+  }
+
+  async function stopWorkers(): Promise<void> {
+    await Promise.all(
+      slots.map(async (slot) => {
+        const worker = slot.worker;
+        if (!worker || worker.process.exitCode !== null || worker.process.signalCode !== null)
+          return;
+        const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
+        const killer = setTimeout(() => worker.process.kill('SIGKILL'), WORKER_STOP_TIMEOUT_MS);
+        worker.process.kill('SIGTERM');
+        await exited;
+        clearTimeout(killer);
+      }),
+    );
+  }
+
+  let stopped: Promise<void> | undefined;
+  const stop = () =>
+    (stopped ??= (async () => {
+      stopping = true;
+      server.close();
+      for (const w of waiting.splice(0)) w.socket.destroy();
+      await stopWorkers();
+      await engine?.stop();
+    })());
+
+  try {
+    await listen(server, config.port, config.host);
+    port = (server.address() as net.AddressInfo).port;
+    // The lead first: it creates the first admin and the indexes, the others then find them.
+    await fork(slots[0]);
+    await Promise.all(slots.slice(1).map(fork));
+    started = true;
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+
+  return {
+    port,
+    workers: slots.length,
+    workerPids: () => slots.flatMap((s) => (s.worker?.process.pid ? [s.worker.process.pid] : [])),
+    stop,
+  };
+}

@@ -1,0 +1,347 @@
+/**
+ * WORKERS=2: the server `npm start` supervises (scripts/serve.ts) becomes a primary running the
+ * embedded engine and handing connections to two worker processes, without Redis. Real sockets
+ * on each worker (told apart by their session ids, `w0-…` / `w1-…`): a lock change and a reminder
+ * reach the sockets on both workers once each, presence spans them, a polling session works on a
+ * kept-alive connection another worker holds, two editors share one Yjs document and REST saves
+ * through either worker appear in it live. A worker killed with SIGKILL during a write loop is
+ * replaced and every acknowledged write is still there; SIGTERM stops it all cleanly.
+ */
+import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import fs from 'node:fs';
+import http from 'node:http';
+import path from 'node:path';
+import { engineSocketPath, openDatabase, type Database } from '../../models/platform/db';
+import { createLogger } from '../../models/platform/log';
+import { ShowdocClient } from '../helpers/client';
+import { closeAllCollabClients, openSynced } from '../helpers/collab';
+import { eventually } from '../helpers/embedded';
+import { addMember, makeItem } from '../helpers/factories';
+import { makePage } from '../helpers/pages';
+import { startQuireProcess, stopAllQuires, type QuireProcess } from '../helpers/quireProcesses';
+import { makeTempDir } from '../helpers/server';
+import { closeAllSockets, connectClient, type TestClient } from '../helpers/sockets';
+import { makeUser, type TestUser } from '../helpers/users';
+
+let dir: string;
+let quire: QuireProcess;
+let db: Database;
+let owner: TestUser;
+let editor: TestUser;
+let reader: TestUser;
+let itemId: number;
+
+beforeAll(async () => {
+  dir = await makeTempDir('quire-workers-');
+  quire = await startQuireProcess(
+    'serve',
+    {
+      HOST: '127.0.0.1',
+      PORT: '0',
+      WORKERS: '2',
+      DATA_DIR: path.join(dir, 'data'),
+      LOG_LEVEL: 'info',
+      ADMIN_PASSWORD: 'Admin-pass-1',
+    },
+    { cwd: dir, startTimeoutMs: 120_000 },
+  );
+  // This test reaches the primary's engine over its socket, as the admin CLI does.
+  db = await openDatabase({
+    mongodbUri: '',
+    dataDir: path.join(dir, 'data'),
+    logger: createLogger({ level: 'silent' }),
+    role: 'tool',
+  });
+  expect(db.via).toBe('engine-socket');
+  [owner, editor, reader] = await Promise.all([makeUser(), makeUser(), makeUser()]);
+  ({ item_id: itemId } = await makeItem(owner));
+  await addMember(itemId, editor, 1);
+  await addMember(itemId, reader, 0);
+});
+
+afterAll(async () => {
+  closeAllSockets();
+  closeAllCollabClients();
+  await db?.close();
+  await stopAllQuires();
+  if (dir) fs.rmSync(dir, { recursive: true, force: true });
+});
+
+const api = (user: TestUser) => new ShowdocClient(quire.url, user.user_token);
+const slotOf = (client: TestClient) => Number(/^w(\d+)-/.exec(client.socket.io.engine.id)![1]);
+const roundTrip = (client: TestClient) => client.unwatch({ page_id: 999_999_999 });
+
+/** A socket of `user` on worker `slot` (new connections go to the workers in turn). */
+async function socketOn(slot: number, user: TestUser): Promise<TestClient> {
+  for (let attempt = 0; attempt < 20; attempt++) {
+    let timer: NodeJS.Timeout | undefined;
+    const client = await Promise.race([
+      connectClient(quire.url, { user_token: user.user_token }),
+      new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new Error(`connecting hung (attempt ${attempt})`)), 10_000);
+      }),
+    ]).finally(() => clearTimeout(timer));
+    if (slotOf(client) === slot) return client;
+    client.close();
+  }
+  throw new Error(`no socket landed on worker ${slot}`);
+}
+
+/** The worker processes now: slot → pid (children of the primary running worker.ts). */
+function workers(): Map<number, number> {
+  const primary = quire.child.pid!;
+  const found = new Map<number, number>();
+  if (!fs.existsSync(`/proc/${primary}/task`)) return found;
+  for (const task of fs.readdirSync(`/proc/${primary}/task`)) {
+    const children = fs.readFileSync(`/proc/${primary}/task/${task}/children`, 'utf8');
+    for (const pid of children.split(' ').filter(Boolean).map(Number)) {
+      try {
+        const environ = fs.readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0');
+        const slot = environ.find((v) => v.startsWith('QUIRE_WORKER_SLOT='));
+        if (slot) found.set(Number(slot.split('=')[1]), pid);
+      } catch {
+        // exited meanwhile
+      }
+    }
+  }
+  return found;
+}
+
+/** One HTTP request on a connection of its own (so the primary routes it afresh). */
+function request(
+  url: string,
+  options: http.RequestOptions & { body?: string } = {},
+): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = http.request(url, { agent: options.agent ?? false, ...options }, (res) => {
+      let body = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => (body += chunk));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+    });
+    req.on('error', reject);
+    req.end(options.body);
+  });
+}
+
+describe('live pushes across workers', () => {
+  test('two workers serve, one engine: sockets land on both', async () => {
+    expect([...workers().keys()].sort()).toEqual([0, 1]);
+    const on0 = await socketOn(0, reader);
+    const on1 = await socketOn(1, reader);
+    expect([slotOf(on0), slotOf(on1)]).toEqual([0, 1]);
+    on0.close();
+    on1.close();
+  });
+
+  test('a lock taken and released reaches watchers on both workers, once each', async () => {
+    const page = await makePage(owner, itemId);
+    const watchers = [await socketOn(0, reader), await socketOn(1, reader)];
+    for (const client of watchers)
+      expect(await client.watch({ page_id: page.page_id })).toMatchObject({ ok: true });
+
+    await api(editor).ok('page/setLock', { page_id: page.page_id, item_id: itemId });
+    for (const client of watchers)
+      expect(await client.waitFor('lock', (p) => p.locked)).toMatchObject({
+        page_id: page.page_id,
+        lock_uid: editor.uid,
+      });
+    await api(editor).ok('page/setLock', { page_id: page.page_id, item_id: itemId, lock_to: 1000 });
+    for (const client of watchers) await client.waitFor('lock', (p) => !p.locked);
+    await Promise.all(watchers.map(roundTrip));
+    for (const client of watchers) expect(client.all('lock')).toHaveLength(2);
+    for (const client of watchers) client.close();
+  });
+
+  test("save-and-notify reaches the subscriber's sockets on both workers exactly once", async () => {
+    const page = await makePage(editor, itemId);
+    await api(editor).ok('subscription/savePage', {
+      page_id: page.page_id,
+      uids: String(reader.uid),
+    });
+    const sockets = [await socketOn(0, reader), await socketOn(1, reader)];
+    for (const text of ['Have a look', 'And again'])
+      await api(editor).ok('page/save', {
+        page_id: page.page_id,
+        item_id: itemId,
+        page_title: page.page_title,
+        page_content: text,
+        is_notify: 1,
+        notify_content: text,
+      });
+    for (const client of sockets) {
+      await client.waitFor('notice', (n) => n.message_content.includes('And again'));
+      await roundTrip(client);
+      // The second reminder is the barrier: a duplicate of the first would have come before it.
+      expect(client.all('notice').map((n) => n.kind)).toEqual(['remind', 'remind']);
+    }
+    for (const client of sockets) client.close();
+  });
+
+  test('presence lists span workers (the cluster adapter)', async () => {
+    const page = await makePage(owner, itemId);
+    const viewer = await socketOn(0, reader);
+    const writer = await socketOn(1, editor);
+    await viewer.watch({ page_id: page.page_id, mode: 'viewing' });
+    const ack = await writer.watch({ page_id: page.page_id, mode: 'editing' });
+    expect(ack).toMatchObject({
+      ok: true,
+      presence: expect.arrayContaining([
+        { uid: reader.uid, username: reader.username, mode: 'viewing' },
+      ]),
+    });
+    await viewer.waitFor('presence', (p) =>
+      p.users.some((u) => u.uid === editor.uid && u.mode === 'editing'),
+    );
+    writer.close();
+    await viewer.waitFor('presence', (p) => !p.users.some((u) => u.uid === editor.uid));
+    viewer.close();
+  });
+
+  test('a polling session is served on a kept-alive connection that another worker holds', async () => {
+    // One kept-alive connection, first used by a plain request: it stays with that worker.
+    const pinned = new http.Agent({ keepAlive: true, maxSockets: 1 });
+    await request(`${quire.url}/api/common/homePageSetting`, { agent: pinned });
+    let pinnedSlot = -1;
+    await eventually(() => {
+      const lines = [
+        ...quire.output().matchAll(/"worker":(\d)[^\n]*"path":"\/api\/common\/homePageSetting"/g),
+      ];
+      expect(lines).toHaveLength(1);
+      pinnedSlot = Number(lines[0][1]);
+    });
+    // A polling handshake on fresh connections until one lands on the other worker.
+    let sid = '';
+    for (let attempt = 0; attempt < 20 && !sid; attempt++) {
+      const open = await request(`${quire.url}/socket.io/?EIO=4&transport=polling`);
+      const id = (JSON.parse(open.body.slice(1)) as { sid: string }).sid;
+      if (!id.startsWith(`w${pinnedSlot}-`)) sid = id;
+    }
+    expect(sid).toMatch(/^w\d-/);
+    const poll = `${quire.url}/socket.io/?EIO=4&transport=polling&sid=${encodeURIComponent(sid)}`;
+    const connect = await request(poll, {
+      agent: pinned,
+      method: 'POST',
+      headers: { 'content-type': 'text/plain;charset=UTF-8' },
+      body: `40${JSON.stringify({ user_token: reader.user_token })}`,
+    });
+    expect(connect).toEqual({ status: 200, body: 'ok' });
+    const answer = await request(poll, { agent: pinned });
+    expect(answer.status).toBe(200);
+    expect(answer.body).toMatch(/^40\{"sid":/);
+    pinned.destroy();
+  });
+
+  test('two editors share one Yjs document, and REST saves through either worker appear in it', async () => {
+    const page = await makePage(owner, itemId, { content: 'middle' });
+    const one = await openSynced(quire.url, page.page_id, editor.user_token);
+    const two = await openSynced(quire.url, page.page_id, owner.user_token);
+    one.text.insert(0, 'start ');
+    two.append(' end');
+    for (const client of [one, two])
+      await eventually(() => expect(client.text.toString()).toBe('start middle end'));
+
+    // Saves over fresh connections go to the workers in turn; each shows up in both editors.
+    const servedBy = new Set<number>();
+    for (let n = 0; n < 6 && servedBy.size < 2; n++) {
+      const content = `saved ${n}`;
+      const before = quire.output().length;
+      const answer = await request(`${quire.url}/api/page/save`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({
+          user_token: owner.user_token,
+          page_id: String(page.page_id),
+          item_id: String(itemId),
+          page_title: page.page_title,
+          page_content: content,
+        }).toString(),
+      });
+      expect(JSON.parse(answer.body)).toMatchObject({ error_code: 0 });
+      for (const client of [one, two])
+        await eventually(() => expect(client.text.toString()).toBe(content));
+      await eventually(() =>
+        expect(quire.output().slice(before)).toMatch(/"worker":\d[^\n]*"path":"\/api\/page\/save"/),
+      );
+      const line = /"worker":(\d)[^\n]*"path":"\/api\/page\/save"/.exec(
+        quire.output().slice(before),
+      )!;
+      servedBy.add(Number(line[1]));
+    }
+    expect([...servedBy].sort()).toEqual([0, 1]);
+    one.destroy();
+    two.destroy();
+  });
+});
+
+describe('a worker dies', () => {
+  test('SIGKILL of a worker under a page/save loop: it is replaced, every acknowledged write kept', async () => {
+    const client = api(owner);
+    const acknowledged: { page_id: number; content: string }[] = [];
+    let writing = true;
+    const load = (async () => {
+      for (let n = 0; writing; n++) {
+        const content = `write ${n}`;
+        try {
+          const answer = await client.call('page/save', {
+            page_id: 0,
+            item_id: itemId,
+            page_title: `W${n}`,
+            page_content: content,
+          });
+          if (answer.body.error_code === 0)
+            acknowledged.push({
+              page_id: Number((answer.body.data as { page_id: number }).page_id),
+              content,
+            });
+        } catch {
+          // a request on the killed worker's connection: not acknowledged
+        }
+      }
+    })();
+
+    await eventually(() => expect(acknowledged.length).toBeGreaterThan(20), { timeoutMs: 30_000 });
+    const victim = workers().get(1)!;
+    process.kill(victim, 'SIGKILL');
+    await eventually(
+      () =>
+        expect(quire.output()).toMatch(
+          new RegExp(`worker 1 \\(pid ${victim}\\) exited \\(SIGKILL\\)`),
+        ),
+      { timeoutMs: 30_000 },
+    );
+    await eventually(
+      () => {
+        const now = workers().get(1);
+        expect(now).toBeDefined();
+        expect(now).not.toBe(victim);
+        // Its replacement has said it is ready (the first worker 1 said so at start-up).
+        expect(quire.output().match(/"worker":1[^\n]*"msg":"ready"/g)).toHaveLength(2);
+      },
+      { timeoutMs: 120_000 },
+    );
+    const count = acknowledged.length;
+    // The new worker takes its turn: sockets land on it again.
+    (await socketOn(1, reader)).close();
+    await eventually(() => expect(acknowledged.length).toBeGreaterThan(count + 20), {
+      timeoutMs: 30_000,
+    });
+    writing = false;
+    await load;
+
+    for (const write of acknowledged) {
+      const page = await api(owner).ok<{ page_content: string }>('page/info', {
+        page_id: write.page_id,
+      });
+      expect(page.page_content).toBe(write.content);
+    }
+  }, 240_000);
+
+  test('SIGTERM stops the workers, then the engine: exit 0, the engine socket removed', async () => {
+    await db.close();
+    expect(await quire.stop()).toBe(0);
+    expect(quire.output()).toContain('Quire stopped.');
+    expect(fs.existsSync(engineSocketPath(path.join(dir, 'data')))).toBe(false);
+    expect(workers().size).toBe(0);
+  });
+});

@@ -24,7 +24,12 @@ import { makePage } from '../helpers/pages';
 import { startSharedEngine, stopAllQuires, type QuireProcess } from '../helpers/quireProcesses';
 import { startRedis, type TestRedis } from '../helpers/redis';
 import { makeTempDir } from '../helpers/server';
-import { closeAllSockets, connectClient, type TestClient } from '../helpers/sockets';
+import {
+  closeAllSockets,
+  connectClient,
+  expectPresenceAcross,
+  type TestClient,
+} from '../helpers/sockets';
 import { makeUser, type TestUser } from '../helpers/users';
 
 const silent = createLogger({ level: 'silent' });
@@ -247,20 +252,11 @@ describe('three Quire processes on one database and one Redis', () => {
     const page = await makePage(owner, itemId);
     const viewerOnA = await on(a, reader);
     const editorOnC = await on(c, editor);
-    await viewerOnA.watch({ page_id: page.page_id, mode: 'viewing' });
-    const ack = await editorOnC.watch({ page_id: page.page_id, mode: 'editing' });
-    expect(ack).toMatchObject({
-      ok: true,
-      presence: expect.arrayContaining([
-        { uid: reader.uid, username: reader.username, mode: 'viewing' },
-      ]),
-    });
-    await viewerOnA.waitFor('presence', (p) =>
-      p.users.some((u) => u.uid === editor.uid && u.mode === 'editing'),
+    await expectPresenceAcross(
+      page.page_id,
+      { client: viewerOnA, user: reader },
+      { client: editorOnC, user: editor },
     );
-    editorOnC.close();
-    await viewerOnA.waitFor('presence', (p) => !p.users.some((u) => u.uid === editor.uid));
-    viewerOnA.close();
   });
 
   test("the lock grace counts the holder's sockets on every process", async () => {

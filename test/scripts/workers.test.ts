@@ -20,7 +20,12 @@ import { addMember, makeItem } from '../helpers/factories';
 import { makePage } from '../helpers/pages';
 import { startQuireProcess, stopAllQuires, type QuireProcess } from '../helpers/quireProcesses';
 import { makeTempDir } from '../helpers/server';
-import { closeAllSockets, connectClient, type TestClient } from '../helpers/sockets';
+import {
+  closeAllSockets,
+  connectClient,
+  expectPresenceAcross,
+  type TestClient,
+} from '../helpers/sockets';
 import { makeUser, type TestUser } from '../helpers/users';
 
 let dir: string;
@@ -182,20 +187,11 @@ describe('live pushes across workers', () => {
     const page = await makePage(owner, itemId);
     const viewer = await socketOn(0, reader);
     const writer = await socketOn(1, editor);
-    await viewer.watch({ page_id: page.page_id, mode: 'viewing' });
-    const ack = await writer.watch({ page_id: page.page_id, mode: 'editing' });
-    expect(ack).toMatchObject({
-      ok: true,
-      presence: expect.arrayContaining([
-        { uid: reader.uid, username: reader.username, mode: 'viewing' },
-      ]),
-    });
-    await viewer.waitFor('presence', (p) =>
-      p.users.some((u) => u.uid === editor.uid && u.mode === 'editing'),
+    await expectPresenceAcross(
+      page.page_id,
+      { client: viewer, user: reader },
+      { client: writer, user: editor },
     );
-    writer.close();
-    await viewer.waitFor('presence', (p) => !p.users.some((u) => u.uid === editor.uid));
-    viewer.close();
   });
 
   test('a polling session is served on a kept-alive connection that another worker holds', async () => {

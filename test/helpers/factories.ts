@@ -149,3 +149,14 @@ export async function makeEditedItem(
   await addMember(itemId, editor, 1);
   return { owner, editor, itemId };
 }
+
+/** A fresh owner's new item (made with `opts`) with a fresh edit member and a fresh reader. */
+export async function makeSharedItem(
+  opts: MakeItemOptions = {},
+): Promise<{ owner: TestUser; editor: TestUser; reader: TestUser; itemId: number }> {
+  const [owner, editor, reader] = await Promise.all([makeUser(), makeUser(), makeUser()]);
+  const { item_id: itemId } = await makeItem(owner, opts);
+  await addMember(itemId, editor, 1);
+  await addMember(itemId, reader, 0);
+  return { owner, editor, reader, itemId };
+}

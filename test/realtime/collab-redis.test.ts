@@ -55,6 +55,14 @@ afterAll(async () => {
 
 const onA = (user: TestUser, pageId: number) => openSynced(a.url, pageId, user.user_token);
 const onB = (user: TestUser, pageId: number) => openSynced(b.url, pageId, user.user_token);
+/** The owner saves the page over REST through process B, as a script would. */
+const scriptSavesThroughB = (pageId: number, content: string) =>
+  new ShowdocClient(b.url, owner.user_token).ok('page/save', {
+    page_id: pageId,
+    item_id: itemId,
+    page_title: 'Scripted',
+    page_content: content,
+  });
 
 describe('two processes, one page', () => {
   test('two editors on different processes converge', async () => {
@@ -101,12 +109,7 @@ describe('a REST save through the other process', () => {
   test('appears in a document open only on this process', async () => {
     const page = await makePage(owner, itemId, { content: 'before the script' });
     const client = await onA(editor, page.page_id);
-    await new ShowdocClient(b.url, owner.user_token).ok('page/save', {
-      page_id: page.page_id,
-      item_id: itemId,
-      page_title: 'Scripted',
-      page_content: 'after the script ran through B',
-    });
+    await scriptSavesThroughB(page.page_id, 'after the script ran through B');
     await textBecomes(client, 'after the script ran through B');
   });
 
@@ -114,12 +117,7 @@ describe('a REST save through the other process', () => {
     const page = await makePage(owner, itemId, { content: 'shared\n' });
     const first = await onA(editor, page.page_id);
     const second = await onB(owner, page.page_id);
-    await new ShowdocClient(b.url, owner.user_token).ok('page/save', {
-      page_id: page.page_id,
-      item_id: itemId,
-      page_title: 'Scripted',
-      page_content: 'shared\nadded by a script\n',
-    });
+    await scriptSavesThroughB(page.page_id, 'shared\nadded by a script\n');
     await textBecomes(first, 'shared\nadded by a script\n');
     await textBecomes(second, 'shared\nadded by a script\n');
     // A round trip through both processes: nothing else (a second copy) arrives after it.

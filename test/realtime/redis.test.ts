@@ -19,7 +19,7 @@ import { createLogger } from '../../models/platform/log';
 import { ShowdocClient } from '../helpers/client';
 import { closeAllCollabClients, openSynced } from '../helpers/collab';
 import { eventually } from '../helpers/embedded';
-import { addMember, makeItem } from '../helpers/factories';
+import { makeSharedItem } from '../helpers/factories';
 import { makePage } from '../helpers/pages';
 import { startSharedEngine, stopAllQuires, type QuireProcess } from '../helpers/quireProcesses';
 import { startRedis, type TestRedis } from '../helpers/redis';
@@ -103,10 +103,7 @@ describe('three Quire processes on one database and one Redis', () => {
   let b: QuireProcess;
   let c: QuireProcess;
   let db: Database;
-  let owner: TestUser;
-  let editor: TestUser;
-  let reader: TestUser;
-  let itemId: number;
+  let owner: TestUser, editor: TestUser, reader: TestUser, itemId: number;
 
   beforeAll(async () => {
     dir = await makeTempDir('quire-redis-');
@@ -125,10 +122,7 @@ describe('three Quire processes on one database and one Redis', () => {
     ]);
     // This test process reaches the same database to make its users and items.
     db = await engine.openHere();
-    [owner, editor, reader] = await Promise.all([makeUser(), makeUser(), makeUser()]);
-    ({ item_id: itemId } = await makeItem(owner, { password: 'pw' }));
-    await addMember(itemId, editor, 1);
-    await addMember(itemId, reader, 0);
+    ({ owner, editor, reader, itemId } = await makeSharedItem({ password: 'pw' }));
   });
   afterAll(async () => {
     closeAllSockets();

@@ -16,7 +16,7 @@ import { createLogger } from '../../models/platform/log';
 import { ShowdocClient } from '../helpers/client';
 import { closeAllCollabClients, openSynced } from '../helpers/collab';
 import { eventually } from '../helpers/embedded';
-import { addMember, makeItem } from '../helpers/factories';
+import { makeSharedItem } from '../helpers/factories';
 import { makePage } from '../helpers/pages';
 import { startQuireProcess, stopAllQuires, type QuireProcess } from '../helpers/quireProcesses';
 import { makeTempDir } from '../helpers/server';
@@ -26,15 +26,12 @@ import {
   expectPresenceAcross,
   type TestClient,
 } from '../helpers/sockets';
-import { makeUser, type TestUser } from '../helpers/users';
+import type { TestUser } from '../helpers/users';
 
 let dir: string;
 let quire: QuireProcess;
 let db: Database;
-let owner: TestUser;
-let editor: TestUser;
-let reader: TestUser;
-let itemId: number;
+let owner: TestUser, editor: TestUser, reader: TestUser, itemId: number;
 
 beforeAll(async () => {
   dir = await makeTempDir('quire-workers-');
@@ -58,10 +55,7 @@ beforeAll(async () => {
     role: 'tool',
   });
   expect(db.via).toBe('engine-socket');
-  [owner, editor, reader] = await Promise.all([makeUser(), makeUser(), makeUser()]);
-  ({ item_id: itemId } = await makeItem(owner));
-  await addMember(itemId, editor, 1);
-  await addMember(itemId, reader, 0);
+  ({ owner, editor, reader, itemId } = await makeSharedItem());
 });
 
 afterAll(async () => {

@@ -8,20 +8,85 @@
  * Every text file also gets a brotli (.br) and a gzip (.gz) copy at build time, which api/web.ts
  * sends by content negotiation: the server never compresses per request.
  */
+import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { defineConfig } from 'vite';
+import { defineConfig, type Plugin } from 'vite';
 import { compression } from 'vite-plugin-compression2';
+import { READER_SECTIONS } from './web/i18n/sections';
 
 const vendorGroups: { name: string; test: RegExp }[] = [
   { name: 'vendor-react', test: /node_modules[\\/](react|react-dom|scheduler|react-router)[\\/]/ },
   { name: 'vendor-i18n', test: /node_modules[\\/](i18next|react-i18next)[\\/]/ },
 ];
 
+/**
+ * antd's form context (imported by Input, Checkbox, Dropdown's ContextIsolator… — every screen)
+ * takes only `FormProvider` from @rc-component/form, but that package's index attaches its parts
+ * to the Form export, which no bundler can drop: every reader downloaded the whole form engine
+ * and validator (~13 KiB gzip). Pointing that one import at the module defining FormProvider
+ * keeps the same provider (Form.js imports the very same module) without the rest.
+ */
+function formContextOnly(): Plugin {
+  return {
+    name: 'quire:antd-form-context-only',
+    enforce: 'pre',
+    async resolveId(source, importer) {
+      if (source !== '@rc-component/form' || !importer) return null;
+      if (!/[\\/]antd[\\/]es[\\/]form[\\/]context\.js$/.test(importer)) return null;
+      const full = await this.resolve(source, importer, { skipSelf: true });
+      return full ? full.id.replace(/index\.js$/, 'FormContext.js') : null;
+    },
+  };
+}
+
+/**
+ * Each catalogue (web/i18n/locales/<locale>.json) as two modules: `virtual:catalogue/<locale>/reader`
+ * (the sections of web/i18n/sections.ts) and `…/rest`; `virtual:catalogue-loaders` maps every
+ * locale to both loaders. The catalogues stay one file per language for translators.
+ */
+function catalogueParts(): Plugin {
+  const PREFIX = 'virtual:catalogue';
+  const localesDir = fileURLToPath(new URL('./web/i18n/locales/', import.meta.url));
+  const locales = () =>
+    readdirSync(localesDir)
+      .filter((file) => /^[a-z]{2}_[a-z]{2}\.json$/.test(file))
+      .map((file) => file.slice(0, -5));
+  return {
+    name: 'quire:catalogue-parts',
+    resolveId: (id) => (id.startsWith(PREFIX) ? `\0${id}` : null),
+    load(id) {
+      if (!id.startsWith(`\0${PREFIX}`)) return null;
+      if (id === `\0${PREFIX}-loaders`) {
+        const entries = locales().map(
+          (locale) =>
+            `${locale}: { reader: () => import('${PREFIX}/${locale}/reader'), ` +
+            `rest: () => import('${PREFIX}/${locale}/rest') }`,
+        );
+        return `export default { ${entries.join(', ')} };`;
+      }
+      const match = /^\0virtual:catalogue\/([a-z]{2}_[a-z]{2})\/(reader|rest)$/.exec(id);
+      if (!match) return null;
+      const file = `${localesDir}${match[1]}.json`;
+      this.addWatchFile(file);
+      const catalogue = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
+      const wanted = match[2] === 'reader';
+      const part = Object.fromEntries(
+        Object.entries(catalogue).filter(
+          ([section]) => READER_SECTIONS.includes(section) === wanted,
+        ),
+      );
+      return `export default ${JSON.stringify(part)};`;
+    },
+  };
+}
+
 export default defineConfig({
   root: fileURLToPath(new URL('./web', import.meta.url)),
   base: '/',
   publicDir: false,
   plugins: [
+    formContextOnly(),
+    catalogueParts(),
     compression({
       algorithms: ['brotliCompress', 'gzip'],
       // Small files are not worth a second request path; copies no smaller are skipped anyway.
@@ -34,7 +99,18 @@ export default defineConfig({
     emptyOutDir: true,
     chunkSizeWarningLimit: 1500,
     rolldownOptions: {
-      output: { codeSplitting: { groups: vendorGroups } },
+      output: {
+        codeSplitting: { groups: vendorGroups },
+        // Catalogue parts by language and part (catalogue-zh_cn-rest-<hash>.js), not all "reader"/"rest".
+        chunkFileNames: (chunk) => {
+          const part = /^\0virtual:catalogue\/([a-z_]+)\/(reader|rest)$/.exec(
+            chunk.facadeModuleId ?? '',
+          );
+          return part
+            ? `assets/catalogue-${part[1]}-${part[2]}-[hash].js`
+            : 'assets/[name]-[hash].js';
+        },
+      },
       // antd marks its modules "use client" (for React Server Components): meaningless in an SPA.
       onLog(level, log, handler) {
         if (log.code === 'MODULE_LEVEL_DIRECTIVE') return;

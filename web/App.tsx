@@ -1,18 +1,20 @@
 /**
- * The app shell: Ant Design (theme, language pack, message/modal context), the bridge that lets
+ * The app shell: Ant Design (theme, language pack, message/modal context loaded on first use), the bridge that lets
  * the API client alert and navigate, and the route table of spec 000 §2. Every screen but the
  * landing page is a lazy chunk, so the reader route (`/:item`) loads no workspace code.
  */
-import { App as AntApp, ConfigProvider } from 'antd';
+import { ConfigProvider } from 'antd';
 import type { Locale } from 'antd/es/locale';
-import { lazy, Suspense, useEffect, useState } from 'react';
+import { lazy, Suspense, useEffect, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Route, Routes } from 'react-router';
+import { Route, Routes, useLocation } from 'react-router';
 import { RequireLogin } from './auth/RequireLogin';
 import { ApiBridge } from './components/ApiBridge';
+import { AppFeedback } from './components/AppFeedback';
 import { ScreenLoading } from './components/ScreenLoading';
 import { loadAntdLocale } from './i18n/antdLocale';
-import { LANGUAGES } from './i18n';
+import { hasFullCatalogue, LANGUAGES, loadFullCatalogue } from './i18n';
+import { readerAddress } from './features/reader/paths';
 import { motionWanted } from './motion';
 
 // The start page and the 404 are lazy too: their frame (header, language select) is not the
@@ -65,79 +67,101 @@ function useAntdLocale(): Locale | undefined {
   return locale;
 }
 
+/**
+ * A reader address renders with the catalogue's reader part; any other screen waits for the whole
+ * catalogue (web/i18n/sections.ts), which an anonymous reader never downloads.
+ */
+function CatalogueGate({ children }: { children: ReactNode }) {
+  const { pathname, search } = useLocation();
+  const needed = !readerAddress(pathname, search);
+  const [ready, setReady] = useState(hasFullCatalogue);
+  useEffect(() => {
+    if (!needed || ready) return;
+    let current = true;
+    void loadFullCatalogue().then(() => current && setReady(true));
+    return () => {
+      current = false;
+    };
+  }, [needed, ready]);
+  return !needed || ready ? children : <ScreenLoading />;
+}
+
 const MOTION = motionWanted();
 const THEME = { token: { colorPrimary: '#2f6fde', borderRadius: 8, motion: MOTION } };
 // The click ripple is drawn in a separate React root: it has its own switch.
 const WAVE = { disabled: !MOTION };
+const NOTIFICATION = { placement: 'bottomRight' } as const;
 
 export function App() {
   const locale = useAntdLocale();
   return (
     <ConfigProvider locale={locale} theme={THEME} wave={WAVE}>
       {/* Notices pop up bottom right: top right would cover the header's icons. */}
-      <AntApp notification={{ placement: 'bottomRight' }}>
+      <AppFeedback notification={NOTIFICATION}>
         <ApiBridge />
         <Suspense fallback={<ScreenLoading />}>
-          <Routes>
-            <Route path="/" element={<Landing />} />
-            <Route path="/user/login" element={<LoginPage />} />
-            <Route path="/user/register" element={<RegisterPage />} />
-            <Route path="/user/loginByUserToken" element={<TokenLoginBridge />} />
-            <Route path="/item/password/:item_id" element={<ItemPasswordPage />} />
-            <Route path="/prices" element={<PricesPage />} />
-            <Route
-              element={
-                <RequireLogin>
-                  <WorkspaceLayout />
-                </RequireLogin>
-              }
-            >
-              <Route path="/item/index" element={<ItemListPage />} />
-              <Route path="/item/group/index" element={<GroupsPage />} />
-              <Route path="/user/setting" element={<UserCentrePage />} />
-              <Route path="/message/index" element={<NoticesPage />} />
-              <Route path="/team/index" element={<TeamListPage />} />
-              <Route path="/team/member/:id" element={<TeamMembersPage />} />
-              <Route path="/team/item/:id" element={<TeamItemsPage />} />
-              <Route path="/attachment/index" element={<AttachmentsPage />} />
-              <Route path="/admin/index" element={<AdminEntry />} />
-              <Route path="/item/setting/:item_id" element={<ItemSettingPage />} />
-              <Route path="/item/export/:item_id" element={<ExportPage />} />
-            </Route>
-            <Route
-              path="/page/edit/:item_id/:page_id"
-              element={
-                <RequireLogin>
-                  <EditorRoute />
-                </RequireLogin>
-              }
-            />
-            <Route path="/page/diff/:page_id/:page_history_id" element={<DiffPage />} />
-            <Route path="/p/:unique_key" element={<SharedPage />} />
-            <Route path="/page/:page_id" element={<PageById />} />
-            <Route
-              path="/catalog/:item_id"
-              element={
-                <RequireLogin>
-                  <CatalogManagerPage />
-                </RequireLogin>
-              }
-            />
-            {/* A language code before an item selects the language (spec 002 §2). */}
-            {LANGUAGES.flatMap(({ code }) => [
-              <Route key={code} path={`/${code}/:item`} element={<Reader lang={code} />} />,
+          <CatalogueGate>
+            <Routes>
+              <Route path="/" element={<Landing />} />
+              <Route path="/user/login" element={<LoginPage />} />
+              <Route path="/user/register" element={<RegisterPage />} />
+              <Route path="/user/loginByUserToken" element={<TokenLoginBridge />} />
+              <Route path="/item/password/:item_id" element={<ItemPasswordPage />} />
+              <Route path="/prices" element={<PricesPage />} />
               <Route
-                key={`${code}/p`}
-                path={`/${code}/:item/:page`}
-                element={<Reader lang={code} />}
-              />,
-            ])}
-            <Route path="/:item" element={<Reader />} />
-            <Route path="/:item/:page" element={<Reader />} />
-            <Route path="*" element={<NotFound />} />
-          </Routes>
+                element={
+                  <RequireLogin>
+                    <WorkspaceLayout />
+                  </RequireLogin>
+                }
+              >
+                <Route path="/item/index" element={<ItemListPage />} />
+                <Route path="/item/group/index" element={<GroupsPage />} />
+                <Route path="/user/setting" element={<UserCentrePage />} />
+                <Route path="/message/index" element={<NoticesPage />} />
+                <Route path="/team/index" element={<TeamListPage />} />
+                <Route path="/team/member/:id" element={<TeamMembersPage />} />
+                <Route path="/team/item/:id" element={<TeamItemsPage />} />
+                <Route path="/attachment/index" element={<AttachmentsPage />} />
+                <Route path="/admin/index" element={<AdminEntry />} />
+                <Route path="/item/setting/:item_id" element={<ItemSettingPage />} />
+                <Route path="/item/export/:item_id" element={<ExportPage />} />
+              </Route>
+              <Route
+                path="/page/edit/:item_id/:page_id"
+                element={
+                  <RequireLogin>
+                    <EditorRoute />
+                  </RequireLogin>
+                }
+              />
+              <Route path="/page/diff/:page_id/:page_history_id" element={<DiffPage />} />
+              <Route path="/p/:unique_key" element={<SharedPage />} />
+              <Route path="/page/:page_id" element={<PageById />} />
+              <Route
+                path="/catalog/:item_id"
+                element={
+                  <RequireLogin>
+                    <CatalogManagerPage />
+                  </RequireLogin>
+                }
+              />
+              {/* A language code before an item selects the language (spec 002 §2). */}
+              {LANGUAGES.flatMap(({ code }) => [
+                <Route key={code} path={`/${code}/:item`} element={<Reader lang={code} />} />,
+                <Route
+                  key={`${code}/p`}
+                  path={`/${code}/:item/:page`}
+                  element={<Reader lang={code} />}
+                />,
+              ])}
+              <Route path="/:item" element={<Reader />} />
+              <Route path="/:item/:page" element={<Reader />} />
+              <Route path="*" element={<NotFound />} />
+            </Routes>
+          </CatalogueGate>
         </Suspense>
-      </AntApp>
+      </AppFeedback>
     </ConfigProvider>
   );
 }

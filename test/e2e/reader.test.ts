@@ -169,6 +169,26 @@ describe('reading a page', () => {
     await page.getByTestId('reader-sidebar').waitFor();
   });
 
+  test('the back-to-top button appears once the page is scrolled, and takes the reader back up', async () => {
+    const { page } = await open();
+    // A low window: the page scrolls past the button's 400 px threshold.
+    await page.setViewportSize({ width: 1280, height: 200 });
+    await page.goto(`${suite.server.url}/${GUIDE_DOMAIN}/${suite.fx.guide.rendering}`);
+    await waitForPage(page, 'Rendering');
+    await expect(page.getByTestId('back-to-top').count()).resolves.toBe(0);
+    // To the bottom until past the threshold (diagrams and formulas may still be growing the page).
+    await eventually(
+      () =>
+        page.evaluate(() => {
+          window.scrollTo(0, document.documentElement.scrollHeight);
+          return window.scrollY >= 400;
+        }),
+      true,
+    );
+    await page.getByTestId('back-to-top').click();
+    await eventually(() => page.evaluate(() => window.scrollY), 0);
+  });
+
   test('Markdown: table, task list, highlighted code, KaTeX, a mermaid diagram and an API document', async () => {
     const { page } = await open();
     await page.goto(`${suite.server.url}/${GUIDE_DOMAIN}/${suite.fx.guide.rendering}`);
@@ -252,6 +272,24 @@ describe('layouts and languages', () => {
     await page.getByTestId('reader-sidebar').getByText('Welcome', { exact: true }).click();
     await page.waitForURL(`${suite.server.url}/en/${GUIDE_DOMAIN}/${suite.fx.guide.welcome}`);
   });
+
+  test("an anonymous reader fetches only the catalogue's reader part; the login screen then has its texts", async () => {
+    const { page } = await open();
+    const catalogues: string[] = [];
+    page.on('request', (request) => {
+      const name = /\/(catalogue-[a-z_]+-(?:reader|rest))-/.exec(request.url())?.[1];
+      if (name) catalogues.push(name);
+    });
+    await page.goto(`${suite.server.url}/cn/${GUIDE_DOMAIN}/${suite.fx.guide.alpha}`);
+    await waitForPage(page, 'Alpha page');
+    await page.getByRole('searchbox', { name: '搜索本项目（回车）' }).waitFor();
+    expect(catalogues).toEqual(['catalogue-zh_cn-reader']);
+
+    await page.getByTestId('header-actions').getByTestId('login').click();
+    await page.getByRole('textbox', { name: '用户名' }).waitFor();
+    await page.getByRole('button', { name: /登\s*录/ }).waitFor();
+    expect(catalogues).toEqual(['catalogue-zh_cn-reader', 'catalogue-zh_cn-rest']);
+  });
 });
 
 describe('what each role sees', () => {
@@ -308,6 +346,8 @@ describe('what each role sees', () => {
     await tp.page.goto(`${suite.server.url}/${GUIDE_DOMAIN}/${suite.fx.guide.welcome}`);
     await waitForPage(tp.page, 'Welcome');
     await tp.page.getByTestId('manage-menu').click();
+    // The menu's code loads on first use: read the entries once the menu is shown.
+    await tp.page.getByRole('menuitem').first().waitFor();
     const entries = await tp.page.getByRole('menuitem').allTextContents();
     expect(entries).toEqual([
       'Import',

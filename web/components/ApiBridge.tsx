@@ -1,17 +1,17 @@
 /**
  * Connects the React-free API client to the app: alerts become Ant Design dialogs, navigation
- * goes through the router, the missing-item rule resets the language. Renders nothing.
+ * goes through the router (the missing-item rule's language reset is set in main.tsx). Renders
+ * nothing.
  */
-import { App } from 'antd';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { configureApiClient } from '../api/request';
-import { DEFAULT_LOCALE, setLanguage } from '../i18n';
+import { useAppFeedback } from './AppFeedback';
 import { QuotaNotice } from './QuotaNotice';
 
 export function ApiBridge() {
-  const { modal } = App.useApp();
+  const { modal } = useAppFeedback();
   const navigate = useNavigate();
   const { t } = useTranslation();
   useEffect(() => {
@@ -29,7 +29,6 @@ export function ApiBridge() {
       },
       navigate: (to) => void navigate(to),
       reload: (to) => window.location.assign(to),
-      resetLanguage: () => setLanguage(DEFAULT_LOCALE),
       text: (key) => t(`errors.${key}`),
     });
   }, [modal, navigate, t]);

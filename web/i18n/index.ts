@@ -5,30 +5,51 @@
  */
 import i18n from 'i18next';
 import { initReactI18next } from 'react-i18next';
+import englishReader from 'virtual:catalogue/en_us/reader';
+import loaders from 'virtual:catalogue-loaders';
+import { getStoredLogin } from '../auth/storage';
 import { DEFAULT_LOCALE, LANGUAGE_STORAGE_KEY, normaliseLocale } from './languages';
+import { READER_SECTIONS, type CataloguePart } from './sections';
 
 export { DEFAULT_LOCALE, LANGUAGE_STORAGE_KEY, LANGUAGES, normaliseLocale } from './languages';
 
-type Catalogue = Record<string, unknown>;
-// English is built in (every other language falls back to it); the others are fetched when
-// chosen, so a visitor downloads one catalogue, not thirteen.
-const english = import.meta.glob<Catalogue>('./locales/en_us.json', {
-  eager: true,
-  import: 'default',
-});
-const others = import.meta.glob<Catalogue>(['./locales/*.json', '!./locales/en_us.json'], {
-  import: 'default',
-});
+// English's reader part is built in (English is every language's fallback); every other part is
+// fetched: the chosen language's reader part before the first render, the rest of the catalogue
+// (./sections.ts) with it for a signed-in user, else when a screen asks for it
+// (loadFullCatalogue) or a text is missing. So a visitor downloads one language, and an anonymous
+// reader only its reader part.
 
-function localeOfFile(file: string): string {
-  return file.replace(/^.*\/([a-z_]+)\.json$/, '$1');
+function hasPart(locale: string, part: CataloguePart): boolean {
+  const bundle = i18n.getResourceBundle(locale, 'translation') as
+    Record<string, unknown> | undefined;
+  if (!bundle) return false;
+  return Object.keys(bundle).some(
+    (section) => READER_SECTIONS.includes(section) === (part === 'reader'),
+  );
 }
 
-async function loadCatalogue(locale: string): Promise<void> {
-  if (locale === DEFAULT_LOCALE || i18n.hasResourceBundle(locale, 'translation')) return;
-  const entry = Object.entries(others).find(([file]) => localeOfFile(file) === locale);
-  if (!entry) return;
-  i18n.addResourceBundle(locale, 'translation', await entry[1]());
+async function loadPart(locale: string, part: CataloguePart): Promise<void> {
+  const loader = loaders[locale]?.[part];
+  if (!loader || hasPart(locale, part)) return;
+  // Deep: the two parts share the one namespace.
+  i18n.addResourceBundle(locale, 'translation', (await loader()).default, true, false);
+}
+
+/** The parts to have for a locale: what the current language has (at least its reader part). */
+function loadLike(locale: string): Promise<unknown> {
+  const parts: CataloguePart[] =
+    hasPart(i18n.language, 'rest') || getStoredLogin() ? ['reader', 'rest'] : ['reader'];
+  return Promise.all(parts.map((part) => loadPart(locale, part)));
+}
+
+/** Whether every screen's texts are in for the current language. */
+export function hasFullCatalogue(): boolean {
+  return hasPart(i18n.language, 'rest');
+}
+
+/** The rest of the current language's catalogue (screens other than the reader need it). */
+export function loadFullCatalogue(): Promise<void> {
+  return loadPart(i18n.language, 'rest').catch(() => {});
 }
 
 function storedLocale(): string | null {
@@ -43,15 +64,19 @@ function storedLocale(): string | null {
 export async function initI18n(): Promise<typeof i18n> {
   const lng = storedLocale() ?? normaliseLocale(navigator.language) ?? DEFAULT_LOCALE;
   await i18n.use(initReactI18next).init({
-    resources: { [DEFAULT_LOCALE]: { translation: Object.values(english)[0] ?? {} } },
+    resources: { [DEFAULT_LOCALE]: { translation: englishReader } },
     partialBundledLanguages: true,
     lng: DEFAULT_LOCALE,
     fallbackLng: DEFAULT_LOCALE,
     interpolation: { escapeValue: false }, // React escapes
     initAsync: false,
+    // A text of a part not yet fetched: fetch it; the components re-render once it is added.
+    saveMissing: true,
+    missingKeyHandler: () => void loadFullCatalogue(),
+    react: { bindI18nStore: 'added' },
   });
   try {
-    await loadCatalogue(lng);
+    await loadLike(lng);
     await i18n.changeLanguage(lng);
   } catch {
     // the catalogue could not be fetched: English it is
@@ -61,7 +86,7 @@ export async function initI18n(): Promise<typeof i18n> {
 }
 
 export function setLanguage(locale: string): void {
-  void loadCatalogue(locale)
+  void loadLike(locale)
     .catch(() => {})
     .then(() => i18n.changeLanguage(locale));
   document.documentElement.lang = locale.replace('_', '-');

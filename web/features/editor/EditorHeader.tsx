@@ -15,9 +15,10 @@ import {
   SnippetsOutlined,
   UnlockOutlined,
 } from '@ant-design/icons';
-import { Avatar, Button, Dropdown, Space, Tag, Tooltip, TreeSelect, Typography } from 'antd';
+import { Avatar, Button, Space, Tag, Tooltip, TreeSelect, Typography } from 'antd';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
+import { LazyDropdown } from '../../components/LazyDropdown';
 import type { MenuCatalog } from '../reader/types';
 import type { CoEditor } from './useCoEditors';
 
@@ -185,7 +186,7 @@ export function EditorHeader(props: EditorHeaderProps) {
           >
             {t('common.save')}
           </Button>
-          <Dropdown
+          <LazyDropdown
             trigger={['click']}
             menu={{
               items: menu,
@@ -203,7 +204,7 @@ export function EditorHeader(props: EditorHeaderProps) {
               aria-label={t('editor.moreSave')}
               data-testid="editor-save-menu"
             />
-          </Dropdown>
+          </LazyDropdown>
         </Space.Compact>
       </Space>
     </div>

@@ -5,10 +5,11 @@
  * the item (rights and menu) and the page, then hands over to EditorScreen — one per page, so a
  * new page that gets saved starts a fresh, shared session.
  */
-import { Button, Result } from 'antd';
+import { Button } from 'antd';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams, useSearchParams } from 'react-router';
+import { LazyResult } from '../../components/LazyResult';
 import { ScreenLoading } from '../../components/ScreenLoading';
 import { unescapeHtml } from '../../markdown/unescape';
 import { fetchItemInfo, fetchPage, resolvePage } from '../reader/api';
@@ -96,7 +97,7 @@ export default function EditorRoute() {
   if (loaded.state === 'denied') {
     const back = loaded.item ? readerPath(itemAddress(loaded.item)) : '/item/index';
     return (
-      <Result
+      <LazyResult
         status="403"
         title={t('editor.denied.title')}
         subTitle={loaded.message || t('editor.denied.text')}

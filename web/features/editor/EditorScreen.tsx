@@ -16,7 +16,7 @@
  * (REST) moves the address to its page ID and the session becomes shared. This screen wires those
  * hooks, the lock gate (useEditorLock, useLockGate) and the preview (usePreview) to the view.
  */
-import { Alert, App, Button, Empty, Spin, Tooltip } from 'antd';
+import { Alert, Button, Empty, Spin, Tooltip } from 'antd';
 import { EyeInvisibleOutlined, EyeOutlined } from '@ant-design/icons';
 import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -29,11 +29,8 @@ import { CodeEditor } from './CodeEditor';
 import type { EditorHandle, EditorPageContext } from './contract';
 import { EditorHeader, type SaveState } from './EditorHeader';
 import { EditorToolbar } from './EditorToolbar';
-import { NotifySaveModal } from './NotifySaveModal';
-import { PageMetaModal, type PageMeta, type PageMetaMode } from './PageMetaModal';
+import type { PageMeta, PageMetaMode } from './PageMetaModal';
 import { classifyPaste, htmlToMarkdown } from './paste';
-import { PasteChoiceModal } from './PasteChoiceModal';
-import { PreviewPane } from './PreviewPane';
 import { useCoEditors } from './useCoEditors';
 import { useCollabDoc } from './useCollabDoc';
 import { useEditorDrafts } from './useEditorDrafts';
@@ -43,8 +40,24 @@ import { useLockGate } from './useLockGate';
 import { usePageQuota } from './usePageQuota';
 import { usePreview } from './usePreview';
 import { uploadPastedImage } from './assets/imageUpload';
-import { SaveTemplateModal } from './assets/SaveTemplateModal';
+import { OnDemand } from '../../components/OnDemand';
+import { useAppFeedback } from '../../components/AppFeedback';
 
+// The preview (the Markdown renderer) loads when shown: a page past the preview limit opens
+// without it. The dialogs load when first opened (issue #22).
+const PreviewPane = lazy(() => import('./PreviewPane').then((m) => ({ default: m.PreviewPane })));
+const PageMetaModal = lazy(() =>
+  import('./PageMetaModal').then((m) => ({ default: m.PageMetaModal })),
+);
+const NotifySaveModal = lazy(() =>
+  import('./NotifySaveModal').then((m) => ({ default: m.NotifySaveModal })),
+);
+const PasteChoiceModal = lazy(() =>
+  import('./PasteChoiceModal').then((m) => ({ default: m.PasteChoiceModal })),
+);
+const SaveTemplateModal = lazy(() =>
+  import('./assets/SaveTemplateModal').then((m) => ({ default: m.SaveTemplateModal })),
+);
 const CatalogManagerModal = lazy(() =>
   import('../catalog/CatalogManagerModal').then((m) => ({ default: m.CatalogManagerModal })),
 );
@@ -67,7 +80,7 @@ export interface EditorSession {
 
 export function EditorScreen({ session }: { session: EditorSession }) {
   const { t, i18n } = useTranslation();
-  const { modal, message } = App.useApp();
+  const { modal, message } = useAppFeedback();
   const navigate = useNavigate();
   const { item, itemId, pageId } = session;
 
@@ -365,40 +378,50 @@ export function EditorScreen({ session }: { session: EditorSession }) {
             />
           )}
         </div>
-        {previewOn && (
+        {/* Shown once the editor holds the text: a page past the preview limit has turned the
+            preview off by then, and its renderer is never downloaded. */}
+        {previewOn && handle && (
           <div style={{ flex: 1, minWidth: 0, background: '#fff' }}>
-            <PreviewPane source={previewText} />
+            <Suspense fallback={null}>
+              <PreviewPane source={previewText} />
+            </Suspense>
           </div>
         )}
       </div>
-      <PageMetaModal
-        open={!!metaModal}
-        mode={metaModal?.mode ?? 'new'}
-        value={meta}
-        error={metaModal?.error}
-        onSubmit={(value) => {
-          setMeta(value);
-          setMetaModal(null);
-        }}
-        onCancel={() => {
-          setMetaModal(null);
-          // A new page without a title and page ID has nowhere to go.
-          if (!pageId && (!meta.title || !meta.customId)) void leaveNow();
-        }}
-      />
-      <NotifySaveModal
-        open={notifyOpen}
-        onCancel={() => setNotifyOpen(false)}
-        onSubmit={(remark) => {
-          setNotifyOpen(false);
-          void save(remark);
-        }}
-      />
-      <SaveTemplateModal
-        open={templateOpen}
-        content={templateOpen ? (handleRef.current?.getText() ?? '') : ''}
-        onClose={() => setTemplateOpen(false)}
-      />
+      <OnDemand open={!!metaModal}>
+        <PageMetaModal
+          open={!!metaModal}
+          mode={metaModal?.mode ?? 'new'}
+          value={meta}
+          error={metaModal?.error}
+          onSubmit={(value) => {
+            setMeta(value);
+            setMetaModal(null);
+          }}
+          onCancel={() => {
+            setMetaModal(null);
+            // A new page without a title and page ID has nowhere to go.
+            if (!pageId && (!meta.title || !meta.customId)) void leaveNow();
+          }}
+        />
+      </OnDemand>
+      <OnDemand open={notifyOpen}>
+        <NotifySaveModal
+          open={notifyOpen}
+          onCancel={() => setNotifyOpen(false)}
+          onSubmit={(remark) => {
+            setNotifyOpen(false);
+            void save(remark);
+          }}
+        />
+      </OnDemand>
+      <OnDemand open={templateOpen}>
+        <SaveTemplateModal
+          open={templateOpen}
+          content={templateOpen ? (handleRef.current?.getText() ?? '') : ''}
+          onClose={() => setTemplateOpen(false)}
+        />
+      </OnDemand>
       {managingCatalogs && (
         <Suspense fallback={null}>
           <CatalogManagerModal
@@ -415,19 +438,21 @@ export function EditorScreen({ session }: { session: EditorSession }) {
           />
         </Suspense>
       )}
-      <PasteChoiceModal
-        open={!!paste}
-        onCancel={() => setPaste(null)}
-        onText={() => {
-          handleRef.current?.insert(paste!.text);
-          setPaste(null);
-        }}
-        onMarkdown={() => {
-          const html = paste!.html;
-          setPaste(null);
-          void htmlToMarkdown(html).then((md) => handleRef.current?.insert(md));
-        }}
-      />
+      <OnDemand open={!!paste}>
+        <PasteChoiceModal
+          open={!!paste}
+          onCancel={() => setPaste(null)}
+          onText={() => {
+            handleRef.current?.insert(paste!.text);
+            setPaste(null);
+          }}
+          onMarkdown={() => {
+            const html = paste!.html;
+            setPaste(null);
+            void htmlToMarkdown(html).then((md) => handleRef.current?.insert(md));
+          }}
+        />
+      </OnDemand>
     </div>
   );
 }

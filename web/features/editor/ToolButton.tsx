@@ -2,8 +2,9 @@
  * An icon button of the editor toolbar: tooltip as its accessible name, optional count badge or
  * drop-down menu.
  */
-import { Badge, Button, Dropdown, Tooltip, type MenuProps } from 'antd';
+import { Badge, Button, Tooltip, type MenuProps } from 'antd';
 import type { ReactNode } from 'react';
+import { LazyDropdown } from '../../components/LazyDropdown';
 
 export function ToolButton({
   testId,
@@ -38,9 +39,9 @@ export function ToolButton({
   );
   if (menu)
     button = (
-      <Dropdown menu={menu} trigger={['click']} disabled={disabled}>
+      <LazyDropdown menu={menu} trigger={['click']} disabled={disabled}>
         {button}
-      </Dropdown>
+      </LazyDropdown>
     );
   // The span takes the hover: a disabled button gets no mouse events, yet its tooltip says why.
   return (

@@ -5,7 +5,6 @@
  * session: typing must not restart it) and offered back once, when the editor is ready, if it
  * differs from what the editor shows.
  */
-import { App } from 'antd';
 import { useCallback, useEffect, useRef, useState, type RefObject } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { EditorHandle } from './contract';
@@ -18,6 +17,7 @@ import {
   writeDraft,
 } from './localDraft';
 import type { Phase as LockPhase } from './useLockGate';
+import { useAppFeedback } from '../../components/AppFeedback';
 
 export interface EditorDrafts {
   liveDraftBanner: boolean;
@@ -43,7 +43,7 @@ export function useEditorDrafts(options: {
   onRestoreTitle(title: string): void;
 }): EditorDrafts {
   const { t } = useTranslation();
-  const { modal } = App.useApp();
+  const { modal } = useAppFeedback();
   const { itemId, pageId, handle, phase, waiting, savedContent, coEditorCount } = options;
   const storageKey = draftKey(itemId, pageId);
   const [liveDraftBanner, setLiveDraftBanner] = useState(false);

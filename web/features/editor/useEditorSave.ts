@@ -4,7 +4,6 @@
  * saved as a command on its live document (liveSave.ts: the server stores the shared text); a new
  * page, which has no document yet, is created over REST page/save with the text on screen.
  */
-import { App } from 'antd';
 import { useCallback, useRef, useState, type ReactNode, type RefObject } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiRequestError } from '../../api/request';
@@ -13,6 +12,7 @@ import { savePage } from './editorApi';
 import { saveLive } from './liveSave';
 import type { PageMeta } from './PageMetaModal';
 import type { CollabState } from './useCollabDoc';
+import { useAppFeedback } from '../../components/AppFeedback';
 
 /** One save at a time; a save that never answers frees the button after this (spec §9). */
 export const SAVE_GUARD_MS = 10_000;
@@ -53,7 +53,7 @@ export function useEditorSave(options: {
   unverifiedNotice(message: string): ReactNode;
 }): EditorSave {
   const { t } = useTranslation();
-  const { modal, notification } = App.useApp();
+  const { modal, notification } = useAppFeedback();
   const [saving, setSaving] = useState(false);
   const savingRef = useRef(false);
   const [savedContent, setSavedContent] = useState(options.initialSaved);

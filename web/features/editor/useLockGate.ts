@@ -5,12 +5,12 @@
  * user watches live, read-only, and takes the lock the moment the server reports it free. An
  * editor whose lock someone else now holds becomes a watcher.
  */
-import { App } from 'antd';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { isLock } from './editorApi';
 import type { CollabState } from './useCollabDoc';
 import type { EditorLock } from './useEditorLock';
+import { useAppFeedback } from '../../components/AppFeedback';
 
 export type Phase =
   /** Waiting for the document and the lock answer. */
@@ -34,7 +34,7 @@ export function useLockGate({
   leaveNow(): void;
 }): Phase {
   const { t } = useTranslation();
-  const { modal, notification } = App.useApp();
+  const { modal, notification } = useAppFeedback();
   const [phase, setPhase] = useState<Phase>(pageId ? 'opening' : 'editing');
 
   const decided = useRef(false);

@@ -2,9 +2,9 @@
  * The live preview (spec 001 §9): follows the text 250 ms after the last change, and turns itself
  * off once (per page and browser session, with a notice) when the text grows past PREVIEW_LIMIT.
  */
-import { App } from 'antd';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useAppFeedback } from '../../components/AppFeedback';
 
 /** Live preview turns itself off above this many characters (spec §9). */
 export const PREVIEW_LIMIT = 4000;
@@ -14,7 +14,7 @@ const previewWarnedKey = (itemId: number, pageId: number) =>
 
 export function usePreview(itemId: number, pageId: number, start: string) {
   const { t } = useTranslation();
-  const { message } = App.useApp();
+  const { message } = useAppFeedback();
   const [text, setText] = useState(start);
   const [previewText, setPreviewText] = useState(start);
   const [previewOn, setPreviewOn] = useState(true);

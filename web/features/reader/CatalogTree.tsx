@@ -5,7 +5,9 @@
  * when a live menu change replaces the tree.
  */
 import { FileTextOutlined, FolderOutlined } from '@ant-design/icons';
-import { Empty, Input, Tree, Typography } from 'antd';
+import { Empty, Tree, Typography } from 'antd';
+// Search alone: antd's Input index also brings Password, OTP and Group.
+import Search from 'antd/es/input/Search';
 import type { DataNode, TreeProps } from 'antd/es/tree';
 import { lazy, Suspense, useEffect, useMemo, useState, type Key } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -151,7 +153,7 @@ export function CatalogTree({
   );
   return (
     <div style={{ display: 'flex', flexDirection: 'column', minHeight: 0 }}>
-      <Input.Search
+      <Search
         allowClear
         value={keyword}
         placeholder={t('reader.searchPlaceholder')}

@@ -6,50 +6,29 @@
  * archive and delete.
  */
 import {
-  BellOutlined,
-  DeleteOutlined,
-  DownloadOutlined,
   EditOutlined,
-  HistoryOutlined,
-  InboxOutlined,
   InfoCircleOutlined,
   LoginOutlined,
-  RestOutlined,
-  SettingOutlined,
   ShareAltOutlined,
-  SwapOutlined,
-  UploadOutlined,
-  UserOutlined,
   UsergroupAddOutlined,
 } from '@ant-design/icons';
-import { Badge, Button, Dropdown, Tooltip, type MenuProps } from 'antd';
-import type { ReactNode } from 'react';
+import { lazy, Suspense } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate } from 'react-router';
 import { currentPathAsRedirect } from '../../auth/redirect';
-import { useUnread } from '../notices/unreadContext';
+import { getStoredLogin } from '../../auth/storage';
 import type { ReaderDialog } from './dialogs';
+import { HeaderIcon as Icon } from './HeaderIcon';
 import { ReaderLanguageSwitch } from './ReaderLanguageSwitch';
 import { editPagePath } from './paths';
 import type { ItemInfo } from './types';
 
-function Icon({
-  label,
-  icon,
-  onClick,
-  testId,
-}: {
-  label: string;
-  icon: ReactNode;
-  onClick?: () => void;
-  testId?: string;
-}) {
-  return (
-    <Tooltip title={label}>
-      <Button type="text" aria-label={label} icon={icon} onClick={onClick} data-testid={testId} />
-    </Tooltip>
-  );
-}
+// Signed-in users' icons and the manager's menu: their own chunk, fetched at once for a stored
+// login (beside this chunk's imports), never by an anonymous reader.
+const loadMemberActions = () => import('./HeaderMemberActions');
+const MemberIcons = lazy(() => loadMemberActions().then((m) => ({ default: m.MemberIcons })));
+const ManagerMenu = lazy(() => loadMemberActions().then((m) => ({ default: m.ManagerMenu })));
+if (getStoredLogin()) void loadMemberActions();
 
 export function HeaderActions({
   item,
@@ -69,29 +48,6 @@ export function HeaderActions({
   const { t } = useTranslation();
   const navigate = useNavigate();
   const location = useLocation();
-  const { remind, announce } = useUnread();
-  const hasNew = remind + announce > 0 || item.unread_count > 0;
-
-  const manage: MenuProps['items'] = simple
-    ? [
-        { key: 'update', icon: <SettingOutlined />, label: t('reader.manage.update') },
-        { key: 'attorn', icon: <SwapOutlined />, label: t('reader.manage.attorn') },
-        { key: 'archive', icon: <InboxOutlined />, label: t('reader.manage.archive') },
-        { key: 'delete', icon: <DeleteOutlined />, label: t('reader.manage.delete'), danger: true },
-      ]
-    : [
-        { key: 'import', icon: <UploadOutlined />, label: t('reader.manage.import') },
-        { key: 'export', icon: <DownloadOutlined />, label: t('reader.manage.export') },
-        { key: 'members', icon: <UsergroupAddOutlined />, label: t('reader.manage.members') },
-        { key: 'recycle', icon: <RestOutlined />, label: t('reader.manage.recycle') },
-        { key: 'update', icon: <SettingOutlined />, label: t('reader.manage.update') },
-        { key: 'changeLog', icon: <HistoryOutlined />, label: t('reader.manage.changeLog') },
-        { type: 'divider' },
-        { key: 'attorn', icon: <SwapOutlined />, label: t('reader.manage.attorn') },
-        { key: 'archive', icon: <InboxOutlined />, label: t('reader.manage.archive') },
-        { key: 'delete', icon: <DeleteOutlined />, label: t('reader.manage.delete'), danger: true },
-      ];
-
   const loginPath = `/user/login?redirect=${encodeURIComponent(
     currentPathAsRedirect(location.pathname, location.search),
   )}`;
@@ -120,38 +76,10 @@ export function HeaderActions({
           onClick={() => open('members')}
         />
       )}
-      {loggedIn && !simple && (
-        <>
-          <span data-testid="notices-icon" data-unread={hasNew ? 'yes' : 'no'}>
-            <Badge count={hasNew ? t('header.new') : 0} size="small" offset={[-4, 4]}>
-              <Icon
-                label={t('header.notices')}
-                icon={<BellOutlined />}
-                onClick={() => open('notices')}
-              />
-            </Badge>
-          </span>
-          <Icon
-            label={t('header.user')}
-            icon={<UserOutlined />}
-            onClick={() => open('user')}
-            testId="user-centre"
-          />
-        </>
-      )}
-      {item.item_manage && (
-        <Dropdown
-          trigger={['click']}
-          menu={{ items: manage, onClick: ({ key }) => open(key as ReaderDialog) }}
-        >
-          <Button
-            type="text"
-            aria-label={t('reader.manage.label')}
-            icon={<SettingOutlined />}
-            data-testid="manage-menu"
-          />
-        </Dropdown>
-      )}
+      <Suspense fallback={null}>
+        {loggedIn && !simple && <MemberIcons item={item} open={open} />}
+        {item.item_manage && <ManagerMenu simple={simple} open={open} />}
+      </Suspense>
       {!loggedIn && (
         <>
           <Icon

@@ -2,14 +2,15 @@
  * The reader's footer (spec 001 §2): privacy, terms and licence. A self-hosted site has no
  * pages of its own for them, so each opens a short note.
  */
-import { App, Space, Typography } from 'antd';
+import { Space, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
+import { useAppFeedback } from '../../components/AppFeedback';
 
 const NOTES = ['privacy', 'terms', 'licence'] as const;
 
 export function ReaderFooter() {
   const { t } = useTranslation();
-  const { modal } = App.useApp();
+  const { modal } = useAppFeedback();
   return (
     <footer
       style={{ marginTop: 48, paddingTop: 16, borderTop: '1px solid #eceef2', textAlign: 'center' }}

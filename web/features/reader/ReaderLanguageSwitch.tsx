@@ -4,9 +4,10 @@
  * choice changes (spec 001 §2).
  */
 import { GlobalOutlined } from '@ant-design/icons';
-import { Button, Dropdown } from 'antd';
+import { Button } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate } from 'react-router';
+import { LazyDropdown } from '../../components/LazyDropdown';
 import { LANGUAGES, setLanguage } from '../../i18n';
 import { LANGUAGE_CODES } from './paths';
 
@@ -29,7 +30,7 @@ export function ReaderLanguageSwitch() {
   const switchTo = useSwitchLanguage();
   const current = LANGUAGES.find((l) => l.locale === i18n.language);
   return (
-    <Dropdown
+    <LazyDropdown
       trigger={['click']}
       menu={{
         selectable: true,
@@ -46,6 +47,6 @@ export function ReaderLanguageSwitch() {
       >
         {current?.label}
       </Button>
-    </Dropdown>
+    </LazyDropdown>
   );
 }

@@ -12,7 +12,6 @@ import { resolvePageId } from './api';
 import { apiLabels } from './apiLabels';
 import type { ReaderDialog } from './dialogs';
 import { HeaderActions } from './HeaderActions';
-import { LiveNotes } from './LiveNotes';
 import { findPage, firstPage } from './menu';
 import { itemAddress, readerPath } from './paths';
 import { ReaderDialogs } from './ReaderDialogs';
@@ -32,6 +31,8 @@ import { useReadTracking } from '../reads/useReadTracking';
 const SpreadsheetView = lazy(() => import('../sheet/SpreadsheetView'));
 // Logged-in readers only: "show changes" since the last read and after live saves.
 const ReadChanges = lazy(() => import('../reads/ReadChanges'));
+// Shown only when the live connection has news (never to an anonymous reader): loaded then.
+const LiveNotes = lazy(() => import('./LiveNotes').then((m) => ({ default: m.LiveNotes })));
 
 const SINGLE_PAGE = '2';
 const SPREADSHEET = '4';
@@ -149,18 +150,23 @@ export function ReaderScreen({
     );
 
   const loggedIn = !!login;
+  const hasNotes = !!live.lockHolder || live.others.length > 0 || !!live.saved || live.deleted;
   const notes = (
     <>
-      <LiveNotes
-        lockHolder={live.lockHolder}
-        others={live.others}
-        saved={live.saved}
-        deleted={live.deleted}
-        onReload={() => {
-          live.clearSaved();
-          reload();
-        }}
-      />
+      {hasNotes && (
+        <Suspense fallback={null}>
+          <LiveNotes
+            lockHolder={live.lockHolder}
+            others={live.others}
+            saved={live.saved}
+            deleted={live.deleted}
+            onReload={() => {
+              live.clearSaved();
+              reload();
+            }}
+          />
+        </Suspense>
+      )}
       {login && page && (
         <Suspense fallback={null}>
           <ReadChanges

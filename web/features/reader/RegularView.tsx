@@ -6,7 +6,7 @@
  * into drawers behind a compact header.
  */
 import { ArrowLeftOutlined } from '@ant-design/icons';
-import { Button, Empty, FloatButton, Skeleton, Tooltip, Typography } from 'antd';
+import { Button, Empty, Skeleton, Tooltip, Typography } from 'antd';
 import { lazy, Suspense, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
@@ -22,6 +22,7 @@ import type { ItemInfo, PageInfo } from './types';
 import type { PageState } from './usePage';
 import { MOBILE_BELOW, MOBILE_HEADER_HEIGHT, useIsMobile } from './useViewport';
 import { useWindowHeight } from './useWindowHeight';
+import { LazyBackTop } from '../../components/LazyBackTop';
 import { LazyResult } from '../../components/LazyResult';
 import { ReadSummary } from '../reads/ReadSummary';
 
@@ -255,7 +256,7 @@ export function RegularView({
           top={HEADER_HEIGHT + 16}
         />
       )}
-      <FloatButton.BackTop aria-label={t('reader.backToTop')} data-testid="back-to-top" />
+      <LazyBackTop aria-label={t('reader.backToTop')} data-testid="back-to-top" />
     </div>
   );
 }

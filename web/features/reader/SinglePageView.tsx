@@ -4,7 +4,6 @@
  * no table of contents, 16 px text). On a narrow screen the header is hidden. Used for
  * single-page items (type 2), shared pages (`/p/:unique_key`) and pages by id (`/page/:id`).
  */
-import { FloatButton } from 'antd';
 import { useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
@@ -12,6 +11,7 @@ import type { TocEntry } from '../../markdown';
 import { PageArticle } from './PageArticle';
 import { TOC_WIDTH, TocPanel } from './TocPanel';
 import { MOBILE_BELOW, useIsMobile } from './useViewport';
+import { LazyBackTop } from '../../components/LazyBackTop';
 
 const HEADER_HEIGHT = 56;
 
@@ -113,7 +113,7 @@ export function SinglePageView({
           top={(showHeader ? HEADER_HEIGHT : 0) + 16}
         />
       )}
-      <FloatButton.BackTop aria-label={t('reader.backToTop')} data-testid="back-to-top" />
+      <LazyBackTop aria-label={t('reader.backToTop')} data-testid="back-to-top" />
     </div>
   );
 }

@@ -12,18 +12,27 @@ import {
   SendOutlined,
   SnippetsOutlined,
 } from '@ant-design/icons';
-import { App, type MenuProps } from 'antd';
+import { type MenuProps } from 'antd';
 import { lazy, Suspense, useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { homePageSetting } from '../../../api/common';
 import { pageAttachments } from '../../reader/api';
 import type { EditorToolProps } from '../contract';
-import { MockDialog } from './MockDialog';
 import { templateBlock } from './markdown';
-import { NotifyDialog } from './NotifyDialog';
-import { PageAttachmentsDialog } from './PageAttachmentsDialog';
-import { TemplateListDialog } from './TemplateListDialog';
 import { ToolButton } from '../ToolButton';
+import { useAppFeedback } from '../../../components/AppFeedback';
+
+// Each dialog loads when opened (issue #22): the editor's opening download carries none of them.
+const MockDialog = lazy(() => import('./MockDialog').then((m) => ({ default: m.MockDialog })));
+const NotifyDialog = lazy(() =>
+  import('./NotifyDialog').then((m) => ({ default: m.NotifyDialog })),
+);
+const PageAttachmentsDialog = lazy(() =>
+  import('./PageAttachmentsDialog').then((m) => ({ default: m.PageAttachmentsDialog })),
+);
+const TemplateListDialog = lazy(() =>
+  import('./TemplateListDialog').then((m) => ({ default: m.TemplateListDialog })),
+);
 
 type AssetDialog = 'attachments' | 'templates' | 'notify' | 'mock' | 'http' | 'ai';
 
@@ -71,7 +80,7 @@ function useAiEnabled(chinese: boolean): boolean {
 
 export function AssetTools({ editor, page }: EditorToolProps) {
   const { t } = useTranslation();
-  const { message, modal } = App.useApp();
+  const { message, modal } = useAppFeedback();
   const [dialog, setDialog] = useState<AssetDialog | null>(null);
   const files = usePageFileCount(page.pageId);
   const chinese = page.locale === CHINESE;
@@ -170,24 +179,24 @@ export function AssetTools({ editor, page }: EditorToolProps) {
         />
       )}
 
-      {dialog === 'attachments' && (
-        <PageAttachmentsDialog
-          page={page}
-          editor={editor}
-          onCount={files.setCount}
-          onClose={() => {
-            close();
-            // The hub may have bound (or deleted) files without the page's list being shown again.
-            files.reload();
-          }}
-        />
-      )}
-      {dialog === 'templates' && (
-        <TemplateListDialog itemId={page.itemId} editor={editor} onClose={close} />
-      )}
-      {dialog === 'notify' && <NotifyDialog page={page} onClose={close} />}
-      {dialog === 'mock' && <MockDialog page={page} editor={editor} onClose={close} />}
       <Suspense fallback={null}>
+        {dialog === 'attachments' && (
+          <PageAttachmentsDialog
+            page={page}
+            editor={editor}
+            onCount={files.setCount}
+            onClose={() => {
+              close();
+              // The hub may have bound (or deleted) files without the page's list being shown again.
+              files.reload();
+            }}
+          />
+        )}
+        {dialog === 'templates' && (
+          <TemplateListDialog itemId={page.itemId} editor={editor} onClose={close} />
+        )}
+        {dialog === 'notify' && <NotifyDialog page={page} onClose={close} />}
+        {dialog === 'mock' && <MockDialog page={page} editor={editor} onClose={close} />}
         {dialog === 'http' && <HttpTestDialog page={page} editor={editor} onClose={close} />}
         {dialog === 'ai' && <AiDialog editor={editor} onClose={close} />}
       </Suspense>

@@ -9,8 +9,7 @@ import {
   InsertRowBelowOutlined,
   TableOutlined,
 } from '@ant-design/icons';
-import { App } from 'antd';
-import { useState, type ReactNode } from 'react';
+import { lazy, Suspense, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { EditorToolProps } from '../contract';
 import { sqlToMarkdownTable } from './documentToolsApi';
@@ -22,8 +21,13 @@ import {
   JsonParseError,
   tabularToMarkdownTable,
 } from './markdownTools';
-import { TextToolDialog } from './TextToolDialog';
 import { ToolButton } from '../ToolButton';
+import { useAppFeedback } from '../../../components/AppFeedback';
+
+// Loaded when a tool is opened (issue #22), not with the editor.
+const TextToolDialog = lazy(() =>
+  import('./TextToolDialog').then((m) => ({ default: m.TextToolDialog })),
+);
 
 type TextTool = 'jsonTable' | 'beautify' | 'pasteTable' | 'sqlTable';
 
@@ -37,7 +41,7 @@ const TEXT_TOOLS: { key: TextTool; testId: string; icon: ReactNode }[] = [
 
 export function DocumentTools({ editor, page }: EditorToolProps) {
   const { t } = useTranslation();
-  const { modal, message } = App.useApp();
+  const { modal, message } = useAppFeedback();
   const [active, setActive] = useState<TextTool | null>(null);
 
   function open(tool: TextTool) {
@@ -89,20 +93,22 @@ export function DocumentTools({ editor, page }: EditorToolProps) {
           onClick={() => open(key)}
         />
       ))}
-      {tool && (
-        <TextToolDialog
-          key={tool.key}
-          title={t(`editTools.${tool.key}.button`)}
-          placeholder={t(`editTools.${tool.key}.placeholder`)}
-          testId={tool.testId}
-          convert={convert[tool.key]}
-          onInsert={(markdown) => {
-            editor.insert(markdown);
-            editor.focus();
-          }}
-          onClose={() => setActive(null)}
-        />
-      )}
+      <Suspense fallback={null}>
+        {tool && (
+          <TextToolDialog
+            key={tool.key}
+            title={t(`editTools.${tool.key}.button`)}
+            placeholder={t(`editTools.${tool.key}.placeholder`)}
+            testId={tool.testId}
+            convert={convert[tool.key]}
+            onInsert={(markdown) => {
+              editor.insert(markdown);
+              editor.focus();
+            }}
+            onClose={() => setActive(null)}
+          />
+        )}
+      </Suspense>
     </>
   );
 }

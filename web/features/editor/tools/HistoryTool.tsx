@@ -6,7 +6,7 @@
  * A page that was never saved has no history: the button is disabled.
  */
 import { HistoryOutlined } from '@ant-design/icons';
-import { App, Button, Typography } from 'antd';
+import { Button, Typography } from 'antd';
 import { lazy, Suspense, useCallback, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { unescapeHtml } from '../../../markdown/unescape';
@@ -14,6 +14,7 @@ import type { HistoryEntry } from '../../reader/types';
 import type { EditorToolProps } from '../contract';
 import { updateHistoryRemark } from './documentToolsApi';
 import { ToolButton } from '../ToolButton';
+import { useAppFeedback } from '../../../components/AppFeedback';
 
 // The dialog brings the Markdown renderer for previews: loaded on the first click.
 const HistoryDialog = lazy(() => import('../../reader/dialogs/HistoryDialog'));
@@ -23,7 +24,7 @@ const MAX_REMARK_LENGTH = 1000;
 
 function EditableRemark({ pageId, row }: { pageId: number; row: HistoryEntry }) {
   const { t } = useTranslation();
-  const { message } = App.useApp();
+  const { message } = useAppFeedback();
   const [remark, setRemark] = useState(row.page_comments);
 
   async function save(next: string) {
@@ -53,7 +54,7 @@ function EditableRemark({ pageId, row }: { pageId: number; row: HistoryEntry }) 
 
 export function HistoryTool({ editor, page }: EditorToolProps) {
   const { t } = useTranslation();
-  const { modal, message } = App.useApp();
+  const { modal, message } = useAppFeedback();
   const [open, setOpen] = useState(false);
   const close = useCallback(() => setOpen(false), []);
 

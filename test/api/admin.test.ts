@@ -3,7 +3,7 @@
  * (on every URL form), what they answer, what they refuse, that secrets are write-only, and that
  * a saved setting takes effect at once (registration, home page, history count, watermark).
  */
-import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import { beforeAll, describe, expect, test } from '@jest/globals';
 import { events, type DomainEvents } from '../../models/platform';
 import { Captcha } from '../../models/accounts/schemas';
 import { Item } from '../../models/items/schemas';
@@ -13,26 +13,21 @@ import { PageHistory } from '../../models/pages/schemas';
 import { User } from '../../models/accounts/schemas';
 import { addMember, makeItem } from '../helpers/factories';
 import { makePage, updatePage } from '../helpers/pages';
-import { startTestServer, type TestServer } from '../helpers/server';
+import { serverSuite } from '../helpers/apiSuite';
 import { makeUser, type TestUser } from '../helpers/users';
 
-let server: TestServer;
+const suite = serverSuite();
+const { as } = suite;
 let admin: TestUser;
 let alice: TestUser;
-const as = (user: TestUser) => server.api.withToken(user.user_token);
 
 beforeAll(async () => {
-  server = await startTestServer({ env: { LOG_LEVEL: 'silent' } });
   admin = await makeUser({ admin: true });
   alice = await makeUser({ name: 'Alice' });
 });
 
-afterAll(async () => {
-  await server.stop();
-});
-
 async function captcha(): Promise<{ captcha_id: number; captcha: string }> {
-  const { captcha_id } = await server.api.ok<{ captcha_id: number }>('common/createCaptcha');
+  const { captcha_id } = await suite.server.api.ok<{ captcha_id: number }>('common/createCaptcha');
   const row = await Captcha.findOne({ captcha_id }).lean();
   return { captcha_id, captcha: row!.captcha };
 }
@@ -66,7 +61,7 @@ describe('who may call the back office', () => {
       const users = await User.countDocuments();
       for (const action of ADMIN_ACTIONS) {
         const params = { register_open: 0, username: 'intruder', password: 'x', uid: admin.uid };
-        expect((await server.api.fail(action, params, { form })).error_code).toBe(10102);
+        expect((await suite.server.api.fail(action, params, { form })).error_code).toBe(10102);
         expect((await as(alice).fail(action, params, { form })).error_code).toBe(10103);
       }
       expect(await Option.countDocuments()).toBe(options);
@@ -111,7 +106,7 @@ describe('adminUser', () => {
     const row = await User.findOne({ username }).lean();
     expect(row).toMatchObject({ groupid: 2, name: 'Carol' });
     const login = async (password: string) =>
-      server.api.call('user/loginByVerify', { username, password, ...(await captcha()) });
+      suite.server.api.call('user/loginByVerify', { username, password, ...(await captcha()) });
     expect((await login('Carol-pw-1')).body.error_code).toBe(0);
 
     // Edit: new name, blank password keeps it; a sent username is ignored.
@@ -356,7 +351,9 @@ describe('adminSetting', () => {
     const storedOauth = await Option.findOne({ option_name: 'oauth2_form' }).lean();
     expect(JSON.parse(storedOauth!.option_value).client_secret).toBe('oauth-secret');
     // The login page's entrance still reads the switch.
-    expect((await server.api.ok<{ oauth2_open: string }>('user/oauthInfo')).oauth2_open).toBe('1');
+    expect((await suite.server.api.ok<{ oauth2_open: string }>('user/oauthInfo')).oauth2_open).toBe(
+      '1',
+    );
     await as(admin).ok('adminSetting/saveOauth2Config', { oauth2_open: 0 });
   });
 
@@ -426,13 +423,13 @@ describe('adminSetting', () => {
       expect.arrayContaining(['register_open', 'home_page', 'home_item', 'show_watermark']),
     );
     try {
-      const landing = await server.api.ok<Record<string, unknown>>('common/homePageSetting');
+      const landing = await suite.server.api.ok<Record<string, unknown>>('common/homePageSetting');
       expect(landing).toMatchObject({
         register_open: 0,
         home_page: '3',
         home_item: String(home.item_id),
       });
-      const register = await server.api.call('user/register', {
+      const register = await suite.server.api.call('user/register', {
         username: `closed_${Date.now()}`,
         password: 'pw-1',
         confirm_password: 'pw-1',
@@ -455,7 +452,8 @@ describe('adminSetting', () => {
       });
     }
     expect(
-      (await server.api.ok<{ register_open: number }>('common/homePageSetting')).register_open,
+      (await suite.server.api.ok<{ register_open: number }>('common/homePageSetting'))
+        .register_open,
     ).toBe(1);
   });
 });

@@ -4,7 +4,7 @@
  * locks, drafts, mocks, share keys, comments, feedback, change log, subscriptions and the files
  * nothing else uses — while another item's rows stay; a live item and a non-admin are refused.
  */
-import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import { beforeAll, describe, expect, test } from '@jest/globals';
 import path from 'node:path';
 import type { Model } from 'mongoose';
 import { Catalog } from '../../models/catalogs/schemas';
@@ -26,25 +26,20 @@ import { events, type DomainEvents } from '../../models/platform';
 import { PageRead } from '../../models/reads/schemas';
 import { addMember, bindTeamItem, makeItem, makeStaffedTeam } from '../helpers/factories';
 import { makeCatalog, makePage, updatePage } from '../helpers/pages';
-import { startTestServer, type TestServer } from '../helpers/server';
+import { serverSuite } from '../helpers/apiSuite';
 import { filesUnder, uploadAs, samples } from '../helpers/uploads';
 import { makeUser, type TestUser } from '../helpers/users';
 
-let server: TestServer;
+const suite = serverSuite();
+const { as } = suite;
 let admin: TestUser;
 let owner: TestUser;
 let member: TestUser;
-const as = (user: TestUser) => server.api.withToken(user.user_token);
 
 beforeAll(async () => {
-  server = await startTestServer({ env: { LOG_LEVEL: 'silent' } });
   admin = await makeUser({ admin: true });
   owner = await makeUser();
   member = await makeUser();
-});
-
-afterAll(async () => {
-  await server.stop();
 });
 
 let nextRowId = 900_000;
@@ -116,7 +111,7 @@ async function populatedItem(): Promise<{ itemId: number; pageIds: number[] }> {
     object_type: 'page',
     action_type: 'update',
   });
-  await uploadAs(server.url, owner, 'own.png', samples.png(), {
+  await uploadAs(suite.server.url, owner, 'own.png', samples.png(), {
     item_id: itemId,
     page_id: first.page_id,
   });
@@ -158,7 +153,7 @@ describe('adminItem/hardDeleteItem', () => {
     const doomed = await populatedItem();
     const kept = await populatedItem();
     // A file of the doomed item that the kept item's page also uses survives, unbound.
-    const shared = await uploadAs(server.url, owner, 'shared.png', samples.png(), {
+    const shared = await uploadAs(suite.server.url, owner, 'shared.png', samples.png(), {
       item_id: doomed.itemId,
       page_id: doomed.pageIds[1],
     });
@@ -179,7 +174,7 @@ describe('adminItem/hardDeleteItem', () => {
       display_name: 'own.png',
     }).lean();
     expect(ownFile!.storage_key).toBeTruthy();
-    const stored = () => filesUnder(server.dataDir);
+    const stored = () => filesUnder(suite.server.dataDir);
     expect((await stored()).some((f) => f.endsWith(path.basename(ownFile!.storage_key)))).toBe(
       true,
     );

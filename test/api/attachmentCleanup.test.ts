@@ -3,33 +3,28 @@
  * live page mentions its sign and it is bound to no live page; deleting in a batch counts what
  * was deleted and what was not found, and removes the rows.
  */
-import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import { beforeAll, describe, expect, test } from '@jest/globals';
 import { UploadFile, type UploadFileDoc } from '../../models/files/schemas';
 import { makeItem } from '../helpers/factories';
 import { makePage } from '../helpers/pages';
-import { startTestServer, type TestServer } from '../helpers/server';
+import { serverSuite } from '../helpers/apiSuite';
 import { postMultipart, signOf } from '../helpers/uploads';
 import { makeUser, type TestUser } from '../helpers/users';
 
-let server: TestServer;
+const suite = serverSuite();
+const { as } = suite;
 let owner: TestUser;
 let admin: TestUser;
 let itemId: number;
 
-const as = (user: TestUser) => server.api.withToken(user.user_token);
-
 beforeAll(async () => {
-  server = await startTestServer({ env: { LOG_LEVEL: 'silent' } });
   owner = await makeUser();
   admin = await makeUser({ admin: true });
   ({ item_id: itemId } = await makeItem(owner));
 });
-afterAll(async () => {
-  await server.stop();
-});
 
 async function upload(name: string, fields: Record<string, number> = {}): Promise<UploadFileDoc> {
-  const answer = await postMultipart(server.url, 'page/upload', [
+  const answer = await postMultipart(suite.server.url, 'page/upload', [
     { name: 'user_token', value: owner.user_token },
     ...Object.entries(fields).map(([field, value]) => ({ name: field, value: String(value) })),
     { name: 'file', filename: name, content: Buffer.from(`contents of ${name}`) },
@@ -46,7 +41,7 @@ interface Unused {
 describe('attachment/getUnusedList and batchDeleteAttachments', () => {
   test('only site admins: anonymous 10102, others 10103', async () => {
     for (const action of ['getUnusedList', 'batchDeleteAttachments']) {
-      expect((await server.api.fail(`attachment/${action}`)).error_code).toBe(10102);
+      expect((await suite.server.api.fail(`attachment/${action}`)).error_code).toBe(10102);
       expect((await as(owner).fail(`attachment/${action}`, { file_ids: '1' })).error_code).toBe(
         10103,
       );

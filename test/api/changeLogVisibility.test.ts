@@ -4,20 +4,19 @@
  * draft titles — the same rules as the menu, search and page reads. The owner sees everything
  * of theirs.
  */
-import { afterAll, beforeAll, expect, test } from '@jest/globals';
+import { beforeAll, expect, test } from '@jest/globals';
 import { addMember, makeItem } from '../helpers/factories';
 import { makeCatalog, makePage } from '../helpers/pages';
-import { startTestServer, type TestServer } from '../helpers/server';
+import { serverSuite } from '../helpers/apiSuite';
 import { makeUser, type TestUser } from '../helpers/users';
 
-let server: TestServer;
+const suite = serverSuite();
 let owner: TestUser;
 let restricted: TestUser;
 let editor: TestUser;
 let itemId: number;
 
 beforeAll(async () => {
-  server = await startTestServer({ env: { LOG_LEVEL: 'silent' } });
   owner = await makeUser();
   restricted = await makeUser();
   editor = await makeUser();
@@ -32,12 +31,9 @@ beforeAll(async () => {
   await addMember(itemId, restricted, 1, [open]);
   await addMember(itemId, editor, 1);
 });
-afterAll(async () => {
-  await server?.stop();
-});
 
 async function namesSeenBy(user: TestUser): Promise<{ total: number; names: string[] }> {
-  const data = await server.api
+  const data = await suite.server.api
     .withToken(user.user_token)
     .ok<{ total: number; list: { op_object_name: string }[] }>('item/getChangeLog', {
       item_id: itemId,
@@ -80,7 +76,7 @@ test('the owner sees their own draft', async () => {
 
 test('paging counts only visible rows', async () => {
   const all = await namesSeenBy(restricted);
-  const first = await server.api
+  const first = await suite.server.api
     .withToken(restricted.user_token)
     .ok<{ total: number; list: unknown[] }>('item/getChangeLog', {
       item_id: itemId,

@@ -5,33 +5,35 @@
  * Markdown zip has ShowDoc's layout with no password inside, RunApi items have no Markdown export,
  * readers and strangers are refused.
  */
-import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import { beforeAll, describe, expect, test } from '@jest/globals';
 import SwaggerParser from '@apidevtools/swagger-parser';
 import { strFromU8, unzipSync } from 'fflate';
-import { addMember, makeItem } from '../helpers/factories';
-import { makeCatalog, makePage } from '../helpers/pages';
-import { startTestServer, type TestServer } from '../helpers/server';
-import { postMultipart, samples } from '../helpers/uploads';
+import { download as downloadApi, makeExportedItem } from '../helpers/exportFixture';
+import { makeItem } from '../helpers/factories';
+import { makePage } from '../helpers/pages';
+import { serverSuite } from '../helpers/apiSuite';
 import { makeUser, type TestUser } from '../helpers/users';
 
-let server: TestServer;
+const suite = serverSuite();
 let owner: TestUser, restricted: TestUser, reader: TestUser;
 let itemId: number, runApiItemId: number;
-let guide: number, api: number, deep: number;
+let guide: number;
 let installPage: number;
 
-async function download(path: string, params: Record<string, string | number>) {
-  const url = new URL(`/api/${path}`, server.url);
-  for (const [k, v] of Object.entries(params)) url.searchParams.set(k, String(v));
-  const response = await fetch(url);
-  const bytes = new Uint8Array(await response.arrayBuffer());
-  return { response, bytes };
-}
+const download = (route: string, params: Record<string, string | number>) =>
+  downloadApi(suite.server, route, params);
 
 function documentXml(bytes: Uint8Array): { xml: string; files: string[] } {
   const files = unzipSync(bytes);
   return { xml: strFromU8(files['word/document.xml']), files: Object.keys(files) };
 }
+
+/** The owner's export/word of the item, narrowed by `params`. */
+const ownerWord = async (params: Record<string, number>) =>
+  documentXml(
+    (await download('export/word', { item_id: itemId, user_token: owner.user_token, ...params }))
+      .bytes,
+  );
 
 /** The visible text of a document.xml, paragraph by paragraph. */
 function paragraphs(xml: string): string[] {
@@ -41,57 +43,18 @@ function paragraphs(xml: string): string[] {
 }
 
 beforeAll(async () => {
-  server = await startTestServer({ env: { LOG_LEVEL: 'silent' } });
   [owner, restricted, reader] = await Promise.all([makeUser(), makeUser(), makeUser()]);
-  ({ item_id: itemId } = await makeItem(owner, {
-    item_name: 'Exported',
-    password: 'visit-secret',
-  }));
+  ({ itemId, guide, installPage } = await makeExportedItem(
+    suite.server,
+    { owner, restricted, reader },
+    {
+      item: { item_name: 'Exported', password: 'visit-secret' },
+      installContent:
+        '## Steps\n\n- one\n- two\n\n| a | b |\n|---|---|\n| 1 | 2 |\n\n```\nnpm i\n```',
+      pictureOnInstallPage: true,
+    },
+  ));
   ({ item_id: runApiItemId } = await makeItem(owner, { item_name: 'RunApi', item_type: 3 }));
-  guide = await makeCatalog(owner, itemId, 'Guide');
-  deep = await makeCatalog(owner, itemId, 'Deep', guide);
-  api = await makeCatalog(owner, itemId, 'API');
-  await makePage(owner, itemId, { title: 'Welcome', content: '# Hello\n\nRoot **bold** text.' });
-  installPage = (
-    await makePage(owner, itemId, {
-      title: 'Install',
-      catId: guide,
-      content: '## Steps\n\n- one\n- two\n\n| a | b |\n|---|---|\n| 1 | 2 |\n\n```\nnpm i\n```',
-    })
-  ).page_id;
-  await makePage(owner, itemId, { title: 'Deeper', catId: deep, content: 'deep text' });
-  await makePage(owner, itemId, {
-    title: 'Draft page',
-    catId: guide,
-    content: 'secret draft',
-    isDraft: 1,
-  });
-  const image = await postMultipart(
-    server.url,
-    'page/uploadImg',
-    [
-      { name: 'item_id', value: String(itemId) },
-      { name: 'page_id', value: String(installPage) },
-      {
-        name: 'editormd-image-file',
-        filename: 'shot.png',
-        content: samples.png(),
-        type: 'image/png',
-      },
-    ],
-    { query: { user_token: owner.user_token } },
-  );
-  await makePage(owner, itemId, {
-    title: 'Endpoints',
-    catId: api,
-    content: `Picture: ![shot](${String(image.body.url)})`,
-  });
-  await addMember(itemId, restricted, 1, [api]);
-  await addMember(itemId, reader, 0);
-});
-
-afterAll(async () => {
-  await server.stop();
 });
 
 describe('export/word', () => {
@@ -129,30 +92,14 @@ describe('export/word', () => {
   });
 
   test('one catalog or one page only', async () => {
-    const cat = documentXml(
-      (
-        await download('export/word', {
-          item_id: itemId,
-          cat_id: guide,
-          user_token: owner.user_token,
-        })
-      ).bytes,
-    );
+    const cat = await ownerWord({ cat_id: guide });
     const catText = paragraphs(cat.xml);
     expect(catText[0]).toBe('1、Guide');
     expect(catText).toContain('1.1、Install');
     expect(catText).not.toContain('3、API');
     expect(cat.xml).not.toContain('Welcome');
 
-    const page = documentXml(
-      (
-        await download('export/word', {
-          item_id: itemId,
-          page_id: installPage,
-          user_token: owner.user_token,
-        })
-      ).bytes,
-    );
+    const page = await ownerWord({ page_id: installPage });
     expect(paragraphs(page.xml)[0]).toBe('Install');
     expect(page.xml).not.toContain('Deeper');
   });
@@ -186,7 +133,7 @@ describe('export/word', () => {
 
 describe('export/markdown', () => {
   test('ShowDoc’s zip layout with info.json, and no password inside', async () => {
-    await server.api.withToken(owner.user_token).ok('export/checkMarkdownLimit', {
+    await suite.server.api.withToken(owner.user_token).ok('export/checkMarkdownLimit', {
       export_format: 'markdown',
     });
     const { response, bytes } = await download('export/markdown', {
@@ -247,7 +194,7 @@ describe('export/markdown', () => {
 describe('export/openapi (beyond ShowDoc)', () => {
   test('an OpenAPI 3 document from the item’s API pages that the parser validates', async () => {
     const { item_id: apiItem } = await makeItem(owner, { item_name: 'Service API', item_type: 3 });
-    const key = await server.api
+    const key = await suite.server.api
       .withToken(owner.user_token)
       .ok<{ api_key: string; api_token: string }>('item/getKey', { item_id: apiItem });
     const comments = `
@@ -269,7 +216,7 @@ describe('export/openapi (beyond ShowDoc)', () => {
  * @url https://api.example.com/users
  * @param name 必选 string the name
  */`;
-    const sync = await fetch(new URL('/server/api/open/fromComments', server.url), {
+    const sync = await fetch(new URL('/server/api/open/fromComments', suite.server.url), {
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
       body: new URLSearchParams({ ...key, content: comments }).toString(),

@@ -6,59 +6,45 @@
  * that; readers, strangers and unknown items are refused with ShowDoc's 10103; one user may build
  * 100 packages a day.
  */
-import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import { beforeAll, describe, expect, test } from '@jest/globals';
 import { strFromU8, unzipSync } from 'fflate';
-import { addMember, makeItem } from '../helpers/factories';
-import { makeCatalog, makePage } from '../helpers/pages';
-import { startTestServer, type TestServer } from '../helpers/server';
-import { postMultipart, samples } from '../helpers/uploads';
-import { makeUser, type TestUser } from '../helpers/users';
+import { download, makeExportedItem } from '../helpers/exportFixture';
+import { makeItem } from '../helpers/factories';
+import { makePage } from '../helpers/pages';
+import { serverSuite } from '../helpers/apiSuite';
+import { makeUser, makeUsers, type TestUser } from '../helpers/users';
 import { Item } from '../../models/items/schemas';
 import { ExportLog } from '../../models/transfer/schemas';
 import { formatNow, formatUnix, nowSeconds } from '../../models/platform';
 
-let server: TestServer;
+const suite = serverSuite();
 let owner: TestUser, restricted: TestUser, reader: TestUser, stranger: TestUser;
 let itemId: number;
-let guide: number, api: number, deep: number;
 let installPage: number, endpointsPage: number;
 let picture: Buffer;
 
-async function exportItem(user: TestUser | null, itemIdParam: number | string) {
-  const url = new URL('/api/exportHtml/export', server.url);
-  url.searchParams.set('item_id', String(itemIdParam));
-  if (user) url.searchParams.set('user_token', user.user_token);
-  const response = await fetch(url);
-  const bytes = new Uint8Array(await response.arrayBuffer());
-  return { response, bytes };
-}
+const exportItem = (user: TestUser | null, itemIdParam: number | string) =>
+  download(suite.server, 'exportHtml/export', {
+    item_id: itemIdParam,
+    ...(user ? { user_token: user.user_token } : {}),
+  });
 
 function errorCode(bytes: Uint8Array): number {
   return (JSON.parse(strFromU8(bytes)) as { error_code: number }).error_code;
 }
 
 beforeAll(async () => {
-  server = await startTestServer({ env: { LOG_LEVEL: 'silent' } });
-  [owner, restricted, reader, stranger] = await Promise.all([
-    makeUser(),
-    makeUser(),
-    makeUser(),
-    makeUser(),
-  ]);
-  ({ item_id: itemId } = await makeItem(owner, {
-    item_name: 'Offline <Docs>',
-    item_description: 'Read anywhere',
-    password: 'visit-secret',
-  }));
-  guide = await makeCatalog(owner, itemId, 'Guide');
-  deep = await makeCatalog(owner, itemId, 'Deep', guide);
-  api = await makeCatalog(owner, itemId, 'API');
-  await makePage(owner, itemId, { title: 'Welcome', content: '# Hello\n\nRoot **bold** text.' });
-  installPage = (
-    await makePage(owner, itemId, {
-      title: 'Install',
-      catId: guide,
-      content: [
+  [owner, restricted, reader, stranger] = await makeUsers(4);
+  ({ itemId, installPage, endpointsPage, picture } = await makeExportedItem(
+    suite.server,
+    { owner, restricted, reader },
+    {
+      item: {
+        item_name: 'Offline <Docs>',
+        item_description: 'Read anywhere',
+        password: 'visit-secret',
+      },
+      installContent: [
         '## Steps',
         '',
         '<script>document.title = "pwned"</script>',
@@ -71,43 +57,8 @@ beforeAll(async () => {
         '|---|---|',
         '| 1 | 2 |',
       ].join('\n'),
-    })
-  ).page_id;
-  await makePage(owner, itemId, { title: 'Deeper', catId: deep, content: 'deep text' });
-  await makePage(owner, itemId, {
-    title: 'Draft page',
-    catId: guide,
-    content: 'secret draft',
-    isDraft: 1,
-  });
-  picture = samples.png();
-  const image = await postMultipart(
-    server.url,
-    'page/uploadImg',
-    [
-      { name: 'item_id', value: String(itemId) },
-      {
-        name: 'editormd-image-file',
-        filename: 'shot.png',
-        content: picture,
-        type: 'image/png',
-      },
-    ],
-    { query: { user_token: owner.user_token } },
-  );
-  endpointsPage = (
-    await makePage(owner, itemId, {
-      title: 'Endpoints',
-      catId: api,
-      content: `Picture: ![shot](${String(image.body.url)})`,
-    })
-  ).page_id;
-  await addMember(itemId, restricted, 1, [api]);
-  await addMember(itemId, reader, 0);
-});
-
-afterAll(async () => {
-  await server.stop();
+    },
+  ));
 });
 
 describe('exportHtml/export', () => {

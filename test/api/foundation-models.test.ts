@@ -2,7 +2,7 @@
  * The foundation's model functions against a real (embedded) database: numeric ids, accounts,
  * passwords (bcrypt and ShowDoc's legacy hash), login tokens, the event bus, the error table.
  */
-import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import { describe, expect, test } from '@jest/globals';
 import { createHash } from 'node:crypto';
 import { nextId, raiseCounter } from '../../models/platform/counters';
 import { ApiError, defaultMessage } from '../../models/platform/errors';
@@ -18,17 +18,10 @@ import {
   userForToken,
   verifyPassword,
 } from '../../models/accounts/users';
-import { startTestServer, type TestServer } from '../helpers/server';
+import { serverSuite } from '../helpers/apiSuite';
 import { makeUser } from '../helpers/users';
 
-let server: TestServer;
-beforeAll(async () => {
-  server = await startTestServer({ env: { LOG_LEVEL: 'silent' } });
-});
-afterAll(async () => {
-  await server.stop();
-});
-
+serverSuite();
 describe('counters', () => {
   test('nextId counts 1, 2, 3 per name and never hands out the same id twice under concurrency', async () => {
     expect(await nextId('probe_a')).toBe(1);

@@ -5,7 +5,7 @@
  * symlink, bomb, 10,000 entries, malformed JSON/YAML, a non-manager — refused with nothing
  * written. A failure half-way through an import (the catalog quota) rolls everything back.
  */
-import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import { beforeAll, describe, expect, test } from '@jest/globals';
 import { strFromU8, strToU8, unzipSync, zipSync, type Zippable } from 'fflate';
 import { Catalog } from '../../models/catalogs/schemas';
 import { Item } from '../../models/items/schemas';
@@ -14,13 +14,13 @@ import { PageHistory } from '../../models/pages/schemas';
 import { nextId } from '../../models/platform';
 import { addMember, makeItem } from '../helpers/factories';
 import { makeCatalog, makePage } from '../helpers/pages';
-import { startTestServer, type TestServer } from '../helpers/server';
+import { serverSuite } from '../helpers/apiSuite';
 import { closeAllSockets, connectClient } from '../helpers/sockets';
 import { postMultipart, type Part } from '../helpers/uploads';
 import { makeUser, type TestUser } from '../helpers/users';
 import { forgetCachedReads } from '../../models/platform';
 
-let server: TestServer;
+const suite = serverSuite({ teardown: closeAllSockets });
 let owner: TestUser, editor: TestUser;
 let targetItem: number;
 
@@ -47,7 +47,11 @@ async function importFile(
   content: Buffer | string,
   extra: Record<string, string> = {},
 ) {
-  return postMultipart(server.url, 'import/auto', importParts(user, filename, content, extra));
+  return postMultipart(
+    suite.server.url,
+    'import/auto',
+    importParts(user, filename, content, extra),
+  );
 }
 
 function zip(files: Zippable): Buffer {
@@ -80,15 +84,9 @@ async function counts() {
 }
 
 beforeAll(async () => {
-  server = await startTestServer({ env: { LOG_LEVEL: 'silent' } });
   [owner, editor] = await Promise.all([makeUser(), makeUser()]);
   ({ item_id: targetItem } = await makeItem(owner, { item_name: 'Target' }));
   await addMember(targetItem, editor, 1);
-});
-
-afterAll(async () => {
-  closeAllSockets();
-  await server.stop();
 });
 
 describe('round trip', () => {
@@ -99,7 +97,7 @@ describe('round trip', () => {
     await makePage(owner, source, { title: 'Root', content: '# Root\n\n<b>tags</b> & "quotes"' });
     await makePage(owner, source, { title: 'In alpha', catId: a, content: 'alpha &amp; text' });
     await makePage(owner, source, { title: 'Deeper', catId: a1, content: '| a |\n|---|\n| 1 |' });
-    const url = new URL('/api/export/markdown', server.url);
+    const url = new URL('/api/export/markdown', suite.server.url);
     url.searchParams.set('item_id', String(source));
     url.searchParams.set('user_token', owner.user_token);
     const exported = Buffer.from(await (await fetch(url)).arrayBuffer());
@@ -308,7 +306,7 @@ describe('API specifications', () => {
 
 describe('progress', () => {
   test('a long import pushes its progress to the importing user’s socket', async () => {
-    const client = await connectClient(server.url, { user_token: owner.user_token });
+    const client = await connectClient(suite.server.url, { user_token: owner.user_token });
     const files: Zippable = {};
     for (let i = 0; i < 25; i++)
       files[`part/page-${String(i).padStart(2, '0')}.md`] = strToU8(`page ${i}`);

@@ -2,7 +2,7 @@
  * item/add (create and copy), item/update and item/detail over real HTTP: who may, what bad input
  * gets, and what ends up in the database.
  */
-import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import { beforeAll, describe, expect, test } from '@jest/globals';
 import { nextId } from '../../models/platform/counters';
 import { events } from '../../models/platform';
 import { type DomainEvents } from '../../models/platform/events';
@@ -12,24 +12,20 @@ import { Catalog } from '../../models/catalogs/schemas/catalog';
 import { Item } from '../../models/items/schemas/item';
 import { ItemGroup } from '../../models/items/schemas/itemGroup';
 import { Page } from '../../models/pages/schemas/page';
-import { startTestServer, type TestServer } from '../helpers/server';
+import { serverSuite } from '../helpers/apiSuite';
 import { makeUser, type TestUser } from '../helpers/users';
 import { addMember, makeItem } from '../helpers/factories';
 import { forgetCachedReads } from '../../models/platform';
 
-let server: TestServer;
+const suite = serverSuite();
+const { as } = suite;
 let owner: TestUser;
 let other: TestUser;
-const as = (user: TestUser) => server.api.withToken(user.user_token);
 const itemCount = () => Item.countDocuments({});
 
 beforeAll(async () => {
-  server = await startTestServer({ env: { LOG_LEVEL: 'silent' } });
   owner = await makeUser();
   other = await makeUser();
-});
-afterAll(async () => {
-  await server.stop();
 });
 
 async function catalog(itemId: number, name: string, parent = 0, level = 2): Promise<number> {
@@ -72,7 +68,7 @@ async function page(
 describe('item/add', () => {
   test('anonymous callers get 10102 and nothing is created', async () => {
     const before = await itemCount();
-    expect((await server.api.fail('item/add', { item_name: 'Nope' })).error_code).toBe(10102);
+    expect((await suite.server.api.fail('item/add', { item_name: 'Nope' })).error_code).toBe(10102);
     expect(await itemCount()).toBe(before);
   });
 
@@ -99,7 +95,7 @@ describe('item/add', () => {
 
   test('an oversize body is refused with an envelope and writes nothing', async () => {
     const before = await itemCount();
-    const res = await server.request('/api/item/add', {
+    const res = await suite.server.request('/api/item/add', {
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
       body: `user_token=${owner.user_token}&item_name=${'x'.repeat(2 * 1024 * 1024 + 10)}`,
@@ -110,7 +106,7 @@ describe('item/add', () => {
   });
 
   test('prototype-pollution keys are dropped, the item is still made and no prototype changes', async () => {
-    const res = await server.request('/api/item/add', {
+    const res = await suite.server.request('/api/item/add', {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: `{"user_token":"${owner.user_token}","item_name":"Polluter","__proto__":{"polluted":"yes"},"constructor":{"prototype":{"polluted":"yes"}}}`,
@@ -288,7 +284,8 @@ describe('item/update', () => {
   test('anonymous → 10102, stranger and editor → 10303; nothing changes', async () => {
     const before = await row();
     expect(
-      (await server.api.fail('item/update', { item_id: itemId, item_name: 'Hack' })).error_code,
+      (await suite.server.api.fail('item/update', { item_id: itemId, item_name: 'Hack' }))
+        .error_code,
     ).toBe(10102);
     expect(
       (await as(other).fail('item/update', { item_id: itemId, item_name: 'Hack' })).error_code,
@@ -370,7 +367,7 @@ describe('item/detail', () => {
       group_name: 'G',
       item_ids: String(item_id),
     });
-    expect((await server.api.fail('item/detail', { item_id })).error_code).toBe(10102);
+    expect((await suite.server.api.fail('item/detail', { item_id })).error_code).toBe(10102);
     expect((await as(editor).fail('item/detail', { item_id })).error_code).toBe(10303);
     const data = await as(owner).ok<Record<string, unknown>>('item/detail', { item_id });
     expect(data).toMatchObject({

@@ -1,28 +1,26 @@
 /** itemGroup/* over real HTTP: a user's own item groups, and only theirs. */
-import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import { beforeAll, describe, expect, test } from '@jest/globals';
 import { ItemGroup } from '../../models/items/schemas/itemGroup';
 import { ItemSort } from '../../models/items/schemas/itemSort';
-import { startTestServer, type TestServer } from '../helpers/server';
+import { serverSuite } from '../helpers/apiSuite';
 import { makeUser, type TestUser } from '../helpers/users';
 
-let server: TestServer;
+const suite = serverSuite();
+const { as } = suite;
 let me: TestUser;
 let other: TestUser;
-const as = (user: TestUser) => server.api.withToken(user.user_token);
 const groupsOf = (uid: number) => ItemGroup.find({ uid }).sort({ id: 1 }).lean();
 
 beforeAll(async () => {
-  server = await startTestServer({ env: { LOG_LEVEL: 'silent' } });
   me = await makeUser();
   other = await makeUser();
-});
-afterAll(async () => {
-  await server.stop();
 });
 
 describe('itemGroup/save', () => {
   test('anonymous → 10102; too long a name or operator objects → 10101; nothing stored', async () => {
-    expect((await server.api.fail('itemGroup/save', { group_name: 'X' })).error_code).toBe(10102);
+    expect((await suite.server.api.fail('itemGroup/save', { group_name: 'X' })).error_code).toBe(
+      10102,
+    );
     for (const params of [
       { group_name: 'x'.repeat(101) },
       { group_name: { $gt: '' } },

@@ -4,14 +4,14 @@
  * catalog changes invalidate it at once, and that one viewer's filtered view never leaks into
  * another's.
  */
-import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import { beforeAll, describe, expect, test } from '@jest/globals';
 import { invalidateMenu, isMenuCached } from '../../models/catalogs/menu';
 import { Page } from '../../models/pages/schemas/page';
 import type { ShowdocClient } from '../helpers/client';
 import { addMember, makeItem } from '../helpers/factories';
 import { makeCatalog, makePage, updatePage } from '../helpers/pages';
-import { startTestServer, type TestServer } from '../helpers/server';
-import { makeUser, type TestUser } from '../helpers/users';
+import { serverSuite } from '../helpers/apiSuite';
+import { makeUsers, type TestUser } from '../helpers/users';
 import { forgetCachedReads } from '../../models/platform';
 
 interface MenuPage {
@@ -36,22 +36,15 @@ interface Info {
   default_cat_id4: number;
 }
 
-let server: TestServer;
+const suite = serverSuite();
+const { as } = suite;
 let owner: TestUser, editor: TestUser, reader: TestUser, restricted: TestUser;
-let as: (user: TestUser) => ShowdocClient;
 let itemId: number;
 let A: number, A1: number, A1a: number, B: number, C: number;
 let deepPage: number;
 
 beforeAll(async () => {
-  server = await startTestServer({ env: { LOG_LEVEL: 'silent' } });
-  as = (user) => server.api.withToken(user.user_token);
-  [owner, editor, reader, restricted] = await Promise.all([
-    makeUser(),
-    makeUser(),
-    makeUser(),
-    makeUser(),
-  ]);
+  [owner, editor, reader, restricted] = await makeUsers(4);
   ({ item_id: itemId } = await makeItem(owner, { item_name: 'Menu item' }));
   // Order is s_number, then cat_id: B (1) first, then A and C (both 99, A older).
   A = await makeCatalog(owner, itemId, 'A');
@@ -81,10 +74,6 @@ beforeAll(async () => {
     content: 'draft needle',
   });
   invalidateMenu(itemId);
-});
-
-afterAll(async () => {
-  await server?.stop();
 });
 
 const info = (client: ShowdocClient, params: Record<string, string | number> = {}) =>
@@ -134,7 +123,7 @@ describe('menu shape and order', () => {
     const forAuthor = await info(as(editor));
     expect(titles(forAuthor.menu.catalogs[1].pages)).toEqual(['Editor draft']);
     expect(forAuthor.menu.catalogs[1].pages[0].is_draft).toBe('1');
-    for (const viewer of [as(owner), as(reader), server.api])
+    for (const viewer of [as(owner), as(reader), suite.server.api])
       expect((await info(viewer)).menu.catalogs[1].pages).toEqual([]);
   });
 

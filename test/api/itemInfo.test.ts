@@ -2,7 +2,7 @@
  * Opening an item over real HTTP: item/info (payload, flags, visit rules, archive, force_login),
  * the visit-password screen item/pwd (captcha, remembered password) and item/getItemId.
  */
-import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import { describe, expect, test } from '@jest/globals';
 import { createCaptcha } from '../../models/accounts/captcha';
 import { nextId } from '../../models/platform/counters';
 import { Catalog } from '../../models/catalogs/schemas/catalog';
@@ -10,24 +10,13 @@ import { Captcha } from '../../models/accounts/schemas/captcha';
 import { Item } from '../../models/items/schemas/item';
 import { Page } from '../../models/pages/schemas/page';
 import { deleteSetting, setSetting } from '../../models/settings/settings';
-import { startTestServer, type TestServer } from '../helpers/server';
-import { makeUser, type TestUser } from '../helpers/users';
+import { apiSuite } from '../helpers/apiSuite';
+import { makeUser } from '../helpers/users';
 import { addMember, makeItem } from '../helpers/factories';
 import { forgetCachedReads } from '../../models/platform';
 
-let server: TestServer;
-let owner: TestUser;
-let stranger: TestUser;
-const as = (user: TestUser) => server.api.withToken(user.user_token);
-
-beforeAll(async () => {
-  server = await startTestServer({ env: { LOG_LEVEL: 'silent' } });
-  owner = await makeUser();
-  stranger = await makeUser();
-});
-afterAll(async () => {
-  await server.stop();
-});
+const suite = apiSuite();
+const { as } = suite;
 
 /** A fresh captcha and its answer. */
 async function captcha(): Promise<{ captcha_id: number; captcha: string }> {
@@ -38,8 +27,14 @@ async function captcha(): Promise<{ captcha_id: number; captcha: string }> {
 
 describe('item/info', () => {
   test('a public item answers anonymous visitors with the payload, read-only flags and a shaped menu', async () => {
-    const { item_id } = await makeItem(owner, { item_name: 'Public', item_domain: 'publicdoc' });
-    const data = await server.api.ok<Record<string, unknown>>('item/info', { item_id, page_id: 7 });
+    const { item_id } = await makeItem(suite.owner, {
+      item_name: 'Public',
+      item_domain: 'publicdoc',
+    });
+    const data = await suite.server.api.ok<Record<string, unknown>>('item/info', {
+      item_id,
+      page_id: 7,
+    });
     expect(data).toMatchObject({
       item_id: String(item_id),
       item_domain: 'publicdoc',
@@ -67,10 +62,10 @@ describe('item/info', () => {
   });
 
   test('the custom address works in place of the id; the flags follow the caller', async () => {
-    const { item_id } = await makeItem(owner, { item_domain: 'flagsdoc' });
+    const { item_id } = await makeItem(suite.owner, { item_domain: 'flagsdoc' });
     const editor = await makeUser();
     await addMember(item_id, editor, 1);
-    expect(await as(owner).ok('item/info', { item_id: 'flagsdoc' })).toMatchObject({
+    expect(await as(suite.owner).ok('item/info', { item_id: 'flagsdoc' })).toMatchObject({
       item_id: String(item_id),
       is_login: true,
       item_edit: true,
@@ -83,7 +78,7 @@ describe('item/info', () => {
   });
 
   test('the menu lists catalogs and root pages, and a restricted member sees only their catalogs', async () => {
-    const { item_id } = await makeItem(owner);
+    const { item_id } = await makeItem(suite.owner);
     const keep = await nextId('cat_id');
     const hide = await nextId('cat_id');
     await Catalog.create([
@@ -107,7 +102,10 @@ describe('item/info', () => {
       menu: { catalogs: { cat_name: string; pages: { page_id: string }[] }[] };
       default_cat_id3: number;
     };
-    const full = await as(owner).ok<MenuData>('item/info', { item_id, default_page_id: pageId });
+    const full = await as(suite.owner).ok<MenuData>('item/info', {
+      item_id,
+      default_page_id: pageId,
+    });
     expect(full.menu.catalogs.map((c) => c.cat_name).sort()).toEqual(['Hide', 'Keep']);
     expect(full.default_cat_id3).toBe(keep); // a top-level catalog: slot 3, as ShowDoc
     const cut = await as(limited).ok<MenuData>('item/info', { item_id });
@@ -116,38 +114,47 @@ describe('item/info', () => {
   });
 
   test('a private item: strangers and anonymous visitors get 10303, the right _item_pwd opens it read-only', async () => {
-    const { item_id } = await makeItem(owner, { password: 'let-me-in' });
-    expect((await server.api.fail('item/info', { item_id })).error_code).toBe(10303);
-    expect((await as(stranger).fail('item/info', { item_id })).error_code).toBe(10303);
-    expect((await as(stranger).fail('item/info', { item_id, _item_pwd: 'wrong' })).error_code).toBe(
-      10303,
-    );
-    expect(await as(stranger).ok('item/info', { item_id, _item_pwd: 'let-me-in' })).toMatchObject({
+    const { item_id } = await makeItem(suite.owner, { password: 'let-me-in' });
+    expect((await suite.server.api.fail('item/info', { item_id })).error_code).toBe(10303);
+    expect((await as(suite.stranger).fail('item/info', { item_id })).error_code).toBe(10303);
+    expect(
+      (await as(suite.stranger).fail('item/info', { item_id, _item_pwd: 'wrong' })).error_code,
+    ).toBe(10303);
+    expect(
+      await as(suite.stranger).ok('item/info', { item_id, _item_pwd: 'let-me-in' }),
+    ).toMatchObject({
       item_edit: false,
       item_manage: false,
     });
     // `_item_pwd` is read from the query or a form, never from a JSON body (as ShowDoc).
     expect(
-      (await as(stranger).fail('item/info', { item_id, _item_pwd: 'let-me-in' }, { json: true }))
-        .error_code,
+      (
+        await as(suite.stranger).fail(
+          'item/info',
+          { item_id, _item_pwd: 'let-me-in' },
+          { json: true },
+        )
+      ).error_code,
     ).toBe(10303);
   });
 
   test('unknown, zero, deleted and malformed ids get 10101', async () => {
-    const { item_id } = await makeItem(owner);
+    const { item_id } = await makeItem(suite.owner);
     await Item.updateOne({ item_id }, { $set: { is_del: 1 } });
     forgetCachedReads();
     for (const id of [item_id, 0, 'nosuchdomain', ''])
-      expect((await as(owner).fail('item/info', { item_id: id })).error_code).toBe(10101);
-    expect((await as(owner).fail('item/info', { item_id: { $ne: 1 } })).error_code).toBe(10101);
+      expect((await as(suite.owner).fail('item/info', { item_id: id })).error_code).toBe(10101);
+    expect((await as(suite.owner).fail('item/info', { item_id: { $ne: 1 } })).error_code).toBe(
+      10101,
+    );
   });
 
   test('with force_login on, anonymous visitors get 10312 while logged-in users still read', async () => {
-    const { item_id } = await makeItem(owner);
+    const { item_id } = await makeItem(suite.owner);
     await setSetting('force_login', '1');
     try {
-      expect((await server.api.fail('item/info', { item_id })).error_code).toBe(10312);
-      expect(await as(stranger).ok('item/info', { item_id })).toMatchObject({
+      expect((await suite.server.api.fail('item/info', { item_id })).error_code).toBe(10312);
+      expect(await as(suite.stranger).ok('item/info', { item_id })).toMatchObject({
         item_id: String(item_id),
       });
     } finally {
@@ -158,10 +165,10 @@ describe('item/info', () => {
 
 describe('item/pwd', () => {
   test('the captcha is checked first (10206) and is single-use', async () => {
-    const { item_id } = await makeItem(owner, { password: 'pw-1' });
+    const { item_id } = await makeItem(suite.owner, { password: 'pw-1' });
     expect(
       (
-        await server.api.fail('item/pwd', {
+        await suite.server.api.fail('item/pwd', {
           item_id,
           password: 'pw-1',
           captcha_id: 0,
@@ -172,7 +179,7 @@ describe('item/pwd', () => {
     const c = await captcha();
     expect(
       (
-        await server.api.fail('item/pwd', {
+        await suite.server.api.fail('item/pwd', {
           item_id,
           password: 'pw-1',
           captcha_id: c.captcha_id,
@@ -181,21 +188,21 @@ describe('item/pwd', () => {
       ).error_code,
     ).toBe(10206);
     const good = await captcha();
-    await server.api.ok('item/pwd', { item_id, password: 'pw-1', ...good });
+    await suite.server.api.ok('item/pwd', { item_id, password: 'pw-1', ...good });
     expect(
-      (await server.api.fail('item/pwd', { item_id, password: 'pw-1', ...good })).error_code,
+      (await suite.server.api.fail('item/pwd', { item_id, password: 'pw-1', ...good })).error_code,
     ).toBe(10206);
   });
 
   test('a wrong password → 10010, an unknown item → 10101, operator objects → 10101', async () => {
-    const { item_id } = await makeItem(owner, { password: 'pw-2' });
+    const { item_id } = await makeItem(suite.owner, { password: 'pw-2' });
     expect(
-      (await server.api.fail('item/pwd', { item_id, password: 'nope', ...(await captcha()) }))
+      (await suite.server.api.fail('item/pwd', { item_id, password: 'nope', ...(await captcha()) }))
         .error_code,
     ).toBe(10010);
     expect(
       (
-        await server.api.fail('item/pwd', {
+        await suite.server.api.fail('item/pwd', {
           item_id: 999999999,
           password: 'pw-2',
           ...(await captcha()),
@@ -203,13 +210,18 @@ describe('item/pwd', () => {
       ).error_code,
     ).toBe(10101);
     expect(
-      (await server.api.fail('item/pwd', { item_id, password: { $ne: '' }, ...(await captcha()) }))
-        .error_code,
+      (
+        await suite.server.api.fail('item/pwd', {
+          item_id,
+          password: { $ne: '' },
+          ...(await captcha()),
+        })
+      ).error_code,
     ).toBe(10101);
   });
 
   test('the right password (by id, address or page id) answers refer_url; same-site paths only', async () => {
-    const { item_id } = await makeItem(owner, { password: 'pw-3', item_domain: 'pwddoc' });
+    const { item_id } = await makeItem(suite.owner, { password: 'pw-3', item_domain: 'pwddoc' });
     const pageId = await nextId('page_id');
     await Page.create({
       page_id: pageId,
@@ -222,7 +234,7 @@ describe('item/pwd', () => {
     forgetCachedReads();
     const refer = Buffer.from(`/${item_id}/${pageId}`).toString('base64');
     expect(
-      await server.api.ok('item/pwd', {
+      await suite.server.api.ok('item/pwd', {
         item_id,
         password: 'pw-3',
         refer_url: refer,
@@ -230,14 +242,14 @@ describe('item/pwd', () => {
       }),
     ).toEqual({ refer_url: `/${item_id}/${pageId}` });
     expect(
-      await server.api.ok('item/pwd', {
+      await suite.server.api.ok('item/pwd', {
         item_id: 'pwddoc',
         password: 'pw-3',
         ...(await captcha()),
       }),
     ).toEqual({ refer_url: '' });
     expect(
-      await server.api.ok('item/pwd', {
+      await suite.server.api.ok('item/pwd', {
         item_id: 0,
         page_id: pageId,
         password: 'pw-3',
@@ -248,7 +260,7 @@ describe('item/pwd', () => {
     const evil2 = Buffer.from('//evil.example/').toString('base64');
     for (const refer_url of [evil, evil2])
       expect(
-        await server.api.ok('item/pwd', {
+        await suite.server.api.ok('item/pwd', {
           item_id,
           password: 'pw-3',
           refer_url,
@@ -258,9 +270,9 @@ describe('item/pwd', () => {
   });
 
   test('a public item has no password to enter (10010)', async () => {
-    const { item_id } = await makeItem(owner);
+    const { item_id } = await makeItem(suite.owner);
     expect(
-      (await server.api.fail('item/pwd', { item_id, password: '', ...(await captcha()) }))
+      (await suite.server.api.fail('item/pwd', { item_id, password: '', ...(await captcha()) }))
         .error_code,
     ).toBe(10010);
   });
@@ -268,22 +280,25 @@ describe('item/pwd', () => {
 
 describe('item/getItemId', () => {
   test('resolves a custom address to the id for those who may visit; others get 10303, unknown 10101', async () => {
-    const { item_id } = await makeItem(owner, { item_domain: 'resolveme' });
-    expect(await server.api.ok('item/getItemId', { item_domain: 'resolveme' })).toEqual({
+    const { item_id } = await makeItem(suite.owner, { item_domain: 'resolveme' });
+    expect(await suite.server.api.ok('item/getItemId', { item_domain: 'resolveme' })).toEqual({
       item_id,
     });
-    expect(await server.api.ok('item/getItemId', { item_custom_id: 'resolveme' })).toEqual({
+    expect(await suite.server.api.ok('item/getItemId', { item_custom_id: 'resolveme' })).toEqual({
       item_id,
     });
-    const { item_id: hidden } = await makeItem(owner, { item_domain: 'hiddenone', password: 'h' });
+    const { item_id: hidden } = await makeItem(suite.owner, {
+      item_domain: 'hiddenone',
+      password: 'h',
+    });
     expect(
-      (await as(stranger).fail('item/getItemId', { item_domain: 'hiddenone' })).error_code,
+      (await as(suite.stranger).fail('item/getItemId', { item_domain: 'hiddenone' })).error_code,
     ).toBe(10303);
-    expect(await as(owner).ok('item/getItemId', { item_domain: 'hiddenone' })).toEqual({
+    expect(await as(suite.owner).ok('item/getItemId', { item_domain: 'hiddenone' })).toEqual({
       item_id: hidden,
     });
     expect(
-      (await server.api.fail('item/getItemId', { item_domain: 'missingone' })).error_code,
+      (await suite.server.api.fail('item/getItemId', { item_domain: 'missingone' })).error_code,
     ).toBe(10101);
   });
 });

@@ -2,66 +2,53 @@
  * The item setting screen's base-info save over real HTTP: `item/update` changes the personal
  * domain (letters and digits, unique, '' removes it) and the new address opens the item.
  */
-import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import { describe, expect, test } from '@jest/globals';
 import { Item } from '../../models/items/schemas';
 import { addMember, makeItem } from '../helpers/factories';
-import { startTestServer, type TestServer } from '../helpers/server';
-import { makeUser, type TestUser } from '../helpers/users';
+import { apiSuite } from '../helpers/apiSuite';
 
-let server: TestServer;
-let owner: TestUser;
-let editor: TestUser;
-const as = (user: TestUser) => server.api.withToken(user.user_token);
-
-beforeAll(async () => {
-  server = await startTestServer({ env: { LOG_LEVEL: 'silent' } });
-  owner = await makeUser();
-  editor = await makeUser();
-});
-
-afterAll(async () => {
-  await server.stop();
-});
+const suite = apiSuite();
+const { as } = suite;
 
 const domainOf = async (itemId: number) =>
   (await Item.findOne({ item_id: itemId }, { item_domain: 1 }).lean())!.item_domain;
 
 describe('item/update item_domain', () => {
   test('sets a new domain that then resolves the item; re-saving the same one is fine', async () => {
-    const item = await makeItem(owner);
-    await as(owner).ok('item/update', { item_id: item.item_id, item_domain: 'myDocs42' });
+    const item = await makeItem(suite.owner);
+    await as(suite.owner).ok('item/update', { item_id: item.item_id, item_domain: 'myDocs42' });
     expect(await domainOf(item.item_id)).toBe('myDocs42');
-    const found = await server.api.ok<{ item_id: number | string }>('item/getItemId', {
+    const found = await suite.server.api.ok<{ item_id: number | string }>('item/getItemId', {
       item_custom_id: 'myDocs42',
     });
     expect(String(found.item_id)).toBe(String(item.item_id));
-    await as(owner).ok('item/update', {
+    await as(suite.owner).ok('item/update', {
       item_id: item.item_id,
       item_domain: 'myDocs42',
       item_name: 'Renamed',
     });
     expect(await domainOf(item.item_id)).toBe('myDocs42');
-    await as(owner).ok('item/update', { item_id: item.item_id, item_domain: '' });
+    await as(suite.owner).ok('item/update', { item_id: item.item_id, item_domain: '' });
     expect(await domainOf(item.item_id)).toBe('');
   });
 
   test('refuses illegal and taken domains, and editors; the stored domain is unchanged', async () => {
-    const taken = await makeItem(owner, { item_domain: 'takenDomain' });
-    const item = await makeItem(owner, { item_domain: 'keepMe' });
-    await addMember(item.item_id, editor, 1);
+    const taken = await makeItem(suite.owner, { item_domain: 'takenDomain' });
+    const item = await makeItem(suite.owner, { item_domain: 'keepMe' });
+    await addMember(item.item_id, suite.editor, 1);
     for (const bad of ['has space', 'dash-ed', '中文', '12345', 'x'.repeat(51)])
       expect(
-        (await as(owner).fail('item/update', { item_id: item.item_id, item_domain: bad }))
+        (await as(suite.owner).fail('item/update', { item_id: item.item_id, item_domain: bad }))
           .error_code,
       ).toBe(10305);
-    const dup = await as(owner).fail('item/update', {
+    const dup = await as(suite.owner).fail('item/update', {
       item_id: item.item_id,
       item_domain: 'takenDomain',
     });
     expect(dup.error_code).toBe(10304);
     expect(dup.error_message).toMatch(/already used/);
     expect(
-      (await as(editor).fail('item/update', { item_id: item.item_id, item_domain: 'mine' }))
+      (await as(suite.editor).fail('item/update', { item_id: item.item_id, item_domain: 'mine' }))
         .error_code,
     ).not.toBe(0);
     expect(await domainOf(item.item_id)).toBe('keepMe');

@@ -4,30 +4,24 @@
  * cannot save, history and diff work on sheet versions, the lock calls cover the sheet's flow,
  * and each save pushes the changed cells to the page's room.
  */
-import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import { beforeAll, describe, expect, test } from '@jest/globals';
 import { unescapeFromClient } from '../../models/pages/pageContent';
 import { Page } from '../../models/pages/schemas/page';
 import { MAX_SHEET_CONTENT } from '../../models/pages/sheetContent';
 import { addMember, makeItem } from '../helpers/factories';
-import { startTestServer, type TestServer } from '../helpers/server';
+import { serverSuite } from '../helpers/apiSuite';
 import { closeAllSockets, connectClient } from '../helpers/sockets';
 import { makeUser, type TestUser } from '../helpers/users';
 
-let server: TestServer;
+const suite = serverSuite({ teardown: closeAllSockets });
+const { as } = suite;
 let owner: TestUser;
 let editor: TestUser;
 let reader: TestUser;
 
 beforeAll(async () => {
-  server = await startTestServer({ env: { LOG_LEVEL: 'silent' } });
   [owner, editor, reader] = await Promise.all([makeUser(), makeUser(), makeUser()]);
 });
-afterAll(async () => {
-  closeAllSockets();
-  await server.stop();
-});
-
-const as = (user: TestUser) => server.api.withToken(user.user_token);
 
 /** A workbook in x-spreadsheet's format: `cells[sheet][row][col] = text`. */
 function workbook(...sheets: Array<{ name: string; cells: string[][] }>): string {
@@ -180,7 +174,7 @@ describe('history, diff and locks of a spreadsheet page', () => {
 
     await as(editor).ok('page/setLock', { page_id: pageId, item_id: itemId });
     // navigator.sendBeacon posts a form body without headers: the token travels in the body.
-    const beacon = await server.api.ok('page/setLock', {
+    const beacon = await suite.server.api.ok('page/setLock', {
       page_id: pageId,
       item_id: itemId,
       lock_to: 1000,
@@ -198,7 +192,7 @@ describe('live cell changes', () => {
       'page/save',
       save(itemId, pageId, workbook({ name: 'S', cells: [['a', 'b'], ['c']] })),
     );
-    const watcher = await connectClient(server.url, { user_token: reader.user_token });
+    const watcher = await connectClient(suite.server.url, { user_token: reader.user_token });
     expect(await watcher.watch({ page_id: pageId, mode: 'viewing' })).toMatchObject({ ok: true });
 
     await as(editor).ok(

@@ -3,7 +3,7 @@
  * passed in: managers only, recovery into the original catalog (or the root when it is gone), and
  * hard deletion 30 days after the deletion — not after the last edit.
  */
-import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import { beforeAll, describe, expect, test } from '@jest/globals';
 import { events } from '../../models/platform';
 import { type DomainEvents } from '../../models/platform/events';
 import { setPageLock } from '../../models/pages/locks';
@@ -19,11 +19,12 @@ import { toggleShareLink } from '../../models/pages/shareLinks';
 import { nowSeconds } from '../../models/platform/time';
 import { actorOf, addMember, makeItem } from '../helpers/factories';
 import { makeCatalog, makePage, updatePage } from '../helpers/pages';
-import { startTestServer, type TestServer } from '../helpers/server';
-import { makeUser, type TestUser } from '../helpers/users';
+import { serverSuite } from '../helpers/apiSuite';
+import { makeUsers, type TestUser } from '../helpers/users';
 import { forgetCachedReads } from '../../models/platform';
 
-let server: TestServer;
+const suite = serverSuite();
+const { as } = suite;
 let owner: TestUser;
 let admin: TestUser;
 let editor: TestUser;
@@ -31,22 +32,12 @@ let stranger: TestUser;
 let itemId: number;
 
 beforeAll(async () => {
-  server = await startTestServer({ env: { LOG_LEVEL: 'silent' } });
-  [owner, admin, editor, stranger] = await Promise.all([
-    makeUser(),
-    makeUser(),
-    makeUser(),
-    makeUser(),
-  ]);
+  [owner, admin, editor, stranger] = await makeUsers(4);
   ({ item_id: itemId } = await makeItem(owner));
   await addMember(itemId, admin, 2);
   await addMember(itemId, editor, 1);
 });
-afterAll(async () => {
-  await server.stop();
-});
 
-const as = (user: TestUser) => server.api.withToken(user.user_token);
 const DAY = 86_400;
 
 async function binned(
@@ -61,7 +52,9 @@ async function binned(
 
 describe('recycle/getList', () => {
   test('anonymous → 10102; editors and strangers → 10303; item_id ≤ 0 → []', async () => {
-    expect((await server.api.fail('recycle/getList', { item_id: itemId })).error_code).toBe(10102);
+    expect((await suite.server.api.fail('recycle/getList', { item_id: itemId })).error_code).toBe(
+      10102,
+    );
     expect((await as(editor).fail('recycle/getList', { item_id: itemId })).error_code).toBe(10303);
     expect((await as(stranger).fail('recycle/getList', { item_id: itemId })).error_code).toBe(
       10303,
@@ -95,7 +88,7 @@ describe('recycle/recover', () => {
   test('anonymous → 10102; bad ids → 10101; editors → 10303; a page not in the bin → 10101; nothing restored', async () => {
     const page = await binned('Stay deleted');
     expect(
-      (await server.api.fail('recycle/recover', { item_id: itemId, page_id: page.page_id }))
+      (await suite.server.api.fail('recycle/recover', { item_id: itemId, page_id: page.page_id }))
         .error_code,
     ).toBe(10102);
     expect(

@@ -5,11 +5,10 @@
  * next search, and a restricted member never finds pages outside their catalogs, even when the
  * item's index was built by someone who sees everything.
  */
-import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import type { ShowdocClient } from '../helpers/client';
+import { beforeAll, describe, expect, test } from '@jest/globals';
 import { addMember, makeItem } from '../helpers/factories';
-import { makeCatalog, makePage } from '../helpers/pages';
-import { startTestServer, type TestServer } from '../helpers/server';
+import { makeCatalog, makePage, makePages } from '../helpers/pages';
+import { serverSuite } from '../helpers/apiSuite';
 import { makeUser, type TestUser } from '../helpers/users';
 
 interface Result {
@@ -17,49 +16,33 @@ interface Result {
   pages: { page_id: string; page_title: string; search_content: string }[];
 }
 
-let server: TestServer;
+const suite = serverSuite();
+const { as } = suite;
 let owner: TestUser, restricted: TestUser;
-let as: (user: TestUser) => ShowdocClient;
 let itemId: number;
 let open: number, closed: number;
 
 beforeAll(async () => {
-  server = await startTestServer({ env: { LOG_LEVEL: 'silent' } });
-  as = (user) => server.api.withToken(user.user_token);
   [owner, restricted] = await Promise.all([makeUser(), makeUser()]);
   ({ item_id: itemId } = await makeItem(owner, { item_name: 'Indexed docs' }));
   open = await makeCatalog(owner, itemId, 'Open');
   closed = await makeCatalog(owner, itemId, 'Closed');
   await addMember(itemId, restricted, 0, [open]);
-  await makePage(owner, itemId, {
-    title: 'Endpoint list',
-    content: 'GET /users/{id} returns one user. The endpoint is rate-limited.',
-    catId: open,
-  });
-  await makePage(owner, itemId, {
-    title: 'Changelog',
-    content: 'endpoint endpoint endpoint: three mentions, none in the title',
-    catId: open,
-  });
-  await makePage(owner, itemId, {
-    title: 'Overview',
-    content: 'Mentions the ENDPOINT once.',
-    catId: closed,
-  });
-  await makePage(owner, itemId, {
-    title: '接口文档',
-    content: '这是用户接口的文档。API文档在这里。',
-    catId: open,
-  });
-  await makePage(owner, itemId, {
-    title: 'データ',
-    content: '東京のデータベース設計書',
-    catId: closed,
-  });
-});
-
-afterAll(async () => {
-  await server?.stop();
+  await makePages(owner, itemId, [
+    {
+      title: 'Endpoint list',
+      content: 'GET /users/{id} returns one user. The endpoint is rate-limited.',
+      catId: open,
+    },
+    {
+      title: 'Changelog',
+      content: 'endpoint endpoint endpoint: three mentions, none in the title',
+      catId: open,
+    },
+    { title: 'Overview', content: 'Mentions the ENDPOINT once.', catId: closed },
+    { title: '接口文档', content: '这是用户接口的文档。API文档在这里。', catId: open },
+    { title: 'データ', content: '東京のデータベース設計書', catId: closed },
+  ]);
 });
 
 const search = (user: TestUser, keyword: string) =>

@@ -3,12 +3,11 @@
  * Japanese / Korean text, ranking, snippets, and access — items the user cannot read, catalogs
  * outside a member's restriction and other people's drafts never appear.
  */
-import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import type { ShowdocClient } from '../helpers/client';
+import { beforeAll, describe, expect, test } from '@jest/globals';
 import { addMember, makeItem } from '../helpers/factories';
-import { makeCatalog, makePage } from '../helpers/pages';
-import { startTestServer, type TestServer } from '../helpers/server';
-import { makeUser, type TestUser } from '../helpers/users';
+import { makeCatalog, makePage, makePages } from '../helpers/pages';
+import { serverSuite } from '../helpers/apiSuite';
+import { makeUsers, type TestUser } from '../helpers/users';
 
 interface Hit {
   page_id: string;
@@ -25,20 +24,13 @@ interface Result {
   pages: Hit[];
 }
 
-let server: TestServer;
+const suite = serverSuite();
+const { as } = suite;
 let owner: TestUser, reader: TestUser, restricted: TestUser, stranger: TestUser;
-let as: (user: TestUser) => ShowdocClient;
 let mainItem: number, secondItem: number, foreignItem: number;
 
 beforeAll(async () => {
-  server = await startTestServer({ env: { LOG_LEVEL: 'silent' } });
-  as = (user) => server.api.withToken(user.user_token);
-  [owner, reader, restricted, stranger] = await Promise.all([
-    makeUser(),
-    makeUser(),
-    makeUser(),
-    makeUser(),
-  ]);
+  [owner, reader, restricted, stranger] = await makeUsers(4);
   ({ item_id: mainItem } = await makeItem(owner, { item_name: 'Main docs' }));
   ({ item_id: secondItem } = await makeItem(owner, { item_name: 'Second docs' }));
   ({ item_id: foreignItem } = await makeItem(stranger, {
@@ -51,60 +43,25 @@ beforeAll(async () => {
   await addMember(mainItem, reader, 0);
   await addMember(mainItem, restricted, 0, [open]);
 
-  await makePage(owner, mainItem, {
-    title: 'Install guide',
-    content: 'How to install.',
-    catId: open,
-  });
-  await makePage(owner, mainItem, {
-    title: 'Notes',
-    content: 'guide one, guide two, Guide three',
-    catId: open,
-  });
-  await makePage(owner, mainItem, { title: 'Misc', content: 'a single guide mention', catId: sub });
-  await makePage(owner, mainItem, {
-    title: 'Secret guide',
-    content: 'closed catalog',
-    catId: closed,
-  });
-  await makePage(owner, mainItem, { title: 'Root guide', content: 'at the root' });
-  await makePage(owner, mainItem, {
-    title: 'Draft guide',
-    content: 'unfinished',
-    catId: open,
-    isDraft: 1,
-  });
-  await makePage(owner, mainItem, {
-    title: '数据库设计',
-    content: '这是一个关于数据库的文档。数据库很重要。',
-    catId: open,
-  });
-  await makePage(owner, mainItem, {
-    title: 'データベース',
-    content: '日本語のデータベース設計',
-    catId: open,
-  });
-  await makePage(owner, mainItem, {
-    title: '한국어',
-    content: '데이터베이스 설계 문서',
-    catId: open,
-  });
-  await makePage(owner, mainItem, {
-    title: 'Patterns',
-    content: 'use a.*b as a glob and call f(x) with [brackets] and $1',
-    catId: open,
-  });
-  await makePage(owner, mainItem, {
-    title: 'Long',
-    content: `${'x'.repeat(500)}MARKER${'y'.repeat(500)}`,
-    catId: open,
-  });
+  await makePages(owner, mainItem, [
+    { title: 'Install guide', content: 'How to install.', catId: open },
+    { title: 'Notes', content: 'guide one, guide two, Guide three', catId: open },
+    { title: 'Misc', content: 'a single guide mention', catId: sub },
+    { title: 'Secret guide', content: 'closed catalog', catId: closed },
+    { title: 'Root guide', content: 'at the root' },
+    { title: 'Draft guide', content: 'unfinished', catId: open, isDraft: 1 },
+    { title: '数据库设计', content: '这是一个关于数据库的文档。数据库很重要。', catId: open },
+    { title: 'データベース', content: '日本語のデータベース設計', catId: open },
+    { title: '한국어', content: '데이터베이스 설계 문서', catId: open },
+    {
+      title: 'Patterns',
+      content: 'use a.*b as a glob and call f(x) with [brackets] and $1',
+      catId: open,
+    },
+    { title: 'Long', content: `${'x'.repeat(500)}MARKER${'y'.repeat(500)}`, catId: open },
+  ]);
   await makePage(owner, secondItem, { title: 'Second guide', content: 'in the second item' });
   await makePage(stranger, foreignItem, { title: 'Foreign guide', content: 'guide guide guide' });
-});
-
-afterAll(async () => {
-  await server?.stop();
 });
 
 const search = (user: TestUser, params: Record<string, string | number>) =>
@@ -114,7 +71,8 @@ const titles = (r: Result) => r.pages.map((p) => p.page_title);
 describe('item/search: permissions and input', () => {
   test('anonymous → 10102', async () => {
     expect(
-      (await server.api.fail('item/search', { keyword: 'guide', item_id: mainItem })).error_code,
+      (await suite.server.api.fail('item/search', { keyword: 'guide', item_id: mainItem }))
+        .error_code,
     ).toBe(10102);
   });
 

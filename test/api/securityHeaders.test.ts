@@ -5,24 +5,20 @@
  * client's Host (or an untrusted X-Forwarded-Host) header.
  */
 import http from 'node:http';
-import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import { beforeAll, describe, expect, test } from '@jest/globals';
 import { setSetting } from '../../models/settings/settings';
 import { makeItem } from '../helpers/factories';
-import { startTestServer, type TestServer } from '../helpers/server';
+import { serverSuite } from '../helpers/apiSuite';
 import { multipartBody, samples } from '../helpers/uploads';
 import { makeUser, type TestUser } from '../helpers/users';
 
-let server: TestServer;
+const suite = serverSuite();
 let owner: TestUser;
 let itemId: number;
 
 beforeAll(async () => {
-  server = await startTestServer({ env: { LOG_LEVEL: 'silent' } });
   owner = await makeUser();
   itemId = (await makeItem(owner)).item_id;
-});
-afterAll(async () => {
-  await server?.stop();
 });
 
 function expectFramingAndSniffing(headers: Headers): void {
@@ -37,17 +33,17 @@ function expectFramingAndSniffing(headers: Headers): void {
 
 describe('headers', () => {
   test('the web app page carries the CSP, framing, nosniff and referrer headers', async () => {
-    const page = await server.request('/');
+    const page = await suite.server.request('/');
     expect(page.status).toBe(200);
     expectFramingAndSniffing(page.headers);
   });
 
   test('API answers carry them too, and are never stored by a cache', async () => {
-    const answer = await server.api.withToken(owner.user_token).call('user/info');
+    const answer = await suite.server.api.withToken(owner.user_token).call('user/info');
     expect(answer.body.error_code).toBe(0);
     expectFramingAndSniffing(answer.headers);
     expect(answer.headers.get('cache-control')).toBe('no-store');
-    const anonymous = await server.api.call('item/myList');
+    const anonymous = await suite.server.api.call('item/myList');
     expect(anonymous.headers.get('cache-control')).toBe('no-store');
   });
 });
@@ -63,7 +59,7 @@ function uploadWithHost(headers: Record<string, string>): Promise<string> {
     const req = http.request(
       {
         host: '127.0.0.1',
-        port: server.port,
+        port: suite.server.port,
         method: 'POST',
         path: '/api/page/uploadImg',
         headers: { 'content-type': contentType, 'content-length': body.length, ...headers },
@@ -82,7 +78,7 @@ function uploadWithHost(headers: Record<string, string>): Promise<string> {
 describe('absolute URLs', () => {
   test('a forged Host or X-Forwarded-Host header never becomes the link host', async () => {
     const url = await uploadWithHost({ host: 'evil.example', 'x-forwarded-host': 'evil2.example' });
-    expect(url).toMatch(new RegExp(`^http://127\\.0\\.0\\.1:${server.port}/server/`));
+    expect(url).toMatch(new RegExp(`^http://127\\.0\\.0\\.1:${suite.server.port}/server/`));
     expect(url).not.toMatch(/evil/);
   });
 

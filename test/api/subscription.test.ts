@@ -13,6 +13,7 @@ import {
   setTeamItemAuthority,
 } from '../helpers/factories';
 import { apiSuite } from '../helpers/apiSuite';
+import type { ApiParams, ShowdocClient } from '../helpers/client';
 import { makeCatalog, makePage } from '../helpers/pages';
 import { makeUser, type TestUser } from '../helpers/users';
 
@@ -37,6 +38,19 @@ const subscribers = async (pageId: number) =>
   (await Subscription.find({ object_id: pageId, object_type: 'page' }).distinct('uid')).sort(
     (a, b) => a - b,
   );
+
+/** A new page by the owner, once its creator's subscription has landed. */
+async function subscribedPage(catId?: number) {
+  const page = await makePage(suite.owner, suite.itemId, { catId });
+  await eventually(
+    () => subscribers(page.page_id),
+    (uids) => uids.length === 1,
+  );
+  return page;
+}
+
+const failCode = async (client: ShowdocClient, action: string, params: ApiParams) =>
+  (await client.fail(action, params)).error_code;
 
 beforeAll(async () => {
   [restricted, teamMate] = await Promise.all([makeUser(), makeUser()]);
@@ -68,11 +82,7 @@ describe('subscribing the creator', () => {
   });
 
   test('saving an existing page subscribes nobody new', async () => {
-    const page = await makePage(suite.owner, suite.itemId);
-    await eventually(
-      () => subscribers(page.page_id),
-      (uids) => uids.length === 1,
-    );
+    const page = await subscribedPage();
     await as(suite.editor).ok('page/save', {
       page_id: page.page_id,
       item_id: suite.itemId,
@@ -88,21 +98,19 @@ describe('subscription/getPageList', () => {
   test('anonymous 10102; page_id ≤ 0 answers []; missing page 10101; readers 10103; strangers as a missing page (10101)', async () => {
     const page = await makePage(suite.owner, suite.itemId);
     expect(
-      (await suite.server.api.fail('subscription/getPageList', { page_id: page.page_id }))
-        .error_code,
+      await failCode(suite.server.api, 'subscription/getPageList', { page_id: page.page_id }),
     ).toBe(10102);
     expect(await as(suite.owner).ok('subscription/getPageList', { page_id: 0 })).toEqual([]);
-    expect(
-      (await as(suite.owner).fail('subscription/getPageList', { page_id: 999_999 })).error_code,
-    ).toBe(10101);
+    expect(await failCode(as(suite.owner), 'subscription/getPageList', { page_id: 999_999 })).toBe(
+      10101,
+    );
     for (const user of [suite.reader, teamMate])
       expect(
         (await as(user).fail('subscription/getPageList', { page_id: page.page_id })).error_code,
       ).toBe(10103);
     // A stranger cannot see the page at all: the answer is the missing page's (issue #16).
     expect(
-      (await as(suite.stranger).fail('subscription/getPageList', { page_id: page.page_id }))
-        .error_code,
+      await failCode(as(suite.stranger), 'subscription/getPageList', { page_id: page.page_id }),
     ).toBe(10101);
   });
 
@@ -115,11 +123,7 @@ describe('subscription/getPageList', () => {
   test('editors get the subscribers with their username and name, all columns as strings', async () => {
     const named = await makeUser({ name: 'Named Person' });
     await addMember(suite.itemId, named, 0);
-    const page = await makePage(suite.owner, suite.itemId);
-    await eventually(
-      () => subscribers(page.page_id),
-      (uids) => uids.length === 1,
-    );
+    const page = await subscribedPage();
     await as(suite.editor).ok('subscription/savePage', {
       page_id: page.page_id,
       uids: String(named.uid),
@@ -149,35 +153,25 @@ describe('subscription/getPageList', () => {
 
 describe('subscription/savePage', () => {
   test('anonymous 10102; page_id ≤ 0 10100; missing page 10101; readers 10103 — nothing written', async () => {
-    const page = await makePage(suite.owner, suite.itemId);
-    await eventually(
-      () => subscribers(page.page_id),
-      (uids) => uids.length === 1,
-    );
+    const page = await subscribedPage();
     const uids = String(suite.reader.uid);
     expect(
-      (await suite.server.api.fail('subscription/savePage', { page_id: page.page_id, uids }))
-        .error_code,
+      await failCode(suite.server.api, 'subscription/savePage', { page_id: page.page_id, uids }),
     ).toBe(10102);
+    expect(await failCode(as(suite.editor), 'subscription/savePage', { page_id: 0, uids })).toBe(
+      10100,
+    );
     expect(
-      (await as(suite.editor).fail('subscription/savePage', { page_id: 0, uids })).error_code,
-    ).toBe(10100);
-    expect(
-      (await as(suite.editor).fail('subscription/savePage', { page_id: 999_999, uids })).error_code,
+      await failCode(as(suite.editor), 'subscription/savePage', { page_id: 999_999, uids }),
     ).toBe(10101);
     expect(
-      (await as(suite.reader).fail('subscription/savePage', { page_id: page.page_id, uids }))
-        .error_code,
+      await failCode(as(suite.reader), 'subscription/savePage', { page_id: page.page_id, uids }),
     ).toBe(10103);
     expect(await subscribers(page.page_id)).toEqual([suite.owner.uid]);
   });
 
   test('malformed ids, strangers, unknown users and members who cannot see the page are refused; nothing is written', async () => {
-    const page = await makePage(suite.owner, suite.itemId, { catId: catB });
-    await eventually(
-      () => subscribers(page.page_id),
-      (uids) => uids.length === 1,
-    );
+    const page = await subscribedPage(catB);
     for (const uids of [
       `${suite.reader.uid},abc`,
       `${suite.reader.uid},${suite.stranger.uid}`,
@@ -201,11 +195,7 @@ describe('subscription/savePage', () => {
   });
 
   test('subscribes members of every kind, idempotently (comma list or array)', async () => {
-    const page = await makePage(suite.owner, suite.itemId, { catId: catA });
-    await eventually(
-      () => subscribers(page.page_id),
-      (uids) => uids.length === 1,
-    );
+    const page = await subscribedPage(catA);
     const uids = `${suite.reader.uid},${teamMate.uid},${restricted.uid},${suite.reader.uid}`;
     expect(
       await as(suite.editor).ok('subscription/savePage', { page_id: page.page_id, uids }),
@@ -222,11 +212,7 @@ describe('subscription/savePage', () => {
   });
 
   test('an empty uid list changes nothing', async () => {
-    const page = await makePage(suite.owner, suite.itemId);
-    await eventually(
-      () => subscribers(page.page_id),
-      (uids) => uids.length === 1,
-    );
+    const page = await subscribedPage();
     expect(
       await as(suite.editor).ok('subscription/savePage', { page_id: page.page_id, uids: '' }),
     ).toEqual([]);
@@ -236,36 +222,28 @@ describe('subscription/savePage', () => {
 
 describe('subscription/deletePage', () => {
   test('anonymous 10102; page_id ≤ 0 10100; readers 10103; malformed ids 10101 — nothing removed', async () => {
-    const page = await makePage(suite.owner, suite.itemId);
-    await eventually(
-      () => subscribers(page.page_id),
-      (uids) => uids.length === 1,
-    );
+    const page = await subscribedPage();
     const uids = String(suite.owner.uid);
     expect(
-      (await suite.server.api.fail('subscription/deletePage', { page_id: page.page_id, uids }))
-        .error_code,
+      await failCode(suite.server.api, 'subscription/deletePage', { page_id: page.page_id, uids }),
     ).toBe(10102);
+    expect(await failCode(as(suite.editor), 'subscription/deletePage', { page_id: 0, uids })).toBe(
+      10100,
+    );
     expect(
-      (await as(suite.editor).fail('subscription/deletePage', { page_id: 0, uids })).error_code,
-    ).toBe(10100);
-    expect(
-      (await as(suite.reader).fail('subscription/deletePage', { page_id: page.page_id, uids }))
-        .error_code,
+      await failCode(as(suite.reader), 'subscription/deletePage', { page_id: page.page_id, uids }),
     ).toBe(10103);
     expect(
-      (await as(suite.editor).fail('subscription/deletePage', { page_id: page.page_id, uids: 'x' }))
-        .error_code,
+      await failCode(as(suite.editor), 'subscription/deletePage', {
+        page_id: page.page_id,
+        uids: 'x',
+      }),
     ).toBe(10101);
     expect(await subscribers(page.page_id)).toEqual([suite.owner.uid]);
   });
 
   test('removes exactly the listed subscriptions', async () => {
-    const page = await makePage(suite.owner, suite.itemId);
-    await eventually(
-      () => subscribers(page.page_id),
-      (uids) => uids.length === 1,
-    );
+    const page = await subscribedPage();
     await as(suite.editor).ok('subscription/savePage', {
       page_id: page.page_id,
       uids: `${suite.reader.uid},${suite.editor.uid}`,
@@ -311,8 +289,8 @@ describe('member/getAllList for the notify dialog', () => {
   });
 
   test('readers get 10301, as the dialog is an editor’s tool', async () => {
-    expect(
-      (await as(suite.reader).fail('member/getAllList', { item_id: suite.itemId })).error_code,
-    ).toBe(10301);
+    expect(await failCode(as(suite.reader), 'member/getAllList', { item_id: suite.itemId })).toBe(
+      10301,
+    );
   });
 });

@@ -8,7 +8,7 @@ import { makeItem } from '../helpers/factories';
 import { makePage } from '../helpers/pages';
 import { makeUser } from '../helpers/users';
 import { browserSuite, openPage } from './helpers';
-import { RENDERING, waitForPage } from './readerFixture';
+import { renderingDone, RENDERING, waitForPage } from './readerFixture';
 
 let itemId = 0;
 let pageId = 0;
@@ -37,11 +37,7 @@ test('the reader shows code, math and a mermaid diagram under the CSP without a 
   const response = await page.goto(`${suite.server.url}/${itemId}/${pageId}`);
   expect(response?.headers()['content-security-policy']).toContain("script-src 'self'");
   await waitForPage(page, 'Rendering');
-  const md = page.getByTestId('markdown');
-  await md.locator('code.language-js .hljs-keyword').first().waitFor();
-  await expect(md.locator('.katex').count()).resolves.toBe(2);
-  await md.locator('.md-mermaid[data-drawn="yes"] svg').waitFor();
-  await expect(md.locator('.md-mermaid svg').textContent()).resolves.toContain('Finish');
+  await renderingDone(page);
 
   const violations = await page.evaluate(
     () => (window as unknown as { cspViolations: string[] }).cspViolations,

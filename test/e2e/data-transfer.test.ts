@@ -11,19 +11,11 @@ import type { Page } from 'playwright-core';
 import { makeItem } from '../helpers/factories';
 import { makeCatalog, makePage } from '../helpers/pages';
 import { makeUser, type TestUser } from '../helpers/users';
-import { browserSuite, openPage, screenshot } from './helpers';
+import { browserSuite, screenshot } from './helpers';
 
 const suite = browserSuite();
 
-async function loggedIn(user: TestUser, path: string): Promise<Page> {
-  const tp = await openPage(suite.browser);
-  suite.opened.push(tp);
-  await tp.page.goto(
-    `${suite.server.url}/user/loginByUserToken?user_token=${user.user_token}&redirect_uri=${encodeURIComponent(path)}`,
-  );
-  await tp.page.waitForURL(`${suite.server.url}${path}`);
-  return tp.page;
-}
+const loggedIn = (user: TestUser, path: string) => suite.openAs(user, path);
 
 /** Opens an entry of the reader's manager menu (retrying a click swallowed by its animation). */
 async function manage(page: Page, entry: string, dialogTitle: string) {

@@ -21,12 +21,11 @@ import { addMember, makeItem } from '../helpers/factories';
 import { makePage } from '../helpers/pages';
 import { postMultipart, samples } from '../helpers/uploads';
 import { makeUser, type TestUser } from '../helpers/users';
-import { editorText, openEditor, pasteInto } from './editorHelpers';
+import { editedItem, editorText, openEditor, pasteInto } from './editorHelpers';
 import { browserSuite, screenshot } from './helpers';
 import { eventually } from './readerFixture';
 
-let owner: TestUser;
-let editor: TestUser;
+let owner: TestUser, editor: TestUser;
 let subscriber: TestUser;
 let docsId: number;
 let otherId: number;
@@ -34,12 +33,9 @@ let workDir: string;
 
 const suite = browserSuite({
   setup: async () => {
-    owner = await makeUser({ name: 'Olive Owner' });
-    editor = await makeUser({ name: 'Eddie Editor' });
+    ({ owner, editor, itemId: docsId } = await editedItem('Docs'));
     subscriber = await makeUser({ name: 'Sam Subscriber' });
-    docsId = (await makeItem(owner, { item_name: 'Docs' })).item_id;
     otherId = (await makeItem(owner, { item_name: 'Other project' })).item_id;
-    await addMember(docsId, editor, 1);
     await addMember(docsId, subscriber, 0);
     workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'quire-editor-assets-'));
   },

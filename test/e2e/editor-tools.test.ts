@@ -9,23 +9,17 @@ import { expect, test } from '@jest/globals';
 import type { Page } from 'playwright-core';
 import { PageHistory } from '../../models/pages/schemas/pageHistory';
 import { sqlToMarkdownTable } from '../../models/pages/sqlTable';
-import { addMember, makeItem } from '../helpers/factories';
 import { makePage, updatePage } from '../helpers/pages';
-import { makeUser, type TestUser } from '../helpers/users';
-import { editorText, openEditor } from './editorHelpers';
+import type { TestUser } from '../helpers/users';
+import { editedItem, editorText, openEditor } from './editorHelpers';
 import { browserSuite, openPage, screenshot } from './helpers';
 import { eventually, loginAs } from './readerFixture';
 
-let owner: TestUser;
-let editor: TestUser;
-let itemId: number;
+let owner: TestUser, editor: TestUser, itemId: number;
 
 const suite = browserSuite({
   setup: async () => {
-    owner = await makeUser({ name: 'Olive Owner' });
-    editor = await makeUser({ name: 'Eddie Editor' });
-    ({ item_id: itemId } = await makeItem(owner, { item_name: 'Tools' }));
-    await addMember(itemId, editor, 1);
+    ({ owner, editor, itemId } = await editedItem('Tools'));
   },
 });
 

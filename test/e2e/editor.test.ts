@@ -7,16 +7,21 @@ import { expect, test } from '@jest/globals';
 import { Catalog } from '../../models/catalogs/schemas/catalog';
 import { Page as PageModel } from '../../models/pages/schemas/page';
 import { PageHistory } from '../../models/pages/schemas/pageHistory';
-import { addMember, makeItem } from '../helpers/factories';
+import { makeItem } from '../helpers/factories';
 import { makePage } from '../helpers/pages';
-import { makeUser, type TestUser } from '../helpers/users';
+import type { TestUser } from '../helpers/users';
 import { browserSuite, screenshot } from './helpers';
-import { editorReady, editorText, openEditor, pasteInto, typeAtEnd } from './editorHelpers';
+import {
+  editedItem,
+  editorReady,
+  editorText,
+  openEditor,
+  pasteInto,
+  typeAtEnd,
+} from './editorHelpers';
 import { eventually } from './readerFixture';
 
-let owner: TestUser;
-let editor: TestUser;
-let itemId: number;
+let owner: TestUser, editor: TestUser, itemId: number;
 /** Custom page IDs and item names are unique in the suite's one database: numbered per use. */
 let attempt = 0;
 
@@ -26,10 +31,7 @@ const PNG =
 
 const suite = browserSuite({
   setup: async () => {
-    owner = await makeUser({ name: 'Olive Owner' });
-    editor = await makeUser({ name: 'Eddie Editor' });
-    ({ item_id: itemId } = await makeItem(owner, { item_name: 'Handbook' }));
-    await addMember(itemId, editor, 1);
+    ({ owner, editor, itemId } = await editedItem('Handbook'));
   },
 });
 

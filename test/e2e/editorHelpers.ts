@@ -4,6 +4,7 @@
  * events (a DataTransfer built in the page, as the browser hands one to the editor).
  */
 import type { Page } from 'playwright-core';
+import { makeEditedItem } from '../helpers/factories';
 import type { TestUser } from '../helpers/users';
 import type { BrowserSuite } from './helpers';
 import { loginAs } from './readerFixture';
@@ -76,3 +77,10 @@ export async function pasteInto(
     );
   }, data);
 }
+
+/** The editor suites' item: Olive Owner's, with Eddie Editor as an edit member. */
+export const editedItem = (itemName: string) =>
+  makeEditedItem(
+    { item_name: itemName },
+    { owner: { name: 'Olive Owner' }, editor: { name: 'Eddie Editor' } },
+  );

@@ -16,6 +16,7 @@ import { MOTION_OFF_FLAG } from '../../web/motion';
 import { webBuildIsStale } from '../../scripts/webBuild';
 import { BROWSER_UA } from '../helpers/client';
 import { startTestServer, type TestServer, type TestServerOptions } from '../helpers/server';
+import type { TestUser } from '../helpers/users';
 
 export const CHROMIUM = '/usr/bin/chromium';
 export const SCREENSHOT_DIR = path.join(ROOT, 'test-results', 'screenshots');
@@ -209,6 +210,8 @@ export interface BrowserSuite {
   opened: TestPage[];
   /** Opens a page (openPage) and registers it in `opened`. */
   open(options?: Parameters<typeof openPage>[1]): Promise<TestPage>;
+  /** Opens a page signed in as `user` (loginByUserToken) and waits until it shows `path`. */
+  openAs(user: TestUser, path: string): Promise<Page>;
 }
 
 /**
@@ -231,6 +234,14 @@ export function browserSuite(
       const tp = await openPage(suite.browser, pageOptions);
       suite.opened.push(tp);
       return tp;
+    },
+    async openAs(user: TestUser, path: string) {
+      const { page } = await suite.open();
+      await page.goto(
+        `${suite.server.url}/user/loginByUserToken?user_token=${user.user_token}&redirect_uri=${encodeURIComponent(path)}`,
+      );
+      await page.waitForURL(`${suite.server.url}${path}`);
+      return page;
     },
   } as unknown as BrowserSuite;
   beforeAll(async () => {

@@ -4,25 +4,16 @@
  * arrive and gets the notice live; the helpful / not helpful counts follow the reader's votes.
  */
 import { expect, test } from '@jest/globals';
-import type { Page } from 'playwright-core';
 import { Item } from '../../models/items/schemas';
 import { addMember, makeItem } from '../helpers/factories';
 import { makePage } from '../helpers/pages';
 import { makeUser, type TestUser } from '../helpers/users';
-import { browserSuite, openPage, screenshot } from './helpers';
+import { browserSuite, screenshot } from './helpers';
 import { forgetCachedReads } from '../../models/platform';
 
 const suite = browserSuite();
 
-async function loggedIn(user: TestUser, path: string): Promise<Page> {
-  const tp = await openPage(suite.browser);
-  suite.opened.push(tp);
-  await tp.page.goto(
-    `${suite.server.url}/user/loginByUserToken?user_token=${user.user_token}&redirect_uri=${encodeURIComponent(path)}`,
-  );
-  await tp.page.waitForURL(`${suite.server.url}${path}`);
-  return tp.page;
-}
+const loggedIn = (user: TestUser, path: string) => suite.openAs(user, path);
 
 test('a reader comments on a page; the author sees it and the notice live; feedback counts', async () => {
   const author = await makeUser();

@@ -6,7 +6,15 @@
  */
 import { describe, expect, test } from '@jest/globals';
 
-import { eventually, GUIDE_DOMAIN, loginAs, readerSuite, shot, waitForPage } from './readerFixture';
+import {
+  eventually,
+  GUIDE_DOMAIN,
+  loginAs,
+  readerSuite,
+  renderingDone,
+  shot,
+  waitForPage,
+} from './readerFixture';
 
 const suite = readerSuite();
 const { open } = suite;
@@ -185,11 +193,8 @@ describe('reading a page', () => {
     const { page } = await open();
     await page.goto(`${suite.server.url}/${GUIDE_DOMAIN}/${suite.fx.guide.rendering}`);
     await waitForPage(page, 'Rendering');
+    await renderingDone(page);
     const md = page.getByTestId('markdown');
-    await md.locator('code.language-js .hljs-keyword').first().waitFor();
-    await expect(md.locator('.katex').count()).resolves.toBe(2);
-    await md.locator('.md-mermaid[data-drawn="yes"] svg').waitFor();
-    await expect(md.locator('.md-mermaid svg').textContent()).resolves.toContain('Finish');
     await shot(page, 'reader-rendering');
 
     await page.goto(`${suite.server.url}/${GUIDE_DOMAIN}/${suite.fx.guide.welcome}`);

@@ -3,12 +3,13 @@
  * the API uses), logging a browser profile in without the login form (the login form has its own
  * suite), and waiting for a page of the reader to be on screen.
  */
+import { expect } from '@jest/globals';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { browserSuite, SCREENSHOT_DIR, type BrowserSuite, type TestPage } from './helpers';
 import { addMember, makeItem } from '../helpers/factories';
-import { makeCatalog, makePage, updatePage } from '../helpers/pages';
+import { makeCatalog, makePage, makePages, updatePage } from '../helpers/pages';
 import { makeUser, type TestUser } from '../helpers/users';
 import { Page as PageModel } from '../../models/pages/schemas/page';
 
@@ -167,32 +168,13 @@ export async function makeFixture(): Promise<Fixture> {
   const chapterA = await makeCatalog(owner, guideId, 'Chapter A');
   const sectionB = await makeCatalog(owner, guideId, 'Section B', chapterA);
   const partC = await makeCatalog(owner, guideId, 'Part C', sectionB);
-  const alpha = await makePage(owner, guideId, {
-    title: 'Alpha page',
-    content: '# Alpha\n\nThe alpha page.',
-    catId: chapterA,
-  });
-  const rendering = await makePage(owner, guideId, {
-    title: 'Rendering',
-    content: RENDERING,
-    catId: chapterA,
-  });
-  const apiDoc = await makePage(owner, guideId, {
-    title: 'Login API',
-    content: API_DOC,
-    catId: chapterA,
-  });
-  const beta = await makePage(owner, guideId, {
-    title: 'Beta page',
-    content: '# Beta\n\nThe beta page mentions zebra.',
-    catId: sectionB,
-  });
-  const gamma = await makePage(owner, guideId, {
-    title: 'Gamma page',
-    content: '# Gamma\n\nDeep down.',
-    catId: partC,
-    customId: 'gamma',
-  });
+  const [alpha, rendering, apiDoc, beta, gamma] = await makePages(owner, guideId, [
+    { title: 'Alpha page', content: '# Alpha\n\nThe alpha page.', catId: chapterA },
+    { title: 'Rendering', content: RENDERING, catId: chapterA },
+    { title: 'Login API', content: API_DOC, catId: chapterA },
+    { title: 'Beta page', content: '# Beta\n\nThe beta page mentions zebra.', catId: sectionB },
+    { title: 'Gamma page', content: '# Gamma\n\nDeep down.', catId: partC, customId: 'gamma' },
+  ]);
   const xss = await makePage(owner, guideId, { title: 'Hostile', content: XSS_PAGE });
 
   const { item_id: secretId } = await makeItem(owner, {
@@ -275,6 +257,15 @@ export async function loginAs(
 }
 
 /** Waits until the reader shows a page titled `title`. */
+/** The Rendering page's code is highlighted, its two formulas typeset and its diagram drawn. */
+export async function renderingDone(page: Page): Promise<void> {
+  const md = page.getByTestId('markdown');
+  await md.locator('code.language-js .hljs-keyword').first().waitFor();
+  await expect(md.locator('.katex').count()).resolves.toBe(2);
+  await md.locator('.md-mermaid[data-drawn="yes"] svg').waitFor();
+  await expect(md.locator('.md-mermaid svg').textContent()).resolves.toContain('Finish');
+}
+
 export async function waitForPage(page: Page, title: string): Promise<void> {
   await page.locator('[data-testid="page-title"]', { hasText: title }).waitFor();
 }

@@ -14,6 +14,7 @@ import { makeItem } from '../helpers/factories';
 
 import { makeUser, type TestUser } from '../helpers/users';
 import { itemAction, itemNames, openPage, screenshot, browserSuite } from './helpers';
+import { eventually } from './readerFixture';
 
 const suite = browserSuite();
 
@@ -30,14 +31,6 @@ async function loggedIn(user: TestUser, path = '/item/index'): Promise<Page> {
 /** Waits until the header's live dot says the socket is connected. */
 async function live(page: Page): Promise<void> {
   await page.locator('[role="status"][data-state="connected"]').waitFor();
-}
-
-async function eventually(check: () => Promise<boolean>, timeoutMs = 10_000): Promise<void> {
-  const end = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > end) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 100));
-  }
 }
 
 test('an item manager adds a second user as read-only member; the item appears in their list live; removing them takes it away', async () => {
@@ -118,23 +111,23 @@ test('teams: a manager adds a member and an item, sets authorities and "all read
   await authority.getByLabel(`Authority of ${carol.username}`).click();
   await page.getByTitle('Item admin').click();
   await page.getByText('Authority saved').first().waitFor();
-  await eventually(async () => {
-    const row = await TeamItemMember.findOne({
-      item_id: item.item_id,
-      member_uid: carol.uid,
-    }).lean();
-    return row?.member_group_id === 2;
-  });
+  await eventually(
+    async () =>
+      (await TeamItemMember.findOne({ item_id: item.item_id, member_uid: carol.uid }).lean())
+        ?.member_group_id,
+    2,
+    10_000,
+  );
   await screenshot(page, '22-team-item-authority');
   await authority.getByRole('button', { name: 'All read-only' }).click();
   await page.getByText('Every member is now read-only').waitFor();
-  await eventually(async () => {
-    const row = await TeamItemMember.findOne({
-      item_id: item.item_id,
-      member_uid: carol.uid,
-    }).lean();
-    return row?.member_group_id === 0;
-  });
+  await eventually(
+    async () =>
+      (await TeamItemMember.findOne({ item_id: item.item_id, member_uid: carol.uid }).lean())
+        ?.member_group_id,
+    0,
+    10_000,
+  );
   await authority.getByRole('button', { name: 'Close' }).click();
 
   // Carol sees the team and its item; she does not manage it: "Leave team" is all she gets.

@@ -15,6 +15,7 @@ import { makeItem } from '../helpers/factories';
 import { makeUser, type TestUser } from '../helpers/users';
 import { dragOnto, itemAction, itemNames, openPage, screenshot, browserSuite } from './helpers';
 import { forgetCachedReads } from '../../models/platform';
+import { eventually } from './readerFixture';
 
 const suite = browserSuite();
 
@@ -140,10 +141,14 @@ test('groups: created with items, dragged into a new order, used as a filter, an
     return rows[0]?.getAttribute('data-group-name') === 'Frontend';
   });
   // Saved on the server: the new order survives the dialog.
-  await waitFor(async () => {
-    const groups = await ItemGroup.find({ uid: user.uid }).sort({ s_number: 1 }).lean();
-    return groups.map((g) => g.group_name).join(',') === 'Frontend,Backend';
-  });
+  await eventually(
+    async () =>
+      (await ItemGroup.find({ uid: user.uid }).sort({ s_number: 1 }).lean()).map(
+        (g) => g.group_name,
+      ),
+    ['Frontend', 'Backend'],
+    10_000,
+  );
   await manager.getByRole('button', { name: 'Close' }).click();
 
   const nav = page.getByRole('navigation', { name: 'Item views' });
@@ -160,14 +165,6 @@ test('groups: created with items, dragged into a new order, used as a filter, an
   await page.getByRole('list', { name: 'All items' }).waitFor();
   expect((await itemNames(page)).sort()).toEqual(['Alpha service', 'Beta app', 'Gamma lib']);
 });
-
-async function waitFor(check: () => Promise<boolean>, timeoutMs = 10_000): Promise<void> {
-  const end = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > end) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 test('search shows results only past the keyword rule, listing matching items and pages', async () => {
   const user = await makeUser();
@@ -253,12 +250,16 @@ test('items are dragged into a new order that the server keeps', async () => {
     () => document.querySelector('[data-item-name]')?.getAttribute('data-item-name') === 'Three',
   );
   expect(page.url()).toBe(`${suite.server.url}/item/index`); // the drag did not open the item
-  await waitFor(async () => {
-    await page.waitForTimeout(200);
-    await page.reload();
-    await page.locator('[data-item-name="One"]').waitFor();
-    return (await itemNames(page)).join(',') === 'Three,One,Two';
-  });
+  await eventually(
+    async () => {
+      await page.waitForTimeout(200);
+      await page.reload();
+      await page.locator('[data-item-name="One"]').waitFor();
+      return itemNames(page);
+    },
+    ['Three', 'One', 'Two'],
+    10_000,
+  );
 });
 
 test('update base info, share link and open API key of a managed item', async () => {

@@ -138,3 +138,25 @@ export async function setTeamItemAuthority(
     cat_ids: catIds,
   });
 }
+
+/** A fresh owner and a fresh edit member (member_group_id 1) of a new item made with `opts`. */
+export async function makeEditedItem(
+  opts: MakeItemOptions = {},
+  users: { owner?: Parameters<typeof makeUser>[0]; editor?: Parameters<typeof makeUser>[0] } = {},
+): Promise<{ owner: TestUser; editor: TestUser; itemId: number }> {
+  const [owner, editor] = await Promise.all([makeUser(users.owner), makeUser(users.editor)]);
+  const { item_id: itemId } = await makeItem(owner, opts);
+  await addMember(itemId, editor, 1);
+  return { owner, editor, itemId };
+}
+
+/** A fresh owner's new item (made with `opts`) with a fresh edit member and a fresh reader. */
+export async function makeSharedItem(
+  opts: MakeItemOptions = {},
+): Promise<{ owner: TestUser; editor: TestUser; reader: TestUser; itemId: number }> {
+  const [owner, editor, reader] = await Promise.all([makeUser(), makeUser(), makeUser()]);
+  const { item_id: itemId } = await makeItem(owner, opts);
+  await addMember(itemId, editor, 1);
+  await addMember(itemId, reader, 0);
+  return { owner, editor, reader, itemId };
+}

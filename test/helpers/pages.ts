@@ -71,3 +71,14 @@ export async function updatePage(
   );
   return result.page;
 }
+
+/** Pages saved one after another by `author`, in the order given (their ids follow it). */
+export async function makePages(
+  author: TestUser,
+  itemId: number,
+  pages: MakePageOptions[],
+): Promise<PageDoc[]> {
+  const made: PageDoc[] = [];
+  for (const opts of pages) made.push(await makePage(author, itemId, opts));
+  return made;
+}

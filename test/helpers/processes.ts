@@ -7,15 +7,19 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { CONFIG_KEYS } from '../../models/platform/config';
+import { openDatabase } from '../../models/platform/db';
+import { createLogger } from '../../models/platform/log';
 import { ROOT } from '../../scripts/paths';
 
 // `node --import <tsx loader>` runs the script in this one process (the tsx CLI would add a
 // wrapper process, and a signal or kill aimed at it could orphan the real one).
-const TSX_LOADER = pathToFileURL(path.join(ROOT, 'node_modules', 'tsx', 'dist', 'loader.mjs')).href;
+export const TSX_LOADER = pathToFileURL(
+  path.join(ROOT, 'node_modules', 'tsx', 'dist', 'loader.mjs'),
+).href;
 const children = new Set<ChildProcess>();
 
 /** The parent's environment without any Quire setting, plus the given ones. */
-function childEnv(env: Record<string, string>): NodeJS.ProcessEnv {
+export function childEnv(env: Record<string, string>): NodeJS.ProcessEnv {
   const base: NodeJS.ProcessEnv = { ...process.env };
   for (const key of CONFIG_KEYS) delete base[key];
   return { ...base, ...env };
@@ -99,14 +103,37 @@ export function runCli(
   return startScript('cli', args, options).exited;
 }
 
-export async function killAllChildren(): Promise<void> {
+export function killAllChildren(): Promise<void> {
+  return killAll(children, 'close');
+}
+
+/** SIGKILLs every child given; resolves once each has emitted `event`. */
+export async function killAll(
+  processes: Iterable<ChildProcess>,
+  event: 'exit' | 'close',
+): Promise<void> {
   await Promise.all(
-    [...children].map(
+    [...processes].map(
       (child) =>
         new Promise<void>((resolve) => {
-          child.once('close', () => resolve());
+          child.once(event, () => resolve());
           child.kill('SIGKILL');
         }),
     ),
   );
+}
+
+/** Opens a stopped installation's data directory in this process to check what a script wrote. */
+export async function inspectDataDir<T>(dataDir: string, check: () => Promise<T>): Promise<T> {
+  const db = await openDatabase({
+    mongodbUri: '',
+    dataDir,
+    logger: createLogger({ level: 'silent' }),
+    role: 'tool',
+  });
+  try {
+    return await check();
+  } finally {
+    await db.close();
+  }
 }

@@ -6,11 +6,12 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
-import { CONFIG_KEYS } from '../../models/platform/config';
+import { socketUriFor } from '../../models/embedded';
+import { engineSocketPath, openDatabase, type Database } from '../../models/platform/db';
+import { createLogger } from '../../models/platform/log';
 import { ROOT } from '../../scripts/paths';
+import { childEnv, killAll, TSX_LOADER } from './processes';
 
-const TSX_LOADER = pathToFileURL(path.join(ROOT, 'node_modules', 'tsx', 'dist', 'loader.mjs')).href;
 const ENTRIES = {
   start: path.join(ROOT, 'scripts', 'start.ts'),
   /** What `npm start` supervises (one process, or with WORKERS > 1 the primary of the workers). */
@@ -34,11 +35,9 @@ export function startQuireProcess(
   env: Record<string, string>,
   options: { cwd: string; startTimeoutMs?: number },
 ): Promise<QuireProcess> {
-  const base: NodeJS.ProcessEnv = { ...process.env };
-  for (const key of CONFIG_KEYS) delete base[key];
   const child = spawn(process.execPath, ['--import', TSX_LOADER, ENTRIES[entry]], {
     cwd: options.cwd,
-    env: { ...base, ...env },
+    env: childEnv(env),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   running.add(child);
@@ -79,14 +78,52 @@ export function startQuireProcess(
 }
 
 /** Kills whatever is still running (after a failed test). */
-export async function stopAllQuires(): Promise<void> {
-  await Promise.all(
-    [...running].map(
-      (child) =>
-        new Promise<void>((resolve) => {
-          child.once('exit', () => resolve());
-          child.kill('SIGKILL');
-        }),
-    ),
+export function stopAllQuires(): Promise<void> {
+  return killAll(running, 'exit');
+}
+
+/** Processes on one database: `owner` holds the embedded engine, the others reach it by socket. */
+export interface SharedEngine {
+  /** ROLE=all, DATA_DIR `<dir>/a`: the process that owns the embedded engine. */
+  owner: QuireProcess;
+  /** The engine's socket URI (MONGODB_URI for the other processes). */
+  uri: string;
+  /** Starts another process on the owner's engine, DATA_DIR `<dir>/<name>`. */
+  join(
+    entry: keyof typeof ENTRIES,
+    name: string,
+    env: Record<string, string>,
+  ): Promise<QuireProcess>;
+  /** Opens the same database in this test process (to make its users and items). */
+  openHere(): Promise<Database>;
+}
+
+export async function startSharedEngine(
+  dir: string,
+  env: Record<string, string>,
+): Promise<SharedEngine> {
+  const ownerDir = path.join(dir, 'a');
+  const owner = await startQuireProcess(
+    'child',
+    { ...env, ROLE: 'all', DATA_DIR: ownerDir },
+    { cwd: dir },
   );
+  const uri = socketUriFor(engineSocketPath(ownerDir));
+  return {
+    owner,
+    uri,
+    join: (entry, name, extra) =>
+      startQuireProcess(
+        entry,
+        { ...extra, MONGODB_URI: uri, DATA_DIR: path.join(dir, name) },
+        { cwd: dir },
+      ),
+    openHere: () =>
+      openDatabase({
+        mongodbUri: uri,
+        dataDir: ownerDir,
+        logger: createLogger({ level: 'silent' }),
+        role: 'tool',
+      }),
+  };
 }

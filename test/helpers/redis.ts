@@ -3,25 +3,14 @@
  * (`--save '' --appendonly no`), stopped in afterAll. There is no fallback: a test that needs
  * Redis fails when the `redis-server` binary is missing (CI installs it, see .ci/run).
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import net from 'node:net';
-import { eventually } from './embedded';
+import { startDaemon } from './daemon';
 
 export interface TestRedis {
   url: string;
   port: number;
   stop(): Promise<void>;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 /** Sends PING over a raw connection; resolves when Redis answers PONG. */
@@ -48,10 +37,9 @@ export async function startRedis(): Promise<TestRedis> {
     throw new Error(
       'redis-server is not installed: these tests need it (apt-get install -y redis-server; .ci/run does this)',
     );
-  const port = await freePort();
-  const child: ChildProcess = spawn(
-    'redis-server',
-    [
+  const daemon = await startDaemon({
+    command: 'redis-server',
+    args: (port) => [
       '--port',
       String(port),
       '--bind',
@@ -63,30 +51,13 @@ export async function startRedis(): Promise<TestRedis> {
       '--loglevel',
       'warning',
     ],
-    { stdio: ['ignore', 'pipe', 'pipe'] },
-  );
-  let output = '';
-  child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  try {
-    await eventually(
-      () => {
-        if (child.exitCode !== null) throw new Error(`redis-server exited:\n${output}`);
-        return ping(port);
-      },
-      { timeoutMs: 10_000, intervalMs: 50 },
-    );
-  } catch (error) {
-    child.kill('SIGKILL');
-    throw error;
-  }
+    ready: ping,
+    timeoutMs: 10_000,
+    intervalMs: 50,
+  });
   return {
-    url: `redis://127.0.0.1:${port}`,
-    port,
-    async stop() {
-      if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
-      await exited;
-    },
+    url: `redis://127.0.0.1:${daemon.port}`,
+    port: daemon.port,
+    stop: daemon.stop,
   };
 }

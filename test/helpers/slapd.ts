@@ -4,12 +4,11 @@
  * start, its own free loopback port, stopped (and the folder removed) in `stop()`. There is no
  * fallback: a test that needs LDAP fails when /usr/sbin/slapd is missing (.ci/run installs it).
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { eventually } from './embedded';
+import { canConnect, startDaemon } from './daemon';
 
 const SLAPD = '/usr/sbin/slapd';
 const SLAPADD = '/usr/sbin/slapadd';
@@ -29,28 +28,6 @@ export interface TestSlapd {
   port: number;
   adminPassword: string;
   stop(): Promise<void>;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-function canConnect(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = net.createConnection({ port, host: '127.0.0.1' });
-    socket.once('connect', () => {
-      socket.destroy();
-      resolve(true);
-    });
-    socket.once('error', () => resolve(false));
-  });
 }
 
 export async function startSlapd(people: LdapPerson[], adminPassword: string): Promise<TestSlapd> {
@@ -93,29 +70,18 @@ export async function startSlapd(people: LdapPerson[], adminPassword: string): P
   const added = spawnSync(SLAPADD, ['-f', conf, '-l', ldifPath], { encoding: 'utf8' });
   if (added.status !== 0) throw new Error(`slapadd failed: ${added.stderr}`);
 
-  const port = await freePort();
-  const child: ChildProcess = spawn(
-    SLAPD,
-    ['-f', conf, '-h', `ldap://127.0.0.1:${port}/`, '-d', '0'],
-    { stdio: 'ignore' },
-  );
-  await eventually(
-    async () => {
-      if (child.exitCode !== null) throw new Error(`slapd exited with ${child.exitCode}`);
-      if (!(await canConnect(port))) throw new Error('slapd not listening yet');
-    },
-    { timeoutMs: 15_000 },
-  );
+  const daemon = await startDaemon({
+    command: SLAPD,
+    args: (port) => ['-f', conf, '-h', `ldap://127.0.0.1:${port}/`, '-d', '0'],
+    ready: canConnect,
+    timeoutMs: 15_000,
+  });
   return {
     host: '127.0.0.1',
-    port,
+    port: daemon.port,
     adminPassword,
     async stop() {
-      if (child.exitCode === null) {
-        const exited = new Promise((resolve) => child.once('exit', resolve));
-        child.kill('SIGTERM');
-        await exited;
-      }
+      await daemon.stop();
       fs.rmSync(dir, { recursive: true, force: true });
     },
   };

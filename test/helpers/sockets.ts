@@ -4,6 +4,7 @@
  * an event, and typed `watch`/`unwatch`/`presence` requests. Every client made here is tracked;
  * `closeAllSockets()` in afterAll disconnects whatever a failing test left open.
  */
+import { expect } from '@jest/globals';
 import { io as connect, type Socket } from 'socket.io-client';
 import type {
   Ack,
@@ -114,4 +115,32 @@ export async function refusalOf(url: string, auth: Record<string, unknown>): Pro
 export function closeAllSockets(): void {
   for (const socket of open) socket.disconnect();
   open.clear();
+}
+
+/**
+ * Presence across processes (or workers): `viewer`'s socket watches the page as a viewer, then
+ * `editor`'s socket, on another process, as an editor; each sees the other, and the editor's
+ * leaving reaches the viewer. Closes both sockets.
+ */
+export async function expectPresenceAcross(
+  pageId: number,
+  viewing: { client: TestClient; user: { uid: number; username: string } },
+  editing: { client: TestClient; user: { uid: number } },
+): Promise<void> {
+  const reader = viewing.user;
+  const editor = editing.user;
+  await viewing.client.watch({ page_id: pageId, mode: 'viewing' });
+  const ack = await editing.client.watch({ page_id: pageId, mode: 'editing' });
+  expect(ack).toMatchObject({
+    ok: true,
+    presence: expect.arrayContaining([
+      { uid: reader.uid, username: reader.username, mode: 'viewing' },
+    ]),
+  });
+  await viewing.client.waitFor('presence', (p) =>
+    p.users.some((u) => u.uid === editor.uid && u.mode === 'editing'),
+  );
+  editing.client.close();
+  await viewing.client.waitFor('presence', (p) => !p.users.some((u) => u.uid === editor.uid));
+  viewing.client.close();
 }

@@ -21,3 +21,8 @@ export async function makeUser(
   const { token } = await issueToken(user.uid, { ip: '127.0.0.1' });
   return { uid: user.uid, username, password, user_token: token };
 }
+
+/** `count` fresh users (made at the same time). */
+export function makeUsers(count: number): Promise<TestUser[]> {
+  return Promise.all(Array.from({ length: count }, () => makeUser()));
+}

@@ -3,7 +3,7 @@
  * its lock_to, a default lock lasts 30 minutes, renewals and requests never reach past the cap,
  * and an expired lock of another user neither shows nor blocks.
  */
-import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import { beforeAll, describe, expect, test } from '@jest/globals';
 import type { Actor } from '../../models/access';
 import {
   DEFAULT_LOCK_SECONDS,
@@ -14,25 +14,21 @@ import {
 import { PageLock } from '../../models/pages/schemas/pageLock';
 import { actorOf, addMember, makeItem } from '../helpers/factories';
 import { makePage } from '../helpers/pages';
-import { startTestServer, type TestServer } from '../helpers/server';
+import { serverSuite } from '../helpers/apiSuite';
 import { makeUser, type TestUser } from '../helpers/users';
 
-let server: TestServer;
+serverSuite();
 let alice: Actor;
 let aliceUser: TestUser;
 let bob: Actor;
 let itemId: number;
 
 beforeAll(async () => {
-  server = await startTestServer({ env: { LOG_LEVEL: 'silent' } });
   const [a, b] = await Promise.all([makeUser(), makeUser()]);
   aliceUser = a;
   ({ item_id: itemId } = await makeItem(a));
   await addMember(itemId, b, 1);
   [alice, bob] = await Promise.all([actorOf(a), actorOf(b)]);
-});
-afterAll(async () => {
-  await server.stop();
 });
 
 const T0 = 2_000_000_000;

@@ -3,7 +3,7 @@
  * (once per event, never throwing into it), who is reminded, unread counts, and the announcement
  * HTML allow-list.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, test } from '@jest/globals';
+import { afterEach, beforeAll, describe, expect, test } from '@jest/globals';
 import { sanitizeAnnouncementHtml } from '../../models/notices/announcements';
 import { events } from '../../models/platform';
 import { type DomainEvents, type EventName } from '../../models/platform/events';
@@ -19,10 +19,10 @@ import { Subscription } from '../../models/notices/schemas/subscription';
 import { subscribeToPage } from '../../models/notices/subscriptions';
 import { addMember, makeItem } from '../helpers/factories';
 import { makePage } from '../helpers/pages';
-import { startTestServer, type TestServer } from '../helpers/server';
+import { serverSuite } from '../helpers/apiSuite';
 import { makeUser, type TestUser } from '../helpers/users';
 
-let server: TestServer;
+serverSuite();
 let owner: TestUser;
 let member: TestUser;
 let itemId: number;
@@ -32,13 +32,9 @@ afterEach(() => {
 });
 
 beforeAll(async () => {
-  server = await startTestServer({ env: { LOG_LEVEL: 'silent' } });
   [owner, member] = await Promise.all([makeUser(), makeUser()]);
   ({ item_id: itemId } = await makeItem(owner, { password: 'pw' }));
   await addMember(itemId, member, 1);
-});
-afterAll(async () => {
-  await server.stop();
 });
 
 /** Polls until `accept` holds (bus listeners run after the publishing call returns). */

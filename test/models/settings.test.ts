@@ -2,7 +2,7 @@
  * Site settings (models/settings/settings.ts) against a real database: ShowDoc's effective defaults, the
  * parsing of stored strings, and the cache that a write through setSetting drops at once.
  */
-import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import { describe, expect, test } from '@jest/globals';
 import { Option } from '../../models/settings/schemas/options';
 import {
   decodeJsonOption,
@@ -13,17 +13,9 @@ import {
   invalidateSettings,
   setSetting,
 } from '../../models/settings/settings';
-import { startTestServer, type TestServer } from '../helpers/server';
+import { serverSuite } from '../helpers/apiSuite';
 
-let server: TestServer;
-
-beforeAll(async () => {
-  server = await startTestServer({ env: { LOG_LEVEL: 'silent' } });
-});
-
-afterAll(async () => {
-  await server.stop();
-});
+serverSuite();
 
 async function withSettings(values: Record<string, string>, check: () => Promise<void>) {
   for (const [name, value] of Object.entries(values)) await setSetting(name, value);

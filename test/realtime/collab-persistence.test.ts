@@ -15,25 +15,21 @@ import { PAGE_TEXT } from '../../realtime/collabProtocol';
 import { setPageTextDeterministically } from '../../realtime/collab/text';
 import { closeAllCollabClients, openSynced, textBecomes } from '../helpers/collab';
 import { eventually } from '../helpers/embedded';
-import { addMember, makeItem } from '../helpers/factories';
+import { makeEditedItem } from '../helpers/factories';
 import { makePage } from '../helpers/pages';
 import { makeTempDir, startTestServer, type TestServer } from '../helpers/server';
-import { makeUser, type TestUser } from '../helpers/users';
+import type { TestUser } from '../helpers/users';
 import { rm } from 'node:fs/promises';
 
 let dataDir: string;
 let server: TestServer;
-let owner: TestUser;
-let editor: TestUser;
-let itemId: number;
+let owner: TestUser, editor: TestUser, itemId: number;
 
 beforeAll(async () => {
   // Our own data directory, so the restart test can start a new server on it.
   dataDir = await makeTempDir();
   server = await startTestServer({ dataDir, env: { LOG_LEVEL: 'silent' } });
-  [owner, editor] = await Promise.all([makeUser(), makeUser()]);
-  ({ item_id: itemId } = await makeItem(owner, { password: 'pw' }));
-  await addMember(itemId, editor, 1);
+  ({ owner, editor, itemId } = await makeEditedItem({ password: 'pw' }));
 });
 afterEach(() => closeAllCollabClients());
 afterAll(async () => {

@@ -14,19 +14,17 @@ import { socketUriFor } from '../../models/embedded';
 import { ShowdocClient } from '../helpers/client';
 import { closeAllCollabClients, openSynced, textBecomes } from '../helpers/collab';
 import { eventually } from '../helpers/embedded';
-import { addMember, makeItem } from '../helpers/factories';
+import { makeEditedItem } from '../helpers/factories';
 import { makePage } from '../helpers/pages';
 import { startQuireProcess, stopAllQuires, type QuireProcess } from '../helpers/quireProcesses';
 import { startRedis, type TestRedis } from '../helpers/redis';
 import { startTestServer, type TestServer } from '../helpers/server';
-import { makeUser, type TestUser } from '../helpers/users';
+import type { TestUser } from '../helpers/users';
 
 let redis: TestRedis;
 let a: TestServer;
 let b: QuireProcess;
-let owner: TestUser;
-let editor: TestUser;
-let itemId: number;
+let owner: TestUser, editor: TestUser, itemId: number;
 
 beforeAll(async () => {
   redis = await startRedis();
@@ -43,9 +41,7 @@ beforeAll(async () => {
     },
     { cwd: a.dataDir },
   );
-  [owner, editor] = await Promise.all([makeUser(), makeUser()]);
-  ({ item_id: itemId } = await makeItem(owner, { password: 'pw' }));
-  await addMember(itemId, editor, 1);
+  ({ owner, editor, itemId } = await makeEditedItem({ password: 'pw' }));
 });
 afterEach(() => closeAllCollabClients());
 afterAll(async () => {
@@ -59,6 +55,14 @@ afterAll(async () => {
 
 const onA = (user: TestUser, pageId: number) => openSynced(a.url, pageId, user.user_token);
 const onB = (user: TestUser, pageId: number) => openSynced(b.url, pageId, user.user_token);
+/** The owner saves the page over REST through process B, as a script would. */
+const scriptSavesThroughB = (pageId: number, content: string) =>
+  new ShowdocClient(b.url, owner.user_token).ok('page/save', {
+    page_id: pageId,
+    item_id: itemId,
+    page_title: 'Scripted',
+    page_content: content,
+  });
 
 describe('two processes, one page', () => {
   test('two editors on different processes converge', async () => {
@@ -105,12 +109,7 @@ describe('a REST save through the other process', () => {
   test('appears in a document open only on this process', async () => {
     const page = await makePage(owner, itemId, { content: 'before the script' });
     const client = await onA(editor, page.page_id);
-    await new ShowdocClient(b.url, owner.user_token).ok('page/save', {
-      page_id: page.page_id,
-      item_id: itemId,
-      page_title: 'Scripted',
-      page_content: 'after the script ran through B',
-    });
+    await scriptSavesThroughB(page.page_id, 'after the script ran through B');
     await textBecomes(client, 'after the script ran through B');
   });
 
@@ -118,12 +117,7 @@ describe('a REST save through the other process', () => {
     const page = await makePage(owner, itemId, { content: 'shared\n' });
     const first = await onA(editor, page.page_id);
     const second = await onB(owner, page.page_id);
-    await new ShowdocClient(b.url, owner.user_token).ok('page/save', {
-      page_id: page.page_id,
-      item_id: itemId,
-      page_title: 'Scripted',
-      page_content: 'shared\nadded by a script\n',
-    });
+    await scriptSavesThroughB(page.page_id, 'shared\nadded by a script\n');
     await textBecomes(first, 'shared\nadded by a script\n');
     await textBecomes(second, 'shared\nadded by a script\n');
     // A round trip through both processes: nothing else (a second copy) arrives after it.

@@ -4,15 +4,16 @@
  * badge, saves reach the page's watchers, catalog edits reach the item's watchers as
  * `menu:changed`, deleted pages and archived items are announced, announcements reach everyone.
  */
-import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import { beforeAll, describe, expect, test } from '@jest/globals';
 import { Message } from '../../models/notices/schemas/message';
 import { addMember, makeItem } from '../helpers/factories';
 import { makePage } from '../helpers/pages';
-import { startTestServer, type TestServer } from '../helpers/server';
+import { serverSuite } from '../helpers/apiSuite';
 import { closeAllSockets, connectClient, type TestClient } from '../helpers/sockets';
 import { makeUser, type TestUser } from '../helpers/users';
 
-let server: TestServer;
+const suite = serverSuite({ teardown: closeAllSockets });
+const { as } = suite;
 let admin: TestUser;
 let owner: TestUser;
 let editor: TestUser;
@@ -21,7 +22,6 @@ let bystander: TestUser;
 let itemId: number;
 
 beforeAll(async () => {
-  server = await startTestServer({ env: { LOG_LEVEL: 'silent' } });
   [admin, owner, editor, subscriber, bystander] = await Promise.all([
     makeUser({ admin: true }),
     makeUser(),
@@ -34,13 +34,23 @@ beforeAll(async () => {
   await addMember(itemId, subscriber, 0);
   await addMember(itemId, bystander, 0);
 });
-afterAll(async () => {
-  closeAllSockets();
-  await server.stop();
-});
 
-const connect = (user: TestUser) => connectClient(server.url, { user_token: user.user_token });
-const as = (user: TestUser) => server.api.withToken(user.user_token);
+const connect = (user: TestUser) =>
+  connectClient(suite.server.url, { user_token: user.user_token });
+/** The editor saves the page with a notice to its subscribers. */
+const saveNotifying = (
+  page: { page_id: number; page_title: string },
+  content: string,
+  note: string,
+) =>
+  as(editor).ok('page/save', {
+    page_id: page.page_id,
+    item_id: itemId,
+    page_title: page.page_title,
+    page_content: content,
+    is_notify: 1,
+    notify_content: note,
+  });
 const roundTrip = (client: TestClient) => client.unwatch({ page_id: 999_999_999 });
 
 describe('notices and unread counts', () => {
@@ -54,14 +64,7 @@ describe('notices and unread counts', () => {
     const notSubscribed = await connect(bystander);
     const saver = await connect(editor);
 
-    await as(editor).ok('page/save', {
-      page_id: page.page_id,
-      item_id: itemId,
-      page_title: page.page_title,
-      page_content: 'changed',
-      is_notify: 1,
-      notify_content: 'Please review the new section',
-    });
+    await saveNotifying(page, 'changed', 'Please review the new section');
     const notice = await subscribed.waitFor('notice');
     expect(notice).toMatchObject({
       kind: 'remind',
@@ -97,14 +100,7 @@ describe('notices and unread counts', () => {
     });
     const tabs = [await connect(subscriber), await connect(subscriber)];
     const other = await connect(bystander);
-    await as(editor).ok('page/save', {
-      page_id: page.page_id,
-      item_id: itemId,
-      page_title: page.page_title,
-      page_content: 'again',
-      is_notify: 1,
-      notify_content: 'Second round',
-    });
+    await saveNotifying(page, 'again', 'Second round');
     for (const tab of tabs) await tab.waitFor('notice', (n) => n.object_id === page.page_id);
     await roundTrip(other);
     expect(other.all('notice')).toEqual([]);
@@ -125,24 +121,10 @@ describe('notices and unread counts', () => {
       page_id: earlier.page_id,
       uids: String(readers[0].uid),
     });
-    await as(editor).ok('page/save', {
-      page_id: earlier.page_id,
-      item_id: itemId,
-      page_title: earlier.page_title,
-      page_content: 'first',
-      is_notify: 1,
-      notify_content: 'Earlier change',
-    });
+    await saveNotifying(earlier, 'first', 'Earlier change');
     const clients = await Promise.all(readers.map(connect));
 
-    await as(editor).ok('page/save', {
-      page_id: page.page_id,
-      item_id: itemId,
-      page_title: page.page_title,
-      page_content: 'for everyone',
-      is_notify: 1,
-      notify_content: 'Batch change',
-    });
+    await saveNotifying(page, 'for everyone', 'Batch change');
     const notices = await Promise.all(
       clients.map((c) => c.waitFor('notice', (n) => n.object_id === page.page_id)),
     );

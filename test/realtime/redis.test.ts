@@ -11,22 +11,25 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { rm } from 'node:fs/promises';
-import path from 'node:path';
 import { ConfigError, loadConfig } from '../../models/platform/config';
-import { engineSocketPath, openDatabase, type Database } from '../../models/platform/db';
-import { socketUriFor } from '../../models/embedded';
+import type { Database } from '../../models/platform/db';
 import { startRedisEventRelay, type RedisEventRelay } from '../../models/platform/eventBusRedis';
 import { createEventBus, type DomainEvents, type EventBus } from '../../models/platform/events';
 import { createLogger } from '../../models/platform/log';
 import { ShowdocClient } from '../helpers/client';
 import { closeAllCollabClients, openSynced } from '../helpers/collab';
 import { eventually } from '../helpers/embedded';
-import { addMember, makeItem } from '../helpers/factories';
+import { makeSharedItem } from '../helpers/factories';
 import { makePage } from '../helpers/pages';
-import { startQuireProcess, stopAllQuires, type QuireProcess } from '../helpers/quireProcesses';
+import { startSharedEngine, stopAllQuires, type QuireProcess } from '../helpers/quireProcesses';
 import { startRedis, type TestRedis } from '../helpers/redis';
 import { makeTempDir } from '../helpers/server';
-import { closeAllSockets, connectClient, type TestClient } from '../helpers/sockets';
+import {
+  closeAllSockets,
+  connectClient,
+  expectPresenceAcross,
+  type TestClient,
+} from '../helpers/sockets';
 import { makeUser, type TestUser } from '../helpers/users';
 
 const silent = createLogger({ level: 'silent' });
@@ -100,10 +103,7 @@ describe('three Quire processes on one database and one Redis', () => {
   let b: QuireProcess;
   let c: QuireProcess;
   let db: Database;
-  let owner: TestUser;
-  let editor: TestUser;
-  let reader: TestUser;
-  let itemId: number;
+  let owner: TestUser, editor: TestUser, reader: TestUser, itemId: number;
 
   beforeAll(async () => {
     dir = await makeTempDir('quire-redis-');
@@ -114,35 +114,15 @@ describe('three Quire processes on one database and one Redis', () => {
       LOG_LEVEL: 'warn',
       LOCK_GRACE_SECONDS: '1',
     };
-    a = await startQuireProcess(
-      'child',
-      { ...common, ROLE: 'all', DATA_DIR: path.join(dir, 'a') },
-      { cwd: dir },
-    );
-    const shared = socketUriFor(engineSocketPath(path.join(dir, 'a')));
+    const engine = await startSharedEngine(dir, common);
+    a = engine.owner;
     [b, c] = await Promise.all([
-      startQuireProcess(
-        'child',
-        { ...common, ROLE: 'api', MONGODB_URI: shared, DATA_DIR: path.join(dir, 'b') },
-        { cwd: dir },
-      ),
-      startQuireProcess(
-        'start',
-        { ...common, ROLE: 'realtime', MONGODB_URI: shared, DATA_DIR: path.join(dir, 'c') },
-        { cwd: dir },
-      ),
+      engine.join('child', 'b', { ...common, ROLE: 'api' }),
+      engine.join('start', 'c', { ...common, ROLE: 'realtime' }),
     ]);
     // This test process reaches the same database to make its users and items.
-    db = await openDatabase({
-      mongodbUri: shared,
-      dataDir: path.join(dir, 'a'),
-      logger: silent,
-      role: 'tool',
-    });
-    [owner, editor, reader] = await Promise.all([makeUser(), makeUser(), makeUser()]);
-    ({ item_id: itemId } = await makeItem(owner, { password: 'pw' }));
-    await addMember(itemId, editor, 1);
-    await addMember(itemId, reader, 0);
+    db = await engine.openHere();
+    ({ owner, editor, reader, itemId } = await makeSharedItem({ password: 'pw' }));
   });
   afterAll(async () => {
     closeAllSockets();
@@ -266,20 +246,11 @@ describe('three Quire processes on one database and one Redis', () => {
     const page = await makePage(owner, itemId);
     const viewerOnA = await on(a, reader);
     const editorOnC = await on(c, editor);
-    await viewerOnA.watch({ page_id: page.page_id, mode: 'viewing' });
-    const ack = await editorOnC.watch({ page_id: page.page_id, mode: 'editing' });
-    expect(ack).toMatchObject({
-      ok: true,
-      presence: expect.arrayContaining([
-        { uid: reader.uid, username: reader.username, mode: 'viewing' },
-      ]),
-    });
-    await viewerOnA.waitFor('presence', (p) =>
-      p.users.some((u) => u.uid === editor.uid && u.mode === 'editing'),
+    await expectPresenceAcross(
+      page.page_id,
+      { client: viewerOnA, user: reader },
+      { client: editorOnC, user: editor },
     );
-    editorOnC.close();
-    await viewerOnA.waitFor('presence', (p) => !p.users.some((u) => u.uid === editor.uid));
-    viewerOnA.close();
   });
 
   test("the lock grace counts the holder's sockets on every process", async () => {

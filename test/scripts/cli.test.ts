@@ -5,11 +5,9 @@
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import fs from 'node:fs';
 import path from 'node:path';
-import { openDatabase } from '../../models/platform/db';
 import { readBsonFile } from '../../models/platform/dump';
-import { createLogger } from '../../models/platform/log';
 import { findUserByName, userForToken, verifyPassword } from '../../models/accounts/users';
-import { killAllChildren, runCli } from '../helpers/processes';
+import { inspectDataDir as inspect, killAllChildren, runCli } from '../helpers/processes';
 import { makeTempDir, startTestServer } from '../helpers/server';
 
 const dirs: string[] = [];
@@ -28,21 +26,6 @@ afterAll(async () => {
 async function quire(dataDir: string, ...args: string[]) {
   const cwd = await tempDir();
   return runCli(args, { cwd, env: { DATA_DIR: dataDir, ADMIN_PASSWORD: '' } });
-}
-
-/** Opens a stopped installation's directory in this process to check what the CLI wrote. */
-async function inspect<T>(dataDir: string, check: () => Promise<T>): Promise<T> {
-  const db = await openDatabase({
-    mongodbUri: '',
-    dataDir,
-    logger: createLogger({ level: 'silent' }),
-    role: 'tool',
-  });
-  try {
-    return await check();
-  } finally {
-    await db.close();
-  }
 }
 
 describe('with the server stopped', () => {

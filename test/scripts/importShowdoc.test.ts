@@ -11,8 +11,6 @@ import path from 'node:path';
 import { deflateSync } from 'node:zlib';
 import bcrypt from 'bcryptjs';
 import initSqlJs from 'sql.js';
-import { openDatabase } from '../../models/platform/db';
-import { createLogger } from '../../models/platform/log';
 import { User } from '../../models/accounts/schemas';
 import { Captcha } from '../../models/accounts/schemas/captcha';
 import { Item, ItemStar } from '../../models/items/schemas';
@@ -20,7 +18,7 @@ import { Catalog } from '../../models/catalogs/schemas';
 import { Page, PageHistory, SinglePage } from '../../models/pages/schemas';
 import { ItemMember, TeamItemMember, TeamMember } from '../../models/members/schemas';
 import { FilePage, UploadFile } from '../../models/files/schemas';
-import { killAllChildren, runCli } from '../helpers/processes';
+import { inspectDataDir as inspect, killAllChildren, runCli } from '../helpers/processes';
 import { makeTempDir, startTestServer, type TestServer } from '../helpers/server';
 import { filesUnder, samples } from '../helpers/uploads';
 
@@ -305,21 +303,6 @@ afterAll(async () => {
   await killAllChildren();
   for (const dir of dirs) fs.rmSync(dir, { recursive: true, force: true });
 });
-
-/** Opens a stopped installation's directory in this process to read what is there. */
-async function inspect<T>(dataDir: string, check: () => Promise<T>): Promise<T> {
-  const db = await openDatabase({
-    mongodbUri: '',
-    dataDir,
-    logger: createLogger({ level: 'silent' }),
-    role: 'tool',
-  });
-  try {
-    return await check();
-  } finally {
-    await db.close();
-  }
-}
 
 describe('import:showdoc', () => {
   let dataDir: string;

@@ -16,20 +16,22 @@ import { createLogger } from '../../models/platform/log';
 import { ShowdocClient } from '../helpers/client';
 import { closeAllCollabClients, openSynced } from '../helpers/collab';
 import { eventually } from '../helpers/embedded';
-import { addMember, makeItem } from '../helpers/factories';
+import { makeSharedItem } from '../helpers/factories';
 import { makePage } from '../helpers/pages';
 import { startQuireProcess, stopAllQuires, type QuireProcess } from '../helpers/quireProcesses';
 import { makeTempDir } from '../helpers/server';
-import { closeAllSockets, connectClient, type TestClient } from '../helpers/sockets';
-import { makeUser, type TestUser } from '../helpers/users';
+import {
+  closeAllSockets,
+  connectClient,
+  expectPresenceAcross,
+  type TestClient,
+} from '../helpers/sockets';
+import type { TestUser } from '../helpers/users';
 
 let dir: string;
 let quire: QuireProcess;
 let db: Database;
-let owner: TestUser;
-let editor: TestUser;
-let reader: TestUser;
-let itemId: number;
+let owner: TestUser, editor: TestUser, reader: TestUser, itemId: number;
 
 beforeAll(async () => {
   dir = await makeTempDir('quire-workers-');
@@ -53,10 +55,7 @@ beforeAll(async () => {
     role: 'tool',
   });
   expect(db.via).toBe('engine-socket');
-  [owner, editor, reader] = await Promise.all([makeUser(), makeUser(), makeUser()]);
-  ({ item_id: itemId } = await makeItem(owner));
-  await addMember(itemId, editor, 1);
-  await addMember(itemId, reader, 0);
+  ({ owner, editor, reader, itemId } = await makeSharedItem());
 });
 
 afterAll(async () => {
@@ -182,20 +181,11 @@ describe('live pushes across workers', () => {
     const page = await makePage(owner, itemId);
     const viewer = await socketOn(0, reader);
     const writer = await socketOn(1, editor);
-    await viewer.watch({ page_id: page.page_id, mode: 'viewing' });
-    const ack = await writer.watch({ page_id: page.page_id, mode: 'editing' });
-    expect(ack).toMatchObject({
-      ok: true,
-      presence: expect.arrayContaining([
-        { uid: reader.uid, username: reader.username, mode: 'viewing' },
-      ]),
-    });
-    await viewer.waitFor('presence', (p) =>
-      p.users.some((u) => u.uid === editor.uid && u.mode === 'editing'),
+    await expectPresenceAcross(
+      page.page_id,
+      { client: viewer, user: reader },
+      { client: writer, user: editor },
     );
-    writer.close();
-    await viewer.waitFor('presence', (p) => !p.users.some((u) => u.uid === editor.uid));
-    viewer.close();
   });
 
   test('a polling session is served on a kept-alive connection that another worker holds', async () => {

@@ -2,8 +2,8 @@
  * Back office — projects: filter by name and owner; privacy, link, owner, member count, add time;
  * transfer to a username and delete (to the recycle bin), each after a confirmation.
  */
-import { App, Button, Form, Input, Modal, Popconfirm, Space, Table, Tag } from 'antd';
-import { useCallback, useEffect, useState } from 'react';
+import { App, Button, Form, Input, Popconfirm, Space, Table, Tag } from 'antd';
+import { useCallback, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import {
   ADMIN_PAGE_SIZE,
@@ -12,27 +12,17 @@ import {
   adminTransferItem,
   type AdminItem,
 } from '../../api/admin';
+import { FormModal } from '../../components/FormModal';
+import { useLatestAnswer } from '../../components/useLatestAnswer';
 
 export function AdminItems() {
   const { t } = useTranslation();
   const { message } = App.useApp();
   const [filter, setFilter] = useState({ item_name: '', username: '' });
   const [page, setPage] = useState(1);
-  const [data, setData] = useState<{ total: number; items: AdminItem[] } | null>(null);
   const [transferring, setTransferring] = useState<AdminItem | null>(null);
-
-  // A stale answer (an earlier filter or page) never overwrites a newer one.
-  const load = useCallback(() => {
-    let current = true;
-    adminItems({ ...filter, page }).then(
-      (next) => current && setData(next),
-      () => current && setData({ total: 0, items: [] }),
-    );
-    return () => {
-      current = false;
-    };
-  }, [filter, page]);
-  useEffect(load, [load]);
+  const fetchItems = useCallback(() => adminItems({ ...filter, page }), [filter, page]);
+  const { data, reload: load } = useLatestAnswer(fetchItems, { total: 0, items: [] });
 
   async function remove(item: AdminItem) {
     try {
@@ -150,43 +140,25 @@ function TransferModal({
 }) {
   const { t } = useTranslation();
   const { message } = App.useApp();
-  const [form] = Form.useForm<{ username: string }>();
-  const [busy, setBusy] = useState(false);
-
-  async function submit({ username }: { username: string }) {
-    setBusy(true);
-    try {
-      await adminTransferItem(Number(item.item_id), username.trim());
-      message.success(t('admin.items.transferred'));
-      onDone();
-      onClose();
-    } catch {
-      // alerted
-    } finally {
-      setBusy(false);
-    }
-  }
-
   return (
-    <Modal
-      open
+    <FormModal<{ username: string }>
       title={t('admin.items.transferTitle', { name: item.item_name })}
+      name="adminTransfer"
       okText={t('common.confirm')}
-      cancelText={t('common.cancel')}
-      confirmLoading={busy}
-      onOk={() => form.submit()}
-      onCancel={onClose}
-      destroyOnHidden
+      save={async ({ username }) => {
+        await adminTransferItem(Number(item.item_id), username.trim());
+        message.success(t('admin.items.transferred'));
+      }}
+      onClose={onClose}
+      onSaved={onDone}
     >
-      <Form form={form} name="adminTransfer" layout="vertical" onFinish={submit}>
-        <Form.Item
-          name="username"
-          label={t('admin.items.newOwner')}
-          rules={[{ required: true, whitespace: true, message: t('admin.users.usernameRequired') }]}
-        >
-          <Input maxLength={30} autoComplete="off" />
-        </Form.Item>
-      </Form>
-    </Modal>
+      <Form.Item
+        name="username"
+        label={t('admin.items.newOwner')}
+        rules={[{ required: true, whitespace: true, message: t('admin.users.usernameRequired') }]}
+      >
+        <Input maxLength={30} autoComplete="off" />
+      </Form.Item>
+    </FormModal>
   );
 }

@@ -2,8 +2,8 @@
  * Back office — users: search by username, the list (7 a page), add, edit (username read-only,
  * blank password keeps it), delete after a confirmation (never shown for administrators).
  */
-import { App, Button, Form, Input, Modal, Popconfirm, Space, Table, Tag } from 'antd';
-import { useCallback, useEffect, useState } from 'react';
+import { App, Button, Form, Input, Popconfirm, Space, Table, Tag } from 'antd';
+import { useCallback, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import {
   ADMIN_PAGE_SIZE,
@@ -12,6 +12,8 @@ import {
   saveAdminUser,
   type AdminUser,
 } from '../../api/admin';
+import { FormModal } from '../../components/FormModal';
+import { useLatestAnswer } from '../../components/useLatestAnswer';
 
 interface UserForm {
   username: string;
@@ -24,21 +26,9 @@ export function AdminUsers() {
   const { message } = App.useApp();
   const [search, setSearch] = useState('');
   const [page, setPage] = useState(1);
-  const [data, setData] = useState<{ total: number; users: AdminUser[] } | null>(null);
   const [editing, setEditing] = useState<AdminUser | 'new' | null>(null);
-
-  // A stale answer (an earlier search or page) never overwrites a newer one.
-  const load = useCallback(() => {
-    let current = true;
-    adminUsers(search, page).then(
-      (next) => current && setData(next),
-      () => current && setData({ total: 0, users: [] }),
-    );
-    return () => {
-      current = false;
-    };
-  }, [search, page]);
-  useEffect(load, [load]);
+  const fetchUsers = useCallback(() => adminUsers(search, page), [search, page]);
+  const { data, reload: load } = useLatestAnswer(fetchUsers, { total: 0, users: [] });
 
   async function remove(user: AdminUser) {
     try {
@@ -143,67 +133,41 @@ function UserModal({
 }) {
   const { t } = useTranslation();
   const { message } = App.useApp();
-  const [form] = Form.useForm<UserForm>();
-  const [busy, setBusy] = useState(false);
-
-  async function submit(values: UserForm) {
-    setBusy(true);
-    try {
-      await saveAdminUser({
-        uid: user ? Number(user.uid) : 0,
-        username: user ? user.username : values.username.trim(),
-        name: values.name?.trim() ?? '',
-        password: values.password ?? '',
-      });
-      message.success(t('common.saved'));
-      onSaved();
-      onClose();
-    } catch {
-      // alerted
-    } finally {
-      setBusy(false);
-    }
-  }
-
   return (
-    <Modal
-      open
+    <FormModal<UserForm>
       title={user ? t('admin.users.editTitle') : t('admin.users.add')}
-      okText={t('common.save')}
-      cancelText={t('common.cancel')}
-      confirmLoading={busy}
-      onOk={() => form.submit()}
-      onCancel={onClose}
-      destroyOnHidden
+      name="adminUser"
+      initialValues={{ username: user?.username ?? '', name: user?.name ?? '', password: '' }}
+      save={async (values) => {
+        await saveAdminUser({
+          uid: user ? Number(user.uid) : 0,
+          username: user ? user.username : values.username.trim(),
+          name: values.name?.trim() ?? '',
+          password: values.password ?? '',
+        });
+        message.success(t('common.saved'));
+      }}
+      onClose={onClose}
+      onSaved={onSaved}
     >
-      <Form
-        form={form}
-        name="adminUser"
-        layout="vertical"
-        onFinish={submit}
-        initialValues={{ username: user?.username ?? '', name: user?.name ?? '', password: '' }}
+      <Form.Item
+        name="username"
+        label={t('admin.users.username')}
+        rules={[{ required: !user, whitespace: true, message: t('admin.users.usernameRequired') }]}
       >
-        <Form.Item
-          name="username"
-          label={t('admin.users.username')}
-          rules={[
-            { required: !user, whitespace: true, message: t('admin.users.usernameRequired') },
-          ]}
-        >
-          <Input maxLength={30} disabled={!!user} autoComplete="off" />
-        </Form.Item>
-        <Form.Item name="name" label={t('admin.users.name')}>
-          <Input maxLength={64} autoComplete="off" />
-        </Form.Item>
-        <Form.Item
-          name="password"
-          label={t('admin.users.password')}
-          extra={user ? t('admin.users.passwordKeep') : undefined}
-          rules={[{ required: !user, message: t('admin.users.passwordRequired') }]}
-        >
-          <Input.Password maxLength={100} autoComplete="new-password" />
-        </Form.Item>
-      </Form>
-    </Modal>
+        <Input maxLength={30} disabled={!!user} autoComplete="off" />
+      </Form.Item>
+      <Form.Item name="name" label={t('admin.users.name')}>
+        <Input maxLength={64} autoComplete="off" />
+      </Form.Item>
+      <Form.Item
+        name="password"
+        label={t('admin.users.password')}
+        extra={user ? t('admin.users.passwordKeep') : undefined}
+        rules={[{ required: !user, message: t('admin.users.passwordRequired') }]}
+      >
+        <Input.Password maxLength={100} autoComplete="new-password" />
+      </Form.Item>
+    </FormModal>
   );
 }

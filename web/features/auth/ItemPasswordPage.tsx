@@ -4,16 +4,14 @@
  * as `_item_pwd` with later calls; then on to `redirect` or the item (or page).
  */
 import { App, Button, Form, Input } from 'antd';
-import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams, useSearchParams } from 'react-router';
-import { ApiRequestError } from '../../api/request';
 import { itemVisitPassword } from '../../api/items';
 import { isSafeRedirect } from '../../auth/redirect';
 import { setItemPassword } from '../../auth/storage';
 import { AuthCard } from './AuthCard';
 import { CaptchaInput } from './CaptchaInput';
-import { useCaptcha } from './useCaptcha';
+import { useCaptchaForm } from './useCaptchaForm';
 
 export default function ItemPasswordPage() {
   const { t } = useTranslation();
@@ -23,17 +21,14 @@ export default function ItemPasswordPage() {
   const [search] = useSearchParams();
   const pageId = search.get('page_id') ?? '';
   const redirect = search.get('redirect') ?? '';
-  const captcha = useCaptcha();
-  const [form] = Form.useForm<{ password: string; captcha: string }>();
-  const [busy, setBusy] = useState(false);
+  const { form, captcha, busy, attempt } = useCaptchaForm<{ password: string; captcha: string }>();
 
   async function submit(values: { password: string; captcha: string }) {
     if (redirect && !isSafeRedirect(redirect)) {
       modal.warning({ content: t('auth.illegalRedirect'), okText: t('common.ok') });
       return;
     }
-    setBusy(true);
-    try {
+    await attempt(async () => {
       await itemVisitPassword({
         item_id: itemId,
         page_id: pageId,
@@ -44,14 +39,7 @@ export default function ItemPasswordPage() {
       setItemPassword(values.password);
       const fallback = `/${encodeURIComponent(itemId)}${pageId && pageId !== '0' ? `/${encodeURIComponent(pageId)}` : ''}`;
       void navigate(redirect || fallback, { replace: true });
-    } catch (error) {
-      form.setFieldValue('captcha', '');
-      void captcha.refresh();
-      if (error instanceof ApiRequestError && error.code !== -1)
-        modal.warning({ content: error.message, okText: t('common.ok') });
-    } finally {
-      setBusy(false);
-    }
+    });
   }
 
   return (

@@ -8,14 +8,13 @@ import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 import { oauthInfo, oauthLoginUrl } from '../../api/common';
-import { ApiRequestError } from '../../api/request';
 import type { OauthInfo } from '../../api/types';
 import { login, userInfo } from '../../api/user';
 import { rememberLogin } from '../../auth/session';
 import { getStoredLogin } from '../../auth/storage';
 import { AuthCard } from './AuthCard';
 import { CaptchaInput } from './CaptchaInput';
-import { useCaptcha } from './useCaptcha';
+import { useCaptchaForm } from './useCaptchaForm';
 import { useRedirectTarget } from './useRedirectTarget';
 
 interface LoginForm {
@@ -28,10 +27,8 @@ export default function LoginPage() {
   const { t } = useTranslation();
   const { modal } = App.useApp();
   const navigate = useNavigate();
-  const captcha = useCaptcha();
   const redirect = useRedirectTarget();
-  const [form] = Form.useForm<LoginForm>();
-  const [busy, setBusy] = useState(false);
+  const { form, captcha, busy, attempt } = useCaptchaForm<LoginForm>();
   const [oauth, setOauth] = useState<OauthInfo | null>(null);
 
   const illegal = () =>
@@ -55,8 +52,7 @@ export default function LoginPage() {
       illegal();
       return;
     }
-    setBusy(true);
-    try {
+    await attempt(async () => {
       const data = await login({
         username: values.username.trim(),
         password: values.password,
@@ -65,14 +61,7 @@ export default function LoginPage() {
       });
       rememberLogin(data);
       void navigate(redirect.target, { replace: true });
-    } catch (error) {
-      form.setFieldValue('captcha', '');
-      void captcha.refresh();
-      if (error instanceof ApiRequestError && error.code !== -1)
-        modal.warning({ content: error.message, okText: t('common.ok') });
-    } finally {
-      setBusy(false);
-    }
+    });
   }
 
   const oauthOpen = oauth && oauth.oauth2_open !== null && Number(oauth.oauth2_open) > 0;

@@ -7,12 +7,11 @@ import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 import { homePageSetting } from '../../api/common';
-import { ApiRequestError } from '../../api/request';
 import { register } from '../../api/user';
 import { rememberLogin } from '../../auth/session';
 import { AuthCard } from './AuthCard';
 import { CaptchaInput } from './CaptchaInput';
-import { useCaptcha } from './useCaptcha';
+import { useCaptchaForm } from './useCaptchaForm';
 import { useRedirectTarget } from './useRedirectTarget';
 
 interface RegisterForm {
@@ -26,10 +25,8 @@ export default function RegisterPage() {
   const { t } = useTranslation();
   const { modal } = App.useApp();
   const navigate = useNavigate();
-  const captcha = useCaptcha();
   const redirect = useRedirectTarget();
-  const [form] = Form.useForm<RegisterForm>();
-  const [busy, setBusy] = useState(false);
+  const { form, captcha, busy, attempt } = useCaptchaForm<RegisterForm>();
   const [closed, setClosed] = useState(false);
 
   useEffect(() => {
@@ -44,8 +41,7 @@ export default function RegisterPage() {
       modal.warning({ content: t('auth.illegalRedirect'), okText: t('common.ok') });
       return;
     }
-    setBusy(true);
-    try {
+    await attempt(async () => {
       const data = await register({
         username: values.username.trim(),
         password: values.password,
@@ -55,14 +51,7 @@ export default function RegisterPage() {
       });
       rememberLogin(data);
       void navigate(redirect.target, { replace: true });
-    } catch (error) {
-      form.setFieldValue('captcha', '');
-      void captcha.refresh();
-      if (error instanceof ApiRequestError && error.code !== -1)
-        modal.warning({ content: error.message, okText: t('common.ok') });
-    } finally {
-      setBusy(false);
-    }
+    });
   }
 
   return (

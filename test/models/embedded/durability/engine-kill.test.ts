@@ -7,7 +7,17 @@
 import { afterAll, describe, expect, it } from '@jest/globals';
 import { MongoClient } from 'mongodb';
 import { EngineLockedError, startEmbeddedMongo } from '../../../../models/embedded';
-import { exited, LineReader, makeTempDir, removeDir, sleep, spawnFixture } from './helpers';
+import { docFor, type StoredDoc } from './fixtures/engineDocs';
+import {
+  exited,
+  killFixture,
+  LineReader,
+  makeTempDir,
+  removeDir,
+  sleep,
+  spawnFixture,
+  spawnReady,
+} from './helpers';
 
 const ROUNDS = 12;
 const dirs: string[] = [];
@@ -20,26 +30,6 @@ afterAll(() => {
   for (const dir of dirs) removeDir(dir);
 });
 
-interface StoredDoc {
-  _id: string;
-  seq: number;
-  part: string;
-  square: number;
-  label: string;
-  body: string;
-  nested: { seq: number; list: number[] };
-}
-
-/** What engine-writer.ts writes for write `seq` (keep the two in step). */
-const expectedDoc = (seq: number, part: string): StoredDoc => ({
-  _id: `${seq}${part}`,
-  seq,
-  part,
-  square: seq * seq,
-  label: `document ${seq}${part}`,
-  body: 'z'.repeat(seq % 500),
-  nested: { seq, list: [seq, seq + 1, seq + 2] },
-});
 const partsOf = (seq: number): string[] => (seq % 3 === 0 ? ['-1', '-2'] : ['']);
 
 /** Starts the engine in this process on `dataDir`, reads everything back, and checks it. */
@@ -55,7 +45,7 @@ async function restartAndCheck(dataDir: string, acknowledged: Set<number>) {
     const problems: string[] = [];
     const bySeq = new Map<number, string[]>();
     for (const doc of docs) {
-      if (JSON.stringify(doc) !== JSON.stringify(expectedDoc(doc.seq, doc.part))) {
+      if (JSON.stringify(doc) !== JSON.stringify(docFor(doc.seq, doc.part))) {
         problems.push(
           `document ${doc._id} is not as written: ${JSON.stringify(doc).slice(0, 200)}`,
         );
@@ -83,21 +73,10 @@ describe('embedded engine under kill -9', () => {
     const acknowledged = new Set<number>();
     let recoveredWrites = 0;
     for (let round = 0; round < ROUNDS; round++) {
-      const child = spawnFixture('engine-writer.ts', [dataDir]);
-      let stderr = '';
-      child.stderr.on('data', (chunk) => (stderr += String(chunk)));
-      const reader = new LineReader(child.stdout);
-      const ready = await Promise.race([
-        reader.waitFor((line) => line.startsWith('ready ')),
-        exited(child).then(() => null),
-      ]);
-      if (ready === null) throw new Error(`engine writer died before it was ready: ${stderr}`);
-
+      const writer = await spawnReady('engine-writer.ts', [dataDir]);
       await sleep(100 + Math.random() * 700);
-      child.kill('SIGKILL');
-      const { signal } = await exited(child);
-      expect({ signal, stderr }).toEqual({ signal: 'SIGKILL', stderr: '' });
-      for (const line of reader.lines)
+      expect(await killFixture(writer)).toEqual({ signal: 'SIGKILL', stderr: '' });
+      for (const line of writer.reader.lines)
         if (line.startsWith('ack ')) acknowledged.add(Number(line.slice(4)));
 
       const check = await restartAndCheck(dataDir, acknowledged);

@@ -95,3 +95,35 @@ export function exited(
 
 export const sleep = (ms: number): Promise<void> =>
   new Promise((resolve) => setTimeout(resolve, ms));
+
+export interface ReadyFixture {
+  child: ChildProcessWithoutNullStreams;
+  /** Its stdout, line by line. */
+  reader: LineReader;
+  /** The `ready …` line it printed. */
+  ready: string;
+  stderr(): string;
+}
+
+/** Spawns a fixture and waits for its `ready …` line; throws with its stderr if it dies first. */
+export async function spawnReady(fixture: string, args: string[]): Promise<ReadyFixture> {
+  const child = spawnFixture(fixture, args);
+  let stderr = '';
+  child.stderr.on('data', (chunk) => (stderr += String(chunk)));
+  const reader = new LineReader(child.stdout);
+  const ready = await Promise.race([
+    reader.waitFor((line) => line.startsWith('ready ')),
+    exited(child).then(() => null),
+  ]);
+  if (ready === null) throw new Error(`${fixture} died before it was ready: ${stderr}`);
+  return { child, reader, ready, stderr: () => stderr };
+}
+
+/** SIGKILLs a ready fixture; what it ended with and what it wrote to stderr. */
+export async function killFixture(
+  fixture: ReadyFixture,
+): Promise<{ signal: string | null; stderr: string }> {
+  fixture.child.kill('SIGKILL');
+  const { signal } = await exited(fixture.child);
+  return { signal, stderr: fixture.stderr() };
+}

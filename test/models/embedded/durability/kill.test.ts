@@ -5,15 +5,7 @@
 import fs from 'node:fs';
 import { afterAll, describe, expect, it } from '@jest/globals';
 import { openPersistence } from '../../../../models/embedded/persistence';
-import {
-  exited,
-  LineReader,
-  makeTempDir,
-  MiniStore,
-  removeDir,
-  sleep,
-  spawnFixture,
-} from './helpers';
+import { killFixture, makeTempDir, MiniStore, removeDir, sleep, spawnReady } from './helpers';
 
 const ROUNDS = 15;
 const SNAPSHOT_JOURNAL_BYTES = 128 * 1024;
@@ -64,15 +56,11 @@ describe('kill -9 during appends and snapshots', () => {
     let previousMax = 0;
     let highestAck = 0;
     for (let round = 0; round < ROUNDS; round++) {
-      const child = spawnFixture('append-worker.ts', [dataDir, String(SNAPSHOT_JOURNAL_BYTES)]);
-      let stderr = '';
-      child.stderr.on('data', (chunk) => (stderr += String(chunk)));
-      const reader = new LineReader(child.stdout);
-      const ready = await Promise.race([
-        reader.waitFor((line) => line.startsWith('ready ')),
-        exited(child).then(() => null),
+      const worker = await spawnReady('append-worker.ts', [
+        dataDir,
+        String(SNAPSHOT_JOURNAL_BYTES),
       ]);
-      if (ready === null) throw new Error(`worker died before it was ready: ${stderr}`);
+      const { reader, ready } = worker;
       // The worker resumes right after the last batch that survived.
       expect(Number(ready.split(' ')[1])).toBe(previousMax + 1);
 
@@ -83,9 +71,7 @@ describe('kill -9 during appends and snapshots', () => {
       } else {
         await sleep(30 + Math.random() * 470);
       }
-      child.kill('SIGKILL');
-      const { signal } = await exited(child);
-      expect({ signal, stderr }).toEqual({ signal: 'SIGKILL', stderr: '' });
+      expect(await killFixture(worker)).toEqual({ signal: 'SIGKILL', stderr: '' });
 
       const snapStarts = reader.lines.filter((line) => line === 'snap-start').length;
       const snapDones = reader.lines.filter((line) => line === 'snap-done').length;

@@ -6,7 +6,7 @@
  */
 import type { ZodType } from 'zod';
 import { type ApiError, errors } from '../models/platform';
-import { parseList } from './contracts/coerce';
+import { parseList, readBool, readInt, readStr } from './contracts/coerce';
 
 export interface ParamSources {
   path: Record<string, unknown>;
@@ -21,11 +21,12 @@ export interface LookupOptions {
   jsonBody?: boolean;
 }
 
-const TRUE_WORDS = new Set(['1', 'true', 'on', 'yes']);
-const FALSE_WORDS = new Set(['0', 'false', 'off', 'no', '']);
-
 function invalid(name: string): ApiError {
   return errors.badParam(name);
+}
+
+function fail(error: ApiError): never {
+  throw error;
 }
 
 export class Params {
@@ -52,40 +53,21 @@ export class Params {
   str(name: string, fallback = '', options: LookupOptions = {}): string {
     const value = this.value(name, options);
     if (value === undefined) return fallback;
-    if (typeof value === 'string') return value;
-    if (typeof value === 'number') return Number.isFinite(value) ? String(value) : fallback;
-    if (typeof value === 'boolean') return value ? '1' : '';
-    throw invalid(name);
+    return readStr(value, fallback) ?? fail(invalid(name));
   }
 
   /** An integer parameter, PHP `intval` style: "12abc" → 12, non-numeric → the fallback. */
   int(name: string, fallback = 0, options: LookupOptions = {}): number {
     const value = this.value(name, options);
     if (value === undefined) return fallback;
-    let n: number;
-    if (typeof value === 'number') n = Math.trunc(value);
-    else if (typeof value === 'boolean') n = value ? 1 : 0;
-    else if (typeof value === 'string') {
-      const match = /^\s*([+-]?\d+)/.exec(value);
-      if (!match) return fallback;
-      n = Number(match[1]);
-    } else throw invalid(name);
-    return Number.isSafeInteger(n) ? n : fallback;
+    return readInt(value, fallback) ?? fail(invalid(name));
   }
 
   /** A boolean parameter: 1/true/on/yes and 0/false/off/no (any case); anything else → fallback. */
   bool(name: string, fallback = false, options: LookupOptions = {}): boolean {
     const value = this.value(name, options);
     if (value === undefined) return fallback;
-    if (typeof value === 'boolean') return value;
-    if (typeof value === 'number') return value !== 0;
-    if (typeof value === 'string') {
-      const word = value.trim().toLowerCase();
-      if (TRUE_WORDS.has(word)) return true;
-      if (FALSE_WORDS.has(word)) return false;
-      return fallback;
-    }
-    throw invalid(name);
+    return readBool(value, fallback) ?? fail(invalid(name));
   }
 
   /**

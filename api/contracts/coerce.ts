@@ -17,18 +17,55 @@ function refuse(ctx: z.core.$RefinementCtx): never {
   return z.NEVER;
 }
 
+/**
+ * A present value as a string, numbers and booleans in their PHP string forms; `null` when it is
+ * no scalar. Shared by the contracts and `Params.str`, like `readInt` and `readBool` below.
+ */
+export function readStr(value: unknown, fallback: string): string | null {
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number') return Number.isFinite(value) ? String(value) : fallback;
+  if (typeof value === 'boolean') return value ? '1' : '';
+  return null;
+}
+
 /** A string parameter; numbers and booleans become their PHP string forms. */
 export function str(fallback = '') {
   return z
     .unknown()
     .optional()
-    .transform((value, ctx): string => {
-      if (value === undefined || value === null) return fallback;
-      if (typeof value === 'string') return value;
-      if (typeof value === 'number') return Number.isFinite(value) ? String(value) : fallback;
-      if (typeof value === 'boolean') return value ? '1' : '';
-      return refuse(ctx);
-    });
+    .transform((value, ctx): string =>
+      value === undefined || value === null ? fallback : (readStr(value, fallback) ?? refuse(ctx)),
+    );
+}
+
+/**
+ * A present value read PHP `intval` style: "12abc" → 12, non-numeric → the fallback; `null` when
+ * it is no scalar. The one reading of a ShowDoc integer, for the contracts and for `Params.int`.
+ */
+export function readInt(value: unknown, fallback: number): number | null {
+  let n: number;
+  if (typeof value === 'number') n = Math.trunc(value);
+  else if (typeof value === 'boolean') n = value ? 1 : 0;
+  else if (typeof value === 'string') {
+    const match = /^\s*([+-]?\d+)/.exec(value);
+    if (!match) return fallback;
+    n = Number(match[1]);
+  } else return null;
+  return Number.isSafeInteger(n) ? n : fallback;
+}
+
+/**
+ * A present value as a boolean: 1/true/on/yes and 0/false/off/no (any case), anything else → the
+ * fallback; `null` when it is no scalar. Shared by the contracts and `Params.bool`.
+ */
+export function readBool(value: unknown, fallback: boolean): boolean | null {
+  if (typeof value === 'boolean') return value;
+  if (typeof value === 'number') return value !== 0;
+  if (typeof value !== 'string') return null;
+  const word = value.trim().toLowerCase();
+  if (TRUE_WORDS.has(word)) return true;
+  if (FALSE_WORDS.has(word)) return false;
+  return fallback;
 }
 
 /** An integer parameter, PHP `intval` style: "12abc" → 12, non-numeric → the fallback. */
@@ -36,18 +73,9 @@ export function int(fallback = 0) {
   return z
     .unknown()
     .optional()
-    .transform((value, ctx): number => {
-      if (value === undefined || value === null) return fallback;
-      let n: number;
-      if (typeof value === 'number') n = Math.trunc(value);
-      else if (typeof value === 'boolean') n = value ? 1 : 0;
-      else if (typeof value === 'string') {
-        const match = /^\s*([+-]?\d+)/.exec(value);
-        if (!match) return fallback;
-        n = Number(match[1]);
-      } else return refuse(ctx);
-      return Number.isSafeInteger(n) ? n : fallback;
-    });
+    .transform((value, ctx): number =>
+      value === undefined || value === null ? fallback : (readInt(value, fallback) ?? refuse(ctx)),
+    );
 }
 
 /** A boolean parameter: 1/true/on/yes and 0/false/off/no (any case); anything else → fallback. */
@@ -55,18 +83,9 @@ export function bool(fallback = false) {
   return z
     .unknown()
     .optional()
-    .transform((value, ctx): boolean => {
-      if (value === undefined || value === null) return fallback;
-      if (typeof value === 'boolean') return value;
-      if (typeof value === 'number') return value !== 0;
-      if (typeof value === 'string') {
-        const word = value.trim().toLowerCase();
-        if (TRUE_WORDS.has(word)) return true;
-        if (FALSE_WORDS.has(word)) return false;
-        return fallback;
-      }
-      return refuse(ctx);
-    });
+    .transform((value, ctx): boolean =>
+      value === undefined || value === null ? fallback : (readBool(value, fallback) ?? refuse(ctx)),
+    );
 }
 
 /**

@@ -15,23 +15,10 @@ import {
 import { escapeForClient } from '../../models/pages';
 import { formatUnix } from '../../models/platform';
 import { itemPassword, optionalLogin, requireLogin } from '../auth';
-import { pageCommentContract, pageFeedbackContract } from '../contracts';
+import { type CommentShape, pageCommentContract, pageFeedbackContract } from '../contracts';
 import { defineController } from '../registry';
 
-interface CommentRow {
-  comment_id: number;
-  parent_id: number;
-  uid: number;
-  username: string;
-  content: string;
-  addtime: number;
-  addtime_text: string;
-  is_owner: boolean;
-  can_delete: boolean;
-  replies?: CommentRow[];
-}
-
-function commentRow(view: CommentView): CommentRow {
+function commentRow(view: CommentView): CommentShape {
   const c = view.comment;
   return {
     comment_id: c.comment_id,

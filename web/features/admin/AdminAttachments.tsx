@@ -5,12 +5,8 @@
 import { App, Button, Form, Input, Popconfirm, Select, Space, Table, Typography } from 'antd';
 import { useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import {
-  ADMIN_PAGE_SIZE,
-  adminAttachments,
-  adminDeleteAttachment,
-  type AdminAttachment,
-} from '../../api/admin';
+import { adminAttachments, adminDeleteAttachment, type AdminAttachment } from '../../api/admin';
+import { adminPaging } from './paging';
 
 interface Filter {
   display_name: string;
@@ -107,13 +103,7 @@ export function AdminAttachments() {
         loading={data === null}
         dataSource={data?.list ?? []}
         scroll={{ x: 900 }}
-        pagination={{
-          current: page,
-          pageSize: ADMIN_PAGE_SIZE,
-          total: Number(data?.total ?? 0),
-          onChange: setPage,
-          showSizeChanger: false,
-        }}
+        pagination={adminPaging(page, data?.total ?? 0, setPage)}
         columns={[
           { title: 'ID', dataIndex: 'file_id', width: 80 },
           { title: t('admin.files.name'), dataIndex: 'display_name', ellipsis: true },

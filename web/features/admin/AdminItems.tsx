@@ -5,13 +5,8 @@
 import { App, Button, Form, Input, Popconfirm, Space, Table, Tag } from 'antd';
 import { useCallback, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import {
-  ADMIN_PAGE_SIZE,
-  adminDeleteItem,
-  adminItems,
-  adminTransferItem,
-  type AdminItem,
-} from '../../api/admin';
+import { adminDeleteItem, adminItems, adminTransferItem, type AdminItem } from '../../api/admin';
+import { adminPaging } from './paging';
 import { FormModal } from '../../components/FormModal';
 import { useLatestAnswer } from '../../components/useLatestAnswer';
 
@@ -70,13 +65,7 @@ export function AdminItems() {
         loading={data === null}
         dataSource={data?.items ?? []}
         scroll={{ x: 900 }}
-        pagination={{
-          current: page,
-          pageSize: ADMIN_PAGE_SIZE,
-          total: data?.total ?? 0,
-          onChange: setPage,
-          showSizeChanger: false,
-        }}
+        pagination={adminPaging(page, data?.total ?? 0, setPage)}
         columns={[
           { title: t('admin.items.name'), dataIndex: 'item_name' },
           { title: t('admin.items.description'), dataIndex: 'item_description', ellipsis: true },

@@ -5,13 +5,8 @@
 import { App, Button, Form, Input, Popconfirm, Space, Table, Tag } from 'antd';
 import { useCallback, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import {
-  ADMIN_PAGE_SIZE,
-  adminUsers,
-  deleteAdminUser,
-  saveAdminUser,
-  type AdminUser,
-} from '../../api/admin';
+import { adminUsers, deleteAdminUser, saveAdminUser, type AdminUser } from '../../api/admin';
+import { adminPaging } from './paging';
 import { FormModal } from '../../components/FormModal';
 import { useLatestAnswer } from '../../components/useLatestAnswer';
 
@@ -63,13 +58,7 @@ export function AdminUsers() {
         loading={data === null}
         dataSource={data?.users ?? []}
         scroll={{ x: 720 }}
-        pagination={{
-          current: page,
-          pageSize: ADMIN_PAGE_SIZE,
-          total: data?.total ?? 0,
-          onChange: setPage,
-          showSizeChanger: false,
-        }}
+        pagination={adminPaging(page, data?.total ?? 0, setPage)}
         columns={[
           { title: t('admin.users.username'), dataIndex: 'username' },
           { title: t('admin.users.name'), dataIndex: 'name' },

@@ -10,7 +10,7 @@ import { requireSiteAdmin, type Actor } from '../access';
 import { User } from '../accounts/schemas';
 import { ItemMember, TeamItemMember } from '../members/schemas';
 import { errors, events, formatUnix, nowSeconds } from '../platform';
-import { itemRow, type ItemRow } from './items';
+import { giveItemTo, itemRow, type ItemRow } from './items';
 import { Item, type ItemDoc } from './schemas/item';
 
 const MAX_FILTER = 100;
@@ -120,18 +120,9 @@ export async function adminTransferItem(
   if (!target) throw errors.targetUserNotFound('User not found');
   const before = await Item.findOne({ item_id: itemId, is_del: { $ne: 1 } }, { uid: 1 }).lean();
   if (!before) throw errors.failed('Item not found');
-  const updated = await Item.findOneAndUpdate(
+  return giveItemTo(
+    actor,
     { item_id: itemId, is_del: { $ne: 1 } },
-    { $set: { uid: target.uid, username: target.username, last_update_time: nowSeconds() } },
-    { returnDocument: 'after', lean: true },
+    { previousOwner: before.uid, target },
   );
-  if (!updated) throw errors.failed('Item not found');
-  events.publish('item.changed', { itemId, change: 'transferred', byUid: actor.uid });
-  events.publish('membership.changed', {
-    itemId,
-    uids: [...new Set([before.uid, target.uid])],
-    change: 'updated',
-    byUid: actor.uid,
-  });
-  return itemRow(updated as ItemDoc);
 }

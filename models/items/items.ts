@@ -343,9 +343,29 @@ export async function transferItem(
   await confirmCallerPassword(actor, password);
   const target = await findUserByNameOrEmail(targetName);
   if (!target) throw errors.targetUserNotFound('User not found');
-  const previousOwner = access.item.uid;
-  const updated = await Item.findOneAndUpdate(
+  return giveItemTo(
+    actor,
     { item_id: itemId, is_del: 0, is_archived: { $ne: 1 } },
+    {
+      previousOwner: access.item.uid,
+      target,
+    },
+  );
+}
+
+/**
+ * The ownership change itself, for `item/attorn` and the back office's `adminItem/attorn`: the
+ * item matching `filter` goes to `target`, and both owners' memberships are re-read; the new row.
+ */
+export async function giveItemTo(
+  actor: Actor,
+  filter: { item_id: number } & Record<string, unknown>,
+  change: { previousOwner: number; target: { uid: number; username: string } },
+): Promise<ItemRow> {
+  const { previousOwner, target } = change;
+  const itemId = filter.item_id;
+  const updated = await Item.findOneAndUpdate(
+    filter,
     { $set: { uid: target.uid, username: target.username, last_update_time: nowSeconds() } },
     { returnDocument: 'after', lean: true },
   );

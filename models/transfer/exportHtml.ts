@@ -10,10 +10,9 @@
 import { strToU8, zipSync, type Zippable } from 'fflate';
 import { type Actor } from '../access';
 import { filesForExport } from '../files';
-import { logChange } from '../items';
 import { errors, formatNow } from '../platform';
 import { safeFileName } from './exportMarkdown';
-import { exportTree, treePages, type ExportTree } from './exportTree';
+import { logItemExport, exportTree, treePages, type ExportTree } from './exportTree';
 import {
   COMMON_CSS,
   escapeHtml,
@@ -121,14 +120,7 @@ export async function exportHtml(actor: Actor, itemId: number): Promise<HtmlExpo
     item_id: item.item_id,
     addtime: exportedAt,
   });
-  await logChange({
-    uid: actor.uid,
-    itemId: item.item_id,
-    action: 'export',
-    object: 'item',
-    objectId: item.item_id,
-    objectName: item.item_name,
-  });
+  await logItemExport(actor, item);
   const stamp = exportedAt.replace(/\D/g, '');
   return { fileName: `showdoc_offline_${safeFileName(item.item_name)}_${stamp}.zip`, zip };
 }

@@ -6,10 +6,9 @@
  */
 import { strToU8, zipSync, type Zippable } from 'fflate';
 import { type Actor } from '../access';
-import { logChange } from '../items';
 import { escapeForClient } from '../pages';
 import { errors } from '../platform';
-import { exportTree, type ExportCatalog, type ExportTree } from './exportTree';
+import { logItemExport, exportTree, type ExportCatalog, type ExportTree } from './exportTree';
 
 const RESERVED = new Set([
   'CON',
@@ -90,13 +89,6 @@ export async function exportMarkdown(
   };
   const files: Zippable = { 'info.json': strToU8(JSON.stringify(info)) };
   addLevel(files, new Set(['info.json']), '', tree);
-  await logChange({
-    uid: actor.uid,
-    itemId: item.item_id,
-    action: 'export',
-    object: 'item',
-    objectId: item.item_id,
-    objectName: item.item_name,
-  });
+  await logItemExport(actor, item);
   return { fileName: 'showdoc.zip', zip: zipSync(files, { level: 6 }) };
 }

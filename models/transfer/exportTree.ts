@@ -13,6 +13,8 @@ import {
 } from '../access';
 import { Catalog, type CatalogDoc } from '../catalogs/schemas';
 import { Page, type PageDoc } from '../pages/schemas';
+import { logChange } from '../items';
+import type { ItemDoc } from '../items/schemas';
 import { errors } from '../platform';
 
 export interface ExportPage {
@@ -158,4 +160,19 @@ export function treePages(tree: ExportTree): ExportPage[] {
   };
   tree.catalogs.forEach(walk);
   return out;
+}
+
+/** Every export (Word, Markdown, offline HTML) leaves one entry in the item's change log. */
+export async function logItemExport(
+  actor: Actor,
+  item: Pick<ItemDoc, 'item_id' | 'item_name'>,
+): Promise<void> {
+  await logChange({
+    uid: actor.uid,
+    itemId: item.item_id,
+    action: 'export',
+    object: 'item',
+    objectId: item.item_id,
+    objectName: item.item_name,
+  });
 }

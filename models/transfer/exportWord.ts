@@ -25,11 +25,16 @@ import {
 } from 'docx';
 import { type Actor } from '../access';
 import { FilePage, UploadFile, type UploadFileDoc } from '../files/schemas';
-import { logChange } from '../items';
 import { Page } from '../pages/schemas';
 import { fileStorage } from '../platform';
 import { runapiToMarkdown } from './runapiMarkdown';
-import { exportTree, type ExportCatalog, type ExportPage, type ExportScope } from './exportTree';
+import {
+  logItemExport,
+  exportTree,
+  type ExportCatalog,
+  type ExportPage,
+  type ExportScope,
+} from './exportTree';
 
 const HEADINGS = [
   HeadingLevel.HEADING_1,
@@ -348,13 +353,6 @@ export async function exportWord(actor: Actor, scope: ExportScope): Promise<Word
     sections: [{ children: blocks }],
   });
   const docx = await Packer.toBuffer(doc);
-  await logChange({
-    uid: actor.uid,
-    itemId: item.item_id,
-    action: 'export',
-    object: 'item',
-    objectId: item.item_id,
-    objectName: item.item_name,
-  });
+  await logItemExport(actor, item);
   return { fileName: 'showdoc_export.docx', docx };
 }

@@ -16,12 +16,11 @@ import {
   formatNow,
 } from '../models/platform';
 import { unreadCountsOf } from '../models/notices';
-import { MessageContent } from '../models/notices/schemas';
-import { Page } from '../models/pages/schemas';
+import { findLivePage } from '../models/pages';
 import { actorOf } from './auth';
 import type { LockExpiry } from './lockExpiry';
 import type { Presence } from './presence';
-import { rooms, type LockPayload } from './socketEvents';
+import { rooms, type LockPayload, type NoticePayload } from './socketEvents';
 import { hasLocalSockets, localSocketsIn, type QuireServer, type QuireSocket } from './types';
 import { dropPage, recheckSocket } from './watching';
 
@@ -54,6 +53,19 @@ export function startFanout(deps: FanoutDeps): () => void {
     }
   }
 
+  /**
+   * One batch of counts for these users (each with a socket here), then one push per user room:
+   * each user's counts are their own.
+   */
+  async function pushUnread(uids: number[]): Promise<void> {
+    if (!uids.length) return;
+    const counts = await unreadCountsOf(uids);
+    for (const uid of uids) {
+      const mine = counts.get(uid);
+      if (mine) local().to(rooms.user(uid)).emit('unread', mine);
+    }
+  }
+
   const handlers: { [N in EventName]?: (payload: DomainEvents[N]) => Promise<void> | void } = {
     'lock.changed'({ itemId, pageId, lock }) {
       const payload: LockPayload = lock
@@ -75,10 +87,9 @@ export function startFanout(deps: FanoutDeps): () => void {
     async 'page.saved'({ itemId, pageId, catId, byUid, origin, created }) {
       const room = rooms.page(pageId);
       if (!hasLocalSockets(io, room)) return;
-      const page = await Page.findOne(
-        { page_id: pageId },
-        { page_title: 1, author_uid: 1, author_username: 1, addtime: 1, is_draft: 1, _id: 0 },
-      ).lean();
+      // Through the read model: the save has just dropped the page, and this one load serves
+      // the reminders of a "save and notify" and the readers who reload the page too.
+      const page = await findLivePage(pageId);
       if (!page) return;
       // Who may no longer see the page (moved out of their catalogs, or now someone's draft)
       // leaves before the push, so it does not reach them.
@@ -155,24 +166,28 @@ export function startFanout(deps: FanoutDeps): () => void {
       }
     },
 
-    async 'notice.created'({ kind, uids, messageContentId }) {
-      const targets = uids.map(rooms.user).filter((room) => hasLocalSockets(io, room));
-      if (uids.length ? !targets.length : io.sockets.sockets.size === 0) return;
-      const content = await MessageContent.findOne({ id: messageContentId }, { _id: 0 }).lean();
-      if (!content || NOT_FOR_WEB.has(content.message_type)) return;
-      // A scheduled announcement is not news yet; clients see it in their lists when its time comes.
-      if (content.addtime > formatNow()) return;
-      const payload = {
-        kind,
-        message_content_id: content.id,
-        from_name: content.from_name,
-        message_content: content.message_content,
-        object_type: content.object_type,
-        object_id: content.object_id,
-        addtime: content.addtime,
-      };
-      if (uids.length) local().to(targets).emit('notice', payload);
-      else local().emit('notice', payload);
+    async 'notice.created'({ kind, uids, messageContentId, content }) {
+      const everyone = !uids.length;
+      const here = uids.filter((uid) => hasLocalSockets(io, rooms.user(uid)));
+      if (everyone ? io.sockets.sockets.size === 0 : !here.length) return;
+      // A scheduled announcement is not news yet; clients see it in their lists when its time
+      // comes. Announcements for the RunApi client only are never shown by the web.
+      if (!NOT_FOR_WEB.has(content.message_type) && content.addtime <= formatNow()) {
+        const payload: NoticePayload = {
+          kind,
+          message_content_id: messageContentId,
+          from_name: content.from_name,
+          message_content: content.message_content,
+          object_type: content.object_type,
+          object_id: content.object_id,
+          addtime: content.addtime,
+        };
+        // One broadcast over every recipient's room here: encoded once, each socket once.
+        if (everyone) local().emit('notice', payload);
+        else local().to(here.map(rooms.user)).emit('notice', payload);
+      }
+      // The batch's recipients have new unread counts (announcements are counted by the client).
+      await pushUnread(here);
     },
 
     'import.progress'({ uid, importId, done, total }) {
@@ -188,16 +203,8 @@ export function startFanout(deps: FanoutDeps): () => void {
       for (const socket of localSocketsIn(io, room)) socket.disconnect(true);
     },
 
-    async 'unread.changed'({ uids }) {
-      // One batch of counts for the recipients with a socket here, then one push per user room
-      // (each user's counts are their own).
-      const here = uids.filter((uid) => hasLocalSockets(io, rooms.user(uid)));
-      if (!here.length) return;
-      const counts = await unreadCountsOf(here);
-      for (const uid of here) {
-        const mine = counts.get(uid);
-        if (mine) local().to(rooms.user(uid)).emit('unread', mine);
-      }
+    'unread.changed'({ uids }) {
+      return pushUnread(uids.filter((uid) => hasLocalSockets(io, rooms.user(uid))));
     },
   };
 

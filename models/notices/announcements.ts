@@ -120,18 +120,16 @@ export async function addAnnouncement(
       ? input.type
       : DEFAULT_TYPE;
   const id = await nextId('message_content_id');
-  await MessageContent.create({
-    id,
-    from_uid: 0,
+  const content = {
     from_name: ANNOUNCEMENT_SENDER,
     message_type: type,
     message_content: sanitizeAnnouncementHtml(input.content).replace(/\r\n|\n|\r/g, '<br />$&'),
-    action_type: '',
     object_type: '',
     object_id: 0,
     addtime,
-  });
-  events.publish('notice.created', { kind: 'announce', uids: [], messageContentId: id });
+  };
+  await MessageContent.create({ id, from_uid: 0, action_type: '', ...content });
+  events.publish('notice.created', { kind: 'announce', uids: [], messageContentId: id, content });
   return { id };
 }
 

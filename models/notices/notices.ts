@@ -4,9 +4,10 @@
  *
  * Reminders come from "save and notify" (`page.saved` with `notify`): every subscriber of the page
  * who can still see it is reminded, except the person who saved (ShowDoc reminded them too). A
- * page's creator is subscribed when the page is created. Each change of someone's unread state
- * publishes `unread.changed` for them, and every new reminder batch `notice.created`, which the
- * realtime service turns into live badge updates.
+ * page's creator is subscribed when the page is created. A user marking or deleting a notice
+ * publishes `unread.changed` for them; a new reminder batch publishes one `notice.created`, which
+ * also stands for its recipients' new unread counts. The realtime service turns both into live
+ * pushes and badge updates.
  *
  * Announcements live in models/announcements.ts; marking one read is handled here because the
  * client marks both kinds through one call (`message/setRead`).
@@ -28,7 +29,7 @@ import {
   perContext,
   ReadCache,
 } from '../platform';
-import { pageVisible } from '../pages';
+import { findLivePage, pageVisible } from '../pages';
 import { DELETED, Message, READ, UNREAD, type MessageDoc } from './schemas/message';
 import { MessageContent, REMIND, type MessageContentDoc } from './schemas/messageContent';
 import { Page, type PageDoc } from '../pages/schemas';
@@ -63,26 +64,38 @@ export interface NewReminder {
 
 /**
  * One content row, one unread delivery per recipient (their ids taken as one range, the rows
- * written by one insertMany), then one `notice.created` and one `unread.changed` for all of them.
- * Returns the content id (0 when there was nobody to tell).
+ * written by one insertMany), then one `notice.created` for all of them, which carries the notice
+ * and stands for their unread counts too. The content row is written first: a crash in between
+ * leaves a text nobody is shown, never a delivery without its text. Returns the content id (0
+ * when there was nobody to tell).
  */
 export async function createReminders(reminder: NewReminder): Promise<number> {
   const toUids = [...new Set(reminder.toUids.filter((uid) => uid > 0))];
   if (!toUids.length) return 0;
   const now = formatNow();
-  const contentId = await nextId('message_content_id');
-  await MessageContent.create({
-    id: contentId,
-    from_uid: reminder.fromUid,
+  const [contentId, ids] = await Promise.all([
+    nextId('message_content_id'),
+    nextIds('message_id', toUids.length),
+  ]);
+  const content = {
     from_name: reminder.fromName,
     message_type: REMIND,
     message_content: reminder.text.slice(0, MAX_REMINDER_TEXT),
-    action_type: reminder.actionType,
     object_type: reminder.objectType,
     object_id: reminder.objectId,
     addtime: now,
-  });
-  const ids = await nextIds('message_id', toUids.length);
+  };
+  await MessageContent.insertMany(
+    [
+      {
+        id: contentId,
+        from_uid: reminder.fromUid,
+        action_type: reminder.actionType,
+        ...content,
+      },
+    ],
+    { lean: true },
+  );
   const rows: MessageDoc[] = toUids.map((uid, i) => ({
     id: ids[i],
     from_uid: reminder.fromUid,
@@ -94,23 +107,31 @@ export async function createReminders(reminder: NewReminder): Promise<number> {
     readtime: '',
   }));
   await Message.insertMany(rows, { lean: true });
-  events.publish('notice.created', { kind: 'remind', uids: toUids, messageContentId: contentId });
-  events.publish('unread.changed', { uids: toUids });
+  events.publish('notice.created', {
+    kind: 'remind',
+    uids: toUids,
+    messageContentId: contentId,
+    content,
+  });
   return contentId;
 }
 
 /** "Save and notify": reminds the page's subscribers who can still see it, but not the saver. */
 export async function remindPageSubscribers(
-  saved: Pick<DomainEvents['page.saved'], 'pageId' | 'byUid'> & { text: string },
+  saved: Pick<DomainEvents['page.saved'], 'itemId' | 'pageId' | 'byUid'> & { text: string },
 ): Promise<number> {
-  const page = await Page.findOne(
-    { page_id: saved.pageId, is_del: 0 },
-    { page_content: 0, _id: 0 },
-  ).lean<PageDoc>();
+  // Independent reads, in flight together: this chain is what a notice waits for. The page and
+  // the item come through the read model (the save has just dropped both), so the realtime
+  // service's load of the same page and the audience check's of the item are the same loads.
+  const [page, subscribed, from] = await Promise.all([
+    findLivePage(saved.pageId),
+    pageSubscriberUids(saved.pageId),
+    User.findOne({ uid: saved.byUid }, { username: 1, _id: 0 }).lean(),
+    findLiveItem(saved.itemId),
+  ]);
   if (!page) return 0;
-  const subscribers = (await pageSubscriberUids(page.page_id)).filter((uid) => uid !== saved.byUid);
+  const subscribers = subscribed.filter((uid) => uid !== saved.byUid);
   const audience = await pageAudience(page, subscribers);
-  const from = await User.findOne({ uid: saved.byUid }, { username: 1, _id: 0 }).lean();
   return createReminders({
     fromUid: saved.byUid,
     fromName: from?.username ?? '',
@@ -205,18 +226,17 @@ export async function listReminders(
 
 const unreadRemindersOf = (uid: number) => ({ to_uid: uid, message_type: REMIND, status: UNREAD });
 
-/** Users whose unread-reminder count is kept (read model; dropped on `unread.changed`). */
+/** Users whose unread-reminder count is kept (read model; dropped on `unread.changed`, `notice.created`). */
 export const MAX_CACHED_UNREAD_COUNTS = 20_000;
 
 const remindCounts = perContext((context) => {
   const cache = new ReadCache<number, number>({ maxEntries: MAX_CACHED_UNREAD_COUNTS });
-  context.bus.subscribe(
-    'unread.changed',
-    ({ uids }) => {
-      for (const uid of uids) cache.drop(uid);
-    },
-    { synchronous: true },
-  );
+  const drop = ({ uids }: { uids: number[] }) => {
+    for (const uid of uids) cache.drop(uid);
+  };
+  context.bus.subscribe('unread.changed', drop, { synchronous: true });
+  // A reminder batch changes its recipients' counts without an `unread.changed` of its own.
+  context.bus.subscribe('notice.created', drop, { synchronous: true });
   return cache;
 });
 
@@ -233,7 +253,7 @@ export interface UnreadCounts {
 
 /**
  * Both unread counts of each of these users (pushed live by the realtime service on
- * `unread.changed`): a fixed number of queries however many users — a reminder to a thousand
+ * `unread.changed` and `notice.created`): a fixed number of queries however many users — a reminder to a thousand
  * subscribers must not cost thousands of queries. Unknown users get zeros.
  */
 export async function unreadCountsOf(uids: number[]): Promise<Map<number, UnreadCounts>> {
@@ -343,6 +363,7 @@ async function onPageSaved(saved: DomainEvents['page.saved']): Promise<void> {
     await subscribeToPage(saved.byUid, saved.pageId);
   if (!saved.created && saved.notify)
     await remindPageSubscribers({
+      itemId: saved.itemId,
       pageId: saved.pageId,
       byUid: saved.byUid,
       text: saved.notify.content,

@@ -53,13 +53,17 @@ export async function pageAudience(
     { uid: { $in: [...new Set(uids)] } },
     { uid: 1, username: 1, groupid: 1, _id: 0 },
   ).lean();
-  for (const user of users) {
-    const actor: Actor = { uid: user.uid, username: user.username, groupid: user.groupid };
-    const access = await itemAccess(actor, item);
-    if (!access?.visit) continue;
-    const connected = access.owner || access.siteAdmin || access.memberGroupId >= 0;
-    if (connected && (await pageVisible(actor, access, page))) audience.add(user.uid);
-  }
+  // All at once: each check is a cache hit or its own membership lookup, and a page with
+  // hundreds of subscribers must not wait for hundreds of lookups one after another.
+  await Promise.all(
+    users.map(async (user) => {
+      const actor: Actor = { uid: user.uid, username: user.username, groupid: user.groupid };
+      const access = await itemAccess(actor, item);
+      if (!access?.visit) return;
+      const connected = access.owner || access.siteAdmin || access.memberGroupId >= 0;
+      if (connected && (await pageVisible(actor, access, page))) audience.add(user.uid);
+    }),
+  );
   return audience;
 }
 

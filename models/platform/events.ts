@@ -92,9 +92,29 @@ export interface DomainEvents {
     change: 'added' | 'deleted';
     byUid: number;
   };
-  /** A reminder or announcement was created for these users (announcements: `uids` empty = all). */
-  'notice.created': { kind: 'remind' | 'announce'; uids: number[]; messageContentId: number };
-  /** These users' unread counts changed (a reminder batch, one user marking read). */
+  /**
+   * A reminder batch or an announcement was created for these users (announcements: `uids` empty
+   * = all). The one event of a batch: the recipients' unread counts changed with it (no
+   * `unread.changed` follows). It carries the notice's text as every recipient receives it (at
+   * most a reminder's 1,000 or an announcement's 20,000 characters): each process pushes it to its
+   * own sockets at once, where loading it back would put a database round trip per process on the
+   * way to every recipient.
+   */
+  'notice.created': {
+    kind: 'remind' | 'announce';
+    uids: number[];
+    messageContentId: number;
+    content: {
+      from_name: string;
+      message_type: string;
+      message_content: string;
+      object_type: string;
+      object_id: number;
+      /** `YYYY-MM-DD HH:MM:SS`; later than now = a scheduled announcement, not news yet. */
+      addtime: string;
+    };
+  };
+  /** These users' unread counts changed (one user marking read or deleting a notice). */
   'unread.changed': { uids: number[] };
   /** How far a file import of this user has got (pushed while the import runs). */
   'import.progress': { uid: number; importId: string; done: number; total: number };

@@ -105,9 +105,11 @@ afterAll(async () => {
 });
 
 describe('save and notify', () => {
-  test('three subscribers get three reminders and an unread.changed naming the three; setRead clears them', async () => {
+  test('three subscribers get three reminders in one notice.created naming the three and carrying the text; setRead clears them', async () => {
     record();
     const page = await subscribedPage([alice, bob, saver]);
+    // Read (and kept by the read model) before: the batch must make them stale.
+    for (const user of [owner, alice, bob]) expect(await unreadCount(user)).toBe(0);
     const notice = await saveAndNotify(saver, page, 'Please review');
     const recipients = [owner.uid, alice.uid, bob.uid].sort((a, b) => a - b);
 
@@ -115,10 +117,19 @@ describe('save and notify', () => {
       kind: 'remind',
       uids: expect.any(Array),
       messageContentId: expect.any(Number),
+      content: {
+        from_name: saver.username,
+        message_type: 'remind',
+        message_content: 'Please review',
+        object_type: 'page',
+        object_id: page.page_id,
+        addtime: expect.stringMatching(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/),
+      },
     });
     expect([...notice.uids].sort((a, b) => a - b)).toEqual(recipients);
-    await eventually(() => recorded.unread.length >= 3);
-    expect([...recorded.unread].sort((a, b) => a - b)).toEqual(recipients);
+    // The one event of the batch: its recipients' counts changed with it, nothing else follows.
+    expect(recorded.notices).toHaveLength(1);
+    expect(recorded.unread).toEqual([]);
     const rows = await Message.find({ message_content_id: notice.messageContentId }).lean();
     expect(rows.map((r) => r.to_uid).sort((a, b) => a - b)).toEqual(recipients);
     expect(
@@ -370,7 +381,21 @@ describe('announcements', () => {
     );
     expect(row!.addtime).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/);
     await eventually(() => recorded.notices.length > 0);
-    expect(recorded.notices).toEqual([{ kind: 'announce', uids: [], messageContentId: id }]);
+    expect(recorded.notices).toEqual([
+      {
+        kind: 'announce',
+        uids: [],
+        messageContentId: id,
+        content: {
+          from_name: '系统公告',
+          message_type: 'announce_web',
+          message_content: row!.message_content,
+          object_type: '',
+          object_id: 0,
+          addtime: row!.addtime,
+        },
+      },
+    ]);
 
     const typed = await publish({
       message_content: 'both',

@@ -113,19 +113,28 @@ describe('who is reminded', () => {
     await subscribeToPage(member.uid, draft.page_id);
     const before = await Message.countDocuments();
     expect(
-      await remindPageSubscribers({ pageId: draft.page_id, byUid: owner.uid, text: 'draft' }),
+      await remindPageSubscribers({
+        itemId,
+        pageId: draft.page_id,
+        byUid: owner.uid,
+        text: 'draft',
+      }),
     ).toBe(0);
     expect(await Message.countDocuments()).toBe(before);
   });
 
   test('a page that does not exist (or was deleted) reminds no one', async () => {
-    expect(await remindPageSubscribers({ pageId: 999_999, byUid: owner.uid, text: 'x' })).toBe(0);
+    expect(
+      await remindPageSubscribers({ itemId, pageId: 999_999, byUid: owner.uid, text: 'x' }),
+    ).toBe(0);
   });
 
-  test('createReminders writes one content row and one delivery per distinct recipient, text capped', async () => {
+  test('createReminders writes one content row and one delivery per distinct recipient (one id range), text capped, one event', async () => {
     const other: TestUser = await makeUser();
     const unread: number[][] = [];
+    const notices: DomainEvents['notice.created'][] = [];
     cleanups.push(events.subscribe('unread.changed', ({ uids }) => void unread.push(uids)));
+    cleanups.push(events.subscribe('notice.created', (notice) => void notices.push(notice)));
     const id = await createReminders({
       fromUid: owner.uid,
       fromName: owner.username,
@@ -150,9 +159,13 @@ describe('who is reminded', () => {
       }),
     ).toBe(0);
     await new Promise((resolve) => setImmediate(resolve));
-    // one event for the whole batch, naming each recipient once
-    expect(unread).toHaveLength(1);
-    expect([...unread[0]].sort()).toEqual([member.uid, other.uid].sort());
+    // one event for the whole batch, naming each recipient once and carrying the capped text;
+    // it stands for their unread counts too
+    expect(notices).toHaveLength(1);
+    expect(notices[0]).toMatchObject({ kind: 'remind', messageContentId: id });
+    expect([...notices[0].uids].sort()).toEqual([member.uid, other.uid].sort());
+    expect(notices[0].content.message_content).toBe('y'.repeat(1000));
+    expect(unread).toEqual([]);
     // the deliveries' ids are distinct and consecutive (one range)
     const ids = rows.map((r) => r.id).sort((a, b) => a - b);
     expect(ids[1] - ids[0]).toBe(1);

@@ -16,7 +16,8 @@ import { createLogger } from '../../models/platform/log';
 import { ShowdocClient } from '../helpers/client';
 import { closeAllCollabClients, openSynced } from '../helpers/collab';
 import { eventually } from '../helpers/embedded';
-import { makeSharedItem } from '../helpers/factories';
+import { Message } from '../../models/notices/schemas/message';
+import { addMember, makeSharedItem } from '../helpers/factories';
 import { makePage } from '../helpers/pages';
 import { startQuireProcess, stopAllQuires, type QuireProcess } from '../helpers/quireProcesses';
 import { makeTempDir } from '../helpers/server';
@@ -26,7 +27,7 @@ import {
   expectPresenceAcross,
   type TestClient,
 } from '../helpers/sockets';
-import type { TestUser } from '../helpers/users';
+import { makeUser, type TestUser } from '../helpers/users';
 
 let dir: string;
 let quire: QuireProcess;
@@ -175,6 +176,63 @@ describe('live pushes across workers', () => {
       expect(client.all('notice').map((n) => n.kind)).toEqual(['remind', 'remind']);
     }
     for (const client of sockets) client.close();
+  });
+
+  test('a notice to many subscribers across both workers: one row each with consecutive ids, one notice and one unread per recipient socket, none to others', async () => {
+    const readers = await Promise.all(Array.from({ length: 6 }, () => makeUser()));
+    const bystander = await makeUser();
+    for (const user of [...readers, bystander]) await addMember(itemId, user, 0);
+    const page = await makePage(editor, itemId);
+    await api(editor).ok('subscription/savePage', {
+      page_id: page.page_id,
+      uids: readers.map((r) => r.uid).join(','),
+    });
+    // Half the readers on each worker, the first one on both; the bystander on both as well.
+    const recipients: TestClient[] = [await socketOn(1, readers[0])];
+    for (const [i, user] of readers.entries()) recipients.push(await socketOn(i % 2, user));
+    const others = [await socketOn(0, bystander), await socketOn(1, bystander)];
+
+    await api(editor).ok('page/save', {
+      page_id: page.page_id,
+      item_id: itemId,
+      page_title: page.page_title,
+      page_content: 'for all six',
+      is_notify: 1,
+      notify_content: 'Six readers, one batch',
+    });
+    const notices = await Promise.all(
+      recipients.map((c) => c.waitFor('notice', (n) => n.object_id === page.page_id)),
+    );
+    for (const client of recipients) await client.waitFor('unread', (u) => u.remind >= 1);
+    await Promise.all([...recipients, ...others].map(roundTrip));
+
+    const contentId = notices[0].message_content_id;
+    for (const notice of notices)
+      expect(notice).toEqual({
+        kind: 'remind',
+        message_content_id: contentId,
+        from_name: editor.username,
+        message_content: 'Six readers, one batch',
+        object_type: 'page',
+        object_id: page.page_id,
+        addtime: expect.stringMatching(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/),
+      });
+    for (const client of recipients) {
+      expect(client.all('notice')).toHaveLength(1);
+      expect(client.all('unread')).toEqual([{ remind: 1, announce: expect.any(Number) }]);
+    }
+    for (const client of others) {
+      expect(client.all('notice')).toEqual([]);
+      expect(client.all('unread')).toEqual([]);
+    }
+
+    const rows = await Message.find({ message_content_id: contentId }, { _id: 0 }).lean();
+    expect(rows.map((r) => r.to_uid).sort((a, b) => a - b)).toEqual(
+      readers.map((r) => r.uid).sort((a, b) => a - b),
+    );
+    const ids = rows.map((r) => r.id).sort((a, b) => a - b);
+    expect(ids).toEqual(ids.map((_, i) => ids[0] + i));
+    for (const client of [...recipients, ...others]) client.close();
   });
 
   test('presence lists span workers (the cluster adapter)', async () => {

@@ -9,6 +9,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { CONFIG_KEYS } from '../../models/platform';
 import { ROOT } from '../paths';
+import { inspectorUrlsIn } from './gc';
 
 const TSX_LOADER = pathToFileURL(path.join(ROOT, 'node_modules', 'tsx', 'dist', 'loader.mjs')).href;
 const STARTUP_TIMEOUT_MS = 120_000;
@@ -25,6 +26,8 @@ export interface BenchChild {
   stop(): Promise<void>;
   /** The last few KB it wrote to stderr (for error messages). */
   stderr(): string;
+  /** Inspector addresses its processes announced (started with gc.ts's INSPECT_ARG), in order. */
+  inspectorUrls(): string[];
 }
 
 const running = new Set<ChildProcess>();
@@ -63,8 +66,15 @@ export function startChild(
   );
   running.add(child);
   let stderr = '';
+  // Whole lines only: an address split between two chunks is read once its line is complete.
+  let partialLine = '';
+  const inspectors: string[] = [];
   child.stderr!.on('data', (chunk: Buffer) => {
-    stderr = (stderr + chunk.toString()).slice(-STDERR_KEPT);
+    const text = chunk.toString();
+    stderr = (stderr + text).slice(-STDERR_KEPT);
+    const lines = (partialLine + text).split('\n');
+    partialLine = lines.pop()!.slice(-STDERR_KEPT);
+    inspectors.push(...inspectorUrlsIn(lines.join('\n')));
   });
   const exited = new Promise<void>((resolve) => {
     child.once('exit', () => {
@@ -94,6 +104,7 @@ export function startChild(
         workers: message.workers ?? 1,
         url: `http://127.0.0.1:${port}`,
         stderr: () => stderr,
+        inspectorUrls: () => [...inspectors],
         async stop() {
           if (child.exitCode === null && child.signalCode === null) {
             child.kill('SIGTERM');

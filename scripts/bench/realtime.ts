@@ -7,7 +7,8 @@
  * Order: idle sockets first, so its memory baseline is the server as the HTTP cells left it.
  */
 import { MAX_SOCKETS_PER_USER } from '../../realtime/auth';
-import { startCpuMeter, treeMemory } from './procstat';
+import { collectGarbage } from './gc';
+import { startCpuMeter, treeMemory, waitForQuiet } from './procstat';
 import type { RealtimeSizes } from './options';
 import { yjsPropagation } from './realtimeCollab';
 import {
@@ -26,6 +27,8 @@ import type { SeedResult } from './seed';
 export interface RealtimeInput {
   url: string;
   serverPid: number;
+  /** The server processes' inspector addresses (gc.ts), to collect garbage before memory readings. */
+  inspectorUrls: () => string[];
   ownPids: number[];
   seed: SeedResult;
   sizes: RealtimeSizes;
@@ -44,6 +47,31 @@ export function realtimeUserCount(sizes: RealtimeSizes): number {
 
 const MB = 1024 * 1024;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+/** After a forced collection: time for freed memory to go back to the kernel, then readings. */
+const AFTER_GC_MS = 500;
+const RSS_READINGS = 5;
+const RSS_READING_GAP_MS = 200;
+
+/**
+ * The server's RSS (every process of it) as it keeps its data: once it is quiet, after a forced
+ * garbage collection in each process (gc.ts), the median of a few readings. `collected`: how many
+ * processes answered the collection (0: none could be asked, the figure includes garbage).
+ */
+async function settledRss(
+  serverPid: number,
+  inspectorUrls: () => string[],
+): Promise<{ rssMB: number; collected: number }> {
+  await waitForQuiet(serverPid);
+  const collected = await collectGarbage(inspectorUrls());
+  await sleep(AFTER_GC_MS);
+  const readings: number[] = [];
+  for (let i = 0; i < RSS_READINGS; i++) {
+    if (i) await sleep(RSS_READING_GAP_MS);
+    readings.push(treeMemory(serverPid)?.rssMB ?? 0);
+  }
+  readings.sort((a, b) => a - b);
+  return { rssMB: readings[Math.floor(RSS_READINGS / 2)], collected };
+}
 /** Lock rounds alternate take/release; an even count leaves the page unlocked. */
 const evenRounds = (n: number) => n + (n % 2);
 
@@ -125,13 +153,14 @@ export async function runRealtime(input: RealtimeInput): Promise<RealtimeCell[]>
       cells.push({ ...cell, note: socketsAvailable });
   } else {
     log(`  ${sizes.idleSockets} idle sockets…`);
-    const before = treeMemory(serverPid)?.rssMB ?? 0;
+    const before = await settledRss(serverPid, input.inspectorUrls);
     const idle = await connectMany(url, tokens, sizes.idleSockets, 200);
-    await sleep(sizes.idleSeconds * 400); // let connection set-up garbage settle
+    await sleep(sizes.idleSeconds * 400); // the last handshakes' work ends
     const cpu = startCpuMeter(serverPid, ownPids);
     await sleep(sizes.idleSeconds * 600);
     const cpuUse = cpu.stop();
-    const rss = treeMemory(serverPid)?.rssMB ?? 0;
+    const after = await settledRss(serverPid, input.inspectorUrls);
+    const rss = after.rssMB;
     closeAll(idle.sockets);
     // Without a pause the closing sockets would still be in the server when the watchers connect.
     await sleep(1000);
@@ -140,9 +169,10 @@ export async function runRealtime(input: RealtimeInput): Promise<RealtimeCell[]>
       available: true,
       samples: idle.sockets.length,
       serverRssMB: rss,
-      serverRssBeforeMB: before,
+      serverRssBeforeMB: before.rssMB,
+      collectedProcesses: Math.min(before.collected, after.collected),
       bytesPerSocket: idle.sockets.length
-        ? Math.round(((rss - before) * MB) / idle.sockets.length)
+        ? Math.round(((rss - before.rssMB) * MB) / idle.sockets.length)
         : undefined,
       errors: idle.failures,
       ok: idle.failures === 0,
@@ -150,7 +180,7 @@ export async function runRealtime(input: RealtimeInput): Promise<RealtimeCell[]>
       ...(idle.firstError ? { note: `refused: ${idle.firstError}` } : {}),
     });
     log(
-      `  idle: ${rss} MB RSS with ${idle.sockets.length} sockets (${before} MB before), ${idle.failures} failed`,
+      `  idle: ${rss} MB RSS with ${idle.sockets.length} sockets (${before.rssMB} MB before), ${idle.failures} failed, garbage collected in ${after.collected} processes`,
     );
     await sleep(1000);
 

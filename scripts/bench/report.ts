@@ -29,6 +29,8 @@ export interface RealtimeCell {
   /** Memory cell: the server's RSS with the sockets open, and the growth per socket. */
   serverRssMB?: number;
   serverRssBeforeMB?: number;
+  /** Server processes whose garbage was collected before both readings (0: RSS includes garbage). */
+  collectedProcesses?: number;
   bytesPerSocket?: number;
   /** Deliveries that never arrived, refused connections, error answers. */
   errors: number;
@@ -112,7 +114,10 @@ function realtimeRow(c: RealtimeCell): string {
   const result =
     c.serverRssMB !== undefined
       ? `${fmt(c.serverRssMB)} MB RSS (${opt(c.serverRssBeforeMB)} MB before)` +
-        (c.bytesPerSocket !== undefined ? `, ~${fmt(c.bytesPerSocket)} B/socket` : '')
+        (c.bytesPerSocket !== undefined ? `, ~${fmt(c.bytesPerSocket)} B/socket` : '') +
+        (c.collectedProcesses
+          ? `, after GC in ${c.collectedProcesses} processes`
+          : ', GC not forced')
       : `p50 ${c.p50Ms} ms · p99 ${c.p99Ms} ms · max ${c.maxMs} ms (first delivery p50 ${c.firstP50Ms} ms)`;
   return `| ${c.scenario} | ${c.size} | ${result} | ${opt(c.samples)} | ${fmt(c.errors)} | ${c.cpu ? `${c.cpu.serverPct}%` : '–'} | ${c.cpu ? `${c.cpu.otherPct}%${c.cpu.noisy ? ' ⚠' : ''}` : '–'} | ${c.ok ? 'ok' : '**FAIL**'}${c.note ? ` ${c.note}` : ''} |`;
 }

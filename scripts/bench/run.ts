@@ -13,6 +13,7 @@ import { startChild, type BenchChild } from './children';
 import { measureEditor } from '../measure-editor';
 import { measureSheet } from '../measure-sheet';
 import { runEngineBench } from './engine';
+import { INSPECT_ARG } from './gc';
 import { planRequests, runHttpCell, type Endpoint, type HttpCell, type RequestPlan } from './http';
 import type { BenchOptions } from './options';
 import { machineInfo, treeMemory, waitForQuiet } from './procstat';
@@ -141,9 +142,13 @@ export async function openBenchSession(options: BenchOptions): Promise<BenchSess
         LOG_LEVEL: options.serverLogLevel,
         ...(options.workers ? { WORKERS: String(options.workers) } : {}),
       },
-      options.serverProfileDir
-        ? ['--cpu-prof', '--cpu-prof-dir', path.resolve(options.serverProfileDir)]
-        : [],
+      [
+        // The idle-socket figure collects the server's garbage through its inspector (gc.ts).
+        ...(options.realtime ? [INSPECT_ARG] : []),
+        ...(options.serverProfileDir
+          ? ['--cpu-prof', '--cpu-prof-dir', path.resolve(options.serverProfileDir)]
+          : []),
+      ],
     );
     children.push(quire);
     const ceiling = options.ceiling ? await startChild('scripts/bench/ceiling.ts') : null;
@@ -212,6 +217,7 @@ export async function measureBench(
     realtime = await runRealtime({
       url: quire.url,
       serverPid: quire.pid,
+      inspectorUrls: quire.inspectorUrls,
       ownPids,
       seed,
       sizes: options.realtime,

@@ -68,6 +68,10 @@ test('a tiny run reports every planned cell, each with checked responses and zer
   ]);
   for (const cell of report.realtime)
     expect(cell).toMatchObject({ available: true, ok: true, errors: 0 });
+  // The memory readings came after a forced collection in every server process (the primary
+  // and each worker, or the one process).
+  const workers = report.settings.serverWorkers;
+  expect(report.realtime[0].collectedProcesses).toBe(workers > 1 ? workers + 1 : 1);
   const samples = Object.fromEntries(report.realtime.map((c) => [c.scenario, c.samples]));
   expect(samples).toEqual({
     'idle sockets': 20,

@@ -226,7 +226,10 @@ export async function listReminders(
 
 const unreadRemindersOf = (uid: number) => ({ to_uid: uid, message_type: REMIND, status: UNREAD });
 
-/** Users whose unread-reminder count is kept (read model; dropped on `unread.changed`, `notice.created`). */
+/**
+ * Users whose unread-reminder count is kept (read model; dropped on `unread.changed` and
+ * `notice.created`).
+ */
 export const MAX_CACHED_UNREAD_COUNTS = 20_000;
 
 const remindCounts = perContext((context) => {
@@ -253,8 +256,8 @@ export interface UnreadCounts {
 
 /**
  * Both unread counts of each of these users (pushed live by the realtime service on
- * `unread.changed` and `notice.created`): a fixed number of queries however many users — a reminder to a thousand
- * subscribers must not cost thousands of queries. Unknown users get zeros.
+ * `unread.changed` and `notice.created`): a fixed number of queries however many users — a
+ * reminder to a thousand subscribers must not cost thousands of queries. Unknown users get zeros.
  */
 export async function unreadCountsOf(uids: number[]): Promise<Map<number, UnreadCounts>> {
   const wanted = [...new Set(uids.filter((uid) => uid > 0))];

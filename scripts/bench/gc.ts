@@ -24,7 +24,7 @@ export function inspectorUrlsIn(text: string): string[] {
   return [...text.matchAll(LISTENING)].map((m) => m[1]);
 }
 
-/** Runs full collections in the process behind one inspector address; false if it did not answer. */
+/** Full collections in the process behind one inspector address; false if it did not answer. */
 function collectOne(url: string): Promise<boolean> {
   return new Promise((resolve) => {
     const socket = new WebSocket(url);

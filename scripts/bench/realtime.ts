@@ -27,7 +27,7 @@ import type { SeedResult } from './seed';
 export interface RealtimeInput {
   url: string;
   serverPid: number;
-  /** The server processes' inspector addresses (gc.ts), to collect garbage before memory readings. */
+  /** The server processes' inspector addresses (gc.ts), for collections before memory readings. */
   inspectorUrls: () => string[];
   ownPids: number[];
   seed: SeedResult;

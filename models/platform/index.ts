@@ -49,6 +49,7 @@ export {
   SwitchingFileStorage,
   type CloudResolver,
 } from './storage';
+export { RawJson } from './rawJson';
 export { formatNow, formatUnix, formatUnixOrEmpty, nowSeconds, setTimeZone } from './time';
 export {
   countFailure,

@@ -36,6 +36,7 @@ export {
   ReadCache,
   type ReadCacheOptions,
   type ReadCacheStats,
+  type Watch,
 } from './readCache';
 export {
   configureFileStorage,

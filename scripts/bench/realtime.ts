@@ -72,6 +72,7 @@ async function settledRss(
   readings.sort((a, b) => a - b);
   return { rssMB: readings[Math.floor(RSS_READINGS / 2)], collected };
 }
+
 /** Lock rounds alternate take/release; an even count leaves the page unlocked. */
 const evenRounds = (n: number) => n + (n % 2);
 

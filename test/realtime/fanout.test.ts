@@ -157,6 +157,26 @@ describe('notices and unread counts', () => {
       });
     for (const client of clients) client.close();
   });
+  test('announcements for the RunApi client only, or scheduled for later, are not pushed to the web', async () => {
+    const client = await connect(bystander);
+    for (const params of [
+      { message_content: 'For RunApi only', message_type: 'announce_runapi' },
+      {
+        message_content: 'Next year',
+        message_type: 'announce_web',
+        send_at: '2099-01-01 00:00:00',
+      },
+    ])
+      await as(admin).ok('adminMessage/addAnnouncement', params);
+    const { id } = await as(admin).ok<{ id: number }>('adminMessage/addAnnouncement', {
+      message_content: 'Now',
+      message_type: 'announce_all',
+    });
+    // The last one is the barrier: the others, published before it, would have come first.
+    await client.waitFor('notice', (n) => n.message_content_id === id);
+    expect(client.all('notice').map((n) => n.message_content)).toEqual(['Now']);
+    client.close();
+  });
 });
 
 describe('item and page rooms', () => {

@@ -62,21 +62,39 @@ export interface NewReminder {
   toUids: number[];
 }
 
+/** The recipients once each, without anonymous or invalid ids. */
+const recipientsOf = (uids: number[]) => [...new Set(uids.filter((uid) => uid > 0))];
+
+/** A content id and a range of delivery ids (one round trip: the two counters at once). */
+function reminderIds(count: number): Promise<[number, number[]]> {
+  return Promise.all([nextId('message_content_id'), nextIds('message_id', count)]);
+}
+
 /**
  * One content row, one unread delivery per recipient (their ids taken as one range, the rows
  * written by one insertMany), then one `notice.created` for all of them, which carries the notice
- * and stands for their unread counts too. The content row is written first: a crash in between
- * leaves a text nobody is shown, never a delivery without its text. Returns the content id (0
- * when there was nobody to tell).
+ * and stands for their unread counts too. Returns the content id (0 when there was nobody to tell).
  */
 export async function createReminders(reminder: NewReminder): Promise<number> {
-  const toUids = [...new Set(reminder.toUids.filter((uid) => uid > 0))];
+  const toUids = recipientsOf(reminder.toUids);
   if (!toUids.length) return 0;
+  const [contentId, ids] = await reminderIds(toUids.length);
+  await writeReminders(reminder, toUids, contentId, ids);
+  return contentId;
+}
+
+/**
+ * Writes a batch with ids already taken (`ids` at least as long as `toUids`; the rest stay
+ * unused, a gap) and publishes its event. The content row is written first: a crash in between
+ * leaves a text nobody is shown, never a delivery without its text.
+ */
+async function writeReminders(
+  reminder: Omit<NewReminder, 'toUids'>,
+  toUids: number[],
+  contentId: number,
+  ids: number[],
+): Promise<void> {
   const now = formatNow();
-  const [contentId, ids] = await Promise.all([
-    nextId('message_content_id'),
-    nextIds('message_id', toUids.length),
-  ]);
   const content = {
     from_name: reminder.fromName,
     message_type: REMIND,
@@ -86,14 +104,7 @@ export async function createReminders(reminder: NewReminder): Promise<number> {
     addtime: now,
   };
   await MessageContent.insertMany(
-    [
-      {
-        id: contentId,
-        from_uid: reminder.fromUid,
-        action_type: reminder.actionType,
-        ...content,
-      },
-    ],
+    [{ id: contentId, from_uid: reminder.fromUid, action_type: reminder.actionType, ...content }],
     { lean: true },
   );
   const rows: MessageDoc[] = toUids.map((uid, i) => ({
@@ -113,34 +124,47 @@ export async function createReminders(reminder: NewReminder): Promise<number> {
     messageContentId: contentId,
     content,
   });
-  return contentId;
 }
 
-/** "Save and notify": reminds the page's subscribers who can still see it, but not the saver. */
+/**
+ * "Save and notify": reminds the page's subscribers who can still see it, but not the saver.
+ * Every step is a round trip a live notice waits for, so independent ones run together: the
+ * page, its subscribers, the saver's name and the item first (page and item through the read
+ * model, where the realtime service's load of the same page is the same load); then the audience
+ * check beside the id counters, whose range is sized for every subscriber (ids of those who may
+ * no longer see the page stay unused: a gap, as a rolled-back write leaves).
+ */
 export async function remindPageSubscribers(
   saved: Pick<DomainEvents['page.saved'], 'itemId' | 'pageId' | 'byUid'> & { text: string },
 ): Promise<number> {
-  // Independent reads, in flight together: this chain is what a notice waits for. The page and
-  // the item come through the read model (the save has just dropped both), so the realtime
-  // service's load of the same page and the audience check's of the item are the same loads.
   const [page, subscribed, from] = await Promise.all([
     findLivePage(saved.pageId),
     pageSubscriberUids(saved.pageId),
     User.findOne({ uid: saved.byUid }, { username: 1, _id: 0 }).lean(),
     findLiveItem(saved.itemId),
   ]);
-  if (!page) return 0;
-  const subscribers = subscribed.filter((uid) => uid !== saved.byUid);
-  const audience = await pageAudience(page, subscribers);
-  return createReminders({
-    fromUid: saved.byUid,
-    fromName: from?.username ?? '',
-    actionType: UPDATE_ACTION,
-    objectType: PAGE_OBJECT,
-    objectId: page.page_id,
-    text: saved.text,
-    toUids: subscribers.filter((uid) => audience.has(uid)),
-  });
+  const subscribers = recipientsOf(subscribed.filter((uid) => uid !== saved.byUid));
+  if (!page || !subscribers.length) return 0;
+  const [audience, [contentId, ids]] = await Promise.all([
+    pageAudience(page, subscribers),
+    reminderIds(subscribers.length),
+  ]);
+  const toUids = subscribers.filter((uid) => audience.has(uid));
+  if (!toUids.length) return 0;
+  await writeReminders(
+    {
+      fromUid: saved.byUid,
+      fromName: from?.username ?? '',
+      actionType: UPDATE_ACTION,
+      objectType: PAGE_OBJECT,
+      objectId: page.page_id,
+      text: saved.text,
+    },
+    toUids,
+    contentId,
+    ids,
+  );
+  return contentId;
 }
 
 // ---------------------------------------------------------------------------------------------

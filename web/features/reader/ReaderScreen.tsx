@@ -2,7 +2,6 @@
  * The reader for one item: loads it and the open page, follows live changes, and picks the view
  * by item type — regular (0, 1, 3), single page (2), spreadsheet (4, its own chunk).
  */
-import { Skeleton } from 'antd';
 import { lazy, Suspense, useCallback, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
@@ -24,6 +23,7 @@ import { usePage } from './usePage';
 import { useReaderLive } from './useReaderLive';
 import { Watermark } from './Watermark';
 import { LazyResult } from '../../components/LazyResult';
+import { Placeholder } from '../../components/Placeholder';
 import { ITEM_LOAD_OVERLAY_MS, LoadingOverlay } from '../../components/LoadingOverlay';
 import { ReadsContext } from '../reads/context';
 import { useReadTracking } from '../reads/useReadTracking';
@@ -144,7 +144,7 @@ export function ReaderScreen({
   if (!item)
     return (
       <>
-        <Skeleton active style={{ padding: 40 }} />
+        <Placeholder padded />
         <LoadingOverlay active limitMs={ITEM_LOAD_OVERLAY_MS} label={t('reader.loadingItem')} />
       </>
     );
@@ -190,7 +190,7 @@ export function ReaderScreen({
     );
     if (item.item_type === SPREADSHEET)
       view = (
-        <Suspense fallback={<Skeleton active style={{ padding: 40 }} />}>
+        <Suspense fallback={<Placeholder padded />}>
           {page ? (
             <SpreadsheetView
               key={page.page_id}
@@ -203,7 +203,7 @@ export function ReaderScreen({
               reload={reload}
             />
           ) : (
-            <Skeleton active style={{ padding: 40 }} />
+            <Placeholder padded />
           )}
         </Suspense>
       );
@@ -219,7 +219,7 @@ export function ReaderScreen({
           onAttachments={() => open('attachments')}
         />
       ) : (
-        <Skeleton active style={{ padding: 40 }} />
+        <Placeholder padded />
       );
   } else
     view = (

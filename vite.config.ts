@@ -2,9 +2,9 @@
  * The web app build: sources in web/, output in dist/ (served by api/web.ts). Vite 8 compiles
  * TSX itself (no React plugin: its peer range conflicts with jest's babel). React, the router and
  * i18next get their own chunks so an app change does not invalidate the cached framework code.
- * Ant Design does not: split by importer, each screen downloads only the components it uses (one
- * antd chunk made every reader download the editor's and workspace's components too — 80 KiB gzip
- * more for an anonymous reader).
+ * Ant Design does not: one antd chunk made every reader download the editor's and workspace's
+ * components too (80 KiB gzip more for an anonymous reader); the entry's and the reader's code are
+ * grouped by what they import instead (routeChunks).
  * Every text file also gets a brotli (.br) and a gzip (.gz) copy at build time, which api/web.ts
  * sends by content negotiation: the server never compresses per request.
  */
@@ -80,23 +80,28 @@ function directComponentImports(): Plugin {
 type Group = (typeof vendorGroups)[number];
 
 /**
- * Two chunks by reachability (issue #22): `app`, every module the entry (web/main.tsx) imports
- * statically, and `reader`, every module the reader route (its screens, the Ant Design components
- * it paints with, the Markdown renderer) imports statically that the entry does not hold. Left to
- * automatic splitting by importer, the same code came as ~60 small files and gzip compresses each
- * alone: as two files it is ~25 KiB gzip smaller for an anonymous reader, and fewer requests. A
- * screen that shares one of the reader's modules (the editor's preview) loads the reader chunk.
- * Captured modules' dependencies are not pulled in after them (includeDependenciesRecursively):
- * the entry never waits for reader code.
+ * Chunks by static reachability (issue #22): `app`, every module the entry (web/main.tsx)
+ * imports; `reader-shared`, the reader route's modules the editor route imports too (antd's
+ * button, tooltip, input…); `reader`, the rest of the reader's (its screens, the tree, the
+ * Markdown renderer). Left to automatic splitting by importer, the same code came as ~60 small
+ * files and gzip compresses each alone: as three it is ~35 KiB gzip smaller for an anonymous
+ * reader, in fewer requests, and the editor does not download the reader's own part. Other
+ * screens that share a module with the reader load the chunk that holds it. Captured modules'
+ * dependencies are not pulled in after them (includeDependenciesRecursively): the entry never
+ * waits for reader code.
  */
 function routeChunks(): { plugin: Plugin; groups: Group[] } {
   const entry = new Set<string>();
   const reader = new Set<string>();
+  const editor = new Set<string>();
+  /** The reader's modules the editor imports too. */
+  const shared = new Set<string>();
   const plugin: Plugin = {
     name: 'quire:route-chunks',
     apply: 'build',
     buildEnd() {
       const ids = [...this.getModuleIds()];
+      shared.clear();
       const closure = (file: RegExp, into: Set<string>, skip?: Set<string>) => {
         into.clear();
         const todo = ids.filter((id) => file.test(id));
@@ -109,6 +114,8 @@ function routeChunks(): { plugin: Plugin; groups: Group[] } {
       };
       closure(/[\\/]web[\\/]main\.tsx$/, entry);
       closure(/[\\/]web[\\/]features[\\/]reader[\\/]ReaderRoute\.tsx$/, reader, entry);
+      closure(/[\\/]web[\\/]features[\\/]editor[\\/]EditorRoute\.tsx$/, editor, entry);
+      for (const id of reader) if (editor.has(id)) shared.add(id);
     },
   };
   const group = (name: string, members: Set<string>): Group => ({
@@ -116,7 +123,14 @@ function routeChunks(): { plugin: Plugin; groups: Group[] } {
     test: (id) => members.has(id),
     includeDependenciesRecursively: false,
   });
-  return { plugin, groups: [group('app', entry), group('reader', reader)] };
+  return {
+    plugin,
+    groups: [
+      group('app', entry),
+      group('reader-shared', shared),
+      group('reader', reader), // what is left: the reader's alone
+    ],
+  };
 }
 const routes = routeChunks();
 

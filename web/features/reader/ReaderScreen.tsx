@@ -13,7 +13,6 @@ import type { ReaderDialog } from './dialogs';
 import { HeaderActions } from './HeaderActions';
 import { findPage, firstPage } from './menu';
 import { itemAddress, readerPath } from './paths';
-import { ReaderDialogs } from './ReaderDialogs';
 import { RegularView } from './RegularView';
 import { SinglePageView } from './SinglePageView';
 import type { ItemInfo } from './types';
@@ -28,6 +27,10 @@ import { ITEM_LOAD_OVERLAY_MS, LoadingOverlay } from '../../components/LoadingOv
 import { ReadsContext } from '../reads/context';
 import { useReadTracking } from '../reads/useReadTracking';
 
+// The dialogs' host too: a reader who opens none never downloads it.
+const ReaderDialogs = lazy(() =>
+  import('./ReaderDialogs').then((m) => ({ default: m.ReaderDialogs })),
+);
 const SpreadsheetView = lazy(() => import('../sheet/SpreadsheetView'));
 // Logged-in readers only: "show changes" since the last read and after live saves.
 const ReadChanges = lazy(() => import('../reads/ReadChanges'));
@@ -100,6 +103,9 @@ export function ReaderScreen({
   const { state: pageState, reload } = usePage(pageId);
   const page = pageState.status === 'ready' ? pageState.page : null;
   const [dialog, setDialog] = useState<ReaderDialog | null>(null);
+  // Mounted from the first dialog on, so that a closing dialog can finish closing.
+  const [dialogsWanted, setDialogsWanted] = useState(false);
+  if (dialog && !dialogsWanted) setDialogsWanted(true);
   const closeDialog = useCallback(() => setDialog(null), []);
 
   const live = useReaderLive(Number(item?.item_id ?? 0), pageId, Number(login?.uid ?? 0), {
@@ -246,14 +252,18 @@ export function ReaderScreen({
       {login && item.show_watermark === 1 && (
         <Watermark username={login.username} name={login.name} />
       )}
-      <ReaderDialogs
-        dialog={dialog}
-        item={item}
-        page={page}
-        onClose={closeDialog}
-        onItemChanged={() => void refresh()}
-        onShareKeyChange={() => reload()}
-      />
+      {dialogsWanted && (
+        <Suspense fallback={null}>
+          <ReaderDialogs
+            dialog={dialog}
+            item={item}
+            page={page}
+            onClose={closeDialog}
+            onItemChanged={() => void refresh()}
+            onShareKeyChange={() => reload()}
+          />
+        </Suspense>
+      )}
     </ReadsContext.Provider>
   );
 }

@@ -23,6 +23,8 @@ import {
   pageVisible,
   requirePage,
   requireTargetCatalog,
+  keepWrittenPage,
+  watchPageWrite,
 } from './pageAccess';
 import { checkPageQuota } from './pageQuota';
 import { historyVersionCount, pruneVersions, recordVersion } from './pageHistory';
@@ -242,6 +244,28 @@ export async function savePage(
     ...(input.isDraft === 0 || input.isDraft === 1 ? { is_draft: input.isDraft } : {}),
   };
 
+  // Kept in the read model after the save's event when no other write of the page raced it.
+  const watch = existing ? watchPageWrite(existing.page_id) : null;
+  let result: SavePageResult;
+  try {
+    result = await writePage(actor, input, access, existing, fields, now, options);
+  } catch (error) {
+    if (watch) keepWrittenPage(watch, null);
+    throw error;
+  }
+  if (watch) keepWrittenPage(watch, { ...result.page });
+  return result;
+}
+
+async function writePage(
+  actor: Actor,
+  input: SavePageInput,
+  access: ItemAccess,
+  existing: PageDoc | null,
+  fields: PageFields,
+  now: number,
+  options: { origin: SaveOrigin },
+): Promise<SavePageResult> {
   let page: PageDoc;
   let before: PageDoc | null = null;
   try {

@@ -27,7 +27,8 @@ const vendorGroups: {
  * `import { Button, Tooltip } from 'antd'` (and the same from '@ant-design/icons') rewritten in our
  * own sources to one import per component module (`antd/es/button`…), read off the packages' own
  * barrel files. The bundle is the same, but the module graph now says which components a screen
- * uses instead of "all of antd", which readerChunk() below needs.
+ * uses instead of "all of antd", which routeChunks() below needs. The imports replacing one
+ * statement stay on its line, so the lines after it keep their source-map positions.
  */
 function directComponentImports(): Plugin {
   const barrels: { source: string; file: string }[] = [
@@ -67,10 +68,8 @@ function directComponentImports(): Plugin {
         }
         if (!direct.length) return whole;
         changed = true;
-        return [
-          ...direct,
-          kept.length ? `import { ${kept.join(', ')} } from '${source}';` : '',
-        ].join('\n');
+        if (kept.length) direct.push(`import { ${kept.join(', ')} } from '${source}';`);
+        return direct.join(' ');
       });
       return changed ? { code: out, map: null } : null;
     },

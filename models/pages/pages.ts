@@ -327,6 +327,7 @@ async function writePage(
     created,
     origin: options.origin,
     notify: !created && input.notify ? { content: input.notify.content } : null,
+    at: now,
   });
   if (existing && access.item.item_type === SPREADSHEET) {
     const cells = sheetCellChanges(existing.page_content, page.page_content);
@@ -384,7 +385,7 @@ async function insertNew(itemId: number, fields: PageFields, now: number): Promi
   return doc;
 }
 
-/** Item `last_update_time` := now; a single-page item takes its page's title as its name. */
+/** Item `last_update_time` := now (or later); a single-page item takes its page's title as its name. */
 async function touchItem(
   access: ItemAccess,
   page: PageDoc,
@@ -393,10 +394,17 @@ async function touchItem(
   actor: Actor,
 ): Promise<void> {
   const rename = !created && access.item.item_type === 2 && page.page_title.trim() !== '';
-  const set: Record<string, unknown> = { last_update_time: now };
-  if (rename) set.item_name = page.page_title.trim().slice(0, MAX_ITEM_NAME);
-  await Item.updateOne({ item_id: page.item_id }, { $set: set });
-  if (rename && set.item_name !== access.item.item_name)
+  const name = rename ? page.page_title.trim().slice(0, MAX_ITEM_NAME) : undefined;
+  // $max: concurrent saves leave the latest time whatever order they land in, so the read
+  // models can patch their copy from each `page.saved` (`at`) instead of reloading the item.
+  await Item.updateOne(
+    { item_id: page.item_id },
+    {
+      $max: { last_update_time: now },
+      ...(name !== undefined ? { $set: { item_name: name } } : {}),
+    },
+  );
+  if (name !== undefined && name !== access.item.item_name)
     events.publish('item.changed', { itemId: page.item_id, change: 'updated', byUid: actor.uid });
 }
 

@@ -20,11 +20,10 @@
 import cluster, { type Worker } from 'node:cluster';
 import fs from 'node:fs';
 import net from 'node:net';
-import path from 'node:path';
 import { setupPrimary as setupSocketIoPrimary } from '@socket.io/cluster-adapter';
 import { engineSocketPath, startEmbeddedMongo, type EmbeddedMongo } from '../../models/embedded';
 import type { Config } from '../../models/platform/config';
-import { ROOT } from '../paths';
+import { serverEntry } from '../paths';
 import { routeOf, type Route } from './route';
 import type { PrimaryMessage, WorkerMessage } from './messages';
 
@@ -146,7 +145,8 @@ export async function startPrimary(
 
   setupSocketIoPrimary();
   cluster.setupPrimary({
-    exec: path.join(ROOT, 'scripts', 'cluster', 'worker.ts'),
+    // The bundle's worker when this runs the bundle (no loader), else the source under tsx.
+    exec: serverEntry('worker'),
     execArgv: process.execArgv,
   });
 

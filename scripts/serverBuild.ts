@@ -82,5 +82,9 @@ export async function ensureServerBuilt(
 }
 
 // `npm run build` builds it too (after the web app), so tests and CI start from a fresh bundle.
+// (No top-level await: jest loads this module as CommonJS.)
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url))
-  await buildServer(ROOT);
+  buildServer(ROOT).catch((error: unknown) => {
+    process.stderr.write(`Could not build the server: ${(error as Error).message}\n`);
+    process.exitCode = 1;
+  });

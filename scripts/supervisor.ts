@@ -27,9 +27,11 @@ const MAX_FAILED_STARTS = 5;
 export type ChildMessage = { type: 'ready'; port?: number };
 
 export interface SupervisorOptions {
-  /** Absolute path of the child script (run with this process's execArgv, e.g. the tsx loader). */
+  /** Absolute path of the child script. */
   script: string;
   args?: string[];
+  /** Node's options for the child (default: this process's, e.g. the tsx loader). */
+  execArgv?: string[];
   /** Environment of every start; `restartEnv` adds to it for restarts (e.g. the port it got). */
   env: NodeJS.ProcessEnv;
   /** One line per supervisor event, for the operator. */
@@ -58,6 +60,7 @@ export function superviseProcess(options: SupervisorOptions): Supervised {
     let ready = false;
     const child = fork(options.script, options.args ?? [], {
       env,
+      execArgv: options.execArgv ?? process.execArgv,
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
       detached: true,
     });

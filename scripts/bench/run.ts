@@ -145,9 +145,13 @@ export async function openBenchSession(options: BenchOptions): Promise<BenchSess
         LOG_LEVEL: options.serverLogLevel,
         ...(options.workers ? { WORKERS: String(options.workers) } : {}),
       },
-      options.serverProfileDir
-        ? ['--cpu-prof', '--cpu-prof-dir', path.resolve(options.serverProfileDir)]
-        : [],
+      [
+        // As scripts/start.mjs runs a primary (its workers drop the flag).
+        ...((options.workers ?? os.availableParallelism()) > 1 ? ['--max-semi-space-size=2'] : []),
+        ...(options.serverProfileDir
+          ? ['--cpu-prof', '--cpu-prof-dir', path.resolve(options.serverProfileDir)]
+          : []),
+      ],
     );
     children.push(quire);
     const ceiling = options.ceiling ? await startChild('scripts/bench/ceiling.ts') : null;

@@ -5,7 +5,7 @@
  */
 import express, { type NextFunction, type Request, type Response, Router } from 'express';
 import { ApiError, errors, events, type Logger, runForClient } from '../models/platform';
-import { successBody } from './envelope';
+import { successJson } from './envelope';
 import { findContract } from './contracts';
 import { Params, parseInput } from './params';
 import type { ActionConfig, ActionContext, ControllerRegistry } from './registry';
@@ -93,10 +93,16 @@ export function showdocTransport(options: {
       config: actionConfig,
       token: () => tokenFrom(req, params),
     };
-    const data = await runForClient(ctx.ip, () => handler(ctx));
-    // A write's events reach the other processes before its answer (read-your-writes there too).
-    await events.delivered();
-    if (!res.headersSent) res.json(successBody(data));
+    const data = await runForClient(ctx.ip, async () => {
+      const answer = await handler(ctx);
+      // A write's events reach the other processes before its answer (read-your-writes there
+      // too); inside the request's scope, so only its own events are waited for.
+      await events.delivered();
+      return answer;
+    });
+    // Written directly: no ETag (answers are no-store, and hashing a big menu costs more than
+    // building it), and RawJson parts spliced in as they are.
+    if (!res.headersSent) res.type('application/json; charset=utf-8').end(successJson(data));
   });
 
   return router;

@@ -10,4 +10,13 @@ export {
   saveCatalog,
   saveCatalogTree,
 } from './catalogs';
-export { buildMenu, defaultCatalogs, type Menu, type MenuCatalog, type MenuPage } from './menu';
+export {
+  buildMenu,
+  defaultCatalogs,
+  flagMenuPages,
+  type Menu,
+  type MenuCatalog,
+  type MenuPage,
+  menuText,
+  type MenuText,
+} from './menu';

@@ -40,6 +40,24 @@ interface MenuSnapshot {
   catalogs: CatalogDoc[];
   pages: MenuPageDoc[];
   parents: Map<number, number>;
+  /** Authors with drafts in the item: only their menus differ from the draft-free one. */
+  draftAuthors: Set<number>;
+  /** Serialised menus by viewer shape (see `menuText`), dropped with the snapshot. */
+  texts: Map<string, MenuText>;
+}
+
+/** Menu texts kept per item (one per viewer shape: restriction, own drafts); beyond, start over. */
+const MAX_TEXTS_PER_ITEM = 16;
+
+/**
+ * A viewer's menu as JSON text (what `item/info` sends), with where each page object ends in it,
+ * so per-viewer flags can be spliced in without serialising the menu again.
+ */
+export interface MenuText {
+  /** UTF-8 JSON. */
+  bytes: Buffer;
+  /** Each page object's closing brace, as a byte offset into `bytes`. */
+  pages: Array<{ page_id: number; addtime: number; end: number }>;
 }
 
 const menuCache = perContext((context) => {
@@ -77,7 +95,8 @@ async function loadSnapshot(itemId: number): Promise<MenuSnapshot> {
   ]);
   catalogs.sort(byOrder((c) => c.cat_id));
   pages.sort(byOrder((p) => p.page_id));
-  return { catalogs, pages, parents: parentMap(catalogs) };
+  const draftAuthors = new Set(pages.filter((p) => p.is_draft).map((p) => p.author_uid));
+  return { catalogs, pages, parents: parentMap(catalogs), draftAuthors, texts: new Map() };
 }
 
 /** The item's unfiltered menu data, from the cache when fresh. Concurrent callers share one build. */
@@ -152,7 +171,11 @@ export async function buildMenu(
   const keyword = options.keyword?.trim() ?? '';
   if (keyword) return searchMenu(access, actor, keyword);
 
-  const snapshot = await snapshotOf(itemId);
+  return viewerMenu(await snapshotOf(itemId), access, actor);
+}
+
+/** The viewer's cut of the unfiltered tree (drafts only for their author, the restriction). */
+function viewerMenu(snapshot: MenuSnapshot, access: ItemAccess, actor: Actor): Menu {
   const pagesByCat = new Map<number, MenuPage[]>();
   for (const page of snapshot.pages) {
     if (!draftVisible(actor, page)) continue;
@@ -183,6 +206,81 @@ export async function buildMenu(
     pages: restriction ? [] : (pagesByCat.get(0) ?? []),
     catalogs: tops.map(subtree),
   };
+}
+
+/**
+ * The menu as this viewer may see it, as JSON text (the same text JSON.stringify gives for
+ * `buildMenu`), built once per item and viewer shape and kept until the item's menu changes.
+ */
+export async function menuText(access: ItemAccess, actor: Actor): Promise<MenuText> {
+  const snapshot = await snapshotOf(access.item.item_id);
+  const ownDrafts = actor.uid > 0 && snapshot.draftAuthors.has(actor.uid) ? actor.uid : 0;
+  const shape = `${access.catalogRestriction?.join(',') ?? '*'}|${ownDrafts}`;
+  let text = snapshot.texts.get(shape);
+  if (!text) {
+    if (snapshot.texts.size >= MAX_TEXTS_PER_ITEM) snapshot.texts.clear();
+    text = serialiseMenu(viewerMenu(snapshot, access, actor));
+    snapshot.texts.set(shape, text);
+  }
+  return text;
+}
+
+function serialiseMenu(menu: Menu): MenuText {
+  const pages: MenuText['pages'] = [];
+  const parts: string[] = [];
+  let length = 0; // bytes written so far
+  const write = (piece: string) => {
+    parts.push(piece);
+    length += Buffer.byteLength(piece, 'utf8');
+  };
+  const writePages = (list: MenuPage[]) => {
+    write('[');
+    list.forEach((page, i) => {
+      if (i) write(',');
+      write(JSON.stringify(page));
+      pages.push({ page_id: Number(page.page_id), addtime: Number(page.addtime), end: length - 1 });
+    });
+    write(']');
+  };
+  const writeCatalogs = (list: MenuCatalog[]) => {
+    write('[');
+    list.forEach((catalog, i) => {
+      if (i) write(',');
+      const { pages: own, catalogs: children, ...row } = catalog;
+      const head = JSON.stringify(row);
+      write(`${head.slice(0, -1)}${head.length > 2 ? ',' : ''}"pages":`);
+      writePages(own);
+      write(',"catalogs":');
+      writeCatalogs(children);
+      write('}');
+    });
+    write(']');
+  };
+  write('{"pages":');
+  writePages(menu.pages as MenuPage[]);
+  write(',"catalogs":');
+  writeCatalogs(menu.catalogs);
+  write('}');
+  return { bytes: Buffer.from(parts.join(''), 'utf8'), pages };
+}
+
+const READ_CHANGED = Buffer.from(',"read_changed":1', 'utf8');
+
+/** The menu with `"read_changed":1` added to the given pages (as ReadFlagged rows carry it). */
+export function flagMenuPages(menu: MenuText, flagged: Set<number>): Buffer {
+  if (!flagged.size) return menu.bytes;
+  const ends = menu.pages
+    .filter((p) => flagged.has(p.page_id))
+    .map((p) => p.end)
+    .sort((a, b) => a - b);
+  const chunks: Buffer[] = [];
+  let from = 0;
+  for (const end of ends) {
+    chunks.push(menu.bytes.subarray(from, end), READ_CHANGED);
+    from = end;
+  }
+  chunks.push(menu.bytes.subarray(from));
+  return Buffer.concat(chunks);
 }
 
 async function searchMenu(access: ItemAccess, actor: Actor, keyword: string): Promise<Menu> {

@@ -113,6 +113,8 @@ export class Engine implements EngineServices {
   }
 
   project(docs: Document[], projection: Document): Document[] {
+    const simple = simpleProjection(projection);
+    if (simple) return docs.map(simple);
     try {
       return new Query({}, mingoOptions()).find(docs, projection).all() as Document[];
     } catch (err) {
@@ -295,4 +297,36 @@ export class Engine implements EngineServices {
     if (this.snapshotting) await this.snapshotting;
     await this.log?.close();
   }
+}
+
+/**
+ * Top-level inclusions (`{a: 1, b: 1}`, `_id` kept unless `_id: 0`) or exclusions (`{a: 0}`) —
+ * what Quire's models send — done directly, fields in the document's order as MongoDB returns
+ * them; undefined for anything else (paths, operators, expressions, mixed), which mingo does.
+ */
+function simpleProjection(projection: Document): ((doc: Document) => Document) | undefined {
+  const included = new Set<string>();
+  const excluded = new Set<string>();
+  let keepId = true;
+  for (const [field, value] of Object.entries(projection)) {
+    if (field.includes('.') || field.startsWith('$')) return undefined;
+    if (value !== 0 && value !== 1 && value !== true && value !== false) return undefined;
+    const on = value === 1 || value === true;
+    if (field === '_id') keepId = on;
+    else (on ? included : excluded).add(field);
+  }
+  if (included.size && excluded.size) return undefined;
+  if (included.size)
+    return (doc) => {
+      const out: Document = {};
+      for (const key of Object.keys(doc))
+        if (key === '_id' ? keepId : included.has(key)) out[key] = doc[key];
+      return out;
+    };
+  return (doc) => {
+    const out: Document = {};
+    for (const key of Object.keys(doc))
+      if (key === '_id' ? keepId : !excluded.has(key)) out[key] = doc[key];
+    return out;
+  };
 }

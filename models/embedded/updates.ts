@@ -117,6 +117,10 @@ export function applyUpdate(
   checkIdNotTouched(doc, modifier);
   checkOperandTypes(doc, modifier);
   exactNumericUpdates(doc, modifier);
+  if (!opts.arrayFilters) {
+    const quick = topLevelUpdate(doc, modifier);
+    if (quick) return quick;
+  }
   const next = cloneDocument(doc);
   let changedPaths: string[];
   try {
@@ -137,6 +141,39 @@ export function applyUpdate(
   return changedPaths.length
     ? { doc: next, changed: !valuesEqual(doc, next) }
     : { doc, changed: false };
+}
+
+/**
+ * `$set` of top-level fields and `$inc` of top-level JavaScript numbers — nearly every update
+ * Quire sends (a page save, a counter, a timestamp) — applied directly; undefined for anything
+ * else (dotted paths, other operators, BSON numbers), which goes to mingo. Same result: the
+ * document is copied, set values are cloned, an unchanged document is answered as unchanged.
+ */
+function topLevelUpdate(
+  doc: Document,
+  modifier: Document,
+): { doc: Document; changed: boolean } | undefined {
+  for (const [op, spec] of Object.entries(modifier)) {
+    if (op !== '$set' && op !== '$inc') return undefined;
+    for (const [path, operand] of Object.entries(spec as Document)) {
+      if (path.includes('.') || path.includes('$')) return undefined;
+      if (op === '$inc') {
+        const current = doc[path];
+        if (typeof operand !== 'number' || (current !== undefined && typeof current !== 'number'))
+          return undefined;
+      }
+    }
+  }
+  const next: Document = { ...doc };
+  let changed = false;
+  for (const [op, spec] of Object.entries(modifier))
+    for (const [path, operand] of Object.entries(spec as Document)) {
+      const value =
+        op === '$set' ? cloneDocument(operand) : ((doc[path] as number | undefined) ?? 0) + operand;
+      if (!changed && (!(path in doc) || !valuesEqual(doc[path], value))) changed = true;
+      next[path] = value;
+    }
+  return changed ? { doc: next, changed } : { doc, changed: false };
 }
 
 function checkIdUnchanged(before: Document, after: Document): void {
@@ -267,25 +304,36 @@ function setPath(doc: Document, path: string, value: unknown): void {
   cur[parts[parts.length - 1]] = value;
 }
 
-/** Sort comparator for a MongoDB sort spec (arrays sort by their min/max element). */
-export function sortComparator(spec: Document): (a: Document, b: Document) => number {
+/**
+ * Documents in the order of a MongoDB sort spec (arrays sort by their min/max element), stable.
+ * Each document's keys are computed once, not once per comparison: sorts run on every trimmed
+ * log and history write, so this is on the save path.
+ */
+export function sortDocuments(docs: Document[], spec: Document): Document[] {
   const fields = Object.entries(spec).map(([path, dir]) => ({
     path,
     dir: Number(dir) < 0 ? -1 : 1,
+    simple: !path.includes('.'),
   }));
-  return (a, b) => {
-    for (const { path, dir } of fields) {
-      const c = compareValues(sortKey(a, path, dir), sortKey(b, path, dir));
-      if (c) return c * dir;
+  const keyed = docs.map((doc) => ({
+    doc,
+    keys: fields.map(({ path, dir, simple }) => sortKey(doc, path, dir, simple)),
+  }));
+  keyed.sort((a, b) => {
+    for (let i = 0; i < fields.length; i++) {
+      const c = compareValues(a.keys[i], b.keys[i]);
+      if (c) return c * fields[i].dir;
     }
     return 0;
-  };
+  });
+  return keyed.map((k) => k.doc);
 }
 
 const EMPTY_ARRAY_KEY = { _bsontype: 'MinKey' };
 
-function sortKey(doc: Document, path: string, dir: number): unknown {
-  const values = path.split('.').length === 1 ? [doc[path]] : collect(doc, path);
+function sortKey(doc: Document, path: string, dir: number, simple: boolean): unknown {
+  if (simple && !Array.isArray(doc[path])) return doc[path];
+  const values = simple ? [doc[path]] : collect(doc, path);
   let best: unknown;
   let first = true;
   for (const v of values.flatMap((x) =>

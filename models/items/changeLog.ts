@@ -26,26 +26,41 @@ export interface ChangeEntry {
   remark?: string;
 }
 
-/** Appends one row and trims the item's log to the newest MAX_ROWS. */
-export async function logChange(entry: ChangeEntry): Promise<void> {
+/**
+ * Appends one row and trims the item's log to the newest MAX_ROWS. The insert and the trim run
+ * side by side (the trim keeps the newest MAX_ROWS - 1 rows older than this one), so a save waits
+ * for one journal flush here, not two. `id` may come allocated already (the page save asks for it
+ * while its own write runs).
+ */
+export async function logChange(entry: ChangeEntry, allocated?: { id: number }): Promise<void> {
   if (!(entry.uid > 0) || !(entry.itemId > 0)) return;
-  await ItemChangeLog.create({
-    id: await nextId('item_change_log_id'),
-    uid: entry.uid,
-    item_id: entry.itemId,
-    op_action_type: entry.action,
-    op_object_type: entry.object,
-    op_object_id: entry.objectId ?? 0,
-    op_object_name: (entry.objectName ?? '').slice(0, 500),
-    remark: (entry.remark ?? '').slice(0, 1000),
-    optime: formatNow(),
-  });
-  // The row at position MAX_ROWS (newest first) is the first one to drop.
-  const cutoff = await ItemChangeLog.findOne({ item_id: entry.itemId }, { id: 1, _id: 0 })
+  const id = allocated?.id ?? (await nextId('item_change_log_id'));
+  await Promise.all([
+    ItemChangeLog.create({
+      id,
+      uid: entry.uid,
+      item_id: entry.itemId,
+      op_action_type: entry.action,
+      op_object_type: entry.object,
+      op_object_id: entry.objectId ?? 0,
+      op_object_name: (entry.objectName ?? '').slice(0, 500),
+      remark: (entry.remark ?? '').slice(0, 1000),
+      optime: formatNow(),
+    }),
+    trimLog(entry.itemId, id),
+  ]);
+}
+
+/** Drops the item's rows older than `newId` beyond the newest MAX_ROWS - 1 of them. */
+async function trimLog(itemId: number, newId: number): Promise<void> {
+  const cutoff = await ItemChangeLog.findOne(
+    { item_id: itemId, id: { $lt: newId } },
+    { id: 1, _id: 0 },
+  )
     .sort({ id: -1 })
-    .skip(MAX_ROWS)
+    .skip(MAX_ROWS - 1)
     .lean();
-  if (cutoff) await ItemChangeLog.deleteMany({ item_id: entry.itemId, id: { $lte: cutoff.id } });
+  if (cutoff) await ItemChangeLog.deleteMany({ item_id: itemId, id: { $lte: cutoff.id } });
 }
 
 /** ShowDoc's Chinese labels (its client shows them for zh-cn, the raw codes otherwise). */

@@ -21,7 +21,7 @@ import {
   type Actor,
   type ItemAccess,
 } from '../access';
-import { ApiError, type ErrorCode, errors, perContext, ReadCache } from '../platform';
+import { ApiError, type ErrorCode, errors, perContext, ReadCache, type Watch } from '../platform';
 import { Page, type PageDoc } from './schemas/page';
 
 export const PAGE_MISSING = 'Page does not exist';
@@ -76,6 +76,20 @@ const pageCache = perContext((context) => {
   );
   return cache;
 });
+
+/**
+ * For the save path: watch a page before writing it, then keep the written page once the save's
+ * own `page.saved` has gone out (only when no other write of the page came in between), so the
+ * next read of a just-saved page needs no query. Always end a watch: keep it or `unwatch`.
+ */
+export function watchPageWrite(pageId: number): Watch<number> {
+  return pageCache().watch(pageId);
+}
+
+export function keepWrittenPage(watch: Watch<number>, page: PageDoc | null): void {
+  if (page) pageCache().keepWritten(watch, page);
+  else pageCache().unwatch(watch);
+}
 
 /** The live page with this id (read model; deleted or missing: null). Do not change it. */
 export function findLivePage(pageId: number): Promise<PageDoc | null> {

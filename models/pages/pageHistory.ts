@@ -20,28 +20,42 @@ export async function historyVersionCount(): Promise<number> {
   return (await getSiteSettings()).historyVersionCount;
 }
 
-/** Stores `previous` (the page as it was before a save) as a version of the page. */
-export async function recordVersion(previous: PageDoc): Promise<void> {
-  await PageHistory.create({
-    page_history_id: await nextId('page_history_id'),
-    page_id: previous.page_id,
-    item_id: previous.item_id,
-    cat_id: previous.cat_id,
-    page_title: previous.page_title,
-    page_content: previous.page_content,
-    page_comments: previous.page_comments,
-    s_number: previous.s_number,
-    addtime: previous.addtime,
-    author_uid: previous.author_uid,
-    author_username: previous.author_username,
-    ext_info: previous.ext_info,
-  });
+/**
+ * Stores `previous` (the page as it was before a save) as a version of the page and keeps only
+ * the newest `keep` versions (this one included). The insert and the trim run side by side: the
+ * trim looks only at versions older than this one, so the order they land in does not matter.
+ */
+export async function recordVersion(
+  previous: PageDoc,
+  keep: number,
+  allocated?: { id: number },
+): Promise<void> {
+  const id = allocated?.id ?? (await nextId('page_history_id'));
+  await Promise.all([
+    PageHistory.create({
+      page_history_id: id,
+      page_id: previous.page_id,
+      item_id: previous.item_id,
+      cat_id: previous.cat_id,
+      page_title: previous.page_title,
+      page_content: previous.page_content,
+      page_comments: previous.page_comments,
+      s_number: previous.s_number,
+      addtime: previous.addtime,
+      author_uid: previous.author_uid,
+      author_username: previous.author_username,
+      ext_info: previous.ext_info,
+    }),
+    pruneVersions(previous.page_id, Math.max(keep - 1, 0), id),
+  ]);
 }
 
-/** Drops a page's versions beyond the newest `keep`. */
-export async function pruneVersions(pageId: number, keep: number): Promise<void> {
+/** Drops a page's versions beyond the newest `keep` (of those older than `below`, when given). */
+export async function pruneVersions(pageId: number, keep: number, below?: number): Promise<void> {
   const firstDropped = await PageHistory.findOne(
-    { page_id: pageId },
+    below === undefined
+      ? { page_id: pageId }
+      : { page_id: pageId, page_history_id: { $lt: below } },
     { page_history_id: 1, _id: 0 },
   )
     .sort({ page_history_id: -1 })

@@ -23,9 +23,11 @@ import {
   pageVisible,
   requirePage,
   requireTargetCatalog,
+  keepWrittenPage,
+  watchPageWrite,
 } from './pageAccess';
 import { checkPageQuota } from './pageQuota';
-import { historyVersionCount, pruneVersions, recordVersion } from './pageHistory';
+import { historyVersionCount, recordVersion } from './pageHistory';
 import { moveToRecycleBin } from './recycle';
 import { Catalog } from '../catalogs/schemas';
 import { Item } from '../items/schemas';
@@ -242,6 +244,37 @@ export async function savePage(
     ...(input.isDraft === 0 || input.isDraft === 1 ? { is_draft: input.isDraft } : {}),
   };
 
+  // Kept in the read model after the save's event when no other write of the page raced it.
+  const watch = existing ? watchPageWrite(existing.page_id) : null;
+  let result: SavePageResult;
+  try {
+    result = await writePage(actor, input, access, existing, fields, now, options);
+  } catch (error) {
+    if (watch) keepWrittenPage(watch, null);
+    throw error;
+  }
+  if (watch) keepWrittenPage(watch, { ...result.page });
+  return result;
+}
+
+async function writePage(
+  actor: Actor,
+  input: SavePageInput,
+  access: ItemAccess,
+  existing: PageDoc | null,
+  fields: PageFields,
+  now: number,
+  options: { origin: SaveOrigin },
+): Promise<SavePageResult> {
+  // The version's and the log row's ids are taken while the page is written: a save then waits
+  // for two journal flushes in a row (the page, then everything else), not four. A failed save
+  // leaves a gap in those ids, as a failed insert does in any counter.
+  const ids = Promise.all([
+    existing ? nextId('page_history_id') : 0,
+    nextId('item_change_log_id'),
+    historyVersionCount(),
+  ]);
+  ids.catch(() => {}); // awaited below unless the page write fails first
   let page: PageDoc;
   let before: PageDoc | null = null;
   try {
@@ -252,19 +285,23 @@ export async function savePage(
     throw error;
   }
   const created = !existing;
+  const [historyId, logId, keepVersions] = await ids;
 
   // Independent writes, all done before the answer: together they share the engine's group
   // commits instead of waiting for one disk flush each.
   await Promise.all([
-    before ? storeVersion(before) : undefined,
-    logChange({
-      uid: actor.uid,
-      itemId: page.item_id,
-      action: created ? 'create' : 'update',
-      object: 'page',
-      objectId: page.page_id,
-      objectName: page.page_title,
-    }),
+    before ? recordVersion(before, keepVersions, { id: historyId }) : undefined,
+    logChange(
+      {
+        uid: actor.uid,
+        itemId: page.item_id,
+        action: created ? 'create' : 'update',
+        object: 'page',
+        objectId: page.page_id,
+        objectName: page.page_title,
+      },
+      { id: logId },
+    ),
     touchItem(access, page, created, now, actor),
   ]);
 
@@ -318,7 +355,7 @@ async function updateExisting(
   existing: PageDoc,
   fields: PageFields,
 ): Promise<{ page: PageDoc; before: PageDoc }> {
-  // The before-image of this very update becomes the version (storeVersion), so concurrent saves
+  // The before-image of this very update becomes the version (recordVersion), so concurrent saves
   // each keep the text they replaced.
   const before = await Page.findOneAndUpdate(
     { page_id: existing.page_id, item_id: existing.item_id, is_del: 0 },
@@ -327,12 +364,6 @@ async function updateExisting(
   ).lean<PageDoc>();
   if (!before) throw pageMissing();
   return { page: { ...before, ...fields }, before };
-}
-
-/** Records the replaced text as a version, then keeps only the newest versions of the page. */
-async function storeVersion(before: PageDoc): Promise<void> {
-  await recordVersion(before);
-  await pruneVersions(before.page_id, await historyVersionCount());
 }
 
 async function insertNew(itemId: number, fields: PageFields, now: number): Promise<PageDoc> {

@@ -9,6 +9,7 @@
  * processes by subscribing here and re-publishing what it receives from other processes.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
+import { requestDeliveries } from './requestClient';
 
 /** Every domain event: name → payload. Add new events here, nowhere else. */
 export interface DomainEvents {
@@ -149,7 +150,8 @@ export interface EventBus {
   /**
    * Resolves once every hand-over registered so far has completed (or failed): the API answers a
    * write only after its events have left for the other processes, which read them before any
-   * request the writer's client sends next (revocations take effect on the next request).
+   * request the writer's client sends next (revocations take effect on the next request). Inside
+   * a request (`runForClient`) only that request's own hand-overs are waited for.
    */
   delivered(): Promise<void>;
 }
@@ -198,15 +200,24 @@ export function createEventBus(
   const inFlight = new Set<Promise<unknown>>();
   return {
     track(delivery) {
+      const own = requestDeliveries();
       const settled: Promise<unknown> = delivery.then(
-        () => inFlight.delete(settled),
-        () => inFlight.delete(settled),
+        () => {
+          inFlight.delete(settled);
+          own?.delete(settled);
+        },
+        () => {
+          inFlight.delete(settled);
+          own?.delete(settled);
+        },
       );
       inFlight.add(settled);
+      own?.add(settled);
     },
     delivered() {
-      if (!inFlight.size) return Promise.resolve();
-      return Promise.allSettled([...inFlight]).then(() => undefined);
+      const waiting = requestDeliveries() ?? inFlight;
+      if (!waiting.size) return Promise.resolve();
+      return Promise.allSettled([...waiting]).then(() => undefined);
     },
     publish(name, payload, options = {}) {
       const queue = options.immediate ? undefined : held.getStore();

@@ -36,6 +36,7 @@ export {
   ReadCache,
   type ReadCacheOptions,
   type ReadCacheStats,
+  type Watch,
 } from './readCache';
 export {
   configureFileStorage,
@@ -49,6 +50,7 @@ export {
   SwitchingFileStorage,
   type CloudResolver,
 } from './storage';
+export { RawJson } from './rawJson';
 export { formatNow, formatUnix, formatUnixOrEmpty, nowSeconds, setTimeZone } from './time';
 export {
   countFailure,

@@ -4,10 +4,11 @@
  * entries from event listeners subscribed `synchronous`, which run inside `publish` itself: before
  * any other listener reacts (realtime re-checking access) and before the writer answers.
  *
- * Exactness under concurrency: a load that was in flight while an entry it covers was dropped
- * (it may have read the database before the write) answers its caller but is not kept. Each load
- * remembers the cache's drop counter when it starts and stores only if no drop happened since;
- * drops are rare next to reads, so this costs a little hit rate during writes and nothing else.
+ * Exactness under concurrency: a load that was in flight while its key was dropped (it may have
+ * read the database before the write) answers its caller but is not kept. Each key with loads
+ * under way has a ticket that a drop of that key voids; `dropWhere` and `clear` void every load
+ * under way. A drop of one key never costs another key's load: under a stream of saves (each
+ * dropping its page) the other pages' loads are still kept.
  *
  * Bounded: least recently used entries go first past `maxEntries`, or past `maxWeight` when the
  * entries declare a weight (page texts by their length). Values are frozen deeply on the way in:
@@ -72,11 +73,30 @@ export interface ReadCacheStats {
   misses: number;
 }
 
+interface Ticket {
+  valid: boolean;
+  /** Loads under way holding it. */
+  holders: number;
+  epoch: number;
+}
+
+export interface Watch<K> {
+  readonly key: K;
+  drops: number;
+}
+
+const VOID: Ticket = { valid: false, holders: 0, epoch: -1 };
+
 export class ReadCache<K, V> {
   private readonly entries = new Map<K, Entry<V>>();
   private readonly loading = new Map<K, Promise<V>>();
+  /** Tickets of the keys being loaded; a drop of the key voids its ticket. */
+  private readonly tickets = new Map<K, Ticket>();
+  /** Writers waiting to keep what they write (see `watch`). */
+  private readonly watches = new Map<K, Set<Watch<K>>>();
+  /** Bumped by dropWhere/clear: loads begun before may not be kept. */
+  private epoch = 0;
   private weight = 0;
-  private drops = 0;
   private hits = 0;
   private misses = 0;
 
@@ -99,15 +119,16 @@ export class ReadCache<K, V> {
     const pending = this.loading.get(key);
     if (pending) return pending;
     this.misses++;
-    const dropsAtStart = this.drops;
+    const ticket = this.takeTicket(key);
     const promise = load().then(
       (value) => {
         if (this.loading.get(key) === promise) this.loading.delete(key);
-        if (this.drops === dropsAtStart) this.store(key, value);
+        if (this.returnTicket(key, ticket)) this.store(key, value);
         return value;
       },
       (error: unknown) => {
         if (this.loading.get(key) === promise) this.loading.delete(key);
+        this.returnTicket(key, ticket);
         throw error;
       },
     );
@@ -134,13 +155,21 @@ export class ReadCache<K, V> {
     }
     if (!missing.length) return found;
     this.misses += missing.length;
-    const dropsAtStart = this.drops;
-    const loaded = await loadMany(missing);
-    const keep = this.drops === dropsAtStart;
-    for (const [key, value] of loaded) {
-      if (keep) this.store(key, value);
-      found.set(key, value);
+    const tickets = missing.map((key) => this.takeTicket(key));
+    let loaded: Map<K, V>;
+    try {
+      loaded = await loadMany(missing);
+    } finally {
+      missing.forEach((key, i) => {
+        if (!this.returnTicket(key, tickets[i])) tickets[i] = VOID;
+      });
     }
+    missing.forEach((key, i) => {
+      const value = loaded.get(key);
+      if (value === undefined && !loaded.has(key)) return;
+      if (tickets[i] !== VOID) this.store(key, value as V);
+    });
+    for (const [key, value] of loaded) found.set(key, value);
     return found;
   }
 
@@ -154,22 +183,53 @@ export class ReadCache<K, V> {
     this.store(key, value);
   }
 
+  /**
+   * A writer about to change `key`'s row starts counting the key's drops; after the write and
+   * its event it calls `keepWritten` (or `unwatch` when it gave up).
+   */
+  watch(key: K): Watch<K> {
+    const watch = { key, drops: 0 };
+    let set = this.watches.get(key);
+    if (!set) this.watches.set(key, (set = new Set()));
+    set.add(watch);
+    return watch;
+  }
+
+  /**
+   * Keeps the value a writer just stored when the only drops of the key since its `watch` were
+   * its own event's (`ownDrops`): any other drop means another write may have landed after it,
+   * and then the next read loads.
+   */
+  keepWritten(watch: Watch<K>, value: V, ownDrops = 1): void {
+    this.unwatch(watch);
+    if (watch.drops === ownDrops && !inTransaction()) this.store(watch.key, value);
+  }
+
+  unwatch(watch: Watch<K>): void {
+    const set = this.watches.get(watch.key);
+    if (set?.delete(watch) && !set.size) this.watches.delete(watch.key);
+  }
+
   drop(key: K): void {
-    this.drops++;
+    const watching = this.watches.get(key);
+    if (watching) for (const watch of watching) watch.drops++;
+    const ticket = this.tickets.get(key);
+    if (ticket) {
+      ticket.valid = false;
+      this.tickets.delete(key);
+    }
     this.loading.delete(key);
     this.remove(key);
   }
 
   /** Drops every entry whose key or value matches (used for "all of this item / user"). */
   dropWhere(match: (key: K, value: V) => boolean): void {
-    this.drops++;
-    this.loading.clear();
+    this.voidAllLoads();
     for (const [key, entry] of this.entries) if (match(key, entry.value)) this.remove(key);
   }
 
   clear(): void {
-    this.drops++;
-    this.loading.clear();
+    this.voidAllLoads();
     this.entries.clear();
     this.weight = 0;
   }
@@ -181,6 +241,32 @@ export class ReadCache<K, V> {
       hits: this.hits,
       misses: this.misses,
     };
+  }
+
+  private voidAllLoads(): void {
+    this.epoch++;
+    for (const set of this.watches.values())
+      for (const watch of set) watch.drops = Number.POSITIVE_INFINITY;
+    for (const ticket of this.tickets.values()) ticket.valid = false;
+    this.tickets.clear();
+    this.loading.clear();
+  }
+
+  /** The key's ticket for a load starting now (shared by loads of the same key under way). */
+  private takeTicket(key: K): Ticket {
+    let ticket = this.tickets.get(key);
+    if (!ticket || ticket.epoch !== this.epoch) {
+      ticket = { valid: true, holders: 0, epoch: this.epoch };
+      this.tickets.set(key, ticket);
+    }
+    ticket.holders++;
+    return ticket;
+  }
+
+  /** Ends a load's hold on its ticket; true when what it loaded may be kept. */
+  private returnTicket(key: K, ticket: Ticket): boolean {
+    if (--ticket.holders === 0 && this.tickets.get(key) === ticket) this.tickets.delete(key);
+    return ticket.valid && ticket.epoch === this.epoch;
   }
 
   private store(key: K, value: V): void {

@@ -6,12 +6,26 @@
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 
-const scope = new AsyncLocalStorage<string>();
+interface ClientWork {
+  client: string;
+  /** Event hand-overs to other processes this piece of work started (see `bus.track`). */
+  deliveries: Set<Promise<unknown>>;
+}
+
+const scope = new AsyncLocalStorage<ClientWork>();
 
 export function runForClient<T>(client: string, work: () => T): T {
-  return scope.run(client, work);
+  return scope.run({ client, deliveries: new Set() }, work);
 }
 
 export function currentClient(): string {
-  return scope.getStore() ?? '';
+  return scope.getStore()?.client ?? '';
+}
+
+/**
+ * The event hand-overs started by the current request (undefined outside one): a request waits
+ * for its own events to reach the other processes, not for every other request's.
+ */
+export function requestDeliveries(): Set<Promise<unknown>> | undefined {
+  return scope.getStore()?.deliveries;
 }

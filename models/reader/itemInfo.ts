@@ -12,11 +12,11 @@ import {
   verifyItemPassword,
 } from '../access';
 import { checkCaptcha } from '../accounts';
-import { errors } from '../platform';
+import { errors, RawJson } from '../platform';
 import { AI_CONFIG_OFF, type AiConfig } from '../items';
-import { buildMenu, defaultCatalogs, type Menu } from '../catalogs';
+import { buildMenu, defaultCatalogs, flagMenuPages, type Menu, menuText } from '../catalogs';
 import { unreadRemindCount } from '../notices';
-import { flagChangedPages } from '../reads';
+import { changedMenuPages } from '../reads';
 import { Page } from '../pages/schemas';
 import type { ItemDoc } from '../items/schemas';
 import { getSiteSettings } from '../settings';
@@ -42,7 +42,8 @@ export interface ItemInfo {
   default_cat_id4: number;
   unread_count: number;
   item_type: string;
-  menu: Menu;
+  /** The menu; without a keyword it is the text the menu cache keeps (see menuText). */
+  menu: Menu | RawJson<Menu>;
   is_login: boolean;
   item_edit: boolean;
   item_manage: boolean;
@@ -82,14 +83,17 @@ export async function itemInfo(
   const settings = await getSiteSettings();
   if (settings.forceLogin && actor.uid <= 0) throw errors.logInFirst('Please log in first');
   const item = access.item;
+  const keyword = options.keyword.trim();
   const [menu, defaults] = await Promise.all([
-    buildMenu(access, actor, { keyword: options.keyword }),
+    keyword ? buildMenu(access, actor, { keyword }) : menuText(access, actor),
     defaultCatalogs(access, actor, options.defaultPageId),
   ]);
-  const tracksReads = actor.uid > 0 && !options.keyword.trim();
-  const [unreadCount, changedPages] = await Promise.all([
+  const tracksReads = actor.uid > 0 && !keyword;
+  const [unreadCount, changed] = await Promise.all([
     unreadRemindCount(actor.uid),
-    tracksReads ? flagChangedPages(actor, item.item_id, menu) : 0,
+    tracksReads && 'bytes' in menu
+      ? changedMenuPages(actor, item.item_id, menu.pages)
+      : new Set<number>(),
   ]);
   return {
     item_id: String(item.item_id),
@@ -100,7 +104,7 @@ export async function itemInfo(
     ...defaults,
     unread_count: unreadCount,
     item_type: String(item.item_type ?? 1),
-    menu,
+    menu: 'bytes' in menu ? new RawJson<Menu>(flagMenuPages(menu, changed)) : menu,
     ...clientFlags(access, actor),
     current_page_id: options.pageId,
     global_param:
@@ -112,7 +116,7 @@ export async function itemInfo(
     allow_feedback: String(item.allow_feedback ?? 0),
     ai_knowledge_base_enabled: 0,
     ai_config: { ...AI_CONFIG_OFF },
-    ...(tracksReads ? { changed_pages: changedPages } : {}),
+    ...(tracksReads ? { changed_pages: changed.size } : {}),
   };
 }
 

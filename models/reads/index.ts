@@ -4,7 +4,7 @@ export { pageChanges, type PageChanges } from './changes';
 export {
   changedPageCount,
   changedSinceRead,
-  flagChangedPages,
+  changedMenuPages,
   markAllRead,
   markRead,
   MAX_MARK_BATCH,

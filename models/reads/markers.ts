@@ -191,19 +191,19 @@ export async function markAllRead(
   return { marked: pages.length };
 }
 
-export type ReadFlagged<T> = T & { read_changed?: number };
-
 /**
- * Flags the pages of a menu (already cut to what the viewer may see) that changed since the
- * viewer last read them (`read_changed: 1`); answers how many. Nothing for anonymous viewers.
+ * Which of these pages (the menu the viewer gets, already cut to what they may see) changed
+ * since the viewer last read them — item/info flags them `read_changed: 1`. None for anonymous
+ * viewers or a viewer who never read the item.
  */
-export async function flagChangedPages(actor: Actor, itemId: number, menu: Menu): Promise<number> {
-  const doc = await readDoc(actor.uid, itemId);
-  if (!doc) return 0;
-  const pages = menuPages(menu) as ReadFlagged<MenuPage>[];
-  const changed = await changedSinceRead(doc, pages);
-  for (const page of pages) if (changed.has(page.page_id)) page.read_changed = 1;
-  return changed.size;
+export async function changedMenuPages(
+  actor: Actor,
+  itemId: number,
+  pages: Array<{ page_id: number; addtime: number }>,
+): Promise<Set<number>> {
+  const doc = actor.uid > 0 ? await readDoc(actor.uid, itemId) : null;
+  if (!doc) return new Set();
+  return new Set([...(await changedSinceRead(doc, pages))].map(Number));
 }
 
 /** How many pages of an item changed since the actor last read them. */

@@ -158,6 +158,20 @@ describe('what changed since the last read', () => {
     expect(await itemCount(owner, itemId)).toBeUndefined();
   });
 
+  test("one reader's flags never reach another reader who opens the same menu", async () => {
+    const second = await makeUser();
+    const { itemId, one, two } = await freshItem(owner, reader);
+    await addMember(itemId, second, 0);
+    await as(reader).ok('read/mark', { item_id: itemId, page_ids: `${one},${two}` });
+    await as(second).ok('read/mark', { item_id: itemId, page_ids: `${one},${two}` });
+    await save(owner, itemId, one, 'changed for both');
+    await as(second).ok('read/mark', { item_id: itemId, page_ids: String(one) });
+    // Same viewer shape (plain members), so the same kept menu text: flags differ per reader.
+    expect(flagged(await info(reader, itemId))).toEqual([String(one)]);
+    expect(flagged(await info(second, itemId))).toEqual([]);
+    expect(flagged(await info(reader, itemId))).toEqual([String(one)]);
+  });
+
   test('a page created after the first read counts as changed', async () => {
     const { itemId, one } = await freshItem(owner, reader);
     await as(reader).ok('read/mark', { item_id: itemId, page_ids: String(one) });

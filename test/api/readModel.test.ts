@@ -7,6 +7,8 @@
  */
 import { describe, expect, test } from '@jest/globals';
 import { issueToken } from '../../models/accounts/users';
+import { Page } from '../../models/pages/schemas';
+import { forgetCachedReads } from '../../models/platform';
 import { apiSuite } from '../helpers/apiSuite';
 import { addMember, makeItem } from '../helpers/factories';
 import { makePage } from '../helpers/pages';
@@ -38,6 +40,24 @@ describe('a write is seen by the next read', () => {
     expect(
       (await as(suite.owner).ok<PageInfo>('page/info', { page_id: pageId })).page_content,
     ).toBe('second text');
+  });
+
+  test('a saved page is kept as saved: the next read needs no query, and equals a fresh load', async () => {
+    const { itemId, pageId } = await itemWithPage();
+    await as(suite.owner).ok('page/save', {
+      page_id: pageId,
+      item_id: itemId,
+      page_title: 'Cached',
+      page_content: 'saved text',
+    });
+    // A row changed behind the models' back right after the save is not seen: the save's own
+    // result was kept (a read that had to load would answer the changed row).
+    await Page.updateOne({ page_id: pageId }, { $set: { page_content: 'behind the back' } });
+    const served = await as(suite.owner).ok<PageInfo>('page/info', { page_id: pageId });
+    expect(served.page_content).toBe('saved text');
+    forgetCachedReads();
+    await Page.updateOne({ page_id: pageId }, { $set: { page_content: 'saved text' } });
+    expect(await as(suite.owner).ok<PageInfo>('page/info', { page_id: pageId })).toEqual(served);
   });
 
   test('a display name', async () => {

@@ -71,6 +71,63 @@ describe('exactness', () => {
     expect(cache.peek(1)).toBe('fresh');
   });
 
+  test("a drop of another key does not cost a load under way; dropWhere and a getMany's key do", async () => {
+    const { cache } = cacheOf<string>({ maxEntries: 10 });
+    const deferred = () => {
+      let finish: (value: string) => void = () => {};
+      const promise = new Promise<string>((resolve) => (finish = resolve));
+      return { promise, finish: (value: string) => finish(value) };
+    };
+    const one = deferred();
+    const pending = cache.get(1, () => one.promise);
+    cache.drop(2); // a save of another page
+    one.finish('one');
+    await pending;
+    expect(cache.peek(1)).toBe('one');
+
+    const three = deferred();
+    const raced = cache.get(3, () => three.promise);
+    cache.dropWhere((key) => key > 100); // matches nothing kept, but may match what is loading
+    three.finish('three');
+    await raced;
+    expect(cache.peek(3)).toBeUndefined();
+
+    const many = deferred();
+    const batch = cache.getMany([4, 5], async (missing) => {
+      await many.promise;
+      return new Map(missing.map((k) => [k, `v${k}`]));
+    });
+    cache.drop(5);
+    many.finish('');
+    expect([...(await batch).values()]).toEqual(['v4', 'v5']);
+    expect([cache.peek(4), cache.peek(5)]).toEqual(['v4', undefined]);
+  });
+
+  test('a writer keeps what it wrote only when its own event was the only drop since it began', () => {
+    const { cache } = cacheOf<string>({ maxEntries: 10 });
+    const alone = cache.watch(1);
+    cache.drop(1); // the writer's own page.saved
+    cache.keepWritten(alone, 'written');
+    expect(cache.peek(1)).toBe('written');
+
+    const raced = cache.watch(2);
+    cache.drop(2); // another process's save of the same page arrived meanwhile
+    cache.drop(2); // then the writer's own event
+    cache.keepWritten(raced, 'maybe older');
+    expect(cache.peek(2)).toBeUndefined();
+
+    const cleared = cache.watch(3);
+    cache.dropWhere(() => false);
+    cache.drop(3);
+    cache.keepWritten(cleared, 'x');
+    expect(cache.peek(3)).toBeUndefined();
+
+    const abandoned = cache.watch(4);
+    cache.unwatch(abandoned);
+    cache.drop(4);
+    expect(abandoned.drops).toBe(0); // no longer counted once given up
+  });
+
   test('concurrent misses share one load', async () => {
     const { cache } = cacheOf<{ key: number }>({ maxEntries: 10 });
     loads.length = 0;

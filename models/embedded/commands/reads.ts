@@ -2,7 +2,7 @@
 import { Long, type Document } from 'bson';
 import { optionalDocument, targetCollection, type CommandContext, type Handler } from './context';
 import { compileFilter, runPipeline } from '../matcher';
-import { sortComparator } from '../updates';
+import { sortDocuments } from '../updates';
 import { canonicalKey, cloneDocument, valuesAtPath } from '../values';
 import { ErrorCodes, fail } from '../errors';
 
@@ -27,9 +27,7 @@ export function selectDocuments(
   const collection = ctx.ws.collection(ctx.db, coll);
   if (!collection) return [];
   let docs = collection.find(filter, compileFilter(filter));
-  if (opts.sort && Object.keys(opts.sort).length) {
-    docs.sort(sortComparator(opts.sort));
-  }
+  if (opts.sort && Object.keys(opts.sort).length) docs = sortDocuments(docs, opts.sort);
   const skip = opts.skip ?? 0;
   if (skip < 0) fail(ErrorCodes.BadValue, 'skip value must be non-negative');
   const limit = opts.limit ? Math.abs(opts.limit) : 0;

@@ -5,7 +5,7 @@ import { optionalDocument, targetCollection, type Handler } from './context';
 import { compileFilter } from '../matcher';
 import {
   applyUpdate,
-  sortComparator,
+  sortDocuments,
   upsertSeed,
   validateUpdate,
   type UpdateSpec,
@@ -72,7 +72,7 @@ export function updateDocuments(
   const u = validateUpdate(st.u);
   const collection = ws.collection(db, coll);
   let matches = collection ? collection.find(filter, compileFilter(filter)) : [];
-  if (st.sort && Object.keys(st.sort).length) matches = [...matches].sort(sortComparator(st.sort));
+  if (st.sort && Object.keys(st.sort).length) matches = sortDocuments(matches, st.sort);
   if (!st.multi) matches = matches.slice(0, 1);
   if (matches.length === 0) {
     if (!st.upsert) return { matched: 0, modified: 0 };
@@ -110,7 +110,7 @@ export function deleteDocuments(
   const collection = ws.collection(db, coll);
   if (!collection) return [];
   let matches = collection.find(q, compileFilter(q));
-  if (sort && Object.keys(sort).length) matches = [...matches].sort(sortComparator(sort));
+  if (sort && Object.keys(sort).length) matches = sortDocuments(matches, sort);
   if (limit === 1) matches = matches.slice(0, 1);
   for (const doc of matches) ws.apply({ op: 'del', db, coll, id: doc._id });
   return matches;

@@ -266,6 +266,20 @@ describe('projection', () => {
     expect(excluded).toEqual({ _id: 1, name: 'p', meta: { rank: 1, hidden: true } });
   });
 
+  test("fields come back in the document's order, not the projection's; a missing field is left out", async () => {
+    expect(Object.keys((await one({ meta: 1, nothing: 1, name: 1 }))!)).toEqual([
+      '_id',
+      'name',
+      'meta',
+    ]);
+    expect(Object.keys((await one({ name: false, _id: false }))!)).toEqual([
+      'secret',
+      'meta',
+      'tags',
+      'items',
+    ]);
+  });
+
   test('dotted paths project into subdocuments and arrays of subdocuments', async () => {
     expect(await one({ 'meta.rank': 1, _id: 0 })).toEqual({ meta: { rank: 1 } });
     expect(await one({ 'items.n': 1, _id: 0 })).toEqual({

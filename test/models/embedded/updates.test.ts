@@ -43,6 +43,25 @@ describe('field operators', () => {
     });
   });
 
+  test('$set of top-level fields to the values they hold modifies nothing; a new or changed one does', async () => {
+    const coll = suite.db.collection<AnyDoc>(`u${++seq}`);
+    await coll.insertOne({ _id: 1, a: 1, b: { c: [1, 2] }, s: 'x' });
+    const same = await coll.updateOne({ _id: 1 }, { $set: { a: 1, b: { c: [1, 2] } } });
+    expect([same.matchedCount, same.modifiedCount]).toEqual([1, 0]);
+    const added = await coll.updateOne({ _id: 1 }, { $set: { a: 1, n: null } });
+    expect(added.modifiedCount).toBe(1);
+    await coll.updateOne({ _id: 1 }, { $set: { list: [{ k: 1 }] }, $inc: { count: 2 } });
+    expect(await coll.findOne({ _id: 1 })).toEqual({
+      _id: 1,
+      a: 1,
+      b: { c: [1, 2] },
+      s: 'x',
+      n: null,
+      list: [{ k: 1 }],
+      count: 2,
+    });
+  });
+
   test('$set on an array index beyond the end pads with nulls', async () => {
     expect(await applyUpdate({ arr: [1] }, { $set: { 'arr.3': 'x' } })).toEqual({
       arr: [1, null, null, 'x'],

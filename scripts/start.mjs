@@ -60,7 +60,7 @@ const server = superviseProcess({
   script: path.join(dist, 'serve.js'),
   // A primary (the engine and the routing; WORKERS > 1) allocates small short-lived objects
   // (BSON, wire messages): a 2 MB young generation instead of V8's 16 MB keeps its resident
-  // memory down (its workers drop this flag, scripts/cluster/primary.ts). A single process is
+  // memory down (its workers run with 8 MB, scripts/cluster/primary.ts). A single process is
   // the whole app and keeps V8's default.
   execArgv: prepared.workers > 1 ? ['--max-semi-space-size=2'] : [],
   env: process.env,

@@ -146,7 +146,7 @@ export async function openBenchSession(options: BenchOptions): Promise<BenchSess
         ...(options.workers ? { WORKERS: String(options.workers) } : {}),
       },
       [
-        // As scripts/start.mjs runs a primary (its workers drop the flag).
+        // As scripts/start.mjs runs a primary (its workers get their own, cluster/primary.ts).
         ...((options.workers ?? os.availableParallelism()) > 1 ? ['--max-semi-space-size=2'] : []),
         ...(options.serverProfileDir
           ? ['--cpu-prof', '--cpu-prof-dir', path.resolve(options.serverProfileDir)]

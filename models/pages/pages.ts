@@ -288,7 +288,9 @@ async function writePage(
   const [historyId, logId, keepVersions] = await ids;
 
   // Independent writes, all done before the answer: together they share the engine's group
-  // commits instead of waiting for one disk flush each.
+  // commits instead of waiting for one disk flush each. The live document (an open editor's, or
+  // the stored draft) takes the saved text alongside.
+  const { liveDocuments } = plugs();
   await Promise.all([
     before ? recordVersion(before, keepVersions, { id: historyId }) : undefined,
     logChange(
@@ -303,23 +305,20 @@ async function writePage(
       { id: logId },
     ),
     touchItem(access, page, created, now, actor),
+    !created && options.origin !== 'collab' && liveDocuments
+      ? liveDocuments
+          .applySave({
+            itemId: page.item_id,
+            pageId: page.page_id,
+            title: page.page_title,
+            content: page.page_content,
+            byUid: actor.uid,
+            origin: options.origin,
+          })
+          // The bridge reports its own failures; the stored version stands.
+          .catch(() => {})
+      : undefined,
   ]);
-
-  const { liveDocuments } = plugs();
-  if (!created && options.origin !== 'collab' && liveDocuments) {
-    try {
-      await liveDocuments.applySave({
-        itemId: page.item_id,
-        pageId: page.page_id,
-        title: page.page_title,
-        content: page.page_content,
-        byUid: actor.uid,
-        origin: options.origin,
-      });
-    } catch {
-      // The bridge reports its own failures; the stored version stands.
-    }
-  }
   events.publish('page.saved', {
     itemId: page.item_id,
     pageId: page.page_id,

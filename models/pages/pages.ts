@@ -15,7 +15,7 @@
  * "save and notify" text for the subscription notices) and `menu.changed` when the menu moved.
  */
 import { requireAction, type Actor, type ItemAccess } from '../access';
-import { logChange, MAX_ITEM_NAME } from '../items';
+import { logChange, logRowsToDrop, MAX_ITEM_NAME } from '../items';
 import { type DomainEvents, errors, events, nextId, nowSeconds, perContext } from '../platform';
 import {
   findLivePage,
@@ -27,7 +27,7 @@ import {
   watchPageWrite,
 } from './pageAccess';
 import { checkPageQuota } from './pageQuota';
-import { historyVersionCount, recordVersion } from './pageHistory';
+import { historyVersionCount, recordVersion, versionsToDrop } from './pageHistory';
 import { moveToRecycleBin } from './recycle';
 import { Catalog } from '../catalogs/schemas';
 import { Item } from '../items/schemas';
@@ -266,15 +266,18 @@ async function writePage(
   now: number,
   options: { origin: SaveOrigin },
 ): Promise<SavePageResult> {
-  // The version's and the log row's ids are taken while the page is written: a save then waits
-  // for two journal flushes in a row (the page, then everything else), not four. A failed save
-  // leaves a gap in those ids, as a failed insert does in any counter.
-  const ids = Promise.all([
+  // The version's and the log row's ids, and the bounds of their trims, are found while the page
+  // is written: a save then waits for two journal flushes in a row (the page, then everything
+  // else at once), not four. A failed save leaves a gap in those ids, as a failed insert does in
+  // any counter.
+  const planned = Promise.all([
     existing ? nextId('page_history_id') : 0,
     nextId('item_change_log_id'),
     historyVersionCount(),
+    existing ? historyVersionCount().then((keep) => versionsToDrop(existing.page_id, keep)) : null,
+    logRowsToDrop(input.itemId),
   ]);
-  ids.catch(() => {}); // awaited below unless the page write fails first
+  planned.catch(() => {}); // awaited below unless the page write fails first
   let page: PageDoc;
   let before: PageDoc | null = null;
   try {
@@ -285,14 +288,16 @@ async function writePage(
     throw error;
   }
   const created = !existing;
-  const [historyId, logId, keepVersions] = await ids;
+  const [historyId, logId, keepVersions, versionsUpTo, logUpTo] = await planned;
 
   // Independent writes, all done before the answer: together they share the engine's group
   // commits instead of waiting for one disk flush each. The live document (an open editor's, or
   // the stored draft) takes the saved text alongside.
   const { liveDocuments } = plugs();
   await Promise.all([
-    before ? recordVersion(before, keepVersions, { id: historyId }) : undefined,
+    before
+      ? recordVersion(before, keepVersions, { id: historyId, dropUpTo: versionsUpTo })
+      : undefined,
     logChange(
       {
         uid: actor.uid,
@@ -302,7 +307,7 @@ async function writePage(
         objectId: page.page_id,
         objectName: page.page_title,
       },
-      { id: logId },
+      { id: logId, dropUpTo: logUpTo },
     ),
     touchItem(access, page, created, now, actor),
     !created && options.origin !== 'collab' && liveDocuments

@@ -16,6 +16,8 @@ export default tseslint.config(
     ignores: [
       'dist/',
       'dist.*/',
+      'dist-server/',
+      'dist-server.*/',
       'node_modules/',
       'data/',
       'coverage/',
@@ -54,7 +56,7 @@ export default tseslint.config(
     // The processes that stay up beside the workers (the supervisor, the primary) read only the
     // configuration: `models/platform/index.ts` would load mongoose and the rest of the app.
     files: [
-      'scripts/start.ts',
+      'scripts/prepare.ts',
       'scripts/serve.ts',
       'scripts/cluster/primary.ts',
       'scripts/cluster/serveCluster.ts',

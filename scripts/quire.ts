@@ -1,6 +1,6 @@
 /**
  * One Quire process: HTTP server (API + web app), realtime on the same port, the database
- * (embedded engine or MongoDB), and the first-start admin. Used by `npm start` (scripts/start.ts)
+ * (embedded engine or MongoDB), and the first-start admin. Used by `npm start` (scripts/start.mjs)
  * and by the test helpers, so tests run exactly what production runs.
  *
  * Roles (ROLE): `all` runs everything; `api` serves the API and web app without sockets;

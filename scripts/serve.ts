@@ -1,5 +1,5 @@
 /**
- * The serving process `npm start` supervises (scripts/start.ts → scripts/supervisor.ts): run this
+ * The serving process `npm start` supervises (scripts/start.mjs → scripts/supervisor.ts): run this
  * process's role (scripts/quire.ts), stop cleanly on SIGINT/SIGTERM (a second signal forces the
  * exit) or when the supervisor goes away, and survive bad input (api/lastResort.ts). Runs
  * stand-alone too (`node --import tsx scripts/serve.ts`), then without restarts.

@@ -1,7 +1,7 @@
 /**
  * A small process supervisor: forks one child script, restarts it with back-off when it dies
  * unexpectedly, passes SIGINT/SIGTERM on for a graceful stop, and ends with the child's code.
- * `npm start` runs the server under it (scripts/start.ts → scripts/serve.ts); the speed work's
+ * `npm start` runs the server under it (scripts/start.mjs → scripts/serve.ts); the speed work's
  * worker processes are meant to be further `superviseProcess` calls, hence the narrow surface.
  *
  * What counts as "unexpected": the child had told us it was ready (an IPC `{ type: 'ready' }`)
@@ -27,9 +27,11 @@ const MAX_FAILED_STARTS = 5;
 export type ChildMessage = { type: 'ready'; port?: number };
 
 export interface SupervisorOptions {
-  /** Absolute path of the child script (run with this process's execArgv, e.g. the tsx loader). */
+  /** Absolute path of the child script. */
   script: string;
   args?: string[];
+  /** Node's options for the child (default: this process's, e.g. the tsx loader). */
+  execArgv?: string[];
   /** Environment of every start; `restartEnv` adds to it for restarts (e.g. the port it got). */
   env: NodeJS.ProcessEnv;
   /** One line per supervisor event, for the operator. */
@@ -58,6 +60,7 @@ export function superviseProcess(options: SupervisorOptions): Supervised {
     let ready = false;
     const child = fork(options.script, options.args ?? [], {
       env,
+      execArgv: options.execArgv ?? process.execArgv,
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
       detached: true,
     });

@@ -7,7 +7,8 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 
-function newestMtime(target: string): number {
+/** The newest mtime of a file or of anything under a folder (0 when it does not exist). */
+export function newestMtime(target: string): number {
   const stat = fs.statSync(target, { throwIfNoEntry: false });
   if (!stat) return 0;
   if (!stat.isDirectory()) return stat.mtimeMs;

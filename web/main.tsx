@@ -13,8 +13,10 @@ import { DEFAULT_LOCALE, initI18n, setLanguage } from './i18n';
 // Set before any request: the missing-item rule may apply to the early reader requests below
 // (the hooks that need React — alerts, router navigation — are set by ApiBridge).
 configureApiClient({ resetLanguage: () => setLanguage(DEFAULT_LOCALE) });
-// A reader's data requests start now, beside the download of the reader's code (issue #22).
-prefetchFromAddress(window.location.pathname, window.location.search);
+// A reader's data requests start now, and so does the download of the reader's code: not after
+// the catalogue is in and the app has rendered (the route's lazy import then finds it under way).
+if (prefetchFromAddress(window.location.pathname, window.location.search))
+  import('./features/reader/ReaderRoute').catch(() => {}); // the route reports a failure
 
 void initI18n().then(() => {
   createRoot(document.getElementById('root')!).render(

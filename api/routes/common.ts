@@ -2,7 +2,9 @@
  * ShowDoc's `common` controller (reference accounts §8.10–§8.13): the landing page's site
  * settings, the version, QR codes for share links, and the image captcha.
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { crc32, deflateSync } from 'node:zlib';
 import QRCode from 'qrcode';
 import { defineController } from '../registry';
@@ -18,11 +20,23 @@ const QR_MAX_URL_LENGTH = 2000;
 
 let version: string | undefined;
 
+/**
+ * The package.json nearest above this module: the root's both from the sources (api/routes/)
+ * and from the bundle `npm start` runs (dist-server/, scripts/serverBuild.ts).
+ */
+function nearestPackageJson(): string {
+  for (let dir = path.dirname(fileURLToPath(import.meta.url)); ; dir = path.dirname(dir)) {
+    const file = path.join(dir, 'package.json');
+    if (existsSync(file)) return file;
+    if (path.dirname(dir) === dir) throw new Error('no package.json');
+  }
+}
+
 /** `v` + package.json's version, read once (ShowDoc answers e.g. "v3.9.2"). */
 export function packageVersion(): string {
   if (version === undefined) {
     try {
-      const text = readFileSync(new URL('../../package.json', import.meta.url), 'utf8');
+      const text = readFileSync(nearestPackageJson(), 'utf8');
       const parsed = JSON.parse(text) as { version?: unknown };
       if (typeof parsed.version !== 'string' || parsed.version === '')
         throw new Error('no version');

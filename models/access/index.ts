@@ -26,7 +26,14 @@
 import { Item, type ItemDoc } from '../items/schemas';
 import { ItemMember, MEMBER_ADMIN, MEMBER_EDIT, TeamItemMember } from '../members/schemas';
 import { Catalog, TOP_LEVEL } from '../catalogs/schemas';
-import { ApiError, type ErrorCode, errors, perContext, ReadCache } from '../platform';
+import {
+  ApiError,
+  type DomainEvents,
+  type ErrorCode,
+  errors,
+  perContext,
+  ReadCache,
+} from '../platform';
 import { ACTIONS, type ActionRule, type ItemAction } from './actions';
 import { verifyItemPassword } from './itemPasswords';
 
@@ -105,9 +112,18 @@ const accessCaches = perContext((context) => {
     members.dropWhere((key) => key.startsWith(prefix));
   };
   const touched = ({ itemId }: { itemId: number }) => items.drop(itemId);
+  // A save moves the item's last_update_time forward (`$max`): the kept item is patched, not
+  // reloaded, so a stream of saves does not re-read the item for every request.
+  const saved = ({ itemId, at }: DomainEvents['page.saved']) => {
+    if (at === undefined) return items.drop(itemId);
+    items.patch(
+      itemId,
+      (item) => item && { ...item, last_update_time: Math.max(item.last_update_time ?? 0, at) },
+    );
+  };
   context.bus.subscribe('item.changed', dropItem, { synchronous: true });
   context.bus.subscribe('membership.changed', dropItem, { synchronous: true });
-  context.bus.subscribe('page.saved', touched, { synchronous: true });
+  context.bus.subscribe('page.saved', saved, { synchronous: true });
   context.bus.subscribe('page.deleted', touched, { synchronous: true });
   return { items, members, catalogs };
 });

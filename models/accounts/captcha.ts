@@ -10,8 +10,7 @@
 import { randomInt } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { initWasm, Resvg } from '@resvg/resvg-wasm';
-import svgCaptcha from 'svg-captcha';
+import type { Resvg } from '@resvg/resvg-wasm';
 import { nowSeconds, throttle } from '../platform';
 import { Captcha } from './schemas/captcha';
 
@@ -90,15 +89,25 @@ export async function checkCaptcha(captchaId: number, answer: string): Promise<b
 }
 
 type RenderSvg = (text: string, options: Record<string, unknown>) => string;
-/** svg-captcha's module itself is the render-this-text function (its typings omit it). */
-const renderSvg = svgCaptcha as unknown as RenderSvg;
 
-let wasmReady: Promise<void> | undefined;
+interface Rasteriser {
+  renderSvg: RenderSvg;
+  Resvg: typeof Resvg;
+}
 
-function ensureRasteriser(): Promise<void> {
+let wasmReady: Promise<Rasteriser> | undefined;
+
+/** The drawing libraries and resvg's WebAssembly, loaded on the first captcha image. */
+function ensureRasteriser(): Promise<Rasteriser> {
   wasmReady ??= (async () => {
+    const [resvg, svgCaptcha] = await Promise.all([
+      import('@resvg/resvg-wasm'),
+      import('svg-captcha'),
+    ]);
     const require = createRequire(import.meta.url);
-    await initWasm(readFileSync(require.resolve('@resvg/resvg-wasm/index_bg.wasm')));
+    await resvg.initWasm(readFileSync(require.resolve('@resvg/resvg-wasm/index_bg.wasm')));
+    // svg-captcha's module itself is the render-this-text function (its typings omit it).
+    return { renderSvg: svgCaptcha.default as unknown as RenderSvg, Resvg: resvg.Resvg };
   })().catch((error: unknown) => {
     wasmReady = undefined; // let a later request try again
     throw error;
@@ -108,7 +117,7 @@ function ensureRasteriser(): Promise<void> {
 
 /** A PNG picture of the text, with fresh noise and distortion on every call. */
 export async function renderCaptchaPng(text: string): Promise<Buffer> {
-  await ensureRasteriser();
+  const { renderSvg, Resvg } = await ensureRasteriser();
   const svg = renderSvg(text, { ...IMAGE, color: false });
   const resvg = new Resvg(svg, { background: '#ffffff' });
   const image = resvg.render();

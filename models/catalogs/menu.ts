@@ -23,6 +23,12 @@ import { findMatchingPages } from '../search';
 
 /** Items whose menus are kept (least recently used ones are dropped beyond this). */
 const MAX_CACHED_ITEMS = 500;
+/**
+ * Menu rows (catalogs + pages) kept over all items, so the bound holds in bytes too: a row is
+ * about 300 bytes of tree plus about 180 bytes of JSON per viewer shape kept. An item above a
+ * quarter of this (25,000 rows) is rebuilt on every request instead of being kept.
+ */
+const MAX_CACHED_MENU_ROWS = 100_000;
 
 type MenuPageDoc = Pick<
   PageDoc,
@@ -61,7 +67,11 @@ export interface MenuText {
 }
 
 const menuCache = perContext((context) => {
-  const cache = new ReadCache<number, MenuSnapshot>({ maxEntries: MAX_CACHED_ITEMS });
+  const cache = new ReadCache<number, MenuSnapshot>({
+    maxEntries: MAX_CACHED_ITEMS,
+    maxWeight: MAX_CACHED_MENU_ROWS,
+    weigh: (snapshot) => 1 + snapshot.catalogs.length + snapshot.pages.length,
+  });
   const drop = ({ itemId }: { itemId: number }) => cache.drop(itemId);
   context.bus.subscribe('menu.changed', drop, { synchronous: true });
   context.bus.subscribe('page.saved', drop, { synchronous: true });

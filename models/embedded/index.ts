@@ -3,11 +3,12 @@
  * and the official driver run unchanged against it (and the same code runs against MongoDB).
  */
 import path from 'node:path';
-import { Engine } from './engine';
-import { WireServer } from './server';
-import { openPersistence } from './persistence';
+import type { Engine } from './engine';
 
-export { EngineLockedError } from './persistence';
+// The engine itself (its matcher, mingo, the wire server, persistence) loads on the first
+// `startEmbeddedMongo`: a worker process that only needs `engineSocketPath` to reach the
+// primary's engine never carries it.
+export { EngineLockedError } from './persistence/lock';
 
 export interface EmbeddedMongoOptions {
   /** Where the journal and snapshots live; one engine per directory (a lock file enforces it). */
@@ -49,6 +50,11 @@ export function socketUriFor(socketPath: string): string {
 
 export async function startEmbeddedMongo(opts: EmbeddedMongoOptions): Promise<EmbeddedMongo> {
   const host = opts.host ?? '127.0.0.1';
+  const [{ Engine }, { WireServer }, { openPersistence }] = await Promise.all([
+    import('./engine'),
+    import('./server'),
+    import('./persistence'),
+  ]);
   const { persistence, recovered } = await openPersistence({
     dataDir: opts.dataDir,
     fsync: opts.fsync,

@@ -29,12 +29,15 @@ export interface ChangeEntry {
 /**
  * Appends one row and trims the item's log to the newest MAX_ROWS. The insert and the trim run
  * side by side (the trim keeps the newest MAX_ROWS - 1 rows older than this one), so a save waits
- * for one journal flush here, not two. `id` may come allocated already (the page save asks for it
- * while its own write runs).
+ * for one journal flush here, not two. A caller may come with the id allocated and the trim's
+ * bound found already (`logRowsToDrop`), both done while its own write ran.
  */
-export async function logChange(entry: ChangeEntry, allocated?: { id: number }): Promise<void> {
+export async function logChange(
+  entry: ChangeEntry,
+  planned?: { id: number; dropUpTo?: number | null },
+): Promise<void> {
   if (!(entry.uid > 0) || !(entry.itemId > 0)) return;
-  const id = allocated?.id ?? (await nextId('item_change_log_id'));
+  const id = planned?.id ?? (await nextId('item_change_log_id'));
   await Promise.all([
     ItemChangeLog.create({
       id,
@@ -47,8 +50,26 @@ export async function logChange(entry: ChangeEntry, allocated?: { id: number }):
       remark: (entry.remark ?? '').slice(0, 1000),
       optime: formatNow(),
     }),
-    trimLog(entry.itemId, id),
+    planned?.dropUpTo !== undefined
+      ? dropRowsUpTo(entry.itemId, planned.dropUpTo)
+      : trimLog(entry.itemId, id),
   ]);
+}
+
+/**
+ * The newest log row id to drop when the item gets one more row (null: none). Concurrent writers
+ * may each miss the other's row; the next insert's trim catches up.
+ */
+export async function logRowsToDrop(itemId: number): Promise<number | null> {
+  const cutoff = await ItemChangeLog.findOne({ item_id: itemId }, { id: 1, _id: 0 })
+    .sort({ id: -1 })
+    .skip(MAX_ROWS - 1)
+    .lean();
+  return cutoff?.id ?? null;
+}
+
+async function dropRowsUpTo(itemId: number, upTo: number | null): Promise<void> {
+  if (upTo !== null) await ItemChangeLog.deleteMany({ item_id: itemId, id: { $lte: upTo } });
 }
 
 /** Drops the item's rows older than `newId` beyond the newest MAX_ROWS - 1 of them. */

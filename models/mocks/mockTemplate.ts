@@ -10,7 +10,6 @@
  *     generators (`@string(…)`, `@range(…)`, `@paragraph(…)`) are multiplied through the template
  *     into a bound on the work an expansion may do; over MAX_EXPANSION_COST it is refused.
  */
-import Mockjs from 'mockjs';
 import { failure } from '../platform';
 import { unescapeFromClient } from '../pages';
 
@@ -120,9 +119,13 @@ export function hexEscapeJson(json: string): string {
   });
 }
 
-/** The Mock.js expansion of a stored template, as the JSON text mock URLs answer. */
-export function expandMockTemplate(stored: string): string {
+/**
+ * The Mock.js expansion of a stored template, as the JSON text mock URLs answer. Mock.js loads
+ * on the first expansion, not in every process at start.
+ */
+export async function expandMockTemplate(stored: string): Promise<string> {
   const template = parseMockTemplate(stored);
+  const { default: Mockjs } = await import('mockjs');
   // Mock.mock mutates nothing we keep: `template` is this call's own parse.
   return hexEscapeJson(JSON.stringify(Mockjs.mock(template)) ?? 'null');
 }

@@ -106,9 +106,9 @@ async function mockIsLive(mock: MockDoc, itemId?: number): Promise<boolean> {
 /** A public mock answer: the JSON text, or the HTTP status and plain text ShowDoc answers. */
 export type MockAnswer = { status: 200; json: string } | { status: 400 | 404; text: string };
 
-function expand(mock: MockDoc): MockAnswer {
+async function expand(mock: MockDoc): Promise<MockAnswer> {
   try {
-    return { status: 200, json: expandMockTemplate(mock.template) };
+    return { status: 200, json: await expandMockTemplate(mock.template) };
   } catch (error) {
     const reason = error instanceof ApiError ? error.message : 'Mock.js could not expand it';
     return { status: 400, text: `This mock template cannot be served: ${reason}` };

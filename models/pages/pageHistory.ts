@@ -23,14 +23,16 @@ export async function historyVersionCount(): Promise<number> {
 /**
  * Stores `previous` (the page as it was before a save) as a version of the page and keeps only
  * the newest `keep` versions (this one included). The insert and the trim run side by side: the
- * trim looks only at versions older than this one, so the order they land in does not matter.
+ * trim looks only at versions older than this one, so the order they land in does not matter. A
+ * caller that found the trim's bound ahead of time (`versionsToDrop`, while its own write ran)
+ * passes it as `dropUpTo`, and the trim is then one delete beside the insert.
  */
 export async function recordVersion(
   previous: PageDoc,
   keep: number,
-  allocated?: { id: number },
+  planned?: { id: number; dropUpTo?: number | null },
 ): Promise<void> {
-  const id = allocated?.id ?? (await nextId('page_history_id'));
+  const id = planned?.id ?? (await nextId('page_history_id'));
   await Promise.all([
     PageHistory.create({
       page_history_id: id,
@@ -46,8 +48,31 @@ export async function recordVersion(
       author_username: previous.author_username,
       ext_info: previous.ext_info,
     }),
-    pruneVersions(previous.page_id, Math.max(keep - 1, 0), id),
+    planned?.dropUpTo !== undefined
+      ? dropVersionsUpTo(previous.page_id, planned.dropUpTo)
+      : pruneVersions(previous.page_id, Math.max(keep - 1, 0), id),
   ]);
+}
+
+/**
+ * The newest version id to drop when one more version of the page is stored and `keep` are
+ * kept (null: none to drop). Concurrent saves of the same page may each miss the other's new
+ * version; the next save's trim catches up.
+ */
+export async function versionsToDrop(pageId: number, keep: number): Promise<number | null> {
+  const firstDropped = await PageHistory.findOne(
+    { page_id: pageId },
+    { page_history_id: 1, _id: 0 },
+  )
+    .sort({ page_history_id: -1 })
+    .skip(Math.max(keep - 1, 0))
+    .lean();
+  return firstDropped?.page_history_id ?? null;
+}
+
+async function dropVersionsUpTo(pageId: number, upTo: number | null): Promise<void> {
+  if (upTo !== null)
+    await PageHistory.deleteMany({ page_id: pageId, page_history_id: { $lte: upTo } });
 }
 
 /** Drops a page's versions beyond the newest `keep` (of those older than `below`, when given). */

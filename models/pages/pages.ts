@@ -15,7 +15,7 @@
  * "save and notify" text for the subscription notices) and `menu.changed` when the menu moved.
  */
 import { requireAction, type Actor, type ItemAccess } from '../access';
-import { logChange, MAX_ITEM_NAME } from '../items';
+import { logChange, logRowsToDrop, MAX_ITEM_NAME } from '../items';
 import { type DomainEvents, errors, events, nextId, nowSeconds, perContext } from '../platform';
 import {
   findLivePage,
@@ -27,7 +27,7 @@ import {
   watchPageWrite,
 } from './pageAccess';
 import { checkPageQuota } from './pageQuota';
-import { historyVersionCount, recordVersion } from './pageHistory';
+import { historyVersionCount, recordVersion, versionsToDrop } from './pageHistory';
 import { moveToRecycleBin } from './recycle';
 import { Catalog } from '../catalogs/schemas';
 import { Item } from '../items/schemas';
@@ -266,15 +266,18 @@ async function writePage(
   now: number,
   options: { origin: SaveOrigin },
 ): Promise<SavePageResult> {
-  // The version's and the log row's ids are taken while the page is written: a save then waits
-  // for two journal flushes in a row (the page, then everything else), not four. A failed save
-  // leaves a gap in those ids, as a failed insert does in any counter.
-  const ids = Promise.all([
+  // The version's and the log row's ids, and the bounds of their trims, are found while the page
+  // is written: a save then waits for two journal flushes in a row (the page, then everything
+  // else at once), not four. A failed save leaves a gap in those ids, as a failed insert does in
+  // any counter.
+  const planned = Promise.all([
     existing ? nextId('page_history_id') : 0,
     nextId('item_change_log_id'),
     historyVersionCount(),
+    existing ? historyVersionCount().then((keep) => versionsToDrop(existing.page_id, keep)) : null,
+    logRowsToDrop(input.itemId),
   ]);
-  ids.catch(() => {}); // awaited below unless the page write fails first
+  planned.catch(() => {}); // awaited below unless the page write fails first
   let page: PageDoc;
   let before: PageDoc | null = null;
   try {
@@ -285,12 +288,16 @@ async function writePage(
     throw error;
   }
   const created = !existing;
-  const [historyId, logId, keepVersions] = await ids;
+  const [historyId, logId, keepVersions, versionsUpTo, logUpTo] = await planned;
 
   // Independent writes, all done before the answer: together they share the engine's group
-  // commits instead of waiting for one disk flush each.
+  // commits instead of waiting for one disk flush each. The live document (an open editor's, or
+  // the stored draft) takes the saved text alongside.
+  const { liveDocuments } = plugs();
   await Promise.all([
-    before ? recordVersion(before, keepVersions, { id: historyId }) : undefined,
+    before
+      ? recordVersion(before, keepVersions, { id: historyId, dropUpTo: versionsUpTo })
+      : undefined,
     logChange(
       {
         uid: actor.uid,
@@ -300,26 +307,23 @@ async function writePage(
         objectId: page.page_id,
         objectName: page.page_title,
       },
-      { id: logId },
+      { id: logId, dropUpTo: logUpTo },
     ),
     touchItem(access, page, created, now, actor),
+    !created && options.origin !== 'collab' && liveDocuments
+      ? liveDocuments
+          .applySave({
+            itemId: page.item_id,
+            pageId: page.page_id,
+            title: page.page_title,
+            content: page.page_content,
+            byUid: actor.uid,
+            origin: options.origin,
+          })
+          // The bridge reports its own failures; the stored version stands.
+          .catch(() => {})
+      : undefined,
   ]);
-
-  const { liveDocuments } = plugs();
-  if (!created && options.origin !== 'collab' && liveDocuments) {
-    try {
-      await liveDocuments.applySave({
-        itemId: page.item_id,
-        pageId: page.page_id,
-        title: page.page_title,
-        content: page.page_content,
-        byUid: actor.uid,
-        origin: options.origin,
-      });
-    } catch {
-      // The bridge reports its own failures; the stored version stands.
-    }
-  }
   events.publish('page.saved', {
     itemId: page.item_id,
     pageId: page.page_id,
@@ -328,6 +332,7 @@ async function writePage(
     created,
     origin: options.origin,
     notify: !created && input.notify ? { content: input.notify.content } : null,
+    at: now,
   });
   if (existing && access.item.item_type === SPREADSHEET) {
     const cells = sheetCellChanges(existing.page_content, page.page_content);
@@ -385,7 +390,7 @@ async function insertNew(itemId: number, fields: PageFields, now: number): Promi
   return doc;
 }
 
-/** Item `last_update_time` := now; a single-page item takes its page's title as its name. */
+/** Item `last_update_time` := now (or later); a single-page item takes its page's title as its name. */
 async function touchItem(
   access: ItemAccess,
   page: PageDoc,
@@ -394,10 +399,17 @@ async function touchItem(
   actor: Actor,
 ): Promise<void> {
   const rename = !created && access.item.item_type === 2 && page.page_title.trim() !== '';
-  const set: Record<string, unknown> = { last_update_time: now };
-  if (rename) set.item_name = page.page_title.trim().slice(0, MAX_ITEM_NAME);
-  await Item.updateOne({ item_id: page.item_id }, { $set: set });
-  if (rename && set.item_name !== access.item.item_name)
+  const name = rename ? page.page_title.trim().slice(0, MAX_ITEM_NAME) : undefined;
+  // $max: concurrent saves leave the latest time whatever order they land in, so the read
+  // models can patch their copy from each `page.saved` (`at`) instead of reloading the item.
+  await Item.updateOne(
+    { item_id: page.item_id },
+    {
+      $max: { last_update_time: now },
+      ...(name !== undefined ? { $set: { item_name: name } } : {}),
+    },
+  );
+  if (name !== undefined && name !== access.item.item_name)
     events.publish('item.changed', { itemId: page.item_id, change: 'updated', byUid: actor.uid });
 }
 

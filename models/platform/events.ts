@@ -45,6 +45,8 @@ export interface DomainEvents {
     origin: 'rest' | 'collab' | 'open-api' | 'import' | 'history';
     /** "Save and notify": remind the page's subscribers with this text (null = no notice). */
     notify?: { content: string } | null;
+    /** The save's time: the item's `last_update_time` is now at least this (read models patch it). */
+    at?: number;
   };
   /**
    * A spreadsheet page (item type 4) was saved: the cells whose text changed, or null when the

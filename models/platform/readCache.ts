@@ -222,6 +222,22 @@ export class ReadCache<K, V> {
     this.remove(key);
   }
 
+  /**
+   * For a write that changed a kept value in a known way (an item's `last_update_time` moved
+   * forward): the kept value, if any, is replaced by `change(value)`, and loads of the key under
+   * way are not kept (they may have read before the write), as with `drop`.
+   */
+  patch(key: K, change: (value: V) => V): void {
+    const ticket = this.tickets.get(key);
+    if (ticket) {
+      ticket.valid = false;
+      this.tickets.delete(key);
+    }
+    this.loading.delete(key);
+    const entry = this.entries.get(key);
+    if (entry) this.store(key, change(entry.value));
+  }
+
   /** Drops every entry whose key or value matches (used for "all of this item / user"). */
   dropWhere(match: (key: K, value: V) => boolean): void {
     this.voidAllLoads();

@@ -6,7 +6,6 @@
  * with external references switched off (an uploaded file must not make the server fetch URLs or
  * read files).
  */
-import SwaggerParser from '@apidevtools/swagger-parser';
 import { errors } from '../platform';
 import type { ImportPlan, PlannedPage } from './importPlan';
 import {
@@ -182,6 +181,8 @@ export function isPostman(doc: Json): boolean {
 
 export async function planFromOpenApi(input: Json, runApi: boolean): Promise<ImportPlan> {
   let api: Json;
+  // Loaded on the first import of a spec, not in every process at start.
+  const { default: SwaggerParser } = await import('@apidevtools/swagger-parser');
   try {
     api = (await SwaggerParser.dereference(structuredClone(input) as never, {
       resolve: { external: false },

@@ -2,12 +2,20 @@
  * Data in and out: the open API (key-authenticated scripts), code-comment sync, exports and
  * imports. The public face of the transfer domain.
  */
+import type { exportWord as WordExport } from './exportWord';
+
 export * from './openApi';
 export { pagesFromComments, parseCommentBlock, commentBlocks } from './fromComments';
 export { runapiToMarkdown } from './runapiMarkdown';
 export { exportTree, treePages, type ExportTree } from './exportTree';
 export { exportMarkdown, safeFileName } from './exportMarkdown';
-export { exportWord } from './exportWord';
+
+/** Word export; its module (docx, image-size) loads on the first export, not at start. */
+export async function exportWord(
+  ...args: Parameters<typeof WordExport>
+): ReturnType<typeof WordExport> {
+  return (await import('./exportWord')).exportWord(...args);
+}
 export { DAILY_LIMIT as HTML_EXPORT_DAILY_LIMIT, exportHtml } from './exportHtml';
 export {
   checkImportTarget,

@@ -19,7 +19,7 @@
  * are counted and reported, not migrated.
  */
 import fs from 'node:fs';
-import initSqlJs, { type Database as SqliteDatabase } from 'sql.js';
+import type { Database as SqliteDatabase } from 'sql.js';
 import { int, text, TABLES, type ImportDoc, type Row, type TableSpec } from './showdocTables';
 
 export { TABLES, type ImportDoc, type TableSpec } from './showdocTables';
@@ -93,7 +93,9 @@ export async function readShowdocDatabase(file: string): Promise<ShowdocSource> 
   const bytes = fs.readFileSync(file);
   if (bytes.subarray(0, 16).toString('latin1') !== 'SQLite format 3\0')
     throw new Error(`${file} is not a SQLite database (ShowDoc keeps it in Sqlite/showdoc.db.php)`);
-  // In Node, sql.js reads its .wasm from its own package folder: no network, no bundler.
+  // In Node, sql.js reads its .wasm from its own package folder: no network, no bundler. Loaded
+  // here, for the rare migration, not in every process at start.
+  const { default: initSqlJs } = await import('sql.js');
   const SQL = await initSqlJs();
   const db = new SQL.Database(bytes);
   try {

@@ -1,6 +1,6 @@
 /**
  * Starting and stopping the benchmark's child processes (the Quire server, the bare Node ceiling).
- * Each runs as `node --import <tsx loader> <script>` — one process, so the pid we measure is the
+ * Each runs as `node [--import <tsx loader>] <script>` — one process, so the pid we measure is the
  * server itself — and reports `{type: 'ready', port}` over IPC. Children that are still running
  * when this process exits are killed, so an interrupted bench leaves nothing behind.
  */
@@ -53,17 +53,15 @@ export function startChild(
     process.on('exit', killLeftovers);
     exitHookInstalled = true;
   }
-  const child = spawn(
-    process.execPath,
-    [...nodeArgs, '--import', TSX_LOADER, path.join(ROOT, script)],
-    {
-      cwd: ROOT,
-      env: childEnv(env),
-      // stdout (the JSON request log) goes to /dev/null: writing it is part of the server's real
-      // work, reading it back here would load the generator.
-      stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
-    },
-  );
+  // A compiled script (dist-server/) runs without the loader, as `npm start` runs it.
+  const loader = script.endsWith('.ts') ? ['--import', TSX_LOADER] : [];
+  const child = spawn(process.execPath, [...nodeArgs, ...loader, path.join(ROOT, script)], {
+    cwd: ROOT,
+    env: childEnv(env),
+    // stdout (the JSON request log) goes to /dev/null: writing it is part of the server's real
+    // work, reading it back here would load the generator.
+    stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
+  });
   running.add(child);
   let stderr = '';
   // Whole lines only: an address split between two chunks is read once its line is complete.

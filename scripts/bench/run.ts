@@ -9,6 +9,8 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { ROOT } from '../paths';
+import { ensureServerBuilt } from '../serverBuild';
 import { startChild, type BenchChild } from './children';
 import { measureEditor } from '../measure-editor';
 import { measureSheet } from '../measure-sheet';
@@ -133,8 +135,10 @@ export async function openBenchSession(options: BenchOptions): Promise<BenchSess
     log(`  seeded in ${seed.seconds.toFixed(1)} s`);
 
     log('Starting the server (and the bare Node ceiling)…');
+    // The server runs compiled, as `npm start` runs it (scripts/serverBuild.ts).
+    await ensureServerBuilt(ROOT, log);
     const quire = await startChild(
-      'scripts/bench/server.ts',
+      'dist-server/bench-server.js',
       {
         PORT: '0',
         HOST: '127.0.0.1',
@@ -143,6 +147,8 @@ export async function openBenchSession(options: BenchOptions): Promise<BenchSess
         ...(options.workers ? { WORKERS: String(options.workers) } : {}),
       },
       [
+        // As scripts/start.mjs runs a primary (its workers get their own, cluster/primary.ts).
+        ...((options.workers ?? os.availableParallelism()) > 1 ? ['--max-semi-space-size=2'] : []),
         // The idle-socket figure collects the server's garbage through its inspector (gc.ts).
         ...(options.realtime ? [INSPECT_ARG] : []),
         ...(options.serverProfileDir

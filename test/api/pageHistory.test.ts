@@ -5,7 +5,10 @@
  */
 import { describe, expect, test } from '@jest/globals';
 import { unescapeFromClient } from '../../models/pages/pageContent';
+import { MAX_ROWS } from '../../models/items/changeLog';
+import { ItemChangeLog } from '../../models/items/schemas/itemChangeLog';
 import { PageHistory } from '../../models/pages/schemas/pageHistory';
+import { nextId, raiseCounter } from '../../models/platform/counters';
 import { deleteSetting, setSetting } from '../../models/settings/settings';
 import { apiSuite } from '../helpers/apiSuite';
 import { makeItem } from '../helpers/factories';
@@ -76,6 +79,40 @@ describe('page/history', () => {
     });
     expect(listed).toHaveLength(20);
     expect(listed[0].page_content).toBe('version 20');
+  });
+
+  test("page saves keep the item's change log at its newest 300 rows", async () => {
+    const { item_id: itemId } = await makeItem(suite.owner, {});
+    const page = await makePage(suite.owner, itemId, { content: 'v0' }); // one row: create
+    const firstId = (await nextId('item_change_log_id')) + 1;
+    await raiseCounter('item_change_log_id', firstId + MAX_ROWS);
+    await ItemChangeLog.insertMany(
+      Array.from({ length: MAX_ROWS }, (_, i) => ({
+        id: firstId + i,
+        uid: suite.owner.uid,
+        item_id: itemId,
+        op_action_type: 'update',
+        op_object_type: 'page',
+        op_object_id: i,
+        optime: '2024-01-01 00:00:00',
+      })),
+    );
+    for (let n = 1; n <= 3; n++)
+      await as(suite.owner).ok('page/save', {
+        page_id: page.page_id,
+        item_id: itemId,
+        page_title: 'kept',
+        page_content: `v${n}`,
+      });
+    const rows = await ItemChangeLog.find({ item_id: itemId }).sort({ id: 1 }).lean();
+    expect(rows).toHaveLength(MAX_ROWS);
+    // The create row and the three oldest filler rows went; the three saves are the newest.
+    expect(rows[0].op_object_id).toBe(3);
+    expect(rows.slice(-3).map((r) => [r.op_action_type, r.op_object_id])).toEqual([
+      ['update', page.page_id],
+      ['update', page.page_id],
+      ['update', page.page_id],
+    ]);
   });
 
   test('retention follows the history_version_count site setting', async () => {

@@ -7,6 +7,7 @@
  */
 import { describe, expect, test } from '@jest/globals';
 import { issueToken } from '../../models/accounts/users';
+import { Item } from '../../models/items/schemas';
 import { Page } from '../../models/pages/schemas';
 import { forgetCachedReads } from '../../models/platform';
 import { apiSuite } from '../helpers/apiSuite';
@@ -58,6 +59,26 @@ describe('a write is seen by the next read', () => {
     forgetCachedReads();
     await Page.updateOne({ page_id: pageId }, { $set: { page_content: 'saved text' } });
     expect(await as(suite.owner).ok<PageInfo>('page/info', { page_id: pageId })).toEqual(served);
+  });
+
+  test("a save moves the kept item's last_update_time forward without reloading the item", async () => {
+    const { itemId, pageId } = await itemWithPage();
+    type Detail = { item_name: string; last_update_time: string };
+    const detail = () => as(suite.owner).ok<Detail>('item/detail', { item_id: itemId });
+    const before = await detail(); // the item is kept from here
+    await as(suite.owner).ok('page/save', {
+      page_id: pageId,
+      item_id: itemId,
+      page_title: 'Cached',
+      page_content: 'touching the item',
+    });
+    // Renamed behind the models' back: only a reload would show it.
+    await Item.updateOne({ item_id: itemId }, { $set: { item_name: 'renamed behind the back' } });
+    const after = await detail();
+    expect(after.item_name).toBe(before.item_name);
+    const stored = (await Item.findOne({ item_id: itemId }).lean())!.last_update_time;
+    expect(Number(after.last_update_time)).toBe(stored);
+    expect(stored).toBeGreaterThanOrEqual(Number(before.last_update_time));
   });
 
   test('a display name', async () => {

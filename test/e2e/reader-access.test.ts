@@ -76,6 +76,18 @@ describe('a private item', () => {
     await waitForPage(page, 'Hidden page');
   });
 
+  test('a visitor who gives the password at once reads the page asked for (the refused first requests are not reused)', async () => {
+    const { page } = await open();
+    const address = `${suite.server.url}/${suite.fx.secret.itemId}/${suite.fx.secret.hidden}`;
+    await page.goto(address);
+    await page.waitForURL(/\/item\/password\//);
+    await page.getByLabel('Visit password').fill(PRIVATE_PASSWORD);
+    await page.getByRole('textbox', { name: 'Captcha' }).fill(await captchaAnswer(page));
+    await page.getByRole('button', { name: 'Open the item' }).click();
+    await page.waitForURL(address);
+    await waitForPage(page, 'Hidden page');
+  });
+
   test('members read it without a password', async () => {
     const tp = await open();
     await loginAs(tp, suite.fx.owner);

@@ -40,13 +40,17 @@ const NOT_READER =
 /**
  * Loaded on first use or for a login only (issue #22). Chunk names come from the modules Vite
  * named them after: our own modules, antd's modal and notification hooks (its App), the form
- * engine (@rc-component/form), the dropdown (and with it the menu), the catalogue's other part.
+ * engine (@rc-component/form), the dropdown (and with it the menu), the catalogue's other part,
+ * the reader's dialog host.
  */
 const NOT_ANONYMOUS =
-  /FeedbackHost|HeaderMemberActions|LiveNotes|LiveShell|UnreadProvider|useModal|useNotification|useForm|\/dropdown-|catalogue-[a-z_]+-rest/;
+  /FeedbackHost|ReaderDialogs|HeaderMemberActions|LiveNotes|LiveShell|UnreadProvider|useModal|useNotification|useForm|\/dropdown-|catalogue-[a-z_]+-rest/;
 
-/** The anonymous reader's JavaScript, gzip (issue #22: 418 KiB before the light-delivery work). */
-const READER_JS_BOUND = 345 * 1024;
+/**
+ * The anonymous reader's JavaScript, gzip: issue #22's goal (418 KiB before the light-delivery
+ * work, 336 KiB before the entry's and the reader's code were grouped into a few chunks).
+ */
+const READER_JS_BOUND = 300 * 1024;
 
 test('reports reader JS (gzip, within its bound) and first contentful paint for a page of a 1,000-page item; loads no other screen code, nor what an anonymous visitor does not use', async () => {
   const owner = await makeUser();

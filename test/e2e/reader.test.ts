@@ -20,6 +20,19 @@ const suite = readerSuite();
 const { open } = suite;
 
 describe('opening an item', () => {
+  test('a cold load asks for the item and the page once each (the route takes over the requests the entry started)', async () => {
+    const { page } = await open();
+    const asked: string[] = [];
+    page.on('request', (request) => {
+      const call = /\/api\/(item\/info|page\/info)\b/.exec(request.url())?.[1];
+      if (call) asked.push(call);
+    });
+    await page.goto(`${suite.server.url}/${suite.fx.guide.itemId}/${suite.fx.guide.alpha}`);
+    await waitForPage(page, 'Alpha page');
+    await page.waitForLoadState('networkidle');
+    expect(asked.sort()).toEqual(['item/info', 'page/info']);
+  });
+
   test('by id and by custom domain it shows the first page, the tree and the titles', async () => {
     const { page } = await open();
     await page.goto(`${suite.server.url}/${suite.fx.guide.itemId}`);

@@ -47,15 +47,17 @@ export function startScript(
   args: string[],
   options: { env: Record<string, string>; cwd: string },
 ): RunningScript {
-  const child = spawn(
-    process.execPath,
-    ['--import', TSX_LOADER, path.join(ROOT, 'scripts', `${script}.ts`), ...args],
-    {
-      cwd: options.cwd,
-      env: childEnv(options.env),
-      stdio: ['ignore', 'pipe', 'pipe'],
-    },
-  );
+  // `npm start` runs plain JavaScript (scripts/start.mjs, then the compiled server); the admin
+  // CLI runs its TypeScript source under tsx, as `npm run quire` does.
+  const command =
+    script === 'start'
+      ? [path.join(ROOT, 'scripts', 'start.mjs')]
+      : ['--import', TSX_LOADER, path.join(ROOT, 'scripts', 'cli.ts')];
+  const child = spawn(process.execPath, [...command, ...args], {
+    cwd: options.cwd,
+    env: childEnv(options.env),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   children.add(child);
   let out = '';
   let err = '';

@@ -1,6 +1,6 @@
 /**
  * Quire processes for multi-process tests (Redis scale-out, roles): each one a real child process
- * (`node --import tsx`), started from `scripts/start.ts` (what an operator runs) or from
+ * (`node --import tsx`, or plain `node` for `scripts/start.mjs`, what an operator runs) or from
  * test/helpers/quireChild.ts (the same `startQuire`, minus the web build), with only the Quire
  * settings given here. Every child is tracked; `stopAllQuires()` in afterAll ends what is left.
  */
@@ -13,7 +13,8 @@ import { ROOT } from '../../scripts/paths';
 import { childEnv, killAll, TSX_LOADER } from './processes';
 
 const ENTRIES = {
-  start: path.join(ROOT, 'scripts', 'start.ts'),
+  /** What `npm start` runs: plain JavaScript, the server compiled to dist-server/ (no loader). */
+  start: path.join(ROOT, 'scripts', 'start.mjs'),
   /** What `npm start` supervises (one process, or with WORKERS > 1 the primary of the workers). */
   serve: path.join(ROOT, 'scripts', 'serve.ts'),
   child: path.join(ROOT, 'test', 'helpers', 'quireChild.ts'),
@@ -35,7 +36,8 @@ export function startQuireProcess(
   env: Record<string, string>,
   options: { cwd: string; startTimeoutMs?: number },
 ): Promise<QuireProcess> {
-  const child = spawn(process.execPath, ['--import', TSX_LOADER, ENTRIES[entry]], {
+  const loader = entry === 'start' ? [] : ['--import', TSX_LOADER];
+  const child = spawn(process.execPath, [...loader, ENTRIES[entry]], {
     cwd: options.cwd,
     env: childEnv(env),
     stdio: ['ignore', 'pipe', 'pipe'],

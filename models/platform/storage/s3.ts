@@ -6,14 +6,8 @@
  */
 import fs from 'node:fs';
 import { Readable } from 'node:stream';
-import {
-  DeleteObjectCommand,
-  GetObjectCommand,
-  ListObjectsV2Command,
-  NoSuchKey,
-  PutObjectCommand,
-  S3Client,
-} from '@aws-sdk/client-s3';
+import type * as S3Sdk from '@aws-sdk/client-s3';
+import type { S3Client } from '@aws-sdk/client-s3';
 import { assertStorageKey } from './keys';
 import type { FileStorage, StoredFile } from './types';
 
@@ -26,15 +20,14 @@ export interface S3Settings {
   secretAccessKey: string;
 }
 
-export class S3FileStorage implements FileStorage {
-  private readonly client: S3Client;
+type Sdk = typeof S3Sdk;
 
-  constructor(
-    readonly settings: S3Settings,
-    /** Where uploads are staged while they are checked (the local storage). */
-    private readonly staging: Pick<FileStorage, 'stagingDir'>,
-  ) {
-    this.client = new S3Client({
+/** The SDK (several MB in every process) loads on the first file operation, not at start. */
+async function connect(settings: S3Settings): Promise<{ sdk: Sdk; client: S3Client }> {
+  const sdk = await import('@aws-sdk/client-s3');
+  return {
+    sdk,
+    client: new sdk.S3Client({
       endpoint: settings.endpoint,
       region: settings.region || 'us-east-1',
       forcePathStyle: true,
@@ -46,7 +39,21 @@ export class S3FileStorage implements FileStorage {
         accessKeyId: settings.accessKeyId,
         secretAccessKey: settings.secretAccessKey,
       },
-    });
+    }),
+  };
+}
+
+export class S3FileStorage implements FileStorage {
+  private connection?: Promise<{ sdk: Sdk; client: S3Client }>;
+
+  constructor(
+    readonly settings: S3Settings,
+    /** Where uploads are staged while they are checked (the local storage). */
+    private readonly staging: Pick<FileStorage, 'stagingDir'>,
+  ) {}
+
+  private sdk(): Promise<{ sdk: Sdk; client: S3Client }> {
+    return (this.connection ??= connect(this.settings));
   }
 
   stagingDir(): Promise<string> {
@@ -56,8 +63,9 @@ export class S3FileStorage implements FileStorage {
   async putFile(key: string, stagedPath: string): Promise<void> {
     assertStorageKey(key);
     const { size } = await fs.promises.stat(stagedPath);
-    await this.client.send(
-      new PutObjectCommand({
+    const { sdk, client } = await this.sdk();
+    await client.send(
+      new sdk.PutObjectCommand({
         Bucket: this.settings.bucket,
         Key: key,
         Body: fs.createReadStream(stagedPath),
@@ -70,14 +78,15 @@ export class S3FileStorage implements FileStorage {
 
   async open(key: string): Promise<StoredFile | null> {
     assertStorageKey(key);
+    const { sdk, client } = await this.sdk();
     try {
-      const object = await this.client.send(
-        new GetObjectCommand({ Bucket: this.settings.bucket, Key: key }),
+      const object = await client.send(
+        new sdk.GetObjectCommand({ Bucket: this.settings.bucket, Key: key }),
       );
       if (!(object.Body instanceof Readable)) return null;
       return { size: Number(object.ContentLength ?? 0), stream: object.Body };
     } catch (error) {
-      if (error instanceof NoSuchKey || (error as { name?: string })?.name === 'NoSuchKey')
+      if (error instanceof sdk.NoSuchKey || (error as { name?: string })?.name === 'NoSuchKey')
         return null;
       throw error;
     }
@@ -85,15 +94,17 @@ export class S3FileStorage implements FileStorage {
 
   async remove(key: string): Promise<void> {
     assertStorageKey(key);
-    await this.client.send(new DeleteObjectCommand({ Bucket: this.settings.bucket, Key: key }));
+    const { sdk, client } = await this.sdk();
+    await client.send(new sdk.DeleteObjectCommand({ Bucket: this.settings.bucket, Key: key }));
   }
 
   async count(): Promise<number> {
     let total = 0;
     let token: string | undefined;
+    const { sdk, client } = await this.sdk();
     do {
-      const page = await this.client.send(
-        new ListObjectsV2Command({ Bucket: this.settings.bucket, ContinuationToken: token }),
+      const page = await client.send(
+        new sdk.ListObjectsV2Command({ Bucket: this.settings.bucket, ContinuationToken: token }),
       );
       total += page.KeyCount ?? 0;
       token = page.IsTruncated ? page.NextContinuationToken : undefined;
@@ -102,6 +113,9 @@ export class S3FileStorage implements FileStorage {
   }
 
   close(): void {
-    this.client.destroy();
+    void this.connection?.then(
+      ({ client }) => client.destroy(),
+      () => {},
+    );
   }
 }

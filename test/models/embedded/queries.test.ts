@@ -8,6 +8,7 @@ import {
   Binary,
   BSONRegExp,
   Decimal128,
+  Double,
   Long,
   MongoClient,
   MongoServerError,
@@ -113,6 +114,23 @@ describe('null, existence, type and logical operators', () => {
   test('comparison operators only match values of the same type bracket', async () => {
     expect(await ids('misc', { v: { $gt: 1 } })).toEqual([3, 5]);
     expect(await ids('misc', { v: { $gte: '0' } })).toEqual([4]);
+  });
+
+  test('an equality with numeric bounds: every numeric type, each bound by any array element, never NaN, null or missing', async () => {
+    await collection('ranges').insertMany([
+      { _id: 1, k: 1, n: 5 },
+      { _id: 2, k: 1, n: Long.fromNumber(7) },
+      { _id: 3, k: 1, n: new Double(9.5) },
+      { _id: 4, k: 1, n: Number.NaN },
+      { _id: 5, k: 1, n: null },
+      { _id: 6, k: 1 },
+      { _id: 7, k: 2, n: 6 },
+      { _id: 8, k: 1, n: [1, 20] },
+    ]);
+    expect(await ids('ranges', { k: 1, n: { $gt: 4, $lte: 9.5 } })).toEqual([1, 2, 3, 8]);
+    expect(await ids('ranges', { k: 1, n: { $lt: 6 } })).toEqual([1, 8]);
+    expect(await ids('ranges', { k: { $in: [1, 2] }, n: { $gte: 6, $lt: 8 } })).toEqual([2, 7, 8]);
+    expect(await ids('ranges', { k: 1, n: { $gt: 10, $lt: 2 } })).toEqual([8]);
   });
 
   test('$or, $and, $nor and $not combine conditions', async () => {

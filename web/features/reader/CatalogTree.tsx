@@ -5,17 +5,19 @@
  * when a live menu change replaces the tree.
  */
 import { FileTextOutlined, FolderOutlined } from '@ant-design/icons';
-import { Empty, Tree, Typography } from 'antd';
+import { Tree } from 'antd';
 // Search alone: antd's Input index also brings Password, OTP and Group.
 import Search from 'antd/es/input/Search';
 import type { DataNode, TreeProps } from 'antd/es/tree';
 import { lazy, Suspense, useEffect, useMemo, useState, type Key } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiRequestError } from '../../api/request';
+import { LazyEmpty } from '../../components/LazyEmpty';
 import { CatalogReadCount, PageReadDot } from '../reads/ReadDot';
 import { searchItem } from './api';
 import { findPage } from './menu';
 import type { Menu, MenuCatalog, MenuPage } from './types';
+import './reader.css';
 
 const NO_RESULTS = 999;
 
@@ -169,21 +171,24 @@ export function CatalogTree({
       {results ? (
         <div data-testid="search-results" style={{ overflowY: 'auto', maxHeight: height }}>
           {results.length === 0 ? (
-            <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('reader.noResults')} />
+            <LazyEmpty simple description={t('reader.noResults')} />
           ) : (
             results.map((page) => (
-              <Typography.Link
+              <button
+                type="button"
+                className="q-link"
                 key={page.page_id}
                 data-testid="search-result"
                 onClick={() => onOpenPage(page.page_id)}
                 style={{
                   display: 'block',
+                  width: '100%',
                   padding: '4px 8px',
                   fontWeight: String(currentPageId) === page.page_id ? 600 : 400,
                 }}
               >
                 {page.page_title}
-              </Typography.Link>
+              </button>
             ))
           )}
         </div>

@@ -4,12 +4,13 @@
  * content and the footer.
  */
 import { CompressOutlined, ExpandOutlined, PaperClipOutlined } from '@ant-design/icons';
-import { Badge, Button, Tooltip, Typography } from 'antd';
+import { Button, Tooltip } from 'antd';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { TocEntry } from '../../markdown';
 import { Markdown } from '../../markdown/Markdown';
 import { ReaderFooter } from './ReaderFooter';
+import './reader.css';
 
 export const FULLSCREEN_FONT_PX = 16;
 
@@ -41,16 +42,16 @@ export function PageArticle({
   return (
     <article data-testid="page-article" data-fullscreen={fullscreen ? 'yes' : 'no'}>
       <header style={{ display: 'flex', alignItems: 'flex-start', gap: 8, marginBottom: 12 }}>
-        <Typography.Title
-          level={2}
-          style={{ flex: 1, margin: 0, wordBreak: 'break-word' }}
+        <h2
+          className="q-page-title"
+          style={{ flex: 1, wordBreak: 'break-word' }}
           data-testid="page-title"
         >
           {title}
-        </Typography.Title>
+        </h2>
         {attachmentCount > 0 && onAttachments && (
           <Tooltip title={t('reader.attachments.title')}>
-            <Badge count={attachmentCount} size="small">
+            <span className="q-count-anchor">
               <Button
                 type="text"
                 icon={<PaperClipOutlined />}
@@ -58,7 +59,10 @@ export function PageArticle({
                 onClick={onAttachments}
                 data-testid="attachments-icon"
               />
-            </Badge>
+              <sup className="q-count" data-testid="attachments-count">
+                {attachmentCount > 99 ? '99+' : attachmentCount}
+              </sup>
+            </span>
           </Tooltip>
         )}
         {onToggleFullscreen && (

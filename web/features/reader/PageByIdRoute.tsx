@@ -4,7 +4,6 @@
  * finds the item from the page and comes back here; a site that requires a login (10312) leads
  * to the login screen and back.
  */
-import { Skeleton } from 'antd';
 import { useEffect, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate, useParams } from 'react-router';
@@ -16,6 +15,7 @@ import { useDocumentTitle } from './useDocumentTitle';
 import { FORCE_LOGIN, NEEDS_PASSWORD, passwordPath } from './useItem';
 import { usePage } from './usePage';
 import { LazyResult } from '../../components/LazyResult';
+import { Placeholder } from '../../components/Placeholder';
 
 export default function PageByIdRoute() {
   const { t } = useTranslation();
@@ -43,7 +43,7 @@ export default function PageByIdRoute() {
         : passwordPath('0', String(pageId), back);
     void navigate(target, { replace: true });
   }, [elsewhere, code, pageId, pathname, search, navigate]);
-  if (elsewhere) return <Skeleton active style={{ padding: 40 }} />;
+  if (elsewhere) return <Placeholder padded />;
   if (!pageId || state.status === 'error')
     return (
       <LazyResult
@@ -52,6 +52,6 @@ export default function PageByIdRoute() {
         subTitle={state.status === 'error' ? state.message : undefined}
       />
     );
-  if (!page) return <Skeleton active style={{ padding: 40 }} />;
+  if (!page) return <Placeholder padded />;
   return <SinglePageView title={page.page_title} source={source} />;
 }

@@ -2,9 +2,10 @@
  * The reader's footer (spec 001 §2): privacy, terms and licence. A self-hosted site has no
  * pages of its own for them, so each opens a short note.
  */
-import { Space, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
+import { Fragment } from 'react';
 import { useAppFeedback } from '../../components/AppFeedback';
+import './reader.css';
 
 const NOTES = ['privacy', 'terms', 'licence'] as const;
 
@@ -16,23 +17,26 @@ export function ReaderFooter() {
       style={{ marginTop: 48, paddingTop: 16, borderTop: '1px solid #eceef2', textAlign: 'center' }}
       data-testid="reader-footer"
     >
-      <Space separator={<Typography.Text type="secondary">·</Typography.Text>} wrap>
+      <div style={{ display: 'flex', flexWrap: 'wrap', justifyContent: 'center', gap: 8 }}>
         {NOTES.map((note) => (
-          <Typography.Link
-            key={note}
-            type="secondary"
-            onClick={() =>
-              modal.info({
-                title: t(`reader.footer.${note}`),
-                content: t(`reader.footer.${note}Text`),
-              })
-            }
-          >
-            {t(`reader.footer.${note}`)}
-          </Typography.Link>
+          <Fragment key={note}>
+            <button
+              type="button"
+              className="q-link q-secondary"
+              onClick={() =>
+                modal.info({
+                  title: t(`reader.footer.${note}`),
+                  content: t(`reader.footer.${note}Text`),
+                })
+              }
+            >
+              {t(`reader.footer.${note}`)}
+            </button>
+            <span className="q-secondary">·</span>
+          </Fragment>
         ))}
-        <Typography.Text type="secondary">{t('footer.poweredBy')}</Typography.Text>
-      </Space>
+        <span className="q-secondary">{t('footer.poweredBy')}</span>
+      </div>
     </footer>
   );
 }

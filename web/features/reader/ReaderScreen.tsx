@@ -2,7 +2,6 @@
  * The reader for one item: loads it and the open page, follows live changes, and picks the view
  * by item type — regular (0, 1, 3), single page (2), spreadsheet (4, its own chunk).
  */
-import { Skeleton } from 'antd';
 import { lazy, Suspense, useCallback, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
@@ -14,7 +13,6 @@ import type { ReaderDialog } from './dialogs';
 import { HeaderActions } from './HeaderActions';
 import { findPage, firstPage } from './menu';
 import { itemAddress, readerPath } from './paths';
-import { ReaderDialogs } from './ReaderDialogs';
 import { RegularView } from './RegularView';
 import { SinglePageView } from './SinglePageView';
 import type { ItemInfo } from './types';
@@ -24,10 +22,15 @@ import { usePage } from './usePage';
 import { useReaderLive } from './useReaderLive';
 import { Watermark } from './Watermark';
 import { LazyResult } from '../../components/LazyResult';
+import { Placeholder } from '../../components/Placeholder';
 import { ITEM_LOAD_OVERLAY_MS, LoadingOverlay } from '../../components/LoadingOverlay';
 import { ReadsContext } from '../reads/context';
 import { useReadTracking } from '../reads/useReadTracking';
 
+// The dialogs' host too: a reader who opens none never downloads it.
+const ReaderDialogs = lazy(() =>
+  import('./ReaderDialogs').then((m) => ({ default: m.ReaderDialogs })),
+);
 const SpreadsheetView = lazy(() => import('../sheet/SpreadsheetView'));
 // Logged-in readers only: "show changes" since the last read and after live saves.
 const ReadChanges = lazy(() => import('../reads/ReadChanges'));
@@ -100,6 +103,9 @@ export function ReaderScreen({
   const { state: pageState, reload } = usePage(pageId);
   const page = pageState.status === 'ready' ? pageState.page : null;
   const [dialog, setDialog] = useState<ReaderDialog | null>(null);
+  // Mounted from the first dialog on, so that a closing dialog can finish closing.
+  const [dialogsWanted, setDialogsWanted] = useState(false);
+  if (dialog && !dialogsWanted) setDialogsWanted(true);
   const closeDialog = useCallback(() => setDialog(null), []);
 
   const live = useReaderLive(Number(item?.item_id ?? 0), pageId, Number(login?.uid ?? 0), {
@@ -144,7 +150,7 @@ export function ReaderScreen({
   if (!item)
     return (
       <>
-        <Skeleton active style={{ padding: 40 }} />
+        <Placeholder padded />
         <LoadingOverlay active limitMs={ITEM_LOAD_OVERLAY_MS} label={t('reader.loadingItem')} />
       </>
     );
@@ -190,7 +196,7 @@ export function ReaderScreen({
     );
     if (item.item_type === SPREADSHEET)
       view = (
-        <Suspense fallback={<Skeleton active style={{ padding: 40 }} />}>
+        <Suspense fallback={<Placeholder padded />}>
           {page ? (
             <SpreadsheetView
               key={page.page_id}
@@ -203,7 +209,7 @@ export function ReaderScreen({
               reload={reload}
             />
           ) : (
-            <Skeleton active style={{ padding: 40 }} />
+            <Placeholder padded />
           )}
         </Suspense>
       );
@@ -219,7 +225,7 @@ export function ReaderScreen({
           onAttachments={() => open('attachments')}
         />
       ) : (
-        <Skeleton active style={{ padding: 40 }} />
+        <Placeholder padded />
       );
   } else
     view = (
@@ -246,14 +252,18 @@ export function ReaderScreen({
       {login && item.show_watermark === 1 && (
         <Watermark username={login.username} name={login.name} />
       )}
-      <ReaderDialogs
-        dialog={dialog}
-        item={item}
-        page={page}
-        onClose={closeDialog}
-        onItemChanged={() => void refresh()}
-        onShareKeyChange={() => reload()}
-      />
+      {dialogsWanted && (
+        <Suspense fallback={null}>
+          <ReaderDialogs
+            dialog={dialog}
+            item={item}
+            page={page}
+            onClose={closeDialog}
+            onItemChanged={() => void refresh()}
+            onShareKeyChange={() => reload()}
+          />
+        </Suspense>
+      )}
     </ReadsContext.Provider>
   );
 }

@@ -6,7 +6,7 @@
  * into drawers behind a compact header.
  */
 import { ArrowLeftOutlined } from '@ant-design/icons';
-import { Button, Empty, Skeleton, Tooltip, Typography } from 'antd';
+import { Button, Tooltip } from 'antd';
 import { lazy, Suspense, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
@@ -14,10 +14,13 @@ import type { TocEntry } from '../../markdown';
 import { CatalogTree } from './CatalogTree';
 import type { ReaderDialog } from './dialogs';
 import { HeaderActions } from './HeaderActions';
+import { LazyEmpty } from '../../components/LazyEmpty';
+import { Placeholder } from '../../components/Placeholder';
 import { isEmptyMenu } from './menu';
 import { PageArticle } from './PageArticle';
 import { editPagePath } from './paths';
 import { TOC_WIDTH, TocPanel } from './TocPanel';
+import './reader.css';
 import type { ItemInfo, PageInfo } from './types';
 import type { PageState } from './usePage';
 import { MOBILE_BELOW, MOBILE_HEADER_HEIGHT, useIsMobile } from './useViewport';
@@ -91,13 +94,17 @@ export function RegularView({
   let body: ReactNode;
   if (isEmptyMenu(item.menu))
     body = (
-      <Empty description={t('reader.emptyItem')} style={{ marginTop: 80 }} data-testid="empty-item">
+      <LazyEmpty
+        description={t('reader.emptyItem')}
+        style={{ marginTop: 80 }}
+        data-testid="empty-item"
+      >
         {item.item_edit && (
           <Button type="primary" onClick={() => void navigate(editPagePath(item.item_id, 0))}>
             {t('reader.newPage')}
           </Button>
         )}
-      </Empty>
+      </LazyEmpty>
     );
   else if (pageState.status === 'error')
     body = (
@@ -107,7 +114,7 @@ export function RegularView({
         subTitle={pageState.message}
       />
     );
-  else if (!page) body = <Skeleton active paragraph={{ rows: 8 }} />;
+  else if (!page) body = <Placeholder rows={8} />;
   else
     body = (
       <PageArticle
@@ -192,14 +199,13 @@ export function RegularView({
             <Link to="/" style={{ fontSize: 18, fontWeight: 700, color: '#1f2937' }}>
               {t('app.name')}
             </Link>
-            <Typography.Text
-              strong
-              ellipsis
-              style={{ flex: 1, fontSize: 16 }}
+            <span
+              className="q-ellipsis"
+              style={{ flex: 1, fontSize: 16, fontWeight: 600 }}
               data-testid="item-name"
             >
               {item.item_name}
-            </Typography.Text>
+            </span>
             <HeaderActions item={item} pageId={pageId} loggedIn={loggedIn} open={open} />
           </header>
         )

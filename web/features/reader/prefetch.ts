@@ -11,44 +11,73 @@ import type { ItemInfo, PageInfo } from './types';
 
 /** An early answer older than this is not used (the reader may have stayed on another page). */
 const FRESH_MS = 10_000;
-/** A request started this recently for the same address is the same visit's: not started again. */
-const JUST_STARTED_MS = 2_000;
 
 interface Early<T> {
   promise: Promise<T>;
   at: number;
+  /**
+   * Started by the entry (main.tsx) and not yet taken over by a reader route. The route that
+   * mounts for the address takes such requests over instead of starting its own; any later visit
+   * starts fresh ones. (A time window used to decide this: a visitor refused by a private item
+   * who gave the password within it got the refused page request of the first visit again.)
+   */
+  fromEntry: boolean;
+  /** The request was refused or failed: a later visit never takes it over. */
+  failed: boolean;
 }
 
 const items = new Map<string, Early<ItemInfo>>();
 const pages = new Map<number, Early<PageInfo>>();
 
-function early<T>(promise: Promise<T>): Early<T> {
-  promise.catch(() => {}); // handled by whoever takes it
-  return { promise, at: Date.now() };
+function early<T>(promise: Promise<T>, fromEntry: boolean): Early<T> {
+  const entry: Early<T> = { promise, at: Date.now(), fromEntry, failed: false };
+  // Handled by whoever takes it; noted here for the visits after it.
+  promise.catch(() => {
+    entry.failed = true;
+  });
+  return entry;
 }
+
+const fresh = (entry: Early<unknown> | undefined): entry is Early<unknown> =>
+  !!entry && Date.now() - entry.at < FRESH_MS;
 
 function take<K, T>(map: Map<K, Early<T>>, key: K): Promise<T> | null {
   const entry = map.get(key);
   map.delete(key);
-  return entry && Date.now() - entry.at < FRESH_MS ? entry.promise : null;
+  return fresh(entry) ? entry.promise : null;
 }
 
-const justStarted = (entry: Early<unknown> | undefined) =>
-  !!entry && Date.now() - entry.at < JUST_STARTED_MS;
+/** The entry's requests for this address when still unclaimed and not refused, claimed. */
+function claim<K>(map: Map<K, Early<unknown>>, key: K): boolean {
+  const entry = map.get(key);
+  if (!fresh(entry) || !entry.fromEntry || entry.failed) return false;
+  entry.fromEntry = false;
+  return true;
+}
 
-/** Starts the requests for an address (fresh ones: an earlier answer may be stale or refused). */
-export function prefetchReader(item: string, pageId: number): void {
+function start(item: string, pageId: number, fromEntry: boolean): void {
   const key = `${item}#${pageId}`;
-  if (item && !justStarted(items.get(key))) items.set(key, early(fetchItemInfo(item, pageId)));
-  if (pageId > 0 && !justStarted(pages.get(pageId))) pages.set(pageId, early(fetchPage(pageId)));
+  const taken = <K>(map: Map<K, Early<unknown>>, k: K) => !fromEntry && claim(map, k);
+  if (item && !taken(items, key)) items.set(key, early(fetchItemInfo(item, pageId), fromEntry));
+  if (pageId > 0 && !taken(pages, pageId)) pages.set(pageId, early(fetchPage(pageId), fromEntry));
 }
 
-/** The entry's early start (main.tsx): the address bar's reader address, if it is one. */
-export function prefetchFromAddress(pathname: string, search: string): void {
+/**
+ * A reader route's visit of an address: takes over the entry's requests for it (same page load,
+ * not yet claimed, not refused), else starts fresh ones — an earlier visit's answer may be stale
+ * or refused (a private item before its password was given).
+ */
+export function prefetchReader(item: string, pageId: number): void {
+  start(item, pageId, false);
+}
+
+/** The entry's early start (main.tsx): the address bar's reader address, if it is one (true). */
+export function prefetchFromAddress(pathname: string, search: string): boolean {
   const address = readerAddress(pathname, search);
-  if (!address) return;
+  if (!address) return false;
   const page = address.page && /^\d{1,15}$/.test(address.page) ? Number(address.page) : 0;
-  prefetchReader(address.item, page);
+  start(address.item, page, true);
+  return true;
 }
 
 export function takeItem(item: string, pageId: number): Promise<ItemInfo> {

@@ -60,9 +60,10 @@ const server = superviseProcess({
   script: path.join(dist, 'serve.js'),
   // A primary (the engine and the routing; WORKERS > 1) allocates small short-lived objects
   // (BSON, wire messages): a 2 MB young generation instead of V8's 16 MB keeps its resident
-  // memory down (its workers run with 8 MB, scripts/cluster/primary.ts). A single process is
-  // the whole app and keeps V8's default.
-  execArgv: prepared.workers > 1 ? ['--max-semi-space-size=2'] : [],
+  // memory down, and its old generation grows by 50% of what survives a full collection, not
+  // V8's adaptive up-to-4× (its workers: scripts/cluster/primary.ts). A single process is the
+  // whole app and keeps V8's defaults.
+  execArgv: prepared.workers > 1 ? ['--max-semi-space-size=2', '--heap-growing-percent=50'] : [],
   env: process.env,
   print: (text) => process.stdout.write(`${text}\n`),
 });

@@ -148,7 +148,9 @@ export async function openBenchSession(options: BenchOptions): Promise<BenchSess
       },
       [
         // As scripts/start.mjs runs a primary (its workers get their own, cluster/primary.ts).
-        ...((options.workers ?? os.availableParallelism()) > 1 ? ['--max-semi-space-size=2'] : []),
+        ...((options.workers ?? os.availableParallelism()) > 1
+          ? ['--max-semi-space-size=2', '--heap-growing-percent=50']
+          : []),
         // The idle-socket figure collects the server's garbage through its inspector (gc.ts).
         ...(options.realtime ? [INSPECT_ARG] : []),
         ...(options.serverProfileDir

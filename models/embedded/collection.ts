@@ -226,6 +226,16 @@ export class Collection {
     this.versions.set(idKey, seq);
   }
 
+  /**
+   * Forgets the versions of removed documents at or before `seq` (the start of the oldest open
+   * transaction): no transaction can conflict on them any more, and without this every delete
+   * would leave an entry behind for good.
+   */
+  forgetRemovedUpTo(seq: number): void {
+    for (const [idKey, version] of this.versions)
+      if (version <= seq && !this.docs.has(idKey)) this.versions.delete(idKey);
+  }
+
   remove(idKey: string, seq: number): Document | undefined {
     const doc = this.docs.get(idKey);
     if (!doc) return undefined;

@@ -101,11 +101,20 @@ export class Engine implements EngineServices {
     this.log = log;
     this.ttlTimer = setInterval(() => void this.expireTtl(), opts.ttlIntervalMs ?? 1000);
     this.ttlTimer.unref();
-    this.sweepTimer = setInterval(() => {
-      this.cursors.sweep();
-      this.sessions.sweep();
-    }, 60_000);
+    this.sweepTimer = setInterval(() => this.sweep(), 60_000);
     this.sweepTimer.unref();
+  }
+
+  /**
+   * Housekeeping, once a minute: idle cursors and sessions go, and so do the versions of removed
+   * documents no open transaction can conflict on.
+   */
+  sweep(): void {
+    this.cursors.sweep();
+    this.sessions.sweep();
+    const upTo = this.sessions.oldestOpenStart(this.store.seq);
+    for (const colls of this.store.dbs.values())
+      for (const coll of colls.values()) coll.forgetRemovedUpTo(upTo);
   }
 
   cursorZero(): Long {

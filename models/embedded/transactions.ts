@@ -181,6 +181,14 @@ export class SessionRegistry {
     this.sessions.delete(key);
   }
 
+  /** The store sequence number the oldest open transaction started at (`current` if none). */
+  oldestOpenStart(current: number): number {
+    let oldest = current;
+    for (const s of this.sessions.values())
+      if (s.txn?.state === 'active') oldest = Math.min(oldest, s.txn.startSeq);
+    return oldest;
+  }
+
   /** Forgets idle sessions and aborts their open transactions. */
   sweep(now = Date.now()): void {
     for (const [key, s] of this.sessions) {

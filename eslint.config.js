@@ -58,6 +58,7 @@ export default tseslint.config(
     files: [
       'scripts/prepare.ts',
       'scripts/serve.ts',
+      'scripts/startup.ts',
       'scripts/cluster/primary.ts',
       'scripts/cluster/serveCluster.ts',
       'scripts/bench/server.ts',

@@ -6,27 +6,16 @@
  * serve" (with the validated worker count sent to start.mjs over IPC). Runs the TypeScript sources under tsx; nothing of it stays in memory while Quire runs.
  */
 import fs from 'node:fs';
-import { ConfigError, loadConfig } from '../models/platform/config';
+import { failStart, loadConfigOrExit } from './startup';
 import { ROOT } from './paths';
 import { ensureServerBuilt } from './serverBuild';
 import { ensureWebBuilt } from './webBuild';
-
-function fail(message: string): never {
-  process.stderr.write(`${message}\n`);
-  process.exit(1);
-}
 
 // start.mjs has already loaded .env; loading it again here keeps this step right when it is
 // run on its own, and changes nothing otherwise (set variables are never overwritten).
 if (fs.existsSync('.env')) process.loadEnvFile('.env');
 
-let config;
-try {
-  config = loadConfig();
-} catch (error) {
-  if (error instanceof ConfigError) fail(error.message);
-  throw error;
-}
+const config = loadConfigOrExit();
 
 const print = (text: string) => process.stdout.write(`${text}\n`);
 
@@ -35,13 +24,13 @@ if (config.role !== 'realtime') {
   try {
     await ensureWebBuilt(ROOT, print);
   } catch (error) {
-    fail(`Could not build the web app: ${(error as Error).message}`);
+    failStart(`Could not build the web app: ${(error as Error).message}`);
   }
 }
 try {
   await ensureServerBuilt(ROOT, print);
 } catch (error) {
-  fail(`Could not build the server: ${(error as Error).message}`);
+  failStart(`Could not build the server: ${(error as Error).message}`);
 }
 // start.mjs picks the serving process's Node options by its part (a primary or the whole app).
 process.send?.({ type: 'prepared', workers: config.workers });

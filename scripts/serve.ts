@@ -11,23 +11,12 @@
  * supervisor passes that on and does not restart); 70 after a fatal error outside any request
  * (the supervisor restarts it).
  */
-import { type Config, ConfigError, loadConfig } from '../models/platform/config';
+import { failStart, loadConfigOrExit } from './startup';
 import { watchSupervisor } from './supervisor';
 
 const EXIT_FATAL = 70;
 
-function fail(message: string): never {
-  process.stderr.write(`${message}\n`);
-  process.exit(1);
-}
-
-let config: Config;
-try {
-  config = loadConfig();
-} catch (error) {
-  if (error instanceof ConfigError) fail(error.message);
-  throw error;
-}
+const config = loadConfigOrExit();
 
 const print = (text: string) => process.stdout.write(`${text}\n`);
 
@@ -51,7 +40,7 @@ async function serveOne(): Promise<void> {
         if (code === 0) print('Quire stopped.');
         process.exit(code);
       },
-      (error: unknown) => fail(`Error while stopping: ${(error as Error).message}`),
+      (error: unknown) => failStart(`Error while stopping: ${(error as Error).message}`),
     );
   }
 
@@ -76,7 +65,7 @@ async function serveOne(): Promise<void> {
   try {
     quire = await startQuire(config, { print });
   } catch (error) {
-    fail(`Quire could not start: ${(error as Error).message}`);
+    failStart(`Quire could not start: ${(error as Error).message}`);
   }
   trackRequests(quire.server);
   installLastResort({

@@ -13,7 +13,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { ROOT } from './paths';
-import { newestMtime } from './webBuild';
+import { buildInto, newestMtime } from './webBuild';
 
 /** Output names in dist-server/ → their sources (scripts/paths.ts `serverEntry` knows them). */
 export const SERVER_ENTRIES = {
@@ -36,10 +36,7 @@ export function serverBuildIsStale(root: string): boolean {
 }
 
 export async function buildServer(root: string): Promise<void> {
-  const out = path.join(root, 'dist-server');
-  const staging = `${out}.building-${process.pid}`;
-  const retired = `${out}.old-${process.pid}`;
-  try {
+  await buildInto(path.join(root, 'dist-server'), 'serve.js', async (into) => {
     await build({
       absWorkingDir: root,
       entryPoints: Object.fromEntries(
@@ -54,20 +51,10 @@ export async function buildServer(root: string): Promise<void> {
       platform: 'node',
       target: 'node20',
       packages: 'external',
-      outdir: staging,
+      outdir: into,
       logLevel: 'warning',
     });
-    if (fs.existsSync(out)) fs.renameSync(out, retired);
-    try {
-      fs.renameSync(staging, out);
-    } catch (error) {
-      // Another start built it at the same time and put its copy in first: that one serves.
-      if (!fs.existsSync(path.join(out, 'serve.js'))) throw error;
-    }
-  } finally {
-    fs.rmSync(staging, { recursive: true, force: true });
-    fs.rmSync(retired, { recursive: true, force: true });
-  }
+  });
 }
 
 /** Builds when stale; says so through `print`. */

@@ -43,30 +43,49 @@ function run(command: string, args: string[], cwd: string): Promise<void> {
   });
 }
 
-export async function buildWeb(root: string): Promise<void> {
-  const dist = path.join(root, 'dist');
-  const staging = `${dist}.building-${process.pid}`;
-  const retired = `${dist}.old-${process.pid}`;
+/**
+ * Builds into a temporary folder beside `out`, then swaps it in: a failed build leaves the old
+ * `out` as it was, and of two concurrent builds the one that finishes first serves (`marker` is
+ * a file of a complete build).
+ */
+export async function buildInto(
+  out: string,
+  marker: string,
+  write: (into: string) => Promise<void>,
+): Promise<void> {
+  const staging = `${out}.building-${process.pid}`;
+  const retired = `${out}.old-${process.pid}`;
   try {
+    await write(staging);
+    if (fs.existsSync(out)) fs.renameSync(out, retired);
+    try {
+      fs.renameSync(staging, out);
+    } catch (error) {
+      // Another start built it at the same time and put its copy in first: that one serves.
+      if (!fs.existsSync(path.join(out, marker))) throw error;
+    }
+  } finally {
+    fs.rmSync(staging, { recursive: true, force: true });
+    fs.rmSync(retired, { recursive: true, force: true });
+  }
+}
+
+export async function buildWeb(root: string): Promise<void> {
+  await buildInto(path.join(root, 'dist'), 'index.html', async (into) => {
     await run(
       process.execPath,
       [
         path.join(root, 'node_modules', 'vite', 'bin', 'vite.js'),
         'build',
         '--outDir',
-        staging,
+        into,
         '--emptyOutDir',
         '--logLevel',
         'warn',
       ],
       root,
     );
-    if (fs.existsSync(dist)) fs.renameSync(dist, retired);
-    fs.renameSync(staging, dist);
-  } finally {
-    fs.rmSync(staging, { recursive: true, force: true });
-    fs.rmSync(retired, { recursive: true, force: true });
-  }
+  });
 }
 
 /** Builds when stale; says so through `print`. */

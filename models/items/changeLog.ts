@@ -27,14 +27,14 @@ export interface ChangeEntry {
 }
 
 /**
- * Appends one row and trims the item's log to the newest MAX_ROWS. The insert and the trim run
- * side by side (the trim keeps the newest MAX_ROWS - 1 rows older than this one), so a save waits
- * for one journal flush here, not two. A caller may come with the id allocated and the trim's
- * bound found already (`logRowsToDrop`), both done while its own write ran.
+ * Appends one row and trims the item's log to the newest MAX_ROWS. The insert and the trim's
+ * delete run side by side, so they share one journal flush. A caller may come with the id
+ * allocated and the trim's bound found already (`logRowsToDrop`), both done while its own write
+ * ran (the page save).
  */
 export async function logChange(
   entry: ChangeEntry,
-  planned?: { id: number; dropUpTo?: number | null },
+  planned?: { id: number; dropUpTo: number | null },
 ): Promise<void> {
   if (!(entry.uid > 0) || !(entry.itemId > 0)) return;
   const id = planned?.id ?? (await nextId('item_change_log_id'));
@@ -50,38 +50,28 @@ export async function logChange(
       remark: (entry.remark ?? '').slice(0, 1000),
       optime: formatNow(),
     }),
-    planned?.dropUpTo !== undefined
-      ? dropRowsUpTo(entry.itemId, planned.dropUpTo)
-      : trimLog(entry.itemId, id),
+    (planned ? Promise.resolve(planned.dropUpTo) : logRowsToDrop(entry.itemId, id)).then((upTo) =>
+      upTo === null
+        ? undefined
+        : ItemChangeLog.deleteMany({ item_id: entry.itemId, id: { $lte: upTo } }),
+    ),
   ]);
 }
 
 /**
- * The newest log row id to drop when the item gets one more row (null: none). Concurrent writers
- * may each miss the other's row; the next insert's trim catches up.
+ * The newest log row id to drop when the item gets one more row (null: none), counting the rows
+ * older than `below` (the new row's id, when it may already be in) or all of them. Concurrent
+ * writers may each miss the other's row; the next insert's trim catches up.
  */
-export async function logRowsToDrop(itemId: number): Promise<number | null> {
-  const cutoff = await ItemChangeLog.findOne({ item_id: itemId }, { id: 1, _id: 0 })
-    .sort({ id: -1 })
-    .skip(MAX_ROWS - 1)
-    .lean();
-  return cutoff?.id ?? null;
-}
-
-async function dropRowsUpTo(itemId: number, upTo: number | null): Promise<void> {
-  if (upTo !== null) await ItemChangeLog.deleteMany({ item_id: itemId, id: { $lte: upTo } });
-}
-
-/** Drops the item's rows older than `newId` beyond the newest MAX_ROWS - 1 of them. */
-async function trimLog(itemId: number, newId: number): Promise<void> {
+export async function logRowsToDrop(itemId: number, below?: number): Promise<number | null> {
   const cutoff = await ItemChangeLog.findOne(
-    { item_id: itemId, id: { $lt: newId } },
+    below === undefined ? { item_id: itemId } : { item_id: itemId, id: { $lt: below } },
     { id: 1, _id: 0 },
   )
     .sort({ id: -1 })
     .skip(MAX_ROWS - 1)
     .lean();
-  if (cutoff) await ItemChangeLog.deleteMany({ item_id: itemId, id: { $lte: cutoff.id } });
+  return cutoff?.id ?? null;
 }
 
 /** ShowDoc's Chinese labels (its client shows them for zh-cn, the raw codes otherwise). */

@@ -7,7 +7,7 @@
  * version's remark needs edit access and only touches versions of that very page.
  */
 import type { Actor } from '../access';
-import { errors, nextId } from '../platform';
+import { errors } from '../platform';
 import { requirePage } from './pageAccess';
 import type { PageDoc } from './schemas/page';
 import { PageHistory, type PageHistoryDoc } from './schemas/pageHistory';
@@ -21,21 +21,17 @@ export async function historyVersionCount(): Promise<number> {
 }
 
 /**
- * Stores `previous` (the page as it was before a save) as a version of the page and keeps only
- * the newest `keep` versions (this one included). The insert and the trim run side by side: the
- * trim looks only at versions older than this one, so the order they land in does not matter. A
- * caller that found the trim's bound ahead of time (`versionsToDrop`, while its own write ran)
- * passes it as `dropUpTo`, and the trim is then one delete beside the insert.
+ * Stores `previous` (the page as it was before a save) as version `planned.id` of the page, and
+ * drops the versions up to `planned.dropUpTo` (found by `versionsToDrop` while the save's own
+ * write ran) in the same breath: one journal flush for both.
  */
 export async function recordVersion(
   previous: PageDoc,
-  keep: number,
-  planned?: { id: number; dropUpTo?: number | null },
+  planned: { id: number; dropUpTo: number | null },
 ): Promise<void> {
-  const id = planned?.id ?? (await nextId('page_history_id'));
   await Promise.all([
     PageHistory.create({
-      page_history_id: id,
+      page_history_id: planned.id,
       page_id: previous.page_id,
       item_id: previous.item_id,
       cat_id: previous.cat_id,
@@ -48,9 +44,12 @@ export async function recordVersion(
       author_username: previous.author_username,
       ext_info: previous.ext_info,
     }),
-    planned?.dropUpTo !== undefined
-      ? dropVersionsUpTo(previous.page_id, planned.dropUpTo)
-      : pruneVersions(previous.page_id, Math.max(keep - 1, 0), id),
+    planned.dropUpTo === null
+      ? undefined
+      : PageHistory.deleteMany({
+          page_id: previous.page_id,
+          page_history_id: { $lte: planned.dropUpTo },
+        }),
   ]);
 }
 
@@ -68,29 +67,6 @@ export async function versionsToDrop(pageId: number, keep: number): Promise<numb
     .skip(Math.max(keep - 1, 0))
     .lean();
   return firstDropped?.page_history_id ?? null;
-}
-
-async function dropVersionsUpTo(pageId: number, upTo: number | null): Promise<void> {
-  if (upTo !== null)
-    await PageHistory.deleteMany({ page_id: pageId, page_history_id: { $lte: upTo } });
-}
-
-/** Drops a page's versions beyond the newest `keep` (of those older than `below`, when given). */
-export async function pruneVersions(pageId: number, keep: number, below?: number): Promise<void> {
-  const firstDropped = await PageHistory.findOne(
-    below === undefined
-      ? { page_id: pageId }
-      : { page_id: pageId, page_history_id: { $lt: below } },
-    { page_history_id: 1, _id: 0 },
-  )
-    .sort({ page_history_id: -1 })
-    .skip(keep)
-    .lean();
-  if (firstDropped)
-    await PageHistory.deleteMany({
-      page_id: pageId,
-      page_history_id: { $lte: firstDropped.page_history_id },
-    });
 }
 
 export interface ReadOptions {

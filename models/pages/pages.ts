@@ -273,7 +273,6 @@ async function writePage(
   const planned = Promise.all([
     existing ? nextId('page_history_id') : 0,
     nextId('item_change_log_id'),
-    historyVersionCount(),
     existing ? historyVersionCount().then((keep) => versionsToDrop(existing.page_id, keep)) : null,
     logRowsToDrop(input.itemId),
   ]);
@@ -288,16 +287,14 @@ async function writePage(
     throw error;
   }
   const created = !existing;
-  const [historyId, logId, keepVersions, versionsUpTo, logUpTo] = await planned;
+  const [historyId, logId, versionsUpTo, logUpTo] = await planned;
 
   // Independent writes, all done before the answer: together they share the engine's group
   // commits instead of waiting for one disk flush each. The live document (an open editor's, or
   // the stored draft) takes the saved text alongside.
   const { liveDocuments } = plugs();
   await Promise.all([
-    before
-      ? recordVersion(before, keepVersions, { id: historyId, dropUpTo: versionsUpTo })
-      : undefined,
+    before ? recordVersion(before, { id: historyId, dropUpTo: versionsUpTo }) : undefined,
     logChange(
       {
         uid: actor.uid,

@@ -223,16 +223,11 @@ export function createEventBus(
   return {
     track(delivery) {
       const own = requestDeliveries();
-      const settled: Promise<unknown> = delivery.then(
-        () => {
-          inFlight.delete(settled);
-          own?.delete(settled);
-        },
-        () => {
-          inFlight.delete(settled);
-          own?.delete(settled);
-        },
-      );
+      const forget = () => {
+        inFlight.delete(settled);
+        own?.delete(settled);
+      };
+      const settled: Promise<unknown> = delivery.then(forget, forget);
       inFlight.add(settled);
       own?.add(settled);
     },

@@ -85,8 +85,6 @@ export interface Watch<K> {
   drops: number;
 }
 
-const VOID: Ticket = { valid: false, holders: 0, epoch: -1 };
-
 export class ReadCache<K, V> {
   private readonly entries = new Map<K, Entry<V>>();
   private readonly loading = new Map<K, Promise<V>>();
@@ -156,18 +154,15 @@ export class ReadCache<K, V> {
     if (!missing.length) return found;
     this.misses += missing.length;
     const tickets = missing.map((key) => this.takeTicket(key));
+    let keep: boolean[] = [];
     let loaded: Map<K, V>;
     try {
       loaded = await loadMany(missing);
     } finally {
-      missing.forEach((key, i) => {
-        if (!this.returnTicket(key, tickets[i])) tickets[i] = VOID;
-      });
+      keep = missing.map((key, i) => this.returnTicket(key, tickets[i]));
     }
     missing.forEach((key, i) => {
-      const value = loaded.get(key);
-      if (value === undefined && !loaded.has(key)) return;
-      if (tickets[i] !== VOID) this.store(key, value as V);
+      if (keep[i] && loaded.has(key)) this.store(key, loaded.get(key) as V);
     });
     for (const [key, value] of loaded) found.set(key, value);
     return found;
@@ -211,14 +206,7 @@ export class ReadCache<K, V> {
   }
 
   drop(key: K): void {
-    const watching = this.watches.get(key);
-    if (watching) for (const watch of watching) watch.drops++;
-    const ticket = this.tickets.get(key);
-    if (ticket) {
-      ticket.valid = false;
-      this.tickets.delete(key);
-    }
-    this.loading.delete(key);
+    this.written(key);
     this.remove(key);
   }
 
@@ -228,12 +216,7 @@ export class ReadCache<K, V> {
    * way are not kept (they may have read before the write), as with `drop`.
    */
   patch(key: K, change: (value: V) => V): void {
-    const ticket = this.tickets.get(key);
-    if (ticket) {
-      ticket.valid = false;
-      this.tickets.delete(key);
-    }
-    this.loading.delete(key);
+    this.written(key);
     const entry = this.entries.get(key);
     if (entry) this.store(key, change(entry.value));
   }
@@ -257,6 +240,18 @@ export class ReadCache<K, V> {
       hits: this.hits,
       misses: this.misses,
     };
+  }
+
+  /** A write changed `key`'s row: its loads under way may not be kept, its watchers count it. */
+  private written(key: K): void {
+    const watching = this.watches.get(key);
+    if (watching) for (const watch of watching) watch.drops++;
+    const ticket = this.tickets.get(key);
+    if (ticket) {
+      ticket.valid = false;
+      this.tickets.delete(key);
+    }
+    this.loading.delete(key);
   }
 
   private voidAllLoads(): void {

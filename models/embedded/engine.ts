@@ -325,17 +325,11 @@ function simpleProjection(projection: Document): ((doc: Document) => Document) |
     else (on ? included : excluded).add(field);
   }
   if (included.size && excluded.size) return undefined;
-  if (included.size)
-    return (doc) => {
-      const out: Document = {};
-      for (const key of Object.keys(doc))
-        if (key === '_id' ? keepId : included.has(key)) out[key] = doc[key];
-      return out;
-    };
+  const kept = (key: string) =>
+    key === '_id' ? keepId : included.size ? included.has(key) : !excluded.has(key);
   return (doc) => {
     const out: Document = {};
-    for (const key of Object.keys(doc))
-      if (key === '_id' ? keepId : !excluded.has(key)) out[key] = doc[key];
+    for (const key of Object.keys(doc)) if (kept(key)) out[key] = doc[key];
     return out;
   };
 }

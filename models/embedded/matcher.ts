@@ -183,63 +183,62 @@ function filterKey(v: unknown): string {
   return `${typeName(v)}:${canonicalKey(v)}`;
 }
 
-const RANGE_TESTS: Record<string, (value: number, bound: number) => boolean> = {
+type RangeTest = (value: number, bound: number) => boolean;
+
+const RANGE_TESTS: Record<string, RangeTest> = {
   $lt: (value, bound) => value < bound,
   $lte: (value, bound) => value <= bound,
   $gt: (value, bound) => value > bound,
   $gte: (value, bound) => value >= bound,
 };
 
-type RangeField =
-  | { path: string; keys: Set<string> }
-  | { path: string; ranges: Array<[test: (value: number, bound: number) => boolean, number]> };
-
-/**
- * Equality conditions plus numeric ranges (`{item_id: 7, id: {$lt: 900}}`, what trims and
- * pagination send), when a filter is nothing but those; null otherwise.
- */
-function rangePlan(filter: Document): RangeField[] | null {
-  const fields: RangeField[] = [];
-  let ranged = false;
-  for (const [path, cond] of Object.entries(filter)) {
-    if (path.startsWith('$')) return null;
-    const ops = isPlainObject(cond) ? Object.keys(cond) : [];
-    if (ops.length && ops.every((op) => op in RANGE_TESTS)) {
-      const ranges: Array<[(value: number, bound: number) => boolean, number]> = [];
-      for (const op of ops) {
-        const bound = (cond as Document)[op];
-        if (typeof bound !== 'number' || !Number.isFinite(bound)) return null;
-        ranges.push([RANGE_TESTS[op], bound]);
-      }
-      fields.push({ path, ranges });
-      ranged = true;
-      continue;
-    }
-    const equality = equalityPlan({ [path]: cond });
-    if (!equality) return null;
-    fields.push({ path, keys: equality.fields[0].keys });
-  }
-  return ranged ? fields : null;
+interface RangePlan {
+  equality: EqualityPlan;
+  ranges: Array<{ path: string; tests: Array<[RangeTest, number]> }>;
 }
 
 /**
- * The range plan's predicate: a field holding one plain number is tested directly, a missing or
- * null one fails (as in MongoDB); anything else (arrays, Longs, NaN, other types) goes to mingo.
+ * Equality conditions plus numeric ranges (`{item_id: 7, id: {$lt: 900}}`, what trims and
+ * pagination send), when a filter is nothing but those and has a range; null otherwise.
  */
-function rangePredicate(fields: RangeField[], filter: Document): Predicate {
+function rangePlan(filter: Document): RangePlan | null {
+  const equalities: Document = {};
+  const ranges: RangePlan['ranges'] = [];
+  for (const [path, cond] of Object.entries(filter)) {
+    const ops = isPlainObject(cond) ? Object.keys(cond) : [];
+    if (path.startsWith('$') || !ops.length || !ops.every((op) => op in RANGE_TESTS)) {
+      equalities[path] = cond;
+      continue;
+    }
+    const tests: Array<[RangeTest, number]> = [];
+    for (const op of ops) {
+      const bound = (cond as Document)[op];
+      if (typeof bound !== 'number' || !Number.isFinite(bound)) return null;
+      tests.push([RANGE_TESTS[op], bound]);
+    }
+    ranges.push({ path, tests });
+  }
+  const equality = equalityPlan(equalities);
+  return ranges.length && equality ? { equality, ranges } : null;
+}
+
+/**
+ * The range plan's predicate: the equalities as `planPredicate` tests them; a range field
+ * holding one plain number is tested directly, a missing or null one fails (as in MongoDB), and
+ * anything else (arrays, Longs, NaN, other types) goes to mingo.
+ */
+function rangePredicate(plan: RangePlan, filter: Document): Predicate {
+  const equal = planPredicate(plan.equality);
   let full: Predicate | undefined;
   return (doc) => {
-    for (const field of fields) {
-      const values = valuesAtPath(doc, field.path, true);
-      if ('keys' in field) {
-        if (!values.some((v) => field.keys.has(canonicalKey(v)))) return false;
-        continue;
-      }
+    if (!equal(doc)) return false;
+    for (const { path, tests } of plan.ranges) {
+      const values = valuesAtPath(doc, path, true);
       const [value] = values;
       if (values.length === 1 && (value === undefined || value === null)) return false;
       if (values.length !== 1 || typeof value !== 'number' || Number.isNaN(value))
         return (full ??= mingoPredicate(filter))(doc);
-      for (const [test, bound] of field.ranges) if (!test(value, bound)) return false;
+      for (const [test, bound] of tests) if (!test(value, bound)) return false;
     }
     return true;
   };

@@ -8,15 +8,12 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { rm } from 'node:fs/promises';
-import path from 'node:path';
-import { socketUriFor } from '../../models/embedded';
 import { issueToken } from '../../models/accounts/users';
-import { engineSocketPath, openDatabase, type Database } from '../../models/platform/db';
-import { createLogger } from '../../models/platform/log';
+import type { Database } from '../../models/platform/db';
 import { ShowdocClient } from '../helpers/client';
 import { addMember, makeItem } from '../helpers/factories';
 import { makePage } from '../helpers/pages';
-import { startQuireProcess, stopAllQuires, type QuireProcess } from '../helpers/quireProcesses';
+import { startSharedEngine, stopAllQuires, type QuireProcess } from '../helpers/quireProcesses';
 import { startRedis, type TestRedis } from '../helpers/redis';
 import { makeTempDir } from '../helpers/server';
 import { makeUser, type TestUser } from '../helpers/users';
@@ -32,23 +29,10 @@ beforeAll(async () => {
   redis = await startRedis();
   dir = await makeTempDir('quire-readmodel-redis-');
   const common = { HOST: '127.0.0.1', PORT: '0', REDIS_URL: redis.url, LOG_LEVEL: 'warn' };
-  a = await startQuireProcess(
-    'child',
-    { ...common, ROLE: 'all', DATA_DIR: path.join(dir, 'a') },
-    { cwd: dir },
-  );
-  const shared = socketUriFor(engineSocketPath(path.join(dir, 'a')));
-  b = await startQuireProcess(
-    'child',
-    { ...common, ROLE: 'api', MONGODB_URI: shared, DATA_DIR: path.join(dir, 'b') },
-    { cwd: dir },
-  );
-  db = await openDatabase({
-    mongodbUri: shared,
-    dataDir: path.join(dir, 'a'),
-    logger: createLogger({ level: 'silent' }),
-    role: 'tool',
-  });
+  const engine = await startSharedEngine(dir, common);
+  a = engine.owner;
+  b = await engine.join('child', 'b', { ...common, ROLE: 'api' });
+  db = await engine.openHere();
   owner = await makeUser();
 }, 120_000);
 

@@ -24,6 +24,15 @@ async function itemWithPage() {
   return { itemId, pageId: page.page_id };
 }
 
+/** A save of the test page through the API (its answer comes after the save's events). */
+const saveText = (itemId: number, pageId: number, content: string) =>
+  as(suite.owner).ok('page/save', {
+    page_id: pageId,
+    item_id: itemId,
+    page_title: 'Cached',
+    page_content: content,
+  });
+
 type PageInfo = { page_content: string; unique_key: string; attachment_count: number };
 
 describe('a write is seen by the next read', () => {
@@ -32,12 +41,7 @@ describe('a write is seen by the next read', () => {
     expect(
       (await as(suite.owner).ok<PageInfo>('page/info', { page_id: pageId })).page_content,
     ).toBe('first text');
-    await as(suite.owner).ok('page/save', {
-      page_id: pageId,
-      item_id: itemId,
-      page_title: 'Cached',
-      page_content: 'second text',
-    });
+    await saveText(itemId, pageId, 'second text');
     expect(
       (await as(suite.owner).ok<PageInfo>('page/info', { page_id: pageId })).page_content,
     ).toBe('second text');
@@ -45,12 +49,7 @@ describe('a write is seen by the next read', () => {
 
   test('a saved page is kept as saved: the next read needs no query, and equals a fresh load', async () => {
     const { itemId, pageId } = await itemWithPage();
-    await as(suite.owner).ok('page/save', {
-      page_id: pageId,
-      item_id: itemId,
-      page_title: 'Cached',
-      page_content: 'saved text',
-    });
+    await saveText(itemId, pageId, 'saved text');
     // A row changed behind the models' back right after the save is not seen: the save's own
     // result was kept (a read that had to load would answer the changed row).
     await Page.updateOne({ page_id: pageId }, { $set: { page_content: 'behind the back' } });
@@ -66,12 +65,7 @@ describe('a write is seen by the next read', () => {
     type Detail = { item_name: string; last_update_time: string };
     const detail = () => as(suite.owner).ok<Detail>('item/detail', { item_id: itemId });
     const before = await detail(); // the item is kept from here
-    await as(suite.owner).ok('page/save', {
-      page_id: pageId,
-      item_id: itemId,
-      page_title: 'Cached',
-      page_content: 'touching the item',
-    });
+    await saveText(itemId, pageId, 'touching the item');
     // Renamed behind the models' back: only a reload would show it.
     await Item.updateOne({ item_id: itemId }, { $set: { item_name: 'renamed behind the back' } });
     const after = await detail();

@@ -15,7 +15,7 @@ import {
   type Logger,
   formatNow,
 } from '../models/platform';
-import { unreadCountsOf } from '../models/notices';
+import { unreadCountsOf, type UnreadCounts } from '../models/notices';
 import { findLivePage } from '../models/pages';
 import { actorOf } from './auth';
 import type { LockExpiry } from './lockExpiry';
@@ -54,16 +54,25 @@ export function startFanout(deps: FanoutDeps): () => void {
   }
 
   /**
-   * One batch of counts for these users (each with a socket here), then one push per user room:
-   * each user's counts are their own.
+   * One batch of counts for these users (each with a socket here), then one push per distinct
+   * pair of counts over the rooms of the users who have it: each user gets their own counts, and
+   * a reminder batch, after which most recipients' counts agree, is encoded a few times rather
+   * than once per user.
    */
   async function pushUnread(uids: number[]): Promise<void> {
     if (!uids.length) return;
     const counts = await unreadCountsOf(uids);
+    const roomsByCounts = new Map<string, { counts: UnreadCounts; rooms: string[] }>();
     for (const uid of uids) {
       const mine = counts.get(uid);
-      if (mine) local().to(rooms.user(uid)).emit('unread', mine);
+      if (!mine) continue;
+      const key = `${mine.remind}:${mine.announce}`;
+      const group = roomsByCounts.get(key) ?? { counts: mine, rooms: [] };
+      group.rooms.push(rooms.user(uid));
+      roomsByCounts.set(key, group);
     }
+    for (const group of roomsByCounts.values())
+      local().to(group.rooms).emit('unread', group.counts);
   }
 
   const handlers: { [N in EventName]?: (payload: DomainEvents[N]) => Promise<void> | void } = {

@@ -2,9 +2,12 @@
  * The notice centre (reference accounts §9.20, spec 000 §4 "Messages"): reminders delivered to
  * users, read state, unread counts — and the wiring that turns page saves into reminders.
  *
- * Reminders come from "save and notify" (`page.saved` with `notify`): every subscriber of the page
- * who can still see it is reminded, except the person who saved (ShowDoc reminded them too). A
- * page's creator is subscribed when the page is created. A user marking or deleting a notice
+ * Reminders come from "save and notify" (savePage calls the notifier this module plugs into pages):
+ * every subscriber of the page who can still see it is reminded, except the person who saved
+ * (ShowDoc reminded them too). Who that is, and the reminders' ids, are found while the page is
+ * written, and the reminders are written beside the save's other writes, so the notice leaves
+ * with the save rather than a chain of round trips after it. A page's creator is subscribed
+ * when the page is created (on `page.saved`). A user marking or deleting a notice
  * publishes `unread.changed` for them; a new reminder batch publishes one `notice.created`, which
  * also stands for its recipients' new unread counts. The realtime service turns both into live
  * pushes and badge updates.
@@ -29,7 +32,7 @@ import {
   perContext,
   ReadCache,
 } from '../platform';
-import { findLivePage, pageVisible } from '../pages';
+import { connectPageNotifier, findLivePage, type PageNotifier, pageVisible } from '../pages';
 import { DELETED, Message, READ, UNREAD, type MessageDoc } from './schemas/message';
 import { MessageContent, REMIND, type MessageContentDoc } from './schemas/messageContent';
 import { Page, type PageDoc } from '../pages/schemas';
@@ -126,45 +129,89 @@ async function writeReminders(
   });
 }
 
+type NoticeOfSave = Parameters<PageNotifier['prepare']>[0];
+
+interface PreparedBatch {
+  reminder: Omit<NewReminder, 'toUids'>;
+  toUids: number[];
+  contentId: number;
+  ids: number[];
+}
+
 /**
- * "Save and notify": reminds the page's subscribers who can still see it, but not the saver.
- * Every step is a round trip a live notice waits for, so independent ones run together: the
- * page, its subscribers, the saver's name and the item first (page and item through the read
- * model, where the realtime service's load of the same page is the same load); then the audience
- * check beside the id counters, whose range is sized for every subscriber (ids of those who may
- * no longer see the page stay unused: a gap, as a rolled-back write leaves).
+ * The reminders of a "save and notify" on `page` (as the save leaves it): its subscribers but the
+ * saver, those of them who can see the page, and their ids — the audience check beside the id
+ * counters, whose range is sized for every subscriber (ids of those who may no longer see the
+ * page stay unused: a gap, as a rolled-back write leaves). Null when nobody is to be told.
  */
-export async function remindPageSubscribers(
-  saved: Pick<DomainEvents['page.saved'], 'itemId' | 'pageId' | 'byUid'> & { text: string },
-): Promise<number> {
-  const [page, subscribed, from] = await Promise.all([
-    findLivePage(saved.pageId),
-    pageSubscriberUids(saved.pageId),
-    User.findOne({ uid: saved.byUid }, { username: 1, _id: 0 }).lean(),
-    findLiveItem(saved.itemId),
-  ]);
-  const subscribers = recipientsOf(subscribed.filter((uid) => uid !== saved.byUid));
-  if (!page || !subscribers.length) return 0;
+async function preparePageReminders(notice: NoticeOfSave): Promise<PreparedBatch | null> {
+  const { page, byUid } = notice;
+  const subscribed = await pageSubscriberUids(page.page_id);
+  const subscribers = recipientsOf(subscribed.filter((uid) => uid !== byUid));
+  if (!subscribers.length) return null;
   const [audience, [contentId, ids]] = await Promise.all([
     pageAudience(page, subscribers),
     reminderIds(subscribers.length),
   ]);
   const toUids = subscribers.filter((uid) => audience.has(uid));
-  if (!toUids.length) return 0;
-  await writeReminders(
-    {
-      fromUid: saved.byUid,
-      fromName: from?.username ?? '',
-      actionType: UPDATE_ACTION,
-      objectType: PAGE_OBJECT,
-      objectId: page.page_id,
-      text: saved.text,
+  if (!toUids.length) return null;
+  const reminder = {
+    fromUid: byUid,
+    fromName: notice.fromName,
+    actionType: UPDATE_ACTION,
+    objectType: PAGE_OBJECT,
+    objectId: page.page_id,
+    text: notice.text,
+  };
+  return { reminder, toUids, contentId, ids };
+}
+
+/**
+ * "Save and notify" after the fact: reminds the subscribers of the page as it is stored now who
+ * can see it, but not the saver. Returns the content id (0 when nobody was told).
+ */
+export async function remindPageSubscribers(
+  saved: Pick<DomainEvents['page.saved'], 'pageId' | 'byUid'> & { text: string },
+): Promise<number> {
+  const [page, from] = await Promise.all([
+    findLivePage(saved.pageId),
+    User.findOne({ uid: saved.byUid }, { username: 1, _id: 0 }).lean(),
+  ]);
+  if (!page) return 0;
+  const batch = await preparePageReminders({
+    page,
+    byUid: saved.byUid,
+    fromName: from?.username ?? '',
+    text: saved.text,
+  });
+  if (!batch) return 0;
+  await writeReminders(batch.reminder, batch.toUids, batch.contentId, batch.ids);
+  return batch.contentId;
+}
+
+/**
+ * The notifier savePage calls: the preparation starts at once; `send` (once the page is
+ * written) writes the batch and publishes its `notice.created`. Failures go to `onError`: the
+ * save itself has succeeded.
+ */
+function pageNotifier(onError: (error: unknown) => void): PageNotifier {
+  return {
+    prepare(notice) {
+      const prepared = preparePageReminders(notice);
+      prepared.catch(() => {}); // awaited by send; a save that fails never sends
+      return {
+        async send() {
+          try {
+            const batch = await prepared;
+            if (batch)
+              await writeReminders(batch.reminder, batch.toUids, batch.contentId, batch.ids);
+          } catch (error) {
+            onError(error);
+          }
+        },
+      };
     },
-    toUids,
-    contentId,
-    ids,
-  );
-  return contentId;
+  };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -388,21 +435,14 @@ async function onPageSaved(saved: DomainEvents['page.saved']): Promise<void> {
   // ShowDoc subscribed the creator in page/save; imports create pages in bulk and did not.
   if (saved.created && saved.byUid > 0 && saved.origin !== 'import')
     await subscribeToPage(saved.byUid, saved.pageId);
-  if (!saved.created && saved.notify)
-    await remindPageSubscribers({
-      itemId: saved.itemId,
-      pageId: saved.pageId,
-      byUid: saved.byUid,
-      text: saved.notify.content,
-    });
 }
 
 /**
- * Starts turning domain events into subscriptions and reminders: `page.saved` (creator
- * subscription, "save and notify") and `page.purged` (subscriptions of removed pages). Handlers
- * never throw into the bus: failures go to `onError`. Only events published by this process are
- * handled, so a relay between processes cannot deliver a reminder twice. Returns the stop
- * function.
+ * Starts the reminders of "save and notify" (the notifier plugged into savePage, which runs in
+ * the process that saves, so a relay between processes cannot deliver a reminder twice) and
+ * turning domain events into subscription changes: `page.saved` (creator subscription) and
+ * `page.purged` (subscriptions of removed pages). Handlers never throw into the bus: failures go
+ * to `onError`. Only events published by this process are handled. Returns the stop function.
  */
 export function startNotifications(
   options: { onError?: (error: unknown, event: EventName) => void } = {},
@@ -417,6 +457,7 @@ export function startNotifications(
       }
     };
   const stops = [
+    connectPageNotifier(pageNotifier((error) => options.onError?.(error, 'page.saved'))),
     events.subscribe('page.saved', guarded('page.saved', onPageSaved), { localOnly: true }),
     events.subscribe(
       'page.purged',

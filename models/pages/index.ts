@@ -12,10 +12,12 @@ export { escapeForClient, phpUrlDecode, unescapeFromClient } from './pageContent
 export { listVersions, pageAndVersion, updateVersionRemark } from './pageHistory';
 export {
   connectLiveDocuments,
+  connectPageNotifier,
   countAttachments,
   deletePage,
   type LivePageDocuments,
   MAX_TITLE_LENGTH,
+  type PageNotifier,
   readPage,
   resolvePageId,
   type SaveOrigin,

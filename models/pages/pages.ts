@@ -11,8 +11,9 @@
  * collaborative editor all call `savePage(actor, input, {origin})`. It checks access (edit on the
  * item, archive, catalog restriction, drafts), stores the version being replaced, writes, logs the
  * change, touches the item, pushes the text into the page's live document when one is open (the
- * realtime service plugs in with `connectLiveDocuments`) and publishes `page.saved` (carrying the
- * "save and notify" text for the subscription notices) and `menu.changed` when the menu moved.
+ * realtime service plugs in with `connectLiveDocuments`), reminds the page's subscribers on "save
+ * and notify" (the notice centre plugs in with `connectPageNotifier`) and publishes `page.saved`
+ * (carrying the notify text) and `menu.changed` when the menu moved.
  */
 import { requireAction, type Actor, type ItemAccess } from '../access';
 import { logChange, logRowsToDrop, MAX_ITEM_NAME } from '../items';
@@ -68,20 +69,52 @@ export interface LivePageDocuments {
   }): Promise<void>;
 }
 
+/** "Save and notify", as the notice centre (models/notices) takes it from a save. */
+export interface PageNotifier {
+  /**
+   * Called when an update with notify has passed its checks, with the page as the save will
+   * leave it: starts finding who is told (none of it depends on the write). Must not throw.
+   */
+  prepare(notice: {
+    page: Pick<PageDoc, 'item_id' | 'page_id' | 'cat_id' | 'is_draft' | 'author_uid'>;
+    byUid: number;
+    fromName: string;
+    text: string;
+  }): {
+    /** Once the page is written: writes the reminders, then tells their readers. Never throws. */
+    send(): Promise<void>;
+  };
+}
+
 /**
- * What the instance plugs into pages at start: the live-document bridge (realtime) and the
- * attachment counter (files, which imports pages and so cannot be imported from here).
+ * What the instance plugs into pages at start: the live-document bridge (realtime), the
+ * attachment counter (files) and the notifier (notices) — modules that import pages and so
+ * cannot be imported from here.
  */
 const plugs = perContext(
   (): {
     liveDocuments: LivePageDocuments | null;
     attachmentCounter: (pageId: number) => Promise<number>;
-  } => ({ liveDocuments: null, attachmentCounter: async () => 0 }),
+    notifier: PageNotifier | null;
+  } => ({ liveDocuments: null, attachmentCounter: async () => 0, notifier: null }),
 );
 
 /** Plugs the live-document bridge in (null unplugs it). */
 export function connectLiveDocuments(bridge: LivePageDocuments | null): void {
   plugs().liveDocuments = bridge;
+}
+
+/**
+ * Plugs the "save and notify" notifier in (without one, saves remind nobody). Returns the
+ * function that unplugs it, which puts back the one it replaced.
+ */
+export function connectPageNotifier(notifier: PageNotifier): () => void {
+  const seam = plugs();
+  const replaced = seam.notifier;
+  seam.notifier = notifier;
+  return () => {
+    if (seam.notifier === notifier) seam.notifier = replaced;
+  };
 }
 
 export function setAttachmentCounter(counter: (pageId: number) => Promise<number>): void {
@@ -199,6 +232,29 @@ async function checkCustomIdFree(
   if (taken) throw errors.failed(CUSTOM_ID_TAKEN);
 }
 
+type PreparedNotice = ReturnType<PageNotifier['prepare']>;
+
+/**
+ * "Save and notify" (updates only): who is told, and the reminders' ids, are found while the page
+ * is written, for the page as this save leaves it (its catalog, draft flag and author).
+ */
+function prepareNotice(
+  actor: Actor,
+  input: SavePageInput,
+  existing: PageDoc | null,
+  catId: number,
+): PreparedNotice | null {
+  const notifier = plugs().notifier;
+  if (!existing || !input.notify || !notifier) return null;
+  const isDraft = input.isDraft === 0 || input.isDraft === 1 ? input.isDraft : existing.is_draft;
+  return notifier.prepare({
+    page: { ...existing, cat_id: catId, is_draft: isDraft, author_uid: actor.uid },
+    byUid: actor.uid,
+    fromName: actor.username,
+    text: input.notify.content,
+  });
+}
+
 /** Creates or updates a page. See the file comment for everything it does. */
 export async function savePage(
   actor: Actor,
@@ -222,6 +278,7 @@ export async function savePage(
   }
   if (!existing) await checkPageQuota(input.itemId);
   const catId = input.catId ?? existing?.cat_id ?? 0;
+  const notice = prepareNotice(actor, input, existing, catId);
   await requireTargetCatalog(access, catId);
   const customId = input.customId ?? existing?.page_custom_id ?? '';
   await checkCustomIdFree(input.itemId, customId, input.pageId, existing?.page_custom_id);
@@ -248,7 +305,7 @@ export async function savePage(
   const watch = existing ? watchPageWrite(existing.page_id) : null;
   let result: SavePageResult;
   try {
-    result = await writePage(actor, input, access, existing, fields, now, options);
+    result = await writePage(actor, input, access, existing, fields, now, options, notice);
   } catch (error) {
     if (watch) keepWrittenPage(watch, null);
     throw error;
@@ -265,6 +322,7 @@ async function writePage(
   fields: PageFields,
   now: number,
   options: { origin: SaveOrigin },
+  notice: PreparedNotice | null,
 ): Promise<SavePageResult> {
   // The version's and the log row's ids, and the bounds of their trims, are found while the page
   // is written: a save then waits for two journal flushes in a row (the page, then everything
@@ -291,9 +349,11 @@ async function writePage(
 
   // Independent writes, all done before the answer: together they share the engine's group
   // commits instead of waiting for one disk flush each. The live document (an open editor's, or
-  // the stored draft) takes the saved text alongside.
+  // the stored draft) takes the saved text alongside, and the reminders of a "save and notify"
+  // are written and pushed (their notice goes out before this save's own events).
   const { liveDocuments } = plugs();
   await Promise.all([
+    notice?.send(),
     before ? recordVersion(before, { id: historyId, dropUpTo: versionsUpTo }) : undefined,
     logChange(
       {

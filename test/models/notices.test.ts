@@ -1,7 +1,9 @@
 /**
- * The notice centre's model rules without HTTP: how page saves reach subscribers through the bus
- * (once per event, never throwing into it), who is reminded, unread counts, and the announcement
- * HTML allow-list.
+ * The notice centre's model rules without HTTP: how a "save and notify" reaches subscribers (the
+ * notifier plugged into savePage: rows written before the save answers, the notice published
+ * before the save's own event, once per save), bus listeners that never throw into the bus, who
+ * is reminded (the page as the save leaves it), unread counts, and the announcement HTML
+ * allow-list.
  */
 import { afterEach, beforeAll, describe, expect, test } from '@jest/globals';
 import { sanitizeAnnouncementHtml } from '../../models/notices/announcements';
@@ -17,8 +19,9 @@ import { Message } from '../../models/notices/schemas/message';
 import { MessageContent } from '../../models/notices/schemas/messageContent';
 import { Subscription } from '../../models/notices/schemas/subscription';
 import { subscribeToPage } from '../../models/notices/subscriptions';
-import { addMember, makeItem } from '../helpers/factories';
-import { makePage } from '../helpers/pages';
+import { savePage } from '../../models/pages/pages';
+import { actorOf, addMember, makeItem } from '../helpers/factories';
+import { makeCatalog, makePage } from '../helpers/pages';
 import { serverSuite } from '../helpers/apiSuite';
 import { makeUser, type TestUser } from '../helpers/users';
 
@@ -46,18 +49,6 @@ async function waitFor(accept: () => boolean | Promise<boolean>): Promise<void> 
   }
 }
 
-/** Resolves with the next `name` event that `match` accepts. */
-function next<N extends EventName>(name: N, match: (payload: DomainEvents[N]) => boolean) {
-  return new Promise<DomainEvents[N]>((resolve) => {
-    const stop = events.subscribe(name, (payload) => {
-      if (!match(payload)) return;
-      stop();
-      resolve(payload);
-    });
-    cleanups.push(stop);
-  });
-}
-
 function savedEvent(pageId: number, byUid: number, text: string): DomainEvents['page.saved'] {
   return {
     itemId,
@@ -70,23 +61,79 @@ function savedEvent(pageId: number, byUid: number, text: string): DomainEvents['
   };
 }
 
-describe('page saves on the bus', () => {
-  test('a save relayed from another process reminds nobody; the same save published here does', async () => {
+/** Saves `page` as `by` with "save and notify" (and any other changes in `input`). */
+async function saveAndNotify(
+  by: TestUser,
+  page: { page_id: number; page_title: string },
+  text: string,
+  input: { catId?: number; isDraft?: number } = {},
+) {
+  return savePage(
+    await actorOf(by),
+    {
+      pageId: page.page_id,
+      itemId,
+      title: page.page_title,
+      content: `content ${text}`,
+      notify: { content: text },
+      ...input,
+    },
+    { origin: 'rest' },
+  );
+}
+
+/** Who was reminded by the reminder text `text`. */
+async function remindedBy(text: string): Promise<number[]> {
+  const content = await MessageContent.findOne({ message_content: text }).lean();
+  if (!content) return [];
+  const rows = await Message.find({ message_content_id: content.id }).lean();
+  return rows.map((r) => r.to_uid).sort((a, b) => a - b);
+}
+
+describe('save and notify', () => {
+  test('the reminders are written before the save answers, and their notice is published before the save’s own page.saved', async () => {
     const page = await makePage(owner, itemId);
     await subscribeToPage(member.uid, page.page_id);
-    const reminded = next(
-      'notice.created',
-      (n) => n.kind === 'remind' && n.uids.includes(member.uid),
+    const order: string[] = [];
+    cleanups.push(
+      events.subscribe('notice.created', (n) => {
+        if (n.content.message_content === 'in order') order.push('notice.created');
+      }),
+      events.subscribe('page.saved', (saved) => {
+        if (saved.notify?.content === 'in order') order.push('page.saved');
+      }),
     );
+    await saveAndNotify(owner, page, 'in order');
+    // No waiting: the rows are there when savePage returns.
+    expect(await remindedBy('in order')).toEqual([member.uid]);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(order).toEqual(['notice.created', 'page.saved']);
+  });
+
+  test('page.saved events on the bus, published here or relayed, remind nobody: reminders come from the save itself, once', async () => {
+    const page = await makePage(owner, itemId);
+    await subscribeToPage(member.uid, page.page_id);
     events.publish('page.saved', savedEvent(page.page_id, owner.uid, 'relayed'), { remote: true });
-    events.publish('page.saved', savedEvent(page.page_id, owner.uid, 'local'));
-    const notice = await reminded;
+    events.publish('page.saved', savedEvent(page.page_id, owner.uid, 'published'));
+    await saveAndNotify(owner, page, 'saved');
+    await new Promise((resolve) => setTimeout(resolve, 50));
     const contents = await MessageContent.find({
       object_id: page.page_id,
       message_type: 'remind',
     }).lean();
-    expect(contents.map((c) => c.message_content)).toEqual(['local']);
-    expect(notice.messageContentId).toBe(contents[0].id);
+    expect(contents.map((c) => c.message_content)).toEqual(['saved']);
+    expect(await remindedBy('saved')).toEqual([member.uid]);
+  });
+
+  test('a second notifier takes over while it runs and hands back when stopped: each save reminds once', async () => {
+    const page = await makePage(owner, itemId);
+    await subscribeToPage(member.uid, page.page_id);
+    const stop = startNotifications();
+    await saveAndNotify(owner, page, 'with two');
+    stop();
+    await saveAndNotify(owner, page, 'with one');
+    expect(await remindedBy('with two')).toEqual([member.uid]);
+    expect(await remindedBy('with one')).toEqual([member.uid]);
   });
 
   test('a failing listener reports to onError instead of throwing into the bus, which keeps working', async () => {
@@ -113,20 +160,57 @@ describe('who is reminded', () => {
     await subscribeToPage(member.uid, draft.page_id);
     const before = await Message.countDocuments();
     expect(
-      await remindPageSubscribers({
-        itemId,
-        pageId: draft.page_id,
-        byUid: owner.uid,
-        text: 'draft',
-      }),
+      await remindPageSubscribers({ pageId: draft.page_id, byUid: owner.uid, text: 'draft' }),
     ).toBe(0);
     expect(await Message.countDocuments()).toBe(before);
   });
 
   test('a page that does not exist (or was deleted) reminds no one', async () => {
-    expect(
-      await remindPageSubscribers({ itemId, pageId: 999_999, byUid: owner.uid, text: 'x' }),
-    ).toBe(0);
+    expect(await remindPageSubscribers({ pageId: 999_999, byUid: owner.uid, text: 'x' })).toBe(0);
+  });
+
+  test('the page as the save leaves it decides: a save that makes it a draft reminds no one, one that publishes a draft reminds its subscribers', async () => {
+    const page = await makePage(owner, itemId);
+    await subscribeToPage(member.uid, page.page_id);
+    await saveAndNotify(owner, page, 'now a draft', { isDraft: 1 });
+    expect(await remindedBy('now a draft')).toEqual([]);
+    await saveAndNotify(owner, page, 'published again', { isDraft: 0 });
+    expect(await remindedBy('published again')).toEqual([member.uid]);
+  });
+
+  test('a save that moves the page out of a restricted member’s catalogs does not remind them; one that moves it in does', async () => {
+    const { item_id: restrictedItem } = await makeItem(owner);
+    const [inside, outside] = await Promise.all([
+      makeCatalog(owner, restrictedItem, 'Inside'),
+      makeCatalog(owner, restrictedItem, 'Outside'),
+    ]);
+    const narrowed = await makeUser();
+    const everywhere = await makeUser();
+    await addMember(restrictedItem, narrowed, 0, [inside]);
+    await addMember(restrictedItem, everywhere, 0);
+    const page = await makePage(owner, restrictedItem, { catId: inside });
+    await subscribeToPage(narrowed.uid, page.page_id);
+    await subscribeToPage(everywhere.uid, page.page_id);
+    const actor = await actorOf(owner);
+    const save = (text: string, catId: number) =>
+      savePage(
+        actor,
+        {
+          pageId: page.page_id,
+          itemId: restrictedItem,
+          title: page.page_title,
+          content: text,
+          catId,
+          notify: { content: text },
+        },
+        { origin: 'rest' },
+      );
+    await save('moved out', outside);
+    expect(await remindedBy('moved out')).toEqual([everywhere.uid]);
+    await save('moved back', inside);
+    expect(await remindedBy('moved back')).toEqual(
+      [narrowed.uid, everywhere.uid].sort((a, b) => a - b),
+    );
   });
 
   test('createReminders writes one content row and one delivery per distinct recipient (one id range), text capped, one event', async () => {

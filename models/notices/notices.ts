@@ -82,42 +82,56 @@ export async function createReminders(reminder: NewReminder): Promise<number> {
   const toUids = recipientsOf(reminder.toUids);
   if (!toUids.length) return 0;
   const [contentId, ids] = await reminderIds(toUids.length);
-  await writeReminders(reminder, toUids, contentId, ids);
+  const content = await writeContent(reminder, contentId);
+  await deliver({ fromUid: reminder.fromUid, toUids, contentId, ids, content });
   return contentId;
 }
 
+type NoticeContent = DomainEvents['notice.created']['content'];
+
 /**
- * Writes a batch with ids already taken (`ids` at least as long as `toUids`; the rest stay
- * unused, a gap) and publishes its event. The content row is written first: a crash in between
- * leaves a text nobody is shown, never a delivery without its text.
+ * A batch whose content row is written: its deliveries (`ids` at least as long as `toUids`; the
+ * rest stay unused, a gap) and its event are what is left. The content row goes first: a crash
+ * in between leaves a text nobody is shown, never a delivery without its text.
  */
-async function writeReminders(
+interface WrittenContent {
+  fromUid: number;
+  toUids: number[];
+  contentId: number;
+  ids: number[];
+  content: NoticeContent;
+}
+
+async function writeContent(
   reminder: Omit<NewReminder, 'toUids'>,
-  toUids: number[],
   contentId: number,
-  ids: number[],
-): Promise<void> {
-  const now = formatNow();
+): Promise<NoticeContent> {
   const content = {
     from_name: reminder.fromName,
     message_type: REMIND,
     message_content: reminder.text.slice(0, MAX_REMINDER_TEXT),
     object_type: reminder.objectType,
     object_id: reminder.objectId,
-    addtime: now,
+    addtime: formatNow(),
   };
   await MessageContent.insertMany(
     [{ id: contentId, from_uid: reminder.fromUid, action_type: reminder.actionType, ...content }],
     { lean: true },
   );
+  return content;
+}
+
+/** Writes the batch's deliveries, then publishes its `notice.created`. */
+async function deliver(batch: WrittenContent): Promise<void> {
+  const { fromUid, toUids, contentId, ids, content } = batch;
   const rows: MessageDoc[] = toUids.map((uid, i) => ({
     id: ids[i],
-    from_uid: reminder.fromUid,
+    from_uid: fromUid,
     to_uid: uid,
     message_type: REMIND,
     message_content_id: contentId,
     status: UNREAD,
-    addtime: now,
+    addtime: content.addtime,
     readtime: '',
   }));
   await Message.insertMany(rows, { lean: true });
@@ -131,20 +145,14 @@ async function writeReminders(
 
 type NoticeOfSave = Parameters<PageNotifier['prepare']>[0];
 
-interface PreparedBatch {
-  reminder: Omit<NewReminder, 'toUids'>;
-  toUids: number[];
-  contentId: number;
-  ids: number[];
-}
-
 /**
  * The reminders of a "save and notify" on `page` (as the save leaves it): its subscribers but the
  * saver, those of them who can see the page, and their ids — the audience check beside the id
  * counters, whose range is sized for every subscriber (ids of those who may no longer see the
- * page stay unused: a gap, as a rolled-back write leaves). Null when nobody is to be told.
+ * page stay unused: a gap, as a rolled-back write leaves) — and its content row. Null when
+ * nobody is to be told.
  */
-async function preparePageReminders(notice: NoticeOfSave): Promise<PreparedBatch | null> {
+async function preparePageReminders(notice: NoticeOfSave): Promise<WrittenContent | null> {
   const { page, byUid } = notice;
   const subscribed = await pageSubscriberUids(page.page_id);
   const subscribers = recipientsOf(subscribed.filter((uid) => uid !== byUid));
@@ -155,15 +163,18 @@ async function preparePageReminders(notice: NoticeOfSave): Promise<PreparedBatch
   ]);
   const toUids = subscribers.filter((uid) => audience.has(uid));
   if (!toUids.length) return null;
-  const reminder = {
-    fromUid: byUid,
-    fromName: notice.fromName,
-    actionType: UPDATE_ACTION,
-    objectType: PAGE_OBJECT,
-    objectId: page.page_id,
-    text: notice.text,
-  };
-  return { reminder, toUids, contentId, ids };
+  const content = await writeContent(
+    {
+      fromUid: byUid,
+      fromName: notice.fromName,
+      actionType: UPDATE_ACTION,
+      objectType: PAGE_OBJECT,
+      objectId: page.page_id,
+      text: notice.text,
+    },
+    contentId,
+  );
+  return { fromUid: byUid, toUids, contentId, ids, content };
 }
 
 /**
@@ -185,14 +196,16 @@ export async function remindPageSubscribers(
     text: saved.text,
   });
   if (!batch) return 0;
-  await writeReminders(batch.reminder, batch.toUids, batch.contentId, batch.ids);
+  await deliver(batch);
   return batch.contentId;
 }
 
 /**
- * The notifier savePage calls: the preparation starts at once; `send` (once the page is
- * written) writes the batch and publishes its `notice.created`. Failures go to `onError`: the
- * save itself has succeeded.
+ * The notifier savePage calls once the save has passed its checks: the preparation, content row
+ * included, runs while the page is written (a save whose write then fails leaves that text
+ * unshown, as a crash between the two writes would); `send`, once the page is written, writes the
+ * deliveries and publishes their `notice.created`. Failures go to `onError`: the save itself has
+ * succeeded.
  */
 function pageNotifier(onError: (error: unknown) => void): PageNotifier {
   return {
@@ -203,8 +216,7 @@ function pageNotifier(onError: (error: unknown) => void): PageNotifier {
         async send() {
           try {
             const batch = await prepared;
-            if (batch)
-              await writeReminders(batch.reminder, batch.toUids, batch.contentId, batch.ids);
+            if (batch) await deliver(batch);
           } catch (error) {
             onError(error);
           }

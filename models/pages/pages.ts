@@ -235,8 +235,9 @@ async function checkCustomIdFree(
 type PreparedNotice = ReturnType<PageNotifier['prepare']>;
 
 /**
- * "Save and notify" (updates only): who is told, and the reminders' ids, are found while the page
- * is written, for the page as this save leaves it (its catalog, draft flag and author).
+ * "Save and notify" (updates only, once the save has passed its checks): who is told, and the
+ * reminders' ids and text, are found and written while the page is written, for the page as this
+ * save leaves it (its catalog, draft flag and author).
  */
 function prepareNotice(
   actor: Actor,
@@ -278,7 +279,6 @@ export async function savePage(
   }
   if (!existing) await checkPageQuota(input.itemId);
   const catId = input.catId ?? existing?.cat_id ?? 0;
-  const notice = prepareNotice(actor, input, existing, catId);
   await requireTargetCatalog(access, catId);
   const customId = input.customId ?? existing?.page_custom_id ?? '';
   await checkCustomIdFree(input.itemId, customId, input.pageId, existing?.page_custom_id);
@@ -301,6 +301,7 @@ export async function savePage(
     ...(input.isDraft === 0 || input.isDraft === 1 ? { is_draft: input.isDraft } : {}),
   };
 
+  const notice = prepareNotice(actor, input, existing, catId);
   // Kept in the read model after the save's event when no other write of the page raced it.
   const watch = existing ? watchPageWrite(existing.page_id) : null;
   let result: SavePageResult;

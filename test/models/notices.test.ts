@@ -125,6 +125,14 @@ describe('save and notify', () => {
     expect(await remindedBy('saved')).toEqual([member.uid]);
   });
 
+  test('a save refused by its checks (a catalog that does not exist) writes no reminder and no text', async () => {
+    const page = await makePage(owner, itemId);
+    await subscribeToPage(member.uid, page.page_id);
+    await expect(saveAndNotify(owner, page, 'refused', { catId: 999_999 })).rejects.toThrow();
+    expect(await MessageContent.exists({ message_content: 'refused' })).toBeNull();
+    expect(await remindedBy('refused')).toEqual([]);
+  });
+
   test('a second notifier takes over while it runs and hands back when stopped: each save reminds once', async () => {
     const page = await makePage(owner, itemId);
     await subscribeToPage(member.uid, page.page_id);

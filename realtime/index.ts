@@ -19,7 +19,6 @@
  */
 import type { Server as HttpServer } from 'node:http';
 import { createAdapter as createClusterAdapter } from '@socket.io/cluster-adapter';
-import { createAdapter } from '@socket.io/redis-adapter';
 import type { Redis } from 'ioredis';
 import { Server as SocketServer } from 'socket.io';
 import { type Config, connectRedis, type EventBus, type Logger } from '../models/platform';
@@ -78,6 +77,7 @@ export function attachRealtime(httpServer: HttpServer, deps: RealtimeDeps): Real
     redisClients.push(pub);
     const sub = await connectRedis(deps.config.redisUrl, 'quire-socketio-sub', log);
     redisClients.push(sub);
+    const { createAdapter } = await import('@socket.io/redis-adapter');
     io.adapter(createAdapter(pub, sub, { requestsTimeout: ADAPTER_REQUEST_TIMEOUT_MS }));
   })();
   // The owner awaits `ready`; this only keeps an unobserved failure from crashing the process.

@@ -136,14 +136,8 @@ function loadItem(filter: Record<string, unknown>): Promise<ItemDoc | null> {
 
 function loadMemberRows(itemId: number, uid: number): Promise<MemberRows> {
   return Promise.all([
-    ItemMember.findOne(
-      { item_id: itemId, uid },
-      { member_group_id: 1, cat_id: 1, cat_ids: 1, _id: 0 },
-    ).lean(),
-    TeamItemMember.find(
-      { item_id: itemId, member_uid: uid },
-      { member_group_id: 1, cat_id: 1, cat_ids: 1, _id: 0 },
-    ).lean(),
+    ItemMember.findOne({ item_id: itemId, uid }, MEMBER_FIELDS).lean(),
+    TeamItemMember.find({ item_id: itemId, member_uid: uid }, MEMBER_FIELDS).lean(),
   ]).then(([personal, teams]) => ({ personal: personal ?? null, teams }));
 }
 
@@ -169,31 +163,96 @@ export async function itemAccess(
 ): Promise<ItemAccess | null> {
   const item = typeof idOrItem === 'object' ? idOrItem : await findLiveItem(idOrItem);
   if (!item || item.is_del) return null;
+  const rows = needsMemberRows(actor, item)
+    ? await accessCaches().members.get(memberKey(item.item_id, actor.uid), () =>
+        loadMemberRows(item.item_id, actor.uid),
+      )
+    : NO_MEMBER_ROWS;
+  const access = accessFrom(actor, item, rows);
+  if (!access.visit && options.itemPassword)
+    access.visit = await verifyItemPassword(item, options.itemPassword);
+  return access;
+}
+
+/**
+ * itemAccess of many users to one live item (no visit password): the member rows not kept yet
+ * are read in one query per table, not one pair of queries per user — a notice to hundreds of
+ * subscribers checks them all at once.
+ */
+export async function itemAccessOfMany(
+  actors: Actor[],
+  item: ItemDoc,
+): Promise<Map<number, ItemAccess>> {
+  const asked = actors.filter((actor) => needsMemberRows(actor, item));
+  const rows = asked.length
+    ? await accessCaches().members.getMany(
+        asked.map((actor) => memberKey(item.item_id, actor.uid)),
+        (missing) => loadManyMemberRows(item.item_id, missing),
+      )
+    : new Map<string, MemberRows>();
+  return new Map(
+    actors.map((actor) => [
+      actor.uid,
+      accessFrom(actor, item, rows.get(memberKey(item.item_id, actor.uid)) ?? NO_MEMBER_ROWS),
+    ]),
+  );
+}
+
+const NO_MEMBER_ROWS: MemberRows = { personal: null, teams: [] };
+const memberKey = (itemId: number, uid: number) => `${itemId}:${uid}`;
+const needsMemberRows = (actor: Actor, item: ItemDoc) => actor.uid > 0 && item.uid !== actor.uid;
+
+const MEMBER_FIELDS = { member_group_id: 1, cat_id: 1, cat_ids: 1, _id: 0 } as const;
+
+/** Member rows of these `item:uid` keys, each key answered (no row: not a member). */
+async function loadManyMemberRows(
+  itemId: number,
+  keys: string[],
+): Promise<Map<string, MemberRows>> {
+  const uids = keys.map((key) => Number(key.slice(key.indexOf(':') + 1)));
+  const [personal, teams] = await Promise.all([
+    ItemMember.find({ item_id: itemId, uid: { $in: uids } }, { ...MEMBER_FIELDS, uid: 1 }).lean(),
+    TeamItemMember.find(
+      { item_id: itemId, member_uid: { $in: uids } },
+      { ...MEMBER_FIELDS, member_uid: 1 },
+    ).lean(),
+  ]);
+  const byUid = new Map<number, MemberRows>(
+    uids.map((uid) => [uid, { personal: null, teams: [] }]),
+  );
+  const granted = (row: { member_group_id: number; cat_id?: number; cat_ids?: number[] }) => ({
+    member_group_id: row.member_group_id,
+    cat_id: row.cat_id,
+    cat_ids: row.cat_ids,
+  });
+  for (const row of personal) {
+    const rows = byUid.get(row.uid);
+    if (rows && !rows.personal) rows.personal = granted(row);
+  }
+  for (const row of teams) byUid.get(row.member_uid)?.teams.push(granted(row));
+  return new Map(uids.map((uid) => [memberKey(itemId, uid), byUid.get(uid)!]));
+}
+
+/** The access these member rows give (the visit password aside). */
+function accessFrom(actor: Actor, item: ItemDoc, rows: MemberRows): ItemAccess {
   const siteAdmin = isSiteAdmin(actor);
   const owner = actor.uid > 0 && item.uid === actor.uid;
   let memberGroupId = -1;
   let catalogRestriction: number[] | null = null;
   let isMember = false;
-  if (actor.uid > 0 && !owner) {
-    const { personal, teams: teamRows } = await accessCaches().members.get(
-      `${item.item_id}:${actor.uid}`,
-      () => loadMemberRows(item.item_id, actor.uid),
-    );
-    if (personal) {
-      isMember = true;
-      memberGroupId = personal.member_group_id;
-      catalogRestriction = restrictionOf(personal);
-    }
-    for (const row of teamRows) {
-      isMember = true;
-      memberGroupId = Math.max(memberGroupId, row.member_group_id);
-      if (!catalogRestriction) catalogRestriction = restrictionOf(row);
-    }
+  if (rows.personal) {
+    isMember = true;
+    memberGroupId = rows.personal.member_group_id;
+    catalogRestriction = restrictionOf(rows.personal);
+  }
+  for (const row of rows.teams) {
+    isMember = true;
+    memberGroupId = Math.max(memberGroupId, row.member_group_id);
+    if (!catalogRestriction) catalogRestriction = restrictionOf(row);
   }
   const manage = owner || siteAdmin || memberGroupId === MEMBER_ADMIN;
   const edit = manage || memberGroupId === MEMBER_EDIT;
-  let visit = manage || isMember || !item.password;
-  if (!visit && options.itemPassword) visit = await verifyItemPassword(item, options.itemPassword);
+  const visit = manage || isMember || !item.password;
   const archived = item.is_archived === 1;
   if (manage) catalogRestriction = null;
   return {

@@ -4,9 +4,9 @@
  *
  * Reminders come from "save and notify" (savePage calls the notifier this module plugs into pages):
  * every subscriber of the page who can still see it is reminded, except the person who saved
- * (ShowDoc reminded them too). Who that is, and the reminders' ids, are found while the page is
- * written, and the reminders are written beside the save's other writes, so the notice leaves
- * with the save rather than a chain of round trips after it. A page's creator is subscribed
+ * (ShowDoc reminded them too). Who that is, the reminders' ids and their text are found and
+ * written while the page is written, and the deliveries beside the save's other writes, so the
+ * notice leaves with the save rather than a chain of round trips after it. A page's creator is subscribed
  * when the page is created (on `page.saved`). A user marking or deleting a notice
  * publishes `unread.changed` for them; a new reminder batch publishes one `notice.created`, which
  * also stands for its recipients' new unread counts. The realtime service turns both into live

@@ -9,7 +9,7 @@
  * push reminders — with page titles — to strangers; Quire refuses such ids, and checks again at
  * notify time so that people who lost access since are not told about the page.
  */
-import { findLiveItem, itemAccess, type Actor } from '../access';
+import { findLiveItem, itemAccessOfMany, type Actor } from '../access';
 import { errors, formatNow, nextId } from '../platform';
 import { pageVisible, requirePage } from '../pages';
 import type { PageDoc } from '../pages/schemas';
@@ -53,15 +53,20 @@ export async function pageAudience(
     { uid: { $in: [...new Set(uids)] } },
     { uid: 1, username: 1, groupid: 1, _id: 0 },
   ).lean();
-  // All at once: each check is a cache hit or its own membership lookup, and a page with
-  // hundreds of subscribers must not wait for hundreds of lookups one after another.
+  const actors: Actor[] = users.map((u) => ({
+    uid: u.uid,
+    username: u.username,
+    groupid: u.groupid,
+  }));
+  // Everyone's membership at once (a page with hundreds of subscribers must not wait for
+  // hundreds of lookups), then the page check, a cache hit per catalog tree.
+  const accessOf = await itemAccessOfMany(actors, item);
   await Promise.all(
-    users.map(async (user) => {
-      const actor: Actor = { uid: user.uid, username: user.username, groupid: user.groupid };
-      const access = await itemAccess(actor, item);
+    actors.map(async (actor) => {
+      const access = accessOf.get(actor.uid);
       if (!access?.visit) return;
       const connected = access.owner || access.siteAdmin || access.memberGroupId >= 0;
-      if (connected && (await pageVisible(actor, access, page))) audience.add(user.uid);
+      if (connected && (await pageVisible(actor, access, page))) audience.add(actor.uid);
     }),
   );
   return audience;

@@ -7,6 +7,7 @@ import { beforeAll, describe, expect, test } from '@jest/globals';
 import {
   ANONYMOUS,
   itemAccess,
+  itemAccessOfMany,
   requireItem,
   requireItemRole,
   type Actor,
@@ -110,6 +111,35 @@ describe('the permission matrix of a private item', () => {
     expect((await itemAccess(actors.restricted, itemId))!.catalogRestriction).toEqual([topCat]);
     for (const who of ['owner', 'itemAdmin', 'siteAdmin', 'editor', 'teamItemAdmin'])
       expect((await itemAccess(actors[who], itemId))!.catalogRestriction).toBeNull();
+  });
+});
+
+describe('itemAccessOfMany', () => {
+  test('gives every actor of the matrix what itemAccess gives them, with nothing kept and with everything kept', async () => {
+    const everyone = Object.values(actors);
+    const item = (await Item.findOne({ item_id: itemId }).lean())!;
+    const one = async () =>
+      new Map(
+        await Promise.all(
+          everyone.map(async (actor) => [actor.uid, await itemAccess(actor, item)] as const),
+        ),
+      );
+    forgetCachedReads();
+    const cold = await itemAccessOfMany(everyone, item);
+    const warm = await itemAccessOfMany(everyone, item);
+    const expected = await one();
+    expect(cold).toEqual(expected);
+    expect(warm).toEqual(expected);
+    forgetCachedReads();
+    await one(); // kept one by one, read all at once
+    expect(await itemAccessOfMany(everyone, item)).toEqual(expected);
+    expect(cold.get(actors.restricted.uid)).toMatchObject({
+      visit: true,
+      edit: true,
+      catalogRestriction: [topCat],
+    });
+    expect(cold.get(actors.teamItemAdmin.uid)).toMatchObject({ manage: true, memberGroupId: 2 });
+    expect(cold.get(actors.stranger.uid)).toMatchObject({ visit: false, memberGroupId: -1 });
   });
 });
 

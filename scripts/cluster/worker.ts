@@ -7,6 +7,7 @@
  * else would stop this worker, and the lead's engine must flush); after a fatal error outside any
  * request it exits 70 and the primary replaces it.
  */
+import cluster from 'node:cluster';
 import type { Socket } from 'node:net';
 import { installLastResort, trackRequests } from '../../api/lastResort';
 import { socketUriFor } from '../../models/embedded';
@@ -44,7 +45,11 @@ function stop(code: number): void {
 process.on('SIGTERM', () => stop(0));
 // Ctrl-C in a terminal reaches the whole process group; the primary decides, through SIGTERM.
 process.on('SIGINT', () => {});
-// The primary gone (killed): no one routes to this worker any more; stop as on SIGTERM.
+// The primary gone (killed): no one routes to this worker any more; stop as on SIGTERM, so the
+// lead's engine closes cleanly. Node's cluster module would otherwise exit a worker at once when
+// its channel closes unless `exitedAfterDisconnect` is set (lib/internal/cluster/child.js); this
+// process never calls `worker.disconnect()`, the one other thing that flag changes.
+if (cluster.worker) cluster.worker.exitedAfterDisconnect = true;
 process.on('disconnect', () => stop(0));
 
 if (!config.mongodbUri && engineSocketPath(config.dataDir).length > MAX_SOCKET_PATH) {

@@ -9,6 +9,7 @@
 import { afterAll, expect, test } from '@jest/globals';
 import fs from 'node:fs';
 import net from 'node:net';
+import path from 'node:path';
 import { ShowdocClient } from '../helpers/client';
 import { killAllChildren, runCli, startScript } from '../helpers/processes';
 import { makeTempDir } from '../helpers/server';
@@ -103,11 +104,16 @@ async function startQuire(workers: string) {
   const quire = startScript('start', [], { cwd, env });
   const url = READY.exec(await quire.waitForOutput(READY))![1];
   const cli = (args: string[]) => runCli(args, { cwd, env: { DATA_DIR: env.DATA_DIR } });
+  /** `npm start` again in the same directory (after the first has gone). */
+  const restart = async () => {
+    const script = startScript('start', [], { cwd, env });
+    return { script, url: READY.exec(await script.waitForOutput(READY))![1] };
+  };
   const tokenRun = await cli(['user:token', 'showdoc']);
   expect(tokenRun.stderr).toContain("the running server's engine");
   const api = new ShowdocClient(url, tokenRun.stdout.trim());
   const { item_id } = await api.ok<{ item_id: number }>('item/add', { item_name: 'Load' });
-  return { quire, url, api, item_id, cli };
+  return { quire, url, api, item_id, cli, restart, dataDir: env.DATA_DIR };
 }
 
 test('WORKERS=1: kill -9 of the server under a page/save loop: restarted, every acknowledged write kept, CLI still works', async () => {
@@ -144,6 +150,15 @@ test('WORKERS=1: kill -9 of the server under a page/save loop: restarted, every 
   expect(stopped.code).toBe(0);
   expect(stopped.stdout).toContain('Quire stopped.');
 }, 120_000);
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 /** The worker processes of `npm start`'s process: slot → pid. */
 function workerPids(primary: number): Map<number, number> {
@@ -202,16 +217,44 @@ test('WORKERS=2: npm start is the primary; kill -9 of the lead worker (the engin
   const stopped = await quire.exited;
   expect(stopped.code).toBe(0);
   expect(stopped.stdout).toContain('Quire stopped.');
-  const alive = (pid: number) => {
-    try {
-      process.kill(pid, 0);
-      return true;
-    } catch {
-      return false;
-    }
-  };
   expect(last.filter(alive)).toEqual([]);
 }, 180_000);
+
+test('WORKERS=2: kill -9 of npm start itself (the primary): the workers stop on their own, the lead flushing its engine; the next start finds every acknowledged write', async () => {
+  const { quire, api, item_id, cli, restart, dataDir } = await startQuire('2');
+  const primary = quire.child.pid!;
+  const workers = [...workerPids(primary).values()];
+  expect(workers).toHaveLength(2);
+  const { page_id } = await api.ok<{ page_id: number }>('page/save', {
+    page_id: 0,
+    item_id,
+    page_title: 'Before the kill',
+    page_content: 'kept',
+  });
+  try {
+    process.kill(primary, 'SIGKILL');
+    // No orphan keeps serving or holds the engine's directory.
+    await until('the workers to exit', () => workers.every((pid) => !alive(pid)));
+  } finally {
+    for (const pid of workers.filter(alive)) process.kill(pid, 'SIGKILL');
+  }
+  // A clean stop, not a crash: each worker finished its stop, and the lead's engine released its
+  // directory lock (a crash leaves the lock file behind: models/embedded/persistence/lock.ts).
+  for (const slot of [0, 1])
+    expect(quire.stdout()).toMatch(new RegExp(`"worker":${slot}[^\\n]*"msg":"stopped"`));
+  expect(fs.existsSync(path.join(dataDir, 'engine.lock'))).toBe(false);
+  // The directory is free (the CLI opens it itself), and the next start serves the page.
+  const token = await cli(['user:token', 'showdoc']);
+  expect(token.code).toBe(0);
+  expect(token.stderr).not.toContain("the running server's engine");
+  const again = await restart();
+  const page = await new ShowdocClient(again.url, token.stdout.trim()).ok<{
+    page_content: string;
+  }>('page/info', { page_id });
+  expect(page.page_content).toBe('kept');
+  again.script.child.kill('SIGTERM');
+  expect((await again.script.exited).code).toBe(0);
+}, 120_000);
 
 test.each(['1', '2'])(
   'WORKERS=%s: a server that cannot start (port taken) is not restarted: its message and exit code 1 reach the operator',

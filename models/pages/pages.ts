@@ -15,7 +15,7 @@
  * "save and notify" text for the subscription notices) and `menu.changed` when the menu moved.
  */
 import { requireAction, type Actor, type ItemAccess } from '../access';
-import { logChange, logRowsToDrop, MAX_ITEM_NAME } from '../items';
+import { logChange, planLogRow, MAX_ITEM_NAME } from '../items';
 import { type DomainEvents, errors, events, nextId, nowSeconds, perContext } from '../platform';
 import {
   findLivePage,
@@ -272,9 +272,8 @@ async function writePage(
   // any counter.
   const planned = Promise.all([
     existing ? nextId('page_history_id') : 0,
-    nextId('item_change_log_id'),
     existing ? historyVersionCount().then((keep) => versionsToDrop(existing.page_id, keep)) : null,
-    logRowsToDrop(input.itemId),
+    planLogRow(input.itemId),
   ]);
   planned.catch(() => {}); // awaited below unless the page write fails first
   let page: PageDoc;
@@ -287,7 +286,7 @@ async function writePage(
     throw error;
   }
   const created = !existing;
-  const [historyId, logId, versionsUpTo, logUpTo] = await planned;
+  const [historyId, versionsUpTo, logRow] = await planned;
 
   // Independent writes, all done before the answer: together they share the engine's group
   // commits instead of waiting for one disk flush each. The live document (an open editor's, or
@@ -304,7 +303,7 @@ async function writePage(
         objectId: page.page_id,
         objectName: page.page_title,
       },
-      { id: logId, dropUpTo: logUpTo },
+      logRow,
     ),
     touchItem(access, page, created, now, actor),
     !created && options.origin !== 'collab' && liveDocuments

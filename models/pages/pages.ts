@@ -65,6 +65,8 @@ export interface LivePageDocuments {
     content: string;
     byUid: number;
     origin: SaveOrigin;
+    /** The page had a stored draft when it was written (`has_draft`); false: it had none. */
+    hasDraft: boolean;
   }): Promise<void>;
 }
 
@@ -315,6 +317,7 @@ async function writePage(
             content: page.page_content,
             byUid: actor.uid,
             origin: options.origin,
+            hasDraft: before?.has_draft === 1,
           })
           // The bridge reports its own failures; the stored version stands.
           .catch(() => {})

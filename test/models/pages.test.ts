@@ -8,6 +8,7 @@ import type { Actor } from '../../models/access';
 import { events } from '../../models/platform';
 import { type DomainEvents } from '../../models/platform/events';
 import { connectLiveDocuments, savePage, type LivePageDocuments } from '../../models/pages/pages';
+import { contentHash, storeDraft } from '../../models/pages/drafts';
 import { Page } from '../../models/pages/schemas/page';
 import { PageHistory } from '../../models/pages/schemas/pageHistory';
 import { actorOf, makeItem } from '../helpers/factories';
@@ -72,7 +73,40 @@ describe('savePage and live documents', () => {
       content: 'from rest',
       byUid: actor.uid,
       origin: 'rest',
+      hasDraft: false,
     });
+  });
+
+  test('the bridge learns whether the page has a stored draft (none until one is stored)', async () => {
+    const { saves, bridge } = recordingBridge();
+    connectLiveDocuments(bridge);
+    const { page } = await savePage(
+      actor,
+      { pageId: 0, itemId, title: 'Drafted', content: 'v0' },
+      { origin: 'rest' },
+    );
+    const save = (content: string) =>
+      savePage(
+        actor,
+        { pageId: page.page_id, itemId, title: 'Drafted', content },
+        { origin: 'rest' },
+      );
+    await save('v1');
+    await storeDraft({
+      pageId: page.page_id,
+      itemId,
+      state: new Uint8Array(),
+      text: 'v1 and more',
+      baseHash: contentHash('v1'),
+      byUid: actor.uid,
+    });
+    await save('v2');
+    await save('v3');
+    expect(saves.map((s) => [s.content, s.hasDraft])).toEqual([
+      ['v1', false],
+      ['v2', true],
+      ['v3', true],
+    ]);
   });
 
   test('a failing bridge does not fail the save: the version and the new text are stored', async () => {

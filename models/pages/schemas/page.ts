@@ -36,6 +36,11 @@ export interface PageDoc {
   ext_info: string;
   is_draft: number;
   page_custom_id: string;
+  /**
+   * 1 once the page has a stored collaborative draft (models/pages/drafts.ts): a save of a page
+   * without one skips bringing a draft up to date (one query fewer per save). Absent = none.
+   */
+  has_draft?: number;
 }
 
 const pageSchema = new Schema<PageDoc>(
@@ -55,6 +60,7 @@ const pageSchema = new Schema<PageDoc>(
     ext_info: { type: String, default: '' },
     is_draft: { type: Number, default: 0 },
     page_custom_id: { type: String, default: '' },
+    has_draft: { type: Number },
   },
   { collection: 'page', versionKey: false },
 );

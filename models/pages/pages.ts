@@ -27,7 +27,7 @@ import {
   watchPageWrite,
 } from './pageAccess';
 import { checkPageQuota } from './pageQuota';
-import { historyVersionCount, recordVersion, versionsToDrop } from './pageHistory';
+import { historyVersionCount, recordVersion } from './pageHistory';
 import { moveToRecycleBin } from './recycle';
 import { Catalog } from '../catalogs/schemas';
 import { Item } from '../items/schemas';
@@ -268,13 +268,14 @@ async function writePage(
   now: number,
   options: { origin: SaveOrigin },
 ): Promise<SavePageResult> {
-  // The version's and the log row's ids, and the bounds of their trims, are found while the page
-  // is written: a save then waits for two journal flushes in a row (the page, then everything
-  // else at once), not four. A failed save leaves a gap in those ids, as a failed insert does in
-  // any counter.
+  // The version's and the log row's ids (and the log trim's bound, when this row trims) are
+  // found while the page is written: a save then waits for two journal flushes in a row (the
+  // page, then everything else at once), not four. The version trim needs no query: the page
+  // write itself numbers the version (`history_seq`). A failed save leaves a gap in those ids,
+  // as a failed insert does in any counter.
   const planned = Promise.all([
     existing ? nextId('page_history_id') : 0,
-    existing ? historyVersionCount().then((keep) => versionsToDrop(existing.page_id, keep)) : null,
+    existing ? historyVersionCount() : 0,
     planLogRow(input.itemId),
   ]);
   planned.catch(() => {}); // awaited below unless the page write fails first
@@ -288,14 +289,14 @@ async function writePage(
     throw error;
   }
   const created = !existing;
-  const [historyId, versionsUpTo, logRow] = await planned;
+  const [historyId, keepVersions, logRow] = await planned;
 
   // Independent writes, all done before the answer: together they share the engine's group
   // commits instead of waiting for one disk flush each. The live document (an open editor's, or
   // the stored draft) takes the saved text alongside.
   const { liveDocuments } = plugs();
   await Promise.all([
-    before ? recordVersion(before, { id: historyId, dropUpTo: versionsUpTo }) : undefined,
+    before ? recordVersion(before, { id: historyId, keep: keepVersions }) : undefined,
     logChange(
       {
         uid: actor.uid,
@@ -363,11 +364,14 @@ async function updateExisting(
   // each keep the text they replaced.
   const before = await Page.findOneAndUpdate(
     { page_id: existing.page_id, item_id: existing.item_id, is_del: 0 },
-    { $set: fields },
+    { $set: fields, $inc: { history_seq: 1 } },
     { returnDocument: 'before', projection: { _id: 0 } },
   ).lean<PageDoc>();
   if (!before) throw pageMissing();
-  return { page: { ...before, ...fields }, before };
+  return {
+    page: { ...before, ...fields, history_seq: (before.history_seq ?? 0) + 1 },
+    before,
+  };
 }
 
 async function insertNew(itemId: number, fields: PageFields, now: number): Promise<PageDoc> {
@@ -383,6 +387,7 @@ async function insertNew(itemId: number, fields: PageFields, now: number): Promi
     ext_info: '',
     is_draft: 0,
     page_custom_id: '',
+    history_seq: 0,
     ...fields,
   };
   await Page.create(doc);

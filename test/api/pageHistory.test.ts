@@ -7,6 +7,7 @@ import { describe, expect, test } from '@jest/globals';
 import { unescapeFromClient } from '../../models/pages/pageContent';
 import { LOG_TRIM_EVERY, MAX_ROWS } from '../../models/items/changeLog';
 import { ItemChangeLog } from '../../models/items/schemas/itemChangeLog';
+import { Page } from '../../models/pages/schemas/page';
 import { PageHistory } from '../../models/pages/schemas/pageHistory';
 import { nextId, raiseCounter } from '../../models/platform/counters';
 import { deleteSetting, setSetting } from '../../models/settings/settings';
@@ -123,6 +124,43 @@ describe('page/history', () => {
     expect(rows[0].op_action_type).toBe('update');
     expect(rows[0].op_object_id).toBeGreaterThanOrEqual(5);
     expect(rows.length).toBeLessThan(MAX_ROWS + LOG_TRIM_EVERY);
+  });
+
+  test('versions stored before pages numbered them are kept and trimmed in order with the new ones', async () => {
+    const page = await makePage(suite.owner, suite.itemId, { content: 'now' });
+    // As an earlier version left it: 24 versions without a number, the page without a sequence.
+    const firstId = (await nextId('page_history_id')) + 1;
+    await raiseCounter('page_history_id', firstId + 24);
+    await PageHistory.insertMany(
+      Array.from({ length: 24 }, (_, i) => ({
+        page_history_id: firstId + i,
+        page_id: page.page_id,
+        item_id: suite.itemId,
+        page_title: `old ${i}`,
+        page_content: `old ${i}`,
+        addtime: 1_700_000_000 + i,
+      })),
+    );
+    await Page.updateOne({ page_id: page.page_id }, { $unset: { history_seq: 1 } });
+    const listed = async () =>
+      (
+        await suite.server.api.ok<Array<{ page_title: string }>>('page/history', {
+          page_id: page.page_id,
+        })
+      ).map((v) => v.page_title);
+    const stored = async () =>
+      (await PageHistory.find({ page_id: page.page_id }).sort({ page_history_id: -1 }).lean()).map(
+        (v) => v.page_title,
+      );
+    const old = (from: number, to: number) =>
+      Array.from({ length: from - to + 1 }, (_, i) => `old ${from - i}`);
+
+    await updatePage(suite.owner, page, 'v1', 'new 1');
+    expect(await stored()).toEqual([page.page_title, ...old(23, 5)]);
+    expect(await listed()).toEqual(await stored());
+    for (let n = 2; n <= 4; n++) await updatePage(suite.owner, page, `v${n}`, `new ${n}`);
+    expect(await stored()).toEqual(['new 3', 'new 2', 'new 1', page.page_title, ...old(23, 8)]);
+    expect(await listed()).toEqual(await stored());
   });
 
   test('retention follows the history_version_count site setting', async () => {

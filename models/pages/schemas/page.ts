@@ -41,6 +41,13 @@ export interface PageDoc {
    * without one skips bringing a draft up to date (one query fewer per save). Absent = none.
    */
   has_draft?: number;
+  /**
+   * Versions stored for this page so far (models/pages/pageHistory.ts), bumped by the very write
+   * that replaces a version. Absent on pages from before it existed.
+   */
+  history_seq?: number;
+  /** The lowest `version_seq` its versions from before the sequence got (≤ 0); absent: 1. */
+  history_low?: number;
 }
 
 const pageSchema = new Schema<PageDoc>(
@@ -61,6 +68,8 @@ const pageSchema = new Schema<PageDoc>(
     is_draft: { type: Number, default: 0 },
     page_custom_id: { type: String, default: '' },
     has_draft: { type: Number },
+    history_seq: { type: Number },
+    history_low: { type: Number },
   },
   { collection: 'page', versionKey: false },
 );

@@ -404,6 +404,10 @@ async function touchItem(
 ): Promise<void> {
   const rename = !created && access.item.item_type === 2 && page.page_title.trim() !== '';
   const name = rename ? page.page_title.trim().slice(0, MAX_ITEM_NAME) : undefined;
+  // The kept item follows every save's `at` (models/access), and never runs ahead of the
+  // database: when it is at `now` already (another save this second), the `$max` would change
+  // nothing — most saves under a stream of them skip the write.
+  if (name === undefined && (access.item.last_update_time ?? 0) >= now) return;
   // $max: concurrent saves leave the latest time whatever order they land in, so the read
   // models can patch their copy from each `page.saved` (`at`) instead of reloading the item.
   await Item.updateOne(

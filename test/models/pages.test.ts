@@ -9,6 +9,7 @@ import { events } from '../../models/platform';
 import { type DomainEvents } from '../../models/platform/events';
 import { connectLiveDocuments, savePage, type LivePageDocuments } from '../../models/pages/pages';
 import { contentHash, storeDraft } from '../../models/pages/drafts';
+import { Item } from '../../models/items/schemas';
 import { Page } from '../../models/pages/schemas/page';
 import { PageHistory } from '../../models/pages/schemas/pageHistory';
 import { actorOf, makeItem } from '../helpers/factories';
@@ -173,5 +174,35 @@ describe('savePage and live documents', () => {
     const final = (await Page.findOne({ page_id: page.page_id }).lean())!.page_content;
     expect(versions).toHaveLength(3);
     expect(new Set([...versions, final])).toEqual(new Set(['base', 'x', 'y', 'z']));
+  });
+});
+
+describe("the item's last_update_time", () => {
+  test('each save moves it to the save time, never back, however many saves share a second', async () => {
+    const user = await makeUser();
+    const { item_id } = await makeItem(user);
+    const owner = await actorOf(user);
+    const base = (await Item.findOne({ item_id }).lean())!.last_update_time + 100;
+    const { page } = await savePage(
+      owner,
+      { pageId: 0, itemId: item_id, title: 'Timed', content: 'v0' },
+      { origin: 'rest', now: base },
+    );
+    const update = (content: string, now: number) =>
+      savePage(
+        owner,
+        { pageId: page.page_id, itemId: item_id, title: 'Timed', content },
+        { origin: 'rest', now },
+      );
+    const stored = async () => (await Item.findOne({ item_id }).lean())!.last_update_time;
+    await update('v1', base);
+    await update('v2', base);
+    expect(await stored()).toBe(base);
+    await update('v3', base + 7);
+    expect(await stored()).toBe(base + 7);
+    await update('v4', base + 3);
+    expect(await stored()).toBe(base + 7);
+    await update('v5', base + 8);
+    expect(await stored()).toBe(base + 8);
   });
 });

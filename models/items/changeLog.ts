@@ -61,17 +61,23 @@ export async function logChange(entry: ChangeEntry, planned?: PlannedLogRow): Pr
   if (!(entry.uid > 0) || !(entry.itemId > 0)) return;
   const id = planned?.id ?? (await nextId('item_change_log_id'));
   await Promise.all([
-    ItemChangeLog.create({
-      id,
-      uid: entry.uid,
-      item_id: entry.itemId,
-      op_action_type: entry.action,
-      op_object_type: entry.object,
-      op_object_id: entry.objectId ?? 0,
-      op_object_name: (entry.objectName ?? '').slice(0, 500),
-      remark: (entry.remark ?? '').slice(0, 1000),
-      optime: formatNow(),
-    }),
+    // Lean: the row is complete as built here (no document, no validation round).
+    ItemChangeLog.insertMany(
+      [
+        {
+          id,
+          uid: entry.uid,
+          item_id: entry.itemId,
+          op_action_type: entry.action,
+          op_object_type: entry.object,
+          op_object_id: entry.objectId ?? 0,
+          op_object_name: (entry.objectName ?? '').slice(0, 500),
+          remark: (entry.remark ?? '').slice(0, 1000),
+          optime: formatNow(),
+        },
+      ],
+      { lean: true },
+    ),
     (planned
       ? Promise.resolve(planned.dropUpTo)
       : trims(id)

@@ -9,7 +9,7 @@
 import type { Actor } from '../access';
 import { errors } from '../platform';
 import { requirePage } from './pageAccess';
-import { Page, type PageDoc } from './schemas/page';
+import { DEFAULT_PAGE_ORDER, Page, type PageDoc } from './schemas/page';
 import { PageHistory, type PageHistoryDoc } from './schemas/pageHistory';
 import { getSiteSettings } from '../settings';
 
@@ -33,21 +33,28 @@ export async function recordVersion(
   const seq = (previous.history_seq ?? 0) + 1;
   const keep = Math.max(planned.keep, 1);
   await Promise.all([
-    PageHistory.create({
-      page_history_id: planned.id,
-      page_id: previous.page_id,
-      item_id: previous.item_id,
-      cat_id: previous.cat_id,
-      page_title: previous.page_title,
-      page_content: previous.page_content,
-      page_comments: previous.page_comments,
-      s_number: previous.s_number,
-      addtime: previous.addtime,
-      author_uid: previous.author_uid,
-      author_username: previous.author_username,
-      ext_info: previous.ext_info,
-      version_seq: seq,
-    }),
+    // Lean: the row is built here field by field (with the schema's defaults for fields rows
+    // from older data may lack), so mongoose's document and validation add nothing.
+    PageHistory.insertMany(
+      [
+        {
+          page_history_id: planned.id,
+          page_id: previous.page_id,
+          item_id: previous.item_id,
+          cat_id: previous.cat_id ?? 0,
+          page_title: previous.page_title ?? '',
+          page_content: previous.page_content ?? '',
+          page_comments: previous.page_comments ?? '',
+          s_number: previous.s_number ?? DEFAULT_PAGE_ORDER,
+          addtime: previous.addtime,
+          author_uid: previous.author_uid ?? 0,
+          author_username: previous.author_username ?? '',
+          ext_info: previous.ext_info ?? '',
+          version_seq: seq,
+        },
+      ],
+      { lean: true },
+    ),
     // Nothing to drop while the oldest stored version is among the newest `keep`.
     (previous.history_seq === undefined
       ? numberEarlierVersions(previous.page_id)

@@ -163,6 +163,19 @@ describe('page/history', () => {
     expect(await listed()).toEqual(await stored());
   });
 
+  test('a version of a page from older data lacking optional fields lists them as empty', async () => {
+    const page = await makePage(suite.owner, suite.itemId, { content: 'old row' });
+    await Page.updateOne(
+      { page_id: page.page_id },
+      { $unset: { page_comments: 1, ext_info: 1, author_username: 1 } },
+    );
+    await updatePage(suite.owner, page, 'new row');
+    const [version] = await suite.server.api.ok<Array<Record<string, string>>>('page/history', {
+      page_id: page.page_id,
+    });
+    expect(version).toMatchObject({ page_comments: '', ext_info: '', author_username: '' });
+  });
+
   test('retention follows the history_version_count site setting', async () => {
     const page = await makePage(suite.owner, suite.itemId, { content: 'v0' });
     try {

@@ -11,7 +11,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { build } from 'esbuild';
+import { build, type BuildOptions } from 'esbuild';
 import { ROOT } from './paths';
 import { buildInto, newestMtime } from './webBuild';
 
@@ -35,25 +35,30 @@ export function serverBuildIsStale(root: string): boolean {
   return sources > built.mtimeMs;
 }
 
+/** esbuild's options for the bundle of `root` written to `outdir` (the tests read them too). */
+export function serverBuildOptions(root: string, outdir: string): BuildOptions {
+  return {
+    absWorkingDir: root,
+    entryPoints: Object.fromEntries(
+      Object.entries(SERVER_ENTRIES).map(([name, source]) => [name, path.join(root, source)]),
+    ),
+    bundle: true,
+    // Chunks sit beside the entries, one folder below the root: scripts/paths.ts finds the
+    // root from there as it does from scripts/.
+    splitting: true,
+    chunkNames: '[name]-[hash]',
+    format: 'esm',
+    platform: 'node',
+    target: 'node20',
+    packages: 'external',
+    outdir,
+    logLevel: 'warning',
+  };
+}
+
 export async function buildServer(root: string): Promise<void> {
   await buildInto(path.join(root, 'dist-server'), 'serve.js', async (into) => {
-    await build({
-      absWorkingDir: root,
-      entryPoints: Object.fromEntries(
-        Object.entries(SERVER_ENTRIES).map(([name, source]) => [name, path.join(root, source)]),
-      ),
-      bundle: true,
-      // Chunks sit beside the entries, one folder below the root: scripts/paths.ts finds the
-      // root from there as it does from scripts/.
-      splitting: true,
-      chunkNames: '[name]-[hash]',
-      format: 'esm',
-      platform: 'node',
-      target: 'node20',
-      packages: 'external',
-      outdir: into,
-      logLevel: 'warning',
-    });
+    await build(serverBuildOptions(root, into));
   });
 }
 

@@ -3,10 +3,11 @@
  * settings, the version, QR codes for share links, and the image captcha.
  */
 import { existsSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { crc32, deflateSync } from 'node:zlib';
-import QRCode from 'qrcode';
+import type QRCodeLib from 'qrcode';
 import { defineController } from '../registry';
 import { errors, failure } from '../../models/platform';
 import { captchaImage, createCaptcha } from '../../models/accounts';
@@ -76,6 +77,8 @@ function pngChunk(type: string, data: Buffer): Buffer {
  * anonymous endpoint.
  */
 export function qrCodePng(text: string, scale: number): Buffer {
+  // qrcode (CommonJS) loads with the first code drawn, not when a process starts.
+  const QRCode = createRequire(import.meta.url)('qrcode') as typeof QRCodeLib;
   const { modules } = QRCode.create(text, { errorCorrectionLevel: 'H' });
   const width = (modules.size + QR_MARGIN * 2) * scale;
   const rowBytes = Math.ceil(width / 8);

@@ -10,7 +10,7 @@
  * (ShowDoc overwrote it with the LDAP one); TLS certificates are checked on ldaps.
  */
 import { randomBytes } from 'node:crypto';
-import { Client, EqualityFilter } from 'ldapts';
+import type { Client } from 'ldapts';
 import type { Actor } from '../access';
 import { errors } from '../platform';
 import { decodeJsonOption, getSetting, prepareLdapConfig, setSettings } from '../settings';
@@ -56,7 +56,8 @@ function ldapFormOf(form: Record<string, unknown> | null): LdapForm | null {
 }
 
 /** The filter for one user: the placeholder filled (escaped), or the filter AND user_field=name. */
-function userFilter(form: LdapForm, username: string): string {
+async function userFilter(form: LdapForm, username: string): Promise<string> {
+  const { EqualityFilter } = await import('ldapts');
   const match = new EqualityFilter({ attribute: form.user_field, value: username }).toString();
   if (form.search_filter.includes(USER_PLACEHOLDER)) {
     const escaped = match.slice(match.indexOf('=') + 1, -1);
@@ -66,7 +67,9 @@ function userFilter(form: LdapForm, username: string): string {
   return `(&${base}${match})`;
 }
 
-export function clientFor(form: LdapForm): Client {
+/** A directory client; ldapts loads with the first LDAP call, not when a process starts. */
+export async function clientFor(form: LdapForm): Promise<Client> {
+  const { Client } = await import('ldapts');
   const scheme = form.port === 636 ? 'ldaps' : 'ldap';
   return new Client({
     url: `${scheme}://${form.host}:${form.port}`,
@@ -81,13 +84,13 @@ async function directoryCheck(
   username: string,
   password: string,
 ): Promise<{ dn: string; name: string } | null> {
-  const search = clientFor(form);
+  const search = await clientFor(form);
   let entry: Record<string, unknown> | undefined;
   try {
     if (form.bind_dn) await search.bind(form.bind_dn, form.bind_password);
     const { searchEntries } = await search.search(form.base_dn, {
       scope: 'sub',
-      filter: userFilter(form, username),
+      filter: await userFilter(form, username),
       sizeLimit: 2,
     });
     // An ambiguous name logs nobody in.
@@ -96,7 +99,7 @@ async function directoryCheck(
   } finally {
     await search.unbind().catch(() => undefined);
   }
-  const user = clientFor(form);
+  const user = await clientFor(form);
   try {
     await user.bind(String(entry.dn), password);
   } catch {
@@ -154,7 +157,7 @@ export async function saveLdapConfig(actor: Actor, open: unknown, rawForm: unkno
   if (values.ldap_open === '1') {
     const form = ldapFormOf(decodeJsonOption(values.ldap_form ?? (await getSetting('ldap_form'))));
     if (!form) throw errors.ldap('The LDAP settings are incomplete');
-    const client = clientFor(form);
+    const client = await clientFor(form);
     try {
       if (form.bind_dn) await client.bind(form.bind_dn, form.bind_password);
       await client.search(form.base_dn, { scope: 'base', sizeLimit: 1 });

@@ -54,7 +54,7 @@ function firstValue(entry: Record<string, unknown>, field: string): string {
 }
 
 async function directoryEntries(form: LdapForm): Promise<Record<string, unknown>[]> {
-  const client = clientFor(form);
+  const client = await clientFor(form);
   try {
     try {
       if (form.bind_dn) await client.bind(form.bind_dn, form.bind_password);

@@ -9,7 +9,7 @@
  * The key goes to the HTTP client and nowhere else: the client's logging is off, and a message
  * the service sends back has the key cut out before the browser sees it.
  */
-import OpenAI from 'openai';
+import type OpenAIClient from 'openai';
 import { type Actor } from '../access';
 import { errors, isApiError, throttle } from '../platform';
 import { type AiService, getAiService } from '../settings';
@@ -46,7 +46,7 @@ function redacted(text: string, key: string): string {
   return key ? text.split(key).join('***') : text;
 }
 
-function failureOf(error: unknown, service: AiService): StreamError {
+function failureOf(error: unknown, service: AiService, OpenAI: typeof OpenAIClient): StreamError {
   if (error instanceof OpenAI.APIConnectionTimeoutError)
     return streamError(10005, `The AI service did not answer within ${TIMEOUT_MS / 1000} s`);
   if (error instanceof OpenAI.APIConnectionError)
@@ -89,6 +89,8 @@ export async function writeAiAnswer(actor: Actor, content: string, sink: EventSi
     sink.send(refused);
     return;
   }
+  // The client library loads with the first question, not when a process starts.
+  const { default: OpenAI } = await import('openai');
   const client = new OpenAI({
     apiKey: service.key,
     baseURL: `${service.host}/v1`,
@@ -116,6 +118,6 @@ export async function writeAiAnswer(actor: Actor, content: string, sink: EventSi
     sink.send('[DONE]');
   } catch (error) {
     if (sink.signal.aborted) return;
-    sink.send(failureOf(error, service));
+    sink.send(failureOf(error, service, OpenAI));
   }
 }

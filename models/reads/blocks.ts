@@ -7,7 +7,7 @@
  * trick), so the longest common subsequence is the library's, not ours.
  */
 import diff from 'fast-diff';
-import MarkdownIt from 'markdown-it';
+import type MarkdownIt from 'markdown-it';
 
 const LEAVES = new Set([
   'paragraph_open',
@@ -40,12 +40,20 @@ export interface BlockChanges {
 /** Past this many blocks (both versions) every block of the newer one counts as changed. */
 const MAX_BLOCKS = 50_000;
 
-const parser = new MarkdownIt({ html: true, breaks: true, linkify: true });
+let parser: Promise<MarkdownIt> | undefined;
 
-export function splitBlocks(markdown: string): Block[] {
+/** markdown-it loads on the first comparison, not when a process starts. */
+function blockParser(): Promise<MarkdownIt> {
+  parser ??= import('markdown-it').then(
+    ({ default: Parser }) => new Parser({ html: true, breaks: true, linkify: true }),
+  );
+  return parser;
+}
+
+export async function splitBlocks(markdown: string): Promise<Block[]> {
   const lines = markdown.split(/\r\n|\r|\n/);
   const out: Block[] = [];
-  for (const token of parser.parse(markdown, {})) {
+  for (const token of (await blockParser()).parse(markdown, {})) {
     if (!LEAVES.has(token.type) || !token.map) continue;
     const [start, end] = token.map;
     out.push({ line: start, text: lines.slice(start, end).join('\n').trim() });
@@ -54,9 +62,8 @@ export function splitBlocks(markdown: string): Block[] {
 }
 
 /** The blocks of `current` that are new or different compared with `previous`. */
-export function changedBlocks(previous: string, current: string): BlockChanges {
-  const before = splitBlocks(previous);
-  const after = splitBlocks(current);
+export async function changedBlocks(previous: string, current: string): Promise<BlockChanges> {
+  const [before, after] = await Promise.all([splitBlocks(previous), splitBlocks(current)]);
   const codes = new Map<string, string>();
   // One BMP character per distinct block text (surrogates skipped: fast-diff counts UTF-16 units).
   const encode = (blocks: Block[]) =>

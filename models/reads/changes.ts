@@ -86,7 +86,7 @@ export async function pageChanges(
   const authors = new Map<number, string>([[page.author_uid, page.author_username]]);
   for (const row of later)
     if (!authors.has(row.author_uid)) authors.set(row.author_uid, row.author_username);
-  const { blocks, removed } = changedBlocks(base?.page_content ?? '', page.page_content);
+  const { blocks, removed } = await changedBlocks(base?.page_content ?? '', page.page_content);
   return {
     changed: true,
     since,

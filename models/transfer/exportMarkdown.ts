@@ -4,7 +4,7 @@
  * it: page text HTML-escaped, which ShowDoc's and Quire's importers decode once). Unlike ShowDoc,
  * no password, member or token goes into the file. RunApi items have no Markdown export.
  */
-import { strToU8, zipSync, type Zippable } from 'fflate';
+import type { Zippable } from 'fflate';
 import { type Actor } from '../access';
 import { escapeForClient } from '../pages';
 import { errors } from '../platform';
@@ -58,7 +58,7 @@ function addLevel(files: Zippable, taken: Set<string>, base: string, level: Expo
   };
   for (const page of level.pages) {
     const name = unique(safeFileName(page.page_title || '未命名'), '.md');
-    files[base + name] = strToU8(page.page_content);
+    files[base + name] = Buffer.from(page.page_content);
   }
   for (const cat of level.catalogs) {
     const dir = unique(safeFileName(cat.cat_name || '目录'), '');
@@ -87,8 +87,10 @@ export async function exportMarkdown(
     item_description: item.item_description ?? '',
     pages: escapedTree(tree),
   };
-  const files: Zippable = { 'info.json': strToU8(JSON.stringify(info)) };
+  const files: Zippable = { 'info.json': Buffer.from(JSON.stringify(info)) };
   addLevel(files, new Set(['info.json']), '', tree);
   await logItemExport(actor, item);
+  // fflate loads with the first export, not when a process starts.
+  const { zipSync } = await import('fflate');
   return { fileName: 'showdoc.zip', zip: zipSync(files, { level: 6 }) };
 }

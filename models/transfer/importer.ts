@@ -8,7 +8,6 @@
  * overwrites one. Progress goes to the importing user's sockets while it runs.
  */
 import { readFile } from 'node:fs/promises';
-import { parse as parseYaml } from 'yaml';
 import { requireAction, type Actor } from '../access';
 import { insertItem, MAX_ITEM_NAME } from '../items';
 import { MAX_TITLE_LENGTH, savePage } from '../pages';
@@ -63,7 +62,9 @@ function parseJson(text: string): Record<string, unknown> {
   throw errors.failed('The file is not valid JSON');
 }
 
-function parseYamlDoc(text: string): Record<string, unknown> {
+/** The YAML parser loads with the first YAML import, not when a process starts. */
+async function parseYamlDoc(text: string): Promise<Record<string, unknown>> {
+  const { parse: parseYaml } = await import('yaml');
   try {
     const value: unknown = parseYaml(text, { maxAliasCount: 100 });
     if (value && typeof value === 'object' && !Array.isArray(value))
@@ -110,7 +111,7 @@ export async function planImport(input: ImportInput): Promise<ImportPlan> {
   if (name.endsWith('.json'))
     return specPlan(parseJson(await readText(input.path, input.size)), runApi);
   if (name.endsWith('.yaml') || name.endsWith('.yml'))
-    return specPlan(parseYamlDoc(await readText(input.path, input.size)), runApi);
+    return specPlan(await parseYamlDoc(await readText(input.path, input.size)), runApi);
   if (name.endsWith('.md') || name.endsWith('.markdown'))
     return planFromMarkdownFile(input.fileName, await readText(input.path, input.size));
   throw errors.failed('Only .zip, .json, .yaml/.yml and .md files can be imported');

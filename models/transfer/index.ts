@@ -2,6 +2,7 @@
  * Data in and out: the open API (key-authenticated scripts), code-comment sync, exports and
  * imports. The public face of the transfer domain.
  */
+import type { exportHtml as HtmlExport } from './exportHtml';
 import type { exportWord as WordExport } from './exportWord';
 
 export * from './openApi';
@@ -16,7 +17,15 @@ export async function exportWord(
 ): ReturnType<typeof WordExport> {
   return (await import('./exportWord')).exportWord(...args);
 }
-export { DAILY_LIMIT as HTML_EXPORT_DAILY_LIMIT, exportHtml } from './exportHtml';
+/**
+ * Offline HTML export; its module (markdown-it, sanitize-html, fflate) loads on the first export,
+ * not at start.
+ */
+export async function exportHtml(
+  ...args: Parameters<typeof HtmlExport>
+): ReturnType<typeof HtmlExport> {
+  return (await import('./exportHtml')).exportHtml(...args);
+}
 export {
   checkImportTarget,
   importFile,

@@ -5,7 +5,7 @@
  * zip bomb before anything is inflated. Nothing is written to disk: the wanted entries are read
  * into memory (bounded by the limits).
  */
-import yauzl, { type Entry, type ZipFile } from 'yauzl';
+import type { Entry, ZipFile } from 'yauzl';
 import { ApiError, errors } from '../platform';
 
 export interface ZipLimits {
@@ -36,7 +36,9 @@ function refuse(message: string): ApiError {
   return errors.failed(message);
 }
 
-function openZip(filePath: string): Promise<ZipFile> {
+/** yauzl loads with the first zip read, not when a process starts. */
+async function openZip(filePath: string): Promise<ZipFile> {
+  const { default: yauzl } = await import('yauzl');
   return new Promise((resolve, reject) => {
     yauzl.open(
       filePath,

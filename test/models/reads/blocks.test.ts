@@ -6,7 +6,7 @@ import { describe, expect, test } from '@jest/globals';
 import { changedBlocks, splitBlocks } from '../../../models/reads/blocks';
 
 describe('splitting Markdown into blocks', () => {
-  test('headings, paragraphs, list items, table rows, code and rules are blocks', () => {
+  test('headings, paragraphs, list items, table rows, code and rules are blocks', async () => {
     const source = [
       '# Title',
       '',
@@ -23,7 +23,7 @@ describe('splitting Markdown into blocks', () => {
       '',
       '---',
     ].join('\n');
-    expect(splitBlocks(source).map((b) => [b.line, b.text])).toEqual([
+    expect((await splitBlocks(source)).map((b) => [b.line, b.text])).toEqual([
       [0, '# Title'],
       [2, '- one'],
       [3, '- two'],
@@ -36,10 +36,10 @@ describe('splitting Markdown into blocks', () => {
 });
 
 describe('comparing two versions', () => {
-  test('an edited paragraph is changed, a new one added, and moved-around text is matched', () => {
+  test('an edited paragraph is changed, a new one added, and moved-around text is matched', async () => {
     const before = 'Intro\n\nKept\n\nOld wording\n\nTail';
     const after = 'Intro\n\nKept\n\nNew wording\n\nTail\n\nAppendix';
-    expect(changedBlocks(before, after)).toEqual({
+    expect(await changedBlocks(before, after)).toEqual({
       blocks: [
         { line: 4, kind: 'changed' },
         { line: 8, kind: 'added' },
@@ -48,23 +48,25 @@ describe('comparing two versions', () => {
     });
   });
 
-  test('a removed block is counted, nothing highlighted for it', () => {
-    expect(changedBlocks('A\n\nB\n\nC', 'A\n\nC')).toEqual({ blocks: [], removed: 1 });
+  test('a removed block is counted, nothing highlighted for it', async () => {
+    expect(await changedBlocks('A\n\nB\n\nC', 'A\n\nC')).toEqual({ blocks: [], removed: 1 });
   });
 
-  test('a changed table row is the row, not the whole table', () => {
+  test('a changed table row is the row, not the whole table', async () => {
     const table = (x: string) => `| a | b |\n|---|---|\n| 1 | 2 |\n| ${x} | 4 |`;
-    expect(changedBlocks(table('3'), table('9')).blocks).toEqual([{ line: 3, kind: 'changed' }]);
+    expect((await changedBlocks(table('3'), table('9'))).blocks).toEqual([
+      { line: 3, kind: 'changed' },
+    ]);
   });
 
-  test('against an empty version everything is added', () => {
-    expect(changedBlocks('', '# T\n\nText').blocks).toEqual([
+  test('against an empty version everything is added', async () => {
+    expect((await changedBlocks('', '# T\n\nText')).blocks).toEqual([
       { line: 0, kind: 'added' },
       { line: 2, kind: 'added' },
     ]);
   });
 
-  test('identical versions have no changes', () => {
-    expect(changedBlocks('Same\n\ntext', 'Same\n\ntext')).toEqual({ blocks: [], removed: 0 });
+  test('identical versions have no changes', async () => {
+    expect(await changedBlocks('Same\n\ntext', 'Same\n\ntext')).toEqual({ blocks: [], removed: 0 });
   });
 });

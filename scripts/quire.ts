@@ -46,7 +46,7 @@ import {
   configureUpdateFeed,
 } from '../models/platform';
 import { attachRealtime, type RealtimeService } from '../realtime';
-import { startRecyclePurge } from '../models/pages';
+import { flagPagesWithDrafts, startRecyclePurge } from '../models/pages';
 import { startComments } from '../models/comments';
 import { startAttachments } from '../models/files';
 import { startNotifications } from '../models/notices';
@@ -252,8 +252,10 @@ async function startInContext(
           { usernames: names },
           'accounts whose usernames differ only in letter case: each logs in only with its exact spelling; rename all but one',
         );
-    // The lead worker starts before the others (scripts/cluster/primary.ts), so one admin.
+    // The lead worker starts before the others (scripts/cluster/primary.ts), so one admin, and
+    // drafts stored by earlier versions flag their pages before any save reads the flag.
     if (servesApi && lead) await ensureFirstAdmin({ adminPassword: config.adminPassword, print });
+    if (lead) await flagPagesWithDrafts();
     stopAttachments = await startAttachments({ dataDir: config.dataDir });
   } catch (error) {
     await realtime.close();

@@ -26,6 +26,7 @@ import {
   keepWrittenPage,
   watchPageWrite,
 } from './pageAccess';
+import { markDraftSaved } from './drafts';
 import { checkPageQuota } from './pageQuota';
 import { historyVersionCount, recordVersion } from './pageHistory';
 import { moveToRecycleBin } from './recycle';
@@ -322,7 +323,11 @@ async function writePage(
           })
           // The bridge reports its own failures; the stored version stands.
           .catch(() => {})
-      : undefined,
+      : // No documents in this process (a worker other than the lead, the API role): a stored
+        // draft that now equals the saved text is saved, as the bridge would have marked it.
+        !created && options.origin !== 'collab' && before?.has_draft === 1
+        ? markDraftSaved(page.page_id, page.page_content, now)
+        : undefined,
   ]);
   events.publish('page.saved', {
     itemId: page.item_id,

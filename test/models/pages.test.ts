@@ -11,6 +11,7 @@ import { connectLiveDocuments, savePage, type LivePageDocuments } from '../../mo
 import { contentHash, storeDraft } from '../../models/pages/drafts';
 import { Item } from '../../models/items/schemas';
 import { Page } from '../../models/pages/schemas/page';
+import { PageDraft } from '../../models/pages/schemas/pageDraft';
 import { PageHistory } from '../../models/pages/schemas/pageHistory';
 import { actorOf, makeItem } from '../helpers/factories';
 import { startTestServer, type TestServer } from '../helpers/server';
@@ -108,6 +109,38 @@ describe('savePage and live documents', () => {
       ['v2', true],
       ['v3', true],
     ]);
+  });
+
+  test('without live documents in the process (a worker other than the lead) a stored draft equal to the saved text is marked saved; a different one is left', async () => {
+    connectLiveDocuments(null);
+    const draftOf = async (pageId: number) =>
+      (await PageDraft.findOne({ page_id: pageId }, { saved: 1, base_hash: 1, _id: 0 }).lean())!;
+    const pages = await Promise.all(
+      ['Same', 'Other'].map(async (title) => {
+        const { page } = await savePage(
+          actor,
+          { pageId: 0, itemId, title, content: 'v0' },
+          { origin: 'rest' },
+        );
+        await storeDraft({
+          pageId: page.page_id,
+          itemId,
+          state: new Uint8Array(),
+          text: title === 'Same' ? 'v1' : 'v1 and more',
+          baseHash: contentHash('v0'),
+          byUid: actor.uid,
+        });
+        await savePage(
+          actor,
+          { pageId: page.page_id, itemId, title, content: 'v1' },
+          { origin: 'rest' },
+        );
+        return page.page_id;
+      }),
+    );
+    expect(await draftOf(pages[0])).toEqual({ saved: 1, base_hash: contentHash('v1') });
+    expect(await draftOf(pages[1])).toMatchObject({ base_hash: contentHash('v0') });
+    expect((await draftOf(pages[1])).saved).not.toBe(1);
   });
 
   test('a failing bridge does not fail the save: the version and the new text are stored', async () => {

@@ -12,7 +12,7 @@
  * supervisor passes that on and does not restart); 70 after a fatal error outside any request
  * (the supervisor restarts it).
  */
-import { failStart, loadConfigOrExit } from './startup';
+import { collectStartupGarbage, failStart, loadConfigOrExit } from './startup';
 import { watchSupervisor } from './supervisor';
 
 const EXIT_FATAL = 70;
@@ -80,5 +80,8 @@ async function serveOne(): Promise<void> {
     },
   });
   if (stopRequested) stopAndExit();
-  else supervisor.ready(quire.port);
+  else {
+    supervisor.ready(quire.port);
+    collectStartupGarbage();
+  }
 }

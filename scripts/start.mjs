@@ -73,7 +73,8 @@ if (prepared.workers > 1) {
   // A single process is the whole app and keeps V8's default heap sizing.
   const server = superviseProcess({
     script: path.join(dist, 'serve.js'),
-    execArgv: [],
+    // One collection once started (scripts/startup.ts collectStartupGarbage).
+    execArgv: ['--expose-gc'],
     env: process.env,
     print,
   });

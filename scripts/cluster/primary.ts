@@ -45,7 +45,12 @@ const WORKER_STOP_TIMEOUT_MS = 30_000;
  * page/info and item/info as fast or faster (item/info lost ~45% at 25%). Replaces whatever the
  * primary itself runs with.
  */
-const WORKER_NODE_FLAGS = ['--max-semi-space-size=8', '--heap-growing-percent=50'];
+const WORKER_NODE_FLAGS = [
+  '--max-semi-space-size=8',
+  '--heap-growing-percent=50',
+  // One collection once started (scripts/startup.ts collectStartupGarbage).
+  '--expose-gc',
+];
 /**
  * glibc malloc arenas per worker (its default: 8 per core). Node's threads (libuv's pool, V8's
  * GC helpers) each get an arena of their own that keeps its freed pages: measured with the seed
@@ -53,7 +58,7 @@ const WORKER_NODE_FLAGS = ['--max-semi-space-size=8', '--heap-growing-percent=50
  * than 16, at the same CPU per page/save and page/info. An operator's MALLOC_ARENA_MAX wins.
  */
 const WORKER_MALLOC_ARENAS = '2';
-const HEAP_FLAG = /^--(max-semi-space-size|heap-growing-percent)(=|$)/;
+const HEAP_FLAG = /^--(max-semi-space-size|heap-growing-percent|expose-gc)(=|$)/;
 /** A slot whose replacements fail this many times in a row stops everything (`onFatal`). */
 const MAX_FAILED_STARTS = 5;
 
@@ -199,6 +204,8 @@ export async function startPrimary(
         slot.ready = true;
         slot.failedStarts = 0;
         for (const w of waiting.splice(0)) handOver(w.socket, w.head, w.route);
+        // A replacement: the others are serving already.
+        if (started) worker.send({ quire: 'started' } satisfies PrimaryMessage);
         resolve();
       });
       worker.once('exit', (code, signal) => {
@@ -259,6 +266,7 @@ export async function startPrimary(
     await fork(slots[0]);
     await Promise.all(slots.slice(1).map(fork));
     started = true;
+    for (const slot of slots) slot.worker?.send({ quire: 'started' } satisfies PrimaryMessage);
   } catch (error) {
     await stop();
     throw error;

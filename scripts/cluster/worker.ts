@@ -13,6 +13,7 @@ import { installLastResort, trackRequests } from '../../api/lastResort';
 import { socketUriFor } from '../../models/embedded';
 import { engineSocketPath, loadConfig } from '../../models/platform';
 import { startQuire } from '../quire';
+import { collectStartupGarbage } from '../startup';
 import type { PrimaryMessage, WorkerMessage } from './messages';
 import { passOnForeignSessions } from './sessionProxy';
 
@@ -85,6 +86,9 @@ passOnForeignSessions(quire.server, slot, config.dataDir);
 
 const server = quire.server;
 process.on('message', (message: PrimaryMessage, handle?: Socket) => {
+  // Every worker serves: the start-up of all of them (the others' first queries ran in the lead's
+  // engine too) is over.
+  if (message?.quire === 'started') return collectStartupGarbage();
   if (message?.quire !== 'connection' || !handle) return;
   if (stopping) {
     handle.destroy();

@@ -15,14 +15,16 @@
  *
  * The two share only the HTTP server and these deps: `attachCollab(httpServer, deps)`
  * (realtime/collab/index.ts) takes only `/collab` upgrades, Socket.IO only `/socket.io`. The
- * process entry wires this one service, in every role that serves realtime.
+ * process entry wires this one service, in every role that serves realtime. Among worker
+ * processes only the lead (slot 0) gets `/collab` connections (scripts/cluster/route.ts), so only
+ * it loads Hocuspocus and Yjs; the others learn of documents through relayed events.
  */
 import type { Server as HttpServer } from 'node:http';
 import { createAdapter as createClusterAdapter } from '@socket.io/cluster-adapter';
 import type { Redis } from 'ioredis';
 import { Server as SocketServer } from 'socket.io';
 import { type Config, connectRedis, type EventBus, type Logger } from '../models/platform';
-import { attachCollab } from './collab';
+import type { CollabService } from './collab';
 import { startFanout } from './fanout';
 import { createLockExpiry } from './lockExpiry';
 import { createLockGrace } from './lockGrace';
@@ -62,7 +64,11 @@ export function attachRealtime(httpServer: HttpServer, deps: RealtimeDeps): Real
   const lockExpiry = createLockExpiry(io, log);
   setupSockets(io, { logger: log, presence, lockGrace, lockExpiry });
   const stopFanout = startFanout({ io, events: deps.events, presence, lockExpiry, logger: log });
-  const collab = attachCollab(httpServer, deps);
+  // Loaded before the process listens (it awaits `ready`), where documents can open at all.
+  const ownsDocuments = !deps.worker || deps.worker.slot === 0;
+  const collab: Promise<CollabService | undefined> = ownsDocuments
+    ? import('./collab').then(({ attachCollab }) => attachCollab(httpServer, deps))
+    : Promise.resolve(undefined);
 
   const worker = deps.worker;
   if (worker) {
@@ -72,6 +78,7 @@ export function attachRealtime(httpServer: HttpServer, deps: RealtimeDeps): Real
 
   const redisClients: Redis[] = [];
   const ready = (async () => {
+    await collab;
     if (!deps.config.redisUrl) return;
     const pub = await connectRedis(deps.config.redisUrl, 'quire-socketio-pub', log);
     redisClients.push(pub);
@@ -90,7 +97,7 @@ export function attachRealtime(httpServer: HttpServer, deps: RealtimeDeps): Real
     close() {
       closing ??= (async () => {
         // First: it writes the open documents' drafts while the database is still there.
-        await collab.close();
+        await (await collab.catch(() => undefined))?.close();
         stopFanout();
         lockGrace.close();
         lockExpiry.close();

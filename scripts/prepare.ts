@@ -3,7 +3,7 @@
  * validate the configuration, build the web app (dist/) and the server bundle (dist-server/)
  * when they are missing or stale. A configuration error ends here with its message and exit
  * code 1, before any server process is forked or any file is created; exit 0 means "ready to
- * serve" (with the validated worker count sent to start.mjs over IPC). Runs the TypeScript sources under tsx; nothing of it stays in memory while Quire runs.
+ * serve" (with the validated worker count and listening address sent to start.mjs over IPC). Runs the TypeScript sources under tsx; nothing of it stays in memory while Quire runs.
  */
 import fs from 'node:fs';
 import { failStart, loadConfigOrExit } from './startup';
@@ -32,5 +32,10 @@ try {
 } catch (error) {
   failStart(`Could not build the server: ${(error as Error).message}`);
 }
-// start.mjs picks the serving process's Node options by its part (a primary or the whole app).
-process.send?.({ type: 'prepared', workers: config.workers });
+// start.mjs runs one supervised process or becomes the cluster primary, which needs these few
+// settings (it loads no configuration code of its own).
+process.send?.({
+  type: 'prepared',
+  workers: config.workers,
+  cluster: { port: config.port, host: config.host, workers: config.workers, role: config.role },
+});

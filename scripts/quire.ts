@@ -10,8 +10,9 @@
  * is relayed through Redis (models/platform/eventBusRedis.ts), which is what lets the roles run apart.
  *
  * As a worker (WORKERS > 1, scripts/cluster/worker.ts) it does not listen: the primary hands it
- * connections (`server.emit('connection')`), its database is the primary's engine (over the
- * engine's unix socket), the event bus is relayed through the primary unless Redis does it, and
+ * connections (`server.emit('connection')`), its database is the engine the lead worker (slot 0)
+ * runs — the lead opens it as a single process does, the others reach it over its unix socket —,
+ * the event bus is relayed through the primary unless Redis does it, and
  * the jobs that must run once per deployment run in the lead worker (slot 0) only: the first
  * admin, the hourly recycle-bin purge and the username-clash report. Event listeners that write
  * (reminders, comment clean-up) run in every worker, each for its own requests' events.
@@ -45,7 +46,7 @@ import {
   configureUpdateFeed,
 } from '../models/platform';
 import { attachRealtime, type RealtimeService } from '../realtime';
-import { startRecyclePurge } from '../models/pages';
+import { flagPagesWithDrafts, startRecyclePurge } from '../models/pages';
 import { startComments } from '../models/comments';
 import { startAttachments } from '../models/files';
 import { startNotifications } from '../models/notices';
@@ -63,7 +64,7 @@ export interface StartOptions {
   webDistDir?: string;
   /** The instance's name in its context (default: its data directory). */
   name?: string;
-  /** Run as one worker of several (scripts/cluster/): no listening, the primary's engine. */
+  /** Run as one worker of several (scripts/cluster/): no listening; the lead runs the engine. */
   worker?: WorkerOptions;
 }
 
@@ -72,7 +73,7 @@ export interface WorkerOptions {
   slot: number;
   /** The port the primary listens on (for the URL and the log). */
   port: number;
-  /** The primary's engine (empty with MONGODB_URI). */
+  /** The lead worker's engine, for the others (empty for the lead and with MONGODB_URI). */
   engineUri?: string;
 }
 
@@ -251,8 +252,10 @@ async function startInContext(
           { usernames: names },
           'accounts whose usernames differ only in letter case: each logs in only with its exact spelling; rename all but one',
         );
-    // The lead worker starts before the others (scripts/cluster/primary.ts), so one admin.
+    // The lead worker starts before the others (scripts/cluster/primary.ts), so one admin, and
+    // drafts stored by earlier versions flag their pages before any save reads the flag.
     if (servesApi && lead) await ensureFirstAdmin({ adminPassword: config.adminPassword, print });
+    if (lead) await flagPagesWithDrafts();
     stopAttachments = await startAttachments({ dataDir: config.dataDir });
   } catch (error) {
     await realtime.close();

@@ -5,13 +5,14 @@
  * stand-alone too (`node --import tsx scripts/serve.ts`), then without restarts.
  *
  * With WORKERS > 1 this process is the primary of N worker processes (scripts/cluster/): only
- * the engine and the routing load here, the app loads in the workers.
+ * the routing loads here, the app and the engine load in the workers. (`npm start` does not use
+ * this file then: its supervisor process is the primary itself, scripts/start.mjs.)
  *
  * Exit codes: 0 after a clean stop; 1 with a message on stderr when it cannot start (the
  * supervisor passes that on and does not restart); 70 after a fatal error outside any request
  * (the supervisor restarts it).
  */
-import { failStart, loadConfigOrExit } from './startup';
+import { collectStartupGarbage, failStart, loadConfigOrExit } from './startup';
 import { watchSupervisor } from './supervisor';
 
 const EXIT_FATAL = 70;
@@ -22,7 +23,10 @@ const print = (text: string) => process.stdout.write(`${text}\n`);
 
 if (config.workers > 1) {
   const { serveCluster } = await import('./cluster/serveCluster');
-  await serveCluster(config, print);
+  await serveCluster(
+    { port: config.port, host: config.host, workers: config.workers, role: config.role },
+    print,
+  );
 } else await serveOne();
 
 async function serveOne(): Promise<void> {
@@ -76,5 +80,8 @@ async function serveOne(): Promise<void> {
     },
   });
   if (stopRequested) stopAndExit();
-  else supervisor.ready(quire.port);
+  else {
+    supervisor.ready(quire.port);
+    collectStartupGarbage();
+  }
 }

@@ -20,6 +20,8 @@ export const SERVER_ENTRIES = {
   serve: 'scripts/serve.ts',
   worker: 'scripts/cluster/worker.ts',
   supervisor: 'scripts/supervisor.ts',
+  /** The cluster primary `npm start` runs in its own process with WORKERS > 1. */
+  cluster: 'scripts/cluster/serveCluster.ts',
   /** `npm run bench`'s server (scripts/bench/run.ts), measured as `npm start` runs. */
   'bench-server': 'scripts/bench/server.ts',
 } as const;

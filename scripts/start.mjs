@@ -7,9 +7,13 @@
  *    children inherit them).
  * 2. Runs scripts/prepare.ts in a child (under tsx): configuration check, web and server builds
  *    when stale. Its failure (bad configuration: message and exit code 1) is ours.
- * 3. Runs the compiled server (dist-server/serve.js) under the supervisor (scripts/supervisor.ts,
- *    compiled beside it), which restarts it if it dies and passes SIGINT/SIGTERM on for a clean
- *    stop; ends with its exit code.
+ * 3. WORKERS=1: runs the compiled server (dist-server/serve.js) under the supervisor
+ *    (scripts/supervisor.ts, compiled beside it), which restarts it if it dies and passes
+ *    SIGINT/SIGTERM on for a clean stop; ends with its exit code.
+ *    WORKERS > 1: this process becomes the cluster primary (dist-server/cluster.js, from
+ *    scripts/cluster/serveCluster.ts): it routes the connections and relays the events itself,
+ *    and supervises the worker processes (the lead one runs the database engine). One Node
+ *    process fewer than a supervisor above a primary — each carries some 40 MB of its own.
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -22,8 +26,8 @@ const dist = path.join(root, 'dist-server');
 if (fs.existsSync('.env')) process.loadEnvFile('.env');
 
 /**
- * Runs the preparation step; resolves with its exit code (a signal's stop counts as 1) and the
- * worker count of the validated configuration.
+ * Runs the preparation step; resolves with its exit code (a signal's stop counts as 1), the
+ * worker count of the validated configuration and what a cluster primary needs of it.
  */
 function prepare() {
   const child = spawn(
@@ -32,8 +36,11 @@ function prepare() {
     { stdio: ['inherit', 'inherit', 'inherit', 'ipc'] },
   );
   let workers = 1;
+  let cluster;
   child.on('message', (message) => {
-    if (message?.type === 'prepared') workers = message.workers;
+    if (message?.type !== 'prepared') return;
+    workers = message.workers;
+    cluster = message.cluster;
   });
   // A stop asked for while building reaches the build and ends the start there.
   const forward = (signal) => child.kill(signal);
@@ -42,12 +49,12 @@ function prepare() {
   return new Promise((resolve) => {
     child.once('error', (error) => {
       process.stderr.write(`Could not prepare Quire: ${error.message}\n`);
-      resolve({ code: 1, workers });
+      resolve({ code: 1, workers, cluster });
     });
     child.once('exit', (code) => {
       process.off('SIGINT', forward);
       process.off('SIGTERM', forward);
-      resolve({ code: code ?? 1, workers });
+      resolve({ code: code ?? 1, workers, cluster });
     });
   });
 }
@@ -55,16 +62,21 @@ function prepare() {
 const prepared = await prepare();
 if (prepared.code !== 0) process.exit(prepared.code);
 
-const { superviseProcess } = await import(pathToFileURL(path.join(dist, 'supervisor.js')).href);
-const server = superviseProcess({
-  script: path.join(dist, 'serve.js'),
-  // A primary (the engine and the routing; WORKERS > 1) allocates small short-lived objects
-  // (BSON, wire messages): a 2 MB young generation instead of V8's 16 MB keeps its resident
-  // memory down, and its old generation grows by 50% of what survives a full collection, not
-  // V8's adaptive up-to-4× (its workers: scripts/cluster/primary.ts). A single process is the
-  // whole app and keeps V8's defaults.
-  execArgv: prepared.workers > 1 ? ['--max-semi-space-size=2', '--heap-growing-percent=50'] : [],
-  env: process.env,
-  print: (text) => process.stdout.write(`${text}\n`),
-});
-process.exit(await server.done);
+const print = (text) => process.stdout.write(`${text}\n`);
+
+if (prepared.workers > 1) {
+  const { serveCluster } = await import(pathToFileURL(path.join(dist, 'cluster.js')).href);
+  // Stays up until a signal stops it; it exits itself.
+  await serveCluster(prepared.cluster, print);
+} else {
+  const { superviseProcess } = await import(pathToFileURL(path.join(dist, 'supervisor.js')).href);
+  // A single process is the whole app and keeps V8's default heap sizing.
+  const server = superviseProcess({
+    script: path.join(dist, 'serve.js'),
+    // One collection once started (scripts/startup.ts collectStartupGarbage).
+    execArgv: ['--expose-gc'],
+    env: process.env,
+    print,
+  });
+  process.exit(await server.done);
+}

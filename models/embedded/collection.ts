@@ -264,19 +264,42 @@ export class Collection {
       const unique = new Set(ids.map(canonicalKey));
       return [...unique].map((k) => this.docs.get(k)).filter((d): d is Document => d !== undefined);
     }
-    let best: string[] | null = null;
+    // The index with the fewest ids is picked by the sizes of its sets, and only its ids are
+    // copied: a page save's {page_id, item_id} used to copy every page id of the item first.
+    let best: Array<Set<string>> | null = null;
+    let bestSize = 0;
     for (const index of this.indexes.values()) {
       if (!index.answersEquality) continue;
       const values = conditions.get(index.fields[0]);
       if (!values) continue;
-      const found = new Set<string>();
-      for (const v of values)
-        for (const id of index.idsForLeadKey(canonicalKey(v)) ?? []) found.add(id);
-      if (!best || found.size < best.length) best = [...found];
-      if (best.length === 0) break;
+      const sets: Array<Set<string>> = [];
+      let size = 0;
+      for (const v of new Set(values.map(canonicalKey))) {
+        const ids = index.idsForLeadKey(v);
+        if (ids) {
+          sets.push(ids);
+          size += ids.size;
+        }
+      }
+      if (!best || size < bestSize) {
+        best = sets;
+        bestSize = size;
+      }
+      if (bestSize === 0) break;
     }
     if (!best) return this.docs.values();
-    return best.map((id) => this.docs.get(id)).filter((d): d is Document => d !== undefined);
+    const out: Document[] = [];
+    const seen = best.length > 1 ? new Set<string>() : null;
+    for (const ids of best)
+      for (const id of ids) {
+        if (seen) {
+          if (seen.has(id)) continue;
+          seen.add(id);
+        }
+        const doc = this.docs.get(id);
+        if (doc !== undefined) out.push(doc);
+      }
+    return out;
   }
 
   find(filter: Document | undefined, predicate: Predicate = compileFilter(filter)): Document[] {

@@ -7,7 +7,7 @@ import type { Engine } from './engine';
 
 // The engine itself (its matcher, mingo, the wire server, persistence) loads on the first
 // `startEmbeddedMongo`: a worker process that only needs `engineSocketPath` to reach the
-// primary's engine never carries it.
+// lead worker's engine never carries it.
 export { EngineLockedError } from './persistence/lock';
 
 export interface EmbeddedMongoOptions {

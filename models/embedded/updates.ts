@@ -143,33 +143,43 @@ export function applyUpdate(
     : { doc, changed: false };
 }
 
+const QUICK_NUMERIC_OPS = new Set(['$inc', '$max', '$min']);
+
+/** A JavaScript number other than NaN (whose ordering MongoDB defines apart), or absent. */
+function plainNumberOrAbsent(value: unknown): boolean {
+  return value === undefined || (typeof value === 'number' && !Number.isNaN(value));
+}
+
 /**
- * `$set` of top-level fields and `$inc` of top-level JavaScript numbers — nearly every update
- * Quire sends (a page save, a counter, a timestamp) — applied directly; undefined for anything
- * else (dotted paths, other operators, BSON numbers), which goes to mingo. Same result: the
- * document is copied, set values are cloned, an unchanged document is answered as unchanged.
+ * `$set` of top-level fields, and `$inc`, `$max` and `$min` of top-level JavaScript numbers —
+ * nearly every update Quire sends (a page save, a counter, an item's `last_update_time`) —
+ * applied directly; undefined for anything else (dotted paths, other operators, BSON numbers,
+ * NaN), which goes to mingo. Same result: the document is copied, set values are cloned, an
+ * unchanged document is answered as unchanged.
  */
 function topLevelUpdate(
   doc: Document,
   modifier: Document,
 ): { doc: Document; changed: boolean } | undefined {
   for (const [op, spec] of Object.entries(modifier)) {
-    if (op !== '$set' && op !== '$inc') return undefined;
+    if (op !== '$set' && !QUICK_NUMERIC_OPS.has(op)) return undefined;
     for (const [path, operand] of Object.entries(spec as Document)) {
       if (path.includes('.') || path.includes('$')) return undefined;
-      if (op === '$inc') {
-        const current = doc[path];
-        if (typeof operand !== 'number' || (current !== undefined && typeof current !== 'number'))
-          return undefined;
-      }
+      if (op !== '$set' && (typeof operand !== 'number' || !plainNumberOrAbsent(doc[path])))
+        return undefined;
+      if (op !== '$set' && op !== '$inc' && Number.isNaN(operand)) return undefined;
     }
   }
   const next: Document = { ...doc };
   let changed = false;
   for (const [op, spec] of Object.entries(modifier))
     for (const [path, operand] of Object.entries(spec as Document)) {
-      const value =
-        op === '$set' ? cloneDocument(operand) : ((doc[path] as number | undefined) ?? 0) + operand;
+      const current = doc[path] as number | undefined;
+      let value: unknown;
+      if (op === '$set') value = cloneDocument(operand);
+      else if (op === '$inc') value = (current ?? 0) + operand;
+      else if (current === undefined) value = operand;
+      else value = op === '$max' ? Math.max(current, operand) : Math.min(current, operand);
       if (!changed && (!(path in doc) || !valuesEqual(doc[path], value))) changed = true;
       next[path] = value;
     }

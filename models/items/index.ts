@@ -1,7 +1,7 @@
 /** Items (projects): create/update/delete, the item list and groups, copies, API keys, the change log. */
 export { adminDeleteItem, adminRecoverItem, adminTransferItem, listAllItems } from './adminItems';
 export { adminHardDeleteItem } from './itemPurge';
-export { listChangeLog, logChange, logRowsToDrop } from './changeLog';
+export { listChangeLog, logChange, planLogRow } from './changeLog';
 export { copyItem } from './itemCopy';
 export { deleteGroup, listGroups, saveGroup, sortGroups } from './itemGroups';
 export { getItemKey, itemIdForApiKey, resetItemKey } from './itemKeys';

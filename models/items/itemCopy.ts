@@ -62,7 +62,9 @@ export async function copyItem(
     .sort({ page_id: 1 })
     .lean<PageDoc[]>();
   const newPages: PageDoc[] = [];
-  for (const page of pages) {
+  // The copy has no draft and no versions yet: the source page's draft flag and version
+  // sequence stay behind, and the copy's sequence starts at 0 as a new page's does.
+  for (const { has_draft: _draft, history_seq: _seq, history_low: _low, ...page } of pages) {
     const catId =
       page.cat_id > 0 ? newIds.get(page.cat_id) : access.catalogRestriction ? undefined : 0;
     if (catId === undefined) continue;
@@ -76,6 +78,7 @@ export async function copyItem(
       author_uid: actor.uid,
       author_username: actor.username,
       page_custom_id: page.page_custom_id ?? '',
+      history_seq: 0,
     });
   }
   if (newPages.length) await Page.insertMany(newPages);

@@ -75,7 +75,9 @@ export interface StoreDraftInput {
  * while the document was open), so no orphan draft outlives its page.
  */
 export async function storeDraft(input: StoreDraftInput): Promise<boolean> {
-  if (!(await Page.exists({ page_id: input.pageId }))) return false;
+  // Flags the page (once: later stores leave it unchanged) and tells whether it still exists.
+  const page = await Page.updateOne({ page_id: input.pageId }, { $max: { has_draft: 1 } });
+  if (page.matchedCount === 0) return false;
   const now = input.now ?? nowSeconds();
   const saved = contentHash(input.text) === input.baseHash;
   await PageDraft.updateOne(
@@ -113,6 +115,19 @@ export async function markDraftSaved(
     { $set: { base_hash: hash, saved: 1, saved_at: now } },
   );
   return result.modifiedCount > 0;
+}
+
+/**
+ * Flags the pages that have a draft (`has_draft`), for drafts stored before pages carried the
+ * flag. Run at start, before any save (the lead worker starts before the others).
+ */
+export async function flagPagesWithDrafts(): Promise<void> {
+  const pageIds = (await PageDraft.distinct('page_id')) as number[];
+  if (pageIds.length)
+    await Page.updateMany(
+      { page_id: { $in: pageIds }, has_draft: { $ne: 1 } },
+      { $set: { has_draft: 1 } },
+    );
 }
 
 /** Drops the drafts of pages removed for good. */

@@ -1,5 +1,12 @@
 /** Pages: content, history, locks, drafts, access, the recycle bin, share links and SQL-table pages. */
-export { contentHash, deleteDrafts, loadDraft, markDraftSaved, storeDraft } from './drafts';
+export {
+  contentHash,
+  deleteDrafts,
+  flagPagesWithDrafts,
+  loadDraft,
+  markDraftSaved,
+  storeDraft,
+} from './drafts';
 export { pageLockState, releaseLocksOf, setPageLock } from './locks';
 export {
   findLivePage,

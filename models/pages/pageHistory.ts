@@ -9,7 +9,7 @@
 import type { Actor } from '../access';
 import { errors } from '../platform';
 import { requirePage } from './pageAccess';
-import type { PageDoc } from './schemas/page';
+import { DEFAULT_PAGE_ORDER, Page, type PageDoc } from './schemas/page';
 import { PageHistory, type PageHistoryDoc } from './schemas/pageHistory';
 import { getSiteSettings } from '../settings';
 
@@ -21,52 +21,79 @@ export async function historyVersionCount(): Promise<number> {
 }
 
 /**
- * Stores `previous` (the page as it was before a save) as version `planned.id` of the page, and
- * drops the versions up to `planned.dropUpTo` (found by `versionsToDrop` while the save's own
- * write ran) in the same breath: one journal flush for both.
+ * Stores `previous` (the page as it was before a save, read by the very write that bumped its
+ * `history_seq`) as version `id` of the page, and drops the versions past the newest `keep` in
+ * the same breath, by their `version_seq` (one journal flush for both, no query for the bound).
+ * The first save of a page from before the sequence numbers its earlier versions first.
  */
 export async function recordVersion(
   previous: PageDoc,
-  planned: { id: number; dropUpTo: number | null },
+  planned: { id: number; keep: number },
 ): Promise<void> {
+  const seq = (previous.history_seq ?? 0) + 1;
+  const keep = Math.max(planned.keep, 1);
   await Promise.all([
-    PageHistory.create({
-      page_history_id: planned.id,
-      page_id: previous.page_id,
-      item_id: previous.item_id,
-      cat_id: previous.cat_id,
-      page_title: previous.page_title,
-      page_content: previous.page_content,
-      page_comments: previous.page_comments,
-      s_number: previous.s_number,
-      addtime: previous.addtime,
-      author_uid: previous.author_uid,
-      author_username: previous.author_username,
-      ext_info: previous.ext_info,
-    }),
-    planned.dropUpTo === null
-      ? undefined
-      : PageHistory.deleteMany({
+    // Lean: the row is built here field by field (with the schema's defaults for fields rows
+    // from older data may lack), so mongoose's document and validation add nothing.
+    PageHistory.insertMany(
+      [
+        {
+          page_history_id: planned.id,
           page_id: previous.page_id,
-          page_history_id: { $lte: planned.dropUpTo },
-        }),
+          item_id: previous.item_id,
+          cat_id: previous.cat_id ?? 0,
+          page_title: previous.page_title ?? '',
+          page_content: previous.page_content ?? '',
+          page_comments: previous.page_comments ?? '',
+          s_number: previous.s_number ?? DEFAULT_PAGE_ORDER,
+          addtime: previous.addtime,
+          author_uid: previous.author_uid ?? 0,
+          author_username: previous.author_username ?? '',
+          ext_info: previous.ext_info ?? '',
+          version_seq: seq,
+        },
+      ],
+      { lean: true },
+    ),
+    // Nothing to drop while the oldest stored version is among the newest `keep`.
+    (previous.history_seq === undefined
+      ? numberEarlierVersions(previous.page_id)
+      : Promise.resolve(previous.history_low ?? 1)
+    ).then((low) =>
+      seq - keep >= low
+        ? PageHistory.deleteMany({ page_id: previous.page_id, version_seq: { $lte: seq - keep } })
+        : undefined,
+    ),
   ]);
 }
 
 /**
- * The newest version id to drop when one more version of the page is stored and `keep` are
- * kept (null: none to drop). Concurrent saves of the same page may each miss the other's new
- * version; the next save's trim catches up.
+ * Versions stored before pages carried `history_seq` get 0, -1, -2, … newest first, so they
+ * come before the page's first numbered version and the trims drop them in order; the page
+ * keeps the lowest number (`history_low`) so its saves know to trim. Once per page. Resolves
+ * with that lowest number (1 when there were none).
  */
-export async function versionsToDrop(pageId: number, keep: number): Promise<number | null> {
-  const firstDropped = await PageHistory.findOne(
-    { page_id: pageId },
+async function numberEarlierVersions(pageId: number): Promise<number> {
+  const earlier = await PageHistory.find(
+    { page_id: pageId, version_seq: { $exists: false } },
     { page_history_id: 1, _id: 0 },
   )
     .sort({ page_history_id: -1 })
-    .skip(Math.max(keep - 1, 0))
     .lean();
-  return firstDropped?.page_history_id ?? null;
+  if (!earlier.length) return 1;
+  const low = 1 - earlier.length;
+  await Promise.all([
+    PageHistory.bulkWrite(
+      earlier.map((row, i) => ({
+        updateOne: {
+          filter: { page_history_id: row.page_history_id },
+          update: { $set: { version_seq: -i } },
+        },
+      })),
+    ),
+    Page.updateOne({ page_id: pageId }, { $min: { history_low: low } }),
+  ]);
+  return low;
 }
 
 export interface ReadOptions {

@@ -16,7 +16,7 @@
  * (carrying the notify text) and `menu.changed` when the menu moved.
  */
 import { requireAction, type Actor, type ItemAccess } from '../access';
-import { logChange, logRowsToDrop, MAX_ITEM_NAME } from '../items';
+import { logChange, planLogRow, MAX_ITEM_NAME } from '../items';
 import { type DomainEvents, errors, events, nextId, nowSeconds, perContext } from '../platform';
 import {
   findLivePage,
@@ -27,8 +27,9 @@ import {
   keepWrittenPage,
   watchPageWrite,
 } from './pageAccess';
+import { markDraftSaved } from './drafts';
 import { checkPageQuota } from './pageQuota';
-import { historyVersionCount, recordVersion, versionsToDrop } from './pageHistory';
+import { historyVersionCount, recordVersion } from './pageHistory';
 import { moveToRecycleBin } from './recycle';
 import { Catalog } from '../catalogs/schemas';
 import { Item } from '../items/schemas';
@@ -66,6 +67,8 @@ export interface LivePageDocuments {
     content: string;
     byUid: number;
     origin: SaveOrigin;
+    /** The page had a stored draft when it was written (`has_draft`); false: it had none. */
+    hasDraft: boolean;
   }): Promise<void>;
 }
 
@@ -325,15 +328,15 @@ async function writePage(
   options: { origin: SaveOrigin },
   notice: PreparedNotice | null,
 ): Promise<SavePageResult> {
-  // The version's and the log row's ids, and the bounds of their trims, are found while the page
-  // is written: a save then waits for two journal flushes in a row (the page, then everything
-  // else at once), not four. A failed save leaves a gap in those ids, as a failed insert does in
-  // any counter.
+  // The version's and the log row's ids (and the log trim's bound, when this row trims) are
+  // found while the page is written: a save then waits for two journal flushes in a row (the
+  // page, then everything else at once), not four. The version trim needs no query: the page
+  // write itself numbers the version (`history_seq`). A failed save leaves a gap in those ids,
+  // as a failed insert does in any counter.
   const planned = Promise.all([
     existing ? nextId('page_history_id') : 0,
-    nextId('item_change_log_id'),
-    existing ? historyVersionCount().then((keep) => versionsToDrop(existing.page_id, keep)) : null,
-    logRowsToDrop(input.itemId),
+    existing ? historyVersionCount() : 0,
+    planLogRow(input.itemId),
   ]);
   planned.catch(() => {}); // awaited below unless the page write fails first
   let page: PageDoc;
@@ -346,7 +349,7 @@ async function writePage(
     throw error;
   }
   const created = !existing;
-  const [historyId, logId, versionsUpTo, logUpTo] = await planned;
+  const [historyId, keepVersions, logRow] = await planned;
 
   // Independent writes, all done before the answer: together they share the engine's group
   // commits instead of waiting for one disk flush each. The live document (an open editor's, or
@@ -355,7 +358,7 @@ async function writePage(
   const { liveDocuments } = plugs();
   await Promise.all([
     notice?.send(),
-    before ? recordVersion(before, { id: historyId, dropUpTo: versionsUpTo }) : undefined,
+    before ? recordVersion(before, { id: historyId, keep: keepVersions }) : undefined,
     logChange(
       {
         uid: actor.uid,
@@ -365,7 +368,7 @@ async function writePage(
         objectId: page.page_id,
         objectName: page.page_title,
       },
-      { id: logId, dropUpTo: logUpTo },
+      logRow,
     ),
     touchItem(access, page, created, now, actor),
     !created && options.origin !== 'collab' && liveDocuments
@@ -377,10 +380,15 @@ async function writePage(
             content: page.page_content,
             byUid: actor.uid,
             origin: options.origin,
+            hasDraft: before?.has_draft === 1,
           })
           // The bridge reports its own failures; the stored version stands.
           .catch(() => {})
-      : undefined,
+      : // No documents in this process (a worker other than the lead, the API role): a stored
+        // draft that now equals the saved text is saved, as the bridge would have marked it.
+        !created && options.origin !== 'collab' && before?.has_draft === 1
+        ? markDraftSaved(page.page_id, page.page_content, now)
+        : undefined,
   ]);
   events.publish('page.saved', {
     itemId: page.item_id,
@@ -422,11 +430,14 @@ async function updateExisting(
   // each keep the text they replaced.
   const before = await Page.findOneAndUpdate(
     { page_id: existing.page_id, item_id: existing.item_id, is_del: 0 },
-    { $set: fields },
+    { $set: fields, $inc: { history_seq: 1 } },
     { returnDocument: 'before', projection: { _id: 0 } },
   ).lean<PageDoc>();
   if (!before) throw pageMissing();
-  return { page: { ...before, ...fields }, before };
+  return {
+    page: { ...before, ...fields, history_seq: (before.history_seq ?? 0) + 1 },
+    before,
+  };
 }
 
 async function insertNew(itemId: number, fields: PageFields, now: number): Promise<PageDoc> {
@@ -442,6 +453,7 @@ async function insertNew(itemId: number, fields: PageFields, now: number): Promi
     ext_info: '',
     is_draft: 0,
     page_custom_id: '',
+    history_seq: 0,
     ...fields,
   };
   await Page.create(doc);
@@ -458,6 +470,10 @@ async function touchItem(
 ): Promise<void> {
   const rename = !created && access.item.item_type === 2 && page.page_title.trim() !== '';
   const name = rename ? page.page_title.trim().slice(0, MAX_ITEM_NAME) : undefined;
+  // The kept item follows every save's `at` (models/access), and never runs ahead of the
+  // database: when it is at `now` already (another save this second), the `$max` would change
+  // nothing — most saves under a stream of them skip the write.
+  if (name === undefined && (access.item.last_update_time ?? 0) >= now) return;
   // $max: concurrent saves leave the latest time whatever order they land in, so the read
   // models can patch their copy from each `page.saved` (`at`) instead of reloading the item.
   await Item.updateOne(

@@ -83,7 +83,8 @@ const schema = z.object({
   // carries the events from API processes to realtime processes.
   ROLE: z.enum(['all', 'api', 'realtime']).default('all'),
   // How many worker processes serve HTTP and sockets (empty = one per CPU core). 1 = everything
-  // in one process; more = a small primary (database engine + connection routing) and N workers.
+  // in one process; more = a small primary (connection routing) and N workers, the first of
+  // which runs the database engine.
   WORKERS: z
     .string()
     .default('')

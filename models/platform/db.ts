@@ -122,7 +122,7 @@ export interface OpenOptions {
    */
   role: 'serve' | 'tool';
   /**
-   * A worker process (scripts/cluster/): the engine runs in the primary and this is its
+   * A worker process other than the lead (scripts/cluster/): the engine runs in the lead and this is its
    * connection string (its unix socket); the worker never opens the directory itself.
    */
   engineUri?: string;

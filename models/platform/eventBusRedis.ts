@@ -16,7 +16,7 @@
  * reconnect), so that is enough.
  */
 import { randomUUID } from 'node:crypto';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import type { DomainEvents, EventBus, EventName } from './events';
 import type { Logger } from './log';
 
@@ -79,7 +79,9 @@ export async function connectRedis(
   logger: Logger,
   timeoutMs = 10_000,
 ): Promise<Redis> {
-  const client = new Redis(url, {
+  // ioredis loads where REDIS_URL is set, not in every process.
+  const { Redis: RedisClient } = await import('ioredis');
+  const client = new RedisClient(url, {
     lazyConnect: true,
     connectionName: name,
     maxRetriesPerRequest: null,

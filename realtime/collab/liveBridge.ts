@@ -87,7 +87,8 @@ export function liveBridge(runtime: CollabRuntime): {
       try {
         const loaded = loadedPage(runtime, pageDocumentName(save.pageId));
         if (!loaded || loaded.document.getConnectionsCount() === 0) {
-          await markDraftSaved(save.pageId, save.content);
+          // A page that never had a draft has none to bring up to date (most saves).
+          if (save.hasDraft) await markDraftSaved(save.pageId, save.content);
           return;
         }
         applyInto(loaded.document, save);

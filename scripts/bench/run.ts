@@ -147,10 +147,8 @@ export async function openBenchSession(options: BenchOptions): Promise<BenchSess
         ...(options.workers ? { WORKERS: String(options.workers) } : {}),
       },
       [
-        // As scripts/start.mjs runs a primary (its workers get their own, cluster/primary.ts).
-        ...((options.workers ?? os.availableParallelism()) > 1
-          ? ['--max-semi-space-size=2', '--heap-growing-percent=50']
-          : []),
+        // No heap flags: `npm start`'s primary is its own process, run with Node's defaults
+        // (its workers get theirs from cluster/primary.ts).
         // The idle-socket figure collects the server's garbage through its inspector (gc.ts).
         ...(options.realtime ? [INSPECT_ARG] : []),
         ...(options.serverProfileDir

@@ -2,7 +2,8 @@
  * The server under test, run by `npm run bench` as a child process (so the load generator and
  * the server never share an event loop), started as `npm start` starts it (without the web build
  * step and the supervisor): with WORKERS > 1 — by default one worker per core — the primary of
- * the worker processes (scripts/cluster/primary.ts), with WORKERS=1 one `startQuire` process.
+ * the worker processes (scripts/cluster/primary.ts; the lead worker runs the engine), with
+ * WORKERS=1 one `startQuire` process.
  * Configured from the environment the bench sets (PORT=0, HOST=127.0.0.1, DATA_DIR, LOG_LEVEL,
  * WORKERS). Tells its parent the port and the worker count over IPC and stops cleanly on SIGTERM
  * or when the parent goes away.
@@ -15,7 +16,7 @@ let port: number;
 if (config.workers > 1) {
   const { startPrimary } = await import('../cluster/primary');
   const primary = await startPrimary(
-    config,
+    { port: config.port, host: config.host, workers: config.workers },
     () => {},
     (reason) => {
       process.stderr.write(`bench server: ${reason}\n`);

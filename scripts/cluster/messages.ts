@@ -8,7 +8,15 @@ export interface ConnectionMessage {
   head: string;
 }
 
-export type PrimaryMessage = ConnectionMessage | IpcEventMessage | IpcEventAck;
+/**
+ * Primary → worker: every worker is serving (sent to all once they are, and to a replacement
+ * once it is): start-up is over, its garbage can go.
+ */
+export interface StartedMessage {
+  quire: 'started';
+}
+
+export type PrimaryMessage = ConnectionMessage | StartedMessage | IpcEventMessage | IpcEventAck;
 
 /** Worker → primary. */
 export type WorkerMessage = { quire: 'ready' } | IpcEventMessage;

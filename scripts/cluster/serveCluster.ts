@@ -1,14 +1,19 @@
 /**
- * scripts/serve.ts with WORKERS > 1: this process becomes the primary (scripts/cluster/primary.ts)
- * under the supervisor. Same contract as the single process: ready once every worker is,
- * SIGINT/SIGTERM stop everything cleanly (a second signal forces the exit), exit 1 with a message
- * when it cannot start, 70 when it must be restarted (a worker slot that cannot come back).
+ * A multi-worker Quire's primary process (WORKERS > 1): `npm start`'s supervisor process itself
+ * (scripts/start.mjs, compiled to dist-server/cluster.js, so it carries no TypeScript loader, no
+ * configuration code and no app), or `node --import tsx scripts/serve.ts` from the sources. The
+ * primary (scripts/cluster/primary.ts) is the supervisor of the workers: it replaces a worker that
+ * dies, so nothing above it needs to restart anything. Same contract as the single process:
+ * ready once every worker is, SIGINT/SIGTERM stop everything cleanly (a second signal forces the
+ * exit), exit 1 with a message when it cannot start or when a worker slot cannot come back.
  */
-import type { Config } from '../../models/platform/config';
 import { watchSupervisor } from '../supervisor';
-import { startPrimary, type Primary } from './primary';
+import { startPrimary, type ClusterOptions, type Primary } from './primary';
 
-const EXIT_FATAL = 70;
+export interface ServeClusterOptions extends ClusterOptions {
+  /** ROLE, for the ready line. */
+  role: string;
+}
 
 function publicUrl(host: string, port: number): string {
   const shown =
@@ -16,7 +21,10 @@ function publicUrl(host: string, port: number): string {
   return `http://${shown}:${port}/`;
 }
 
-export async function serveCluster(config: Config, print: (text: string) => void): Promise<void> {
+export async function serveCluster(
+  options: ServeClusterOptions,
+  print: (text: string) => void,
+): Promise<void> {
   let primary: Primary | undefined;
   let stopRequested = false;
   let exitCode = 0;
@@ -46,15 +54,16 @@ export async function serveCluster(config: Config, print: (text: string) => void
 
   for (const signal of ['SIGINT', 'SIGTERM'] as const)
     process.on(signal, () =>
-      requestStop(`${signal} received: stopping the workers and closing the database…`),
+      requestStop(`${signal} received: stopping the workers, then the database…`),
     );
+  // Run under a supervisor of its own (a test, a service manager speaking IPC): the same rules.
   const supervisor = watchSupervisor(() =>
-    requestStop('Supervisor gone: stopping the workers and closing the database…'),
+    requestStop('Supervisor gone: stopping the workers, then the database…'),
   );
 
   try {
-    primary = await startPrimary(config, print, (reason) =>
-      requestStop(`${reason} Stopping so the supervisor restarts Quire.`, EXIT_FATAL),
+    primary = await startPrimary(options, print, (reason) =>
+      requestStop(`${reason} Giving up: stopping Quire.`, 1),
     );
   } catch (error) {
     process.stderr.write(`Quire could not start: ${(error as Error).message}\n`);
@@ -62,8 +71,8 @@ export async function serveCluster(config: Config, print: (text: string) => void
   }
   if (stopRequested) return stopAndExit();
   print(
-    `Quire is ready at ${publicUrl(config.host, primary.port)} (${primary.workers} workers)` +
-      `${config.role === 'all' ? '' : ` (role: ${config.role})`}`,
+    `Quire is ready at ${publicUrl(options.host, primary.port)} (${primary.workers} workers)` +
+      `${options.role === 'all' ? '' : ` (role: ${options.role})`}`,
   );
   supervisor.ready(primary.port);
 }

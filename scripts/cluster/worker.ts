@@ -1,13 +1,19 @@
 /**
  * One worker of a multi-worker Quire (forked by scripts/cluster/primary.ts): the whole app
- * (scripts/quire.ts with `worker`), serving the connections the primary hands it. Stops cleanly
- * on SIGTERM (the primary's stop) or when the primary goes away; after a fatal error outside any
+ * (scripts/quire.ts with `worker`), serving the connections the primary hands it. The lead
+ * (slot 0) also runs the embedded engine (unless MONGODB_URI is set), on its unix socket in
+ * DATA_DIR as a single process does; the other workers, and the admin CLI, reach it there.
+ * Stops cleanly on SIGTERM (the primary's stop) or when the primary goes away (killed: nothing
+ * else would stop this worker, and the lead's engine must flush); after a fatal error outside any
  * request it exits 70 and the primary replaces it.
  */
+import cluster from 'node:cluster';
 import type { Socket } from 'node:net';
 import { installLastResort, trackRequests } from '../../api/lastResort';
-import { loadConfig } from '../../models/platform';
+import { socketUriFor } from '../../models/embedded';
+import { engineSocketPath, loadConfig } from '../../models/platform';
 import { startQuire } from '../quire';
+import { collectStartupGarbage } from '../startup';
 import type { PrimaryMessage, WorkerMessage } from './messages';
 import { passOnForeignSessions } from './sessionProxy';
 
@@ -15,6 +21,9 @@ const EXIT_FATAL = 70;
 const print = (text: string) => process.stdout.write(`${text}\n`);
 const slot = Number(process.env.QUIRE_WORKER_SLOT);
 const config = loadConfig();
+const lead = slot === 0;
+/** Unix socket paths are limited to ~107 bytes; the workers have no other way to the engine. */
+const MAX_SOCKET_PATH = 100;
 
 const running: { quire?: Awaited<ReturnType<typeof startQuire>> } = {};
 let stopping = false;
@@ -37,20 +46,36 @@ function stop(code: number): void {
 process.on('SIGTERM', () => stop(0));
 // Ctrl-C in a terminal reaches the whole process group; the primary decides, through SIGTERM.
 process.on('SIGINT', () => {});
-// The primary gone means its engine is gone too: nothing left to drain into; the supervisor
-// restarts the primary, which starts new workers.
-process.on('disconnect', () => {
-  if (!stopping) process.exit(1);
-});
+// The primary gone (killed): no one routes to this worker any more; stop as on SIGTERM, so the
+// lead's engine closes cleanly. Node's cluster module would otherwise exit a worker at once when
+// its channel closes unless `exitedAfterDisconnect` is set (lib/internal/cluster/child.js); this
+// process never calls `worker.disconnect()`, the one other thing that flag changes.
+if (cluster.worker) cluster.worker.exitedAfterDisconnect = true;
+process.on('disconnect', () => stop(0));
 
-const quire = await startQuire(config, {
-  print,
-  worker: {
-    slot,
-    port: Number(process.env.QUIRE_WORKER_PORT),
-    engineUri: process.env.QUIRE_ENGINE_URI || undefined,
-  },
-});
+if (!config.mongodbUri && engineSocketPath(config.dataDir).length > MAX_SOCKET_PATH) {
+  process.stderr.write(
+    `DATA_DIR is too long for the engine's unix socket (${engineSocketPath(config.dataDir)}): use a shorter path or WORKERS=1\n`,
+  );
+  process.exit(1);
+}
+
+let quire: Awaited<ReturnType<typeof startQuire>>;
+try {
+  quire = await startQuire(config, {
+    print,
+    worker: {
+      slot,
+      port: Number(process.env.QUIRE_WORKER_PORT),
+      // The lead opens the engine itself (the database's `serve` role); the others its socket.
+      engineUri:
+        lead || config.mongodbUri ? undefined : socketUriFor(engineSocketPath(config.dataDir)),
+    },
+  });
+} catch (error) {
+  process.stderr.write(`Quire worker ${slot} could not start: ${(error as Error).message}\n`);
+  process.exit(1);
+}
 running.quire = quire;
 trackRequests(quire.server);
 installLastResort({
@@ -61,6 +86,9 @@ passOnForeignSessions(quire.server, slot, config.dataDir);
 
 const server = quire.server;
 process.on('message', (message: PrimaryMessage, handle?: Socket) => {
+  // Every worker serves: the start-up of all of them (the others' first queries ran in the lead's
+  // engine too) is over.
+  if (message?.quire === 'started') return collectStartupGarbage();
   if (message?.quire !== 'connection' || !handle) return;
   if (stopping) {
     handle.destroy();

@@ -238,6 +238,22 @@ describe('item/add with copy_item_id', () => {
     expect(await Page.countDocuments({ item_id: source })).toBe(6);
   });
 
+  test("a copied page starts without the source page's draft flag, its versions numbered from 0", async () => {
+    await Page.updateOne(
+      { item_id: source, page_title: 'In A' },
+      { $set: { has_draft: 1, history_seq: 7, history_low: -3 } },
+    );
+    const { item_id } = await as(owner).ok<{ item_id: number }>('item/add', {
+      copy_item_id: source,
+      item_name: 'Fresh copy',
+    });
+    const copied = (await Page.findOne({ item_id, page_title: 'In A' }).lean())!;
+    expect(copied.page_id).toBeGreaterThan(0);
+    expect(copied.has_draft).toBeUndefined();
+    expect(copied.history_seq).toBe(0);
+    expect(copied.history_low).toBeUndefined();
+  });
+
   test('a catalog-restricted editor copies only the catalogs they can see, and no root pages', async () => {
     const limited = await makeUser();
     await addMember(source, limited, 1, [topB]);

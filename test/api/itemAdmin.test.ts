@@ -4,7 +4,7 @@
  * database holds afterwards.
  */
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import { logChange, MAX_ROWS } from '../../models/items/changeLog';
+import { LOG_TRIM_EVERY, logChange, MAX_ROWS } from '../../models/items/changeLog';
 import { nextId, raiseCounter } from '../../models/platform/counters';
 import { itemIdForApiKey } from '../../models/items/itemKeys';
 import { Item } from '../../models/items/schemas/item';
@@ -346,9 +346,10 @@ describe('item/getChangeLog', () => {
     expect(page2.list.map((r) => r.op_object_name)).toEqual([admin.username]);
   });
 
-  test(`only the newest ${MAX_ROWS} rows per item are kept`, async () => {
+  test(`readers see only the newest ${MAX_ROWS} rows, and the trims drop the older ones`, async () => {
     const { item_id } = await makeItem(owner);
-    // A full log written directly (fast), then five more through logChange.
+    // A full log written directly (fast), then more through logChange: enough rows that at
+    // least one of them trims (one id in LOG_TRIM_EVERY does).
     const firstId = (await nextId('item_change_log_id')) + 1;
     await raiseCounter('item_change_log_id', firstId + MAX_ROWS);
     await ItemChangeLog.insertMany(
@@ -362,7 +363,8 @@ describe('item/getChangeLog', () => {
         optime: '2024-01-01 00:00:00',
       })),
     );
-    for (let i = MAX_ROWS; i < MAX_ROWS + 5; i++)
+    const more = LOG_TRIM_EVERY + 5;
+    for (let i = MAX_ROWS; i < MAX_ROWS + more; i++)
       await logChange({
         uid: owner.uid,
         itemId: item_id,
@@ -371,8 +373,17 @@ describe('item/getChangeLog', () => {
         objectId: i,
         objectName: `p${i}`,
       });
-    expect(await ItemChangeLog.countDocuments({ item_id })).toBe(MAX_ROWS);
-    const oldest = await ItemChangeLog.findOne({ item_id }).sort({ id: 1 }).lean();
-    expect(oldest!.op_object_id).toBe(5);
+    const listed = await as(owner).ok<{ total: number; list: { op_object_id: number }[] }>(
+      'item/getChangeLog',
+      { item_id, page: 1, count: 100 },
+    );
+    expect(listed.total).toBe(MAX_ROWS);
+    expect(listed.list[0].op_object_id).toBe(MAX_ROWS + more - 1);
+    // The last trimming row came at least 6 rows in: the 6 oldest rows are gone for good, and
+    // what is stored stays within one trim period of the bound.
+    expect(await ItemChangeLog.countDocuments({ item_id, op_object_id: { $lt: 6 } })).toBe(0);
+    const stored = await ItemChangeLog.countDocuments({ item_id });
+    expect(stored).toBeGreaterThanOrEqual(MAX_ROWS);
+    expect(stored).toBeLessThan(MAX_ROWS + LOG_TRIM_EVERY);
   });
 });

@@ -5,8 +5,9 @@
  */
 import { describe, expect, test } from '@jest/globals';
 import { unescapeFromClient } from '../../models/pages/pageContent';
-import { MAX_ROWS } from '../../models/items/changeLog';
+import { LOG_TRIM_EVERY, MAX_ROWS } from '../../models/items/changeLog';
 import { ItemChangeLog } from '../../models/items/schemas/itemChangeLog';
+import { Page } from '../../models/pages/schemas/page';
 import { PageHistory } from '../../models/pages/schemas/pageHistory';
 import { nextId, raiseCounter } from '../../models/platform/counters';
 import { deleteSetting, setSetting } from '../../models/settings/settings';
@@ -97,22 +98,82 @@ describe('page/history', () => {
         optime: '2024-01-01 00:00:00',
       })),
     );
-    for (let n = 1; n <= 3; n++)
+    // Enough saves that at least one of their rows trims (one id in LOG_TRIM_EVERY does).
+    const saves = LOG_TRIM_EVERY + 5;
+    for (let n = 1; n <= saves; n++)
       await as(suite.owner).ok('page/save', {
         page_id: page.page_id,
         item_id: itemId,
         page_title: 'kept',
         page_content: `v${n}`,
       });
+    const listed = await as(suite.owner).ok<{
+      total: number;
+      list: Array<{ op_action_type: string; op_object_id: number }>;
+    }>('item/getChangeLog', { item_id: itemId, page: 3, count: 100 });
+    expect(listed.total).toBe(MAX_ROWS);
+    // Page 3 ends with the 300th newest row: after the saves, the newest 279 fillers (#21–#299).
+    expect(listed.list.at(-1)!.op_object_id).toBe(saves);
+    const newest = await as(suite.owner).ok<{ list: Array<{ op_object_id: number }> }>(
+      'item/getChangeLog',
+      { item_id: itemId, page: 1, count: saves },
+    );
+    expect(newest.list.map((r) => r.op_object_id)).toEqual(Array(saves).fill(page.page_id));
+    // The create row and the oldest fillers went with the last trim (at least 6 rows in).
     const rows = await ItemChangeLog.find({ item_id: itemId }).sort({ id: 1 }).lean();
-    expect(rows).toHaveLength(MAX_ROWS);
-    // The create row and the three oldest filler rows went; the three saves are the newest.
-    expect(rows[0].op_object_id).toBe(3);
-    expect(rows.slice(-3).map((r) => [r.op_action_type, r.op_object_id])).toEqual([
-      ['update', page.page_id],
-      ['update', page.page_id],
-      ['update', page.page_id],
-    ]);
+    expect(rows[0].op_action_type).toBe('update');
+    expect(rows[0].op_object_id).toBeGreaterThanOrEqual(5);
+    expect(rows.length).toBeLessThan(MAX_ROWS + LOG_TRIM_EVERY);
+  });
+
+  test('versions stored before pages numbered them are kept and trimmed in order with the new ones', async () => {
+    const page = await makePage(suite.owner, suite.itemId, { content: 'now' });
+    // As an earlier version left it: 24 versions without a number, the page without a sequence.
+    const firstId = (await nextId('page_history_id')) + 1;
+    await raiseCounter('page_history_id', firstId + 24);
+    await PageHistory.insertMany(
+      Array.from({ length: 24 }, (_, i) => ({
+        page_history_id: firstId + i,
+        page_id: page.page_id,
+        item_id: suite.itemId,
+        page_title: `old ${i}`,
+        page_content: `old ${i}`,
+        addtime: 1_700_000_000 + i,
+      })),
+    );
+    await Page.updateOne({ page_id: page.page_id }, { $unset: { history_seq: 1 } });
+    const listed = async () =>
+      (
+        await suite.server.api.ok<Array<{ page_title: string }>>('page/history', {
+          page_id: page.page_id,
+        })
+      ).map((v) => v.page_title);
+    const stored = async () =>
+      (await PageHistory.find({ page_id: page.page_id }).sort({ page_history_id: -1 }).lean()).map(
+        (v) => v.page_title,
+      );
+    const old = (from: number, to: number) =>
+      Array.from({ length: from - to + 1 }, (_, i) => `old ${from - i}`);
+
+    await updatePage(suite.owner, page, 'v1', 'new 1');
+    expect(await stored()).toEqual([page.page_title, ...old(23, 5)]);
+    expect(await listed()).toEqual(await stored());
+    for (let n = 2; n <= 4; n++) await updatePage(suite.owner, page, `v${n}`, `new ${n}`);
+    expect(await stored()).toEqual(['new 3', 'new 2', 'new 1', page.page_title, ...old(23, 8)]);
+    expect(await listed()).toEqual(await stored());
+  });
+
+  test('a version of a page from older data lacking optional fields lists them as empty', async () => {
+    const page = await makePage(suite.owner, suite.itemId, { content: 'old row' });
+    await Page.updateOne(
+      { page_id: page.page_id },
+      { $unset: { page_comments: 1, ext_info: 1, author_username: 1 } },
+    );
+    await updatePage(suite.owner, page, 'new row');
+    const [version] = await suite.server.api.ok<Array<Record<string, string>>>('page/history', {
+      page_id: page.page_id,
+    });
+    expect(version).toMatchObject({ page_comments: '', ext_info: '', author_username: '' });
   });
 
   test('retention follows the history_version_count site setting', async () => {

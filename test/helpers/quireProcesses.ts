@@ -15,7 +15,10 @@ import { childEnv, killAll, TSX_LOADER } from './processes';
 const ENTRIES = {
   /** What `npm start` runs: plain JavaScript, the server compiled to dist-server/ (no loader). */
   start: path.join(ROOT, 'scripts', 'start.mjs'),
-  /** What `npm start` supervises (one process, or with WORKERS > 1 the primary of the workers). */
+  /**
+   * The single process `npm start` supervises, or with WORKERS > 1 the primary of the workers
+   * (which `npm start` runs in its own process instead).
+   */
   serve: path.join(ROOT, 'scripts', 'serve.ts'),
   child: path.join(ROOT, 'test', 'helpers', 'quireChild.ts'),
 };

@@ -8,7 +8,10 @@ import type { Actor } from '../../models/access';
 import { events } from '../../models/platform';
 import { type DomainEvents } from '../../models/platform/events';
 import { connectLiveDocuments, savePage, type LivePageDocuments } from '../../models/pages/pages';
+import { contentHash, storeDraft } from '../../models/pages/drafts';
+import { Item } from '../../models/items/schemas';
 import { Page } from '../../models/pages/schemas/page';
+import { PageDraft } from '../../models/pages/schemas/pageDraft';
 import { PageHistory } from '../../models/pages/schemas/pageHistory';
 import { actorOf, makeItem } from '../helpers/factories';
 import { startTestServer, type TestServer } from '../helpers/server';
@@ -72,7 +75,72 @@ describe('savePage and live documents', () => {
       content: 'from rest',
       byUid: actor.uid,
       origin: 'rest',
+      hasDraft: false,
     });
+  });
+
+  test('the bridge learns whether the page has a stored draft (none until one is stored)', async () => {
+    const { saves, bridge } = recordingBridge();
+    connectLiveDocuments(bridge);
+    const { page } = await savePage(
+      actor,
+      { pageId: 0, itemId, title: 'Drafted', content: 'v0' },
+      { origin: 'rest' },
+    );
+    const save = (content: string) =>
+      savePage(
+        actor,
+        { pageId: page.page_id, itemId, title: 'Drafted', content },
+        { origin: 'rest' },
+      );
+    await save('v1');
+    await storeDraft({
+      pageId: page.page_id,
+      itemId,
+      state: new Uint8Array(),
+      text: 'v1 and more',
+      baseHash: contentHash('v1'),
+      byUid: actor.uid,
+    });
+    await save('v2');
+    await save('v3');
+    expect(saves.map((s) => [s.content, s.hasDraft])).toEqual([
+      ['v1', false],
+      ['v2', true],
+      ['v3', true],
+    ]);
+  });
+
+  test('without live documents in the process (a worker other than the lead) a stored draft equal to the saved text is marked saved; a different one is left', async () => {
+    connectLiveDocuments(null);
+    const draftOf = async (pageId: number) =>
+      (await PageDraft.findOne({ page_id: pageId }, { saved: 1, base_hash: 1, _id: 0 }).lean())!;
+    const pages = await Promise.all(
+      ['Same', 'Other'].map(async (title) => {
+        const { page } = await savePage(
+          actor,
+          { pageId: 0, itemId, title, content: 'v0' },
+          { origin: 'rest' },
+        );
+        await storeDraft({
+          pageId: page.page_id,
+          itemId,
+          state: new Uint8Array(),
+          text: title === 'Same' ? 'v1' : 'v1 and more',
+          baseHash: contentHash('v0'),
+          byUid: actor.uid,
+        });
+        await savePage(
+          actor,
+          { pageId: page.page_id, itemId, title, content: 'v1' },
+          { origin: 'rest' },
+        );
+        return page.page_id;
+      }),
+    );
+    expect(await draftOf(pages[0])).toEqual({ saved: 1, base_hash: contentHash('v1') });
+    expect(await draftOf(pages[1])).toMatchObject({ base_hash: contentHash('v0') });
+    expect((await draftOf(pages[1])).saved).not.toBe(1);
   });
 
   test('a failing bridge does not fail the save: the version and the new text are stored', async () => {
@@ -139,5 +207,35 @@ describe('savePage and live documents', () => {
     const final = (await Page.findOne({ page_id: page.page_id }).lean())!.page_content;
     expect(versions).toHaveLength(3);
     expect(new Set([...versions, final])).toEqual(new Set(['base', 'x', 'y', 'z']));
+  });
+});
+
+describe("the item's last_update_time", () => {
+  test('each save moves it to the save time, never back, however many saves share a second', async () => {
+    const user = await makeUser();
+    const { item_id } = await makeItem(user);
+    const owner = await actorOf(user);
+    const base = (await Item.findOne({ item_id }).lean())!.last_update_time + 100;
+    const { page } = await savePage(
+      owner,
+      { pageId: 0, itemId: item_id, title: 'Timed', content: 'v0' },
+      { origin: 'rest', now: base },
+    );
+    const update = (content: string, now: number) =>
+      savePage(
+        owner,
+        { pageId: page.page_id, itemId: item_id, title: 'Timed', content },
+        { origin: 'rest', now },
+      );
+    const stored = async () => (await Item.findOne({ item_id }).lean())!.last_update_time;
+    await update('v1', base);
+    await update('v2', base);
+    expect(await stored()).toBe(base);
+    await update('v3', base + 7);
+    expect(await stored()).toBe(base + 7);
+    await update('v4', base + 3);
+    expect(await stored()).toBe(base + 7);
+    await update('v5', base + 8);
+    expect(await stored()).toBe(base + 8);
   });
 });

@@ -6,7 +6,12 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, test } from '@jest/globals';
 import * as Y from 'yjs';
-import { contentHash, draftStatus, loadDraft } from '../../models/pages/drafts';
+import {
+  contentHash,
+  draftStatus,
+  flagPagesWithDrafts,
+  loadDraft,
+} from '../../models/pages/drafts';
 import { purgeRecycleBin } from '../../models/pages/recycle';
 import { Page } from '../../models/pages/schemas/page';
 import { PageHistory } from '../../models/pages/schemas/pageHistory';
@@ -157,6 +162,41 @@ describe('a save made while nobody had the page open', () => {
       page_content: 'same text',
     });
     expect(await draftStatus(page.page_id, 'same text')).toBe('saved');
+  });
+});
+
+describe('drafts stored by earlier versions', () => {
+  test('a draft stored before pages carried has_draft is found again at start: a save of its text marks it saved', async () => {
+    const page = await makePage(owner, itemId, { content: 'legacy' });
+    const client = await open(editor, page.page_id);
+    client.append(' text');
+    await eventually(() => expect(client.provider.hasUnsyncedChanges).toBe(false));
+    client.destroy();
+    await eventually(async () => expect((await loadDraft(page.page_id))?.text).toBe('legacy text'));
+    // As an earlier version left it: a draft, and no flag on its page.
+    await Page.updateOne({ page_id: page.page_id }, { $unset: { has_draft: 1 } });
+    await flagPagesWithDrafts();
+    expect((await Page.findOne({ page_id: page.page_id }).lean())?.has_draft).toBe(1);
+    await server.api.withToken(editor.user_token).ok('page/save', {
+      page_id: page.page_id,
+      item_id: itemId,
+      page_title: 'Legacy',
+      page_content: 'legacy text',
+    });
+    expect(await draftStatus(page.page_id, 'legacy text')).toBe('saved');
+  });
+
+  test('a page never opened in the editor carries no draft flag, and saving it writes no draft', async () => {
+    const page = await makePage(owner, itemId, { content: 'plain' });
+    await server.api.withToken(editor.user_token).ok('page/save', {
+      page_id: page.page_id,
+      item_id: itemId,
+      page_title: 'Plain',
+      page_content: 'plain v2',
+    });
+    await flagPagesWithDrafts();
+    expect((await Page.findOne({ page_id: page.page_id }).lean())?.has_draft).toBeUndefined();
+    expect(await draftStatus(page.page_id, 'plain v2')).toBe('none');
   });
 });
 

@@ -28,7 +28,7 @@ function packagesLoadedAtStart(metafile: Metafile, entry: string): Set<string> {
   return packages;
 }
 
-/** Exports, imports, LDAP, the AI assistant, QR codes, Redis scale-out. */
+/** Exports, imports, LDAP, the AI assistant, QR codes, the Socket.IO Redis adapter. */
 const ON_FIRST_USE = [
   'fflate',
   'yauzl',
@@ -45,6 +45,13 @@ const ON_FIRST_USE = [
   'sql.js',
 ];
 
+/**
+ * Live documents' libraries: only the process that holds documents loads them (a single process,
+ * or the lead worker: scripts/cluster/route.ts sends it every `/collab` connection); Redis's only
+ * with REDIS_URL.
+ */
+const WHERE_NEEDED = ['@hocuspocus/server', '@hocuspocus/extension-redis', 'yjs', 'ioredis'];
+
 describe('what a serving process loads before its first request', () => {
   let metafile: Metafile;
 
@@ -60,10 +67,10 @@ describe('what a serving process loads before its first request', () => {
 
   // A worker is the app (WORKERS > 1). A single process (serve.js) loads the same app modules, but
   // through one dynamic import at start, which this walk does not follow.
-  test('a worker leaves export, import, LDAP, AI, QR and Redis-adapter libraries for their first use', () => {
+  test('a worker leaves export, import, LDAP, AI, QR, live-document and Redis libraries for where they are used', () => {
     const loaded = packagesLoadedAtStart(metafile, 'worker.js');
     // The app itself is there: the walk follows the chunks.
     expect(loaded).toContain('express');
-    expect(ON_FIRST_USE.filter((name) => loaded.has(name))).toEqual([]);
+    expect([...ON_FIRST_USE, ...WHERE_NEEDED].filter((name) => loaded.has(name))).toEqual([]);
   });
 });

@@ -1,6 +1,7 @@
 /**
- * `npm start` as an operator runs it: prints the admin password once and the URL when ready,
- * serves health, API and web app on one port, and stops cleanly on SIGTERM and SIGINT.
+ * `npm start` as an operator runs it (WORKERS=2): prints the admin password once and the URL when
+ * ready, serves health, API and web app on one port, and stops cleanly on SIGTERM and SIGINT
+ * (the engine's socket, the lead worker's, removed).
  */
 import { afterAll, expect, test } from '@jest/globals';
 import fs from 'node:fs';
@@ -19,11 +20,13 @@ const READY = /Quire is ready at (http:\/\/\S+)/;
 test('start → ready with one password banner → serves → SIGTERM stops cleanly; restart → no banner → SIGINT', async () => {
   const cwd = await makeTempDir('quire-start-');
   dirs.push(cwd);
-  const env = { PORT: '0', HOST: '127.0.0.1', DATA_DIR: `${cwd}/data` };
+  // Two workers, as on a 2-core machine by default: npm start's process is their primary.
+  const env = { PORT: '0', HOST: '127.0.0.1', DATA_DIR: `${cwd}/data`, WORKERS: '2' };
 
   const first = startScript('start', [], { cwd, env });
   const url = READY.exec(await first.waitForOutput(READY))![1];
   expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/$/);
+  expect(first.stdout()).toContain('(2 workers)');
   expect(first.stdout().match(/Password: \S+/g)).toHaveLength(1);
 
   const health = await fetch(`${url}healthz`);

@@ -1,11 +1,15 @@
 /**
- * `npm start` supervises its server: a kill -9 of the serving process during a write load loses no
- * acknowledged write, the site answers again (restart + engine journal recovery), and the admin
- * CLI keeps reaching the running engine through its socket before and after the restart.
+ * `npm start` supervises its server. WORKERS=1: a kill -9 of the serving process during a write
+ * load loses no acknowledged write, the site answers again (restart + engine journal recovery).
+ * WORKERS=2: `npm start`'s own process is the cluster primary (no process between it and the
+ * workers); a kill -9 of the lead worker (which runs the engine), then of the other worker,
+ * during a write load: each is replaced, no acknowledged write lost, the site answers again.
+ * Either way the admin CLI keeps reaching the running engine through its socket before and after.
  */
 import { afterAll, expect, test } from '@jest/globals';
 import fs from 'node:fs';
 import net from 'node:net';
+import path from 'node:path';
 import { ShowdocClient } from '../helpers/client';
 import { killAllChildren, runCli, startScript } from '../helpers/processes';
 import { makeTempDir } from '../helpers/server';
@@ -42,26 +46,8 @@ async function healthy(url: string): Promise<boolean> {
   }
 }
 
-test('kill -9 of the server under a page/save loop: restarted, every acknowledged write kept, CLI still works', async () => {
-  const cwd = await makeTempDir('quire-supervise-');
-  dirs.push(cwd);
-  const env = {
-    PORT: '0',
-    HOST: '127.0.0.1',
-    DATA_DIR: `${cwd}/data`,
-    ADMIN_PASSWORD: 'Admin-pass-1',
-  };
-  const quire = startScript('start', [], { cwd, env });
-  const url = READY.exec(await quire.waitForOutput(READY))![1];
-
-  const tokenRun = await runCli(['user:token', 'showdoc'], {
-    cwd,
-    env: { DATA_DIR: env.DATA_DIR },
-  });
-  expect(tokenRun.stderr).toContain("the running server's engine");
-  const api = new ShowdocClient(url, tokenRun.stdout.trim());
-  const { item_id } = await api.ok<{ item_id: number }>('item/add', { item_name: 'Load' });
-
+/** Pages written in a loop until `finish()`; what was acknowledged, and how many were not. */
+function writeLoad(api: ShowdocClient, item_id: number) {
   const acknowledged: { page_id: number; content: string }[] = [];
   let refused = 0;
   writing = true;
@@ -87,6 +73,52 @@ test('kill -9 of the server under a page/save loop: restarted, every acknowledge
       }
     }
   })();
+  return {
+    acknowledged,
+    refused: () => refused,
+    async finish() {
+      writing = false;
+      await load;
+    },
+    /** Every acknowledged write reads back as it was written. */
+    async verify() {
+      for (const { page_id, content } of acknowledged) {
+        const page = await api.ok<{ page_content: string }>('page/info', { page_id });
+        expect({ page_id, content: page.page_content }).toEqual({ page_id, content });
+      }
+    },
+  };
+}
+
+/** `npm start` in a new directory, ready, with an item to write to and the CLI's token. */
+async function startQuire(workers: string) {
+  const cwd = await makeTempDir('quire-supervise-');
+  dirs.push(cwd);
+  const env = {
+    PORT: '0',
+    HOST: '127.0.0.1',
+    DATA_DIR: `${cwd}/data`,
+    ADMIN_PASSWORD: 'Admin-pass-1',
+    WORKERS: workers,
+  };
+  const quire = startScript('start', [], { cwd, env });
+  const url = READY.exec(await quire.waitForOutput(READY))![1];
+  const cli = (args: string[]) => runCli(args, { cwd, env: { DATA_DIR: env.DATA_DIR } });
+  /** `npm start` again in the same directory (after the first has gone). */
+  const restart = async () => {
+    const script = startScript('start', [], { cwd, env });
+    return { script, url: READY.exec(await script.waitForOutput(READY))![1] };
+  };
+  const tokenRun = await cli(['user:token', 'showdoc']);
+  expect(tokenRun.stderr).toContain("the running server's engine");
+  const api = new ShowdocClient(url, tokenRun.stdout.trim());
+  const { item_id } = await api.ok<{ item_id: number }>('item/add', { item_name: 'Load' });
+  return { quire, url, api, item_id, cli, restart, dataDir: env.DATA_DIR };
+}
+
+test('WORKERS=1: kill -9 of the server under a page/save loop: restarted, every acknowledged write kept, CLI still works', async () => {
+  const { quire, url, api, item_id, cli } = await startQuire('1');
+  const { acknowledged, refused, finish, verify } = writeLoad(api, item_id);
 
   await until('20 acknowledged writes', () => acknowledged.length >= 20);
   const [first] = pids(quire.stdout());
@@ -97,23 +129,19 @@ test('kill -9 of the server under a page/save loop: restarted, every acknowledge
   const downMs = Date.now() - killedAt;
   const ackBefore = acknowledged.length;
   await until('10 more acknowledged writes', () => acknowledged.length >= ackBefore + 10);
-  writing = false;
-  await load;
+  await finish();
 
   process.stdout.write(
-    `supervisor: site answered again ${downMs} ms after kill -9; ${acknowledged.length} writes acknowledged, ${refused} refused\n`,
+    `supervisor: site answered again ${downMs} ms after kill -9; ${acknowledged.length} writes acknowledged, ${refused()} refused\n`,
   );
   const second = pids(quire.stdout())[1];
   expect(second).toBeGreaterThan(0);
   expect(second).not.toBe(first);
   expect(quire.child.exitCode).toBeNull(); // the supervisor itself never went down
 
-  for (const { page_id, content } of acknowledged) {
-    const page = await api.ok<{ page_content: string }>('page/info', { page_id });
-    expect({ page_id, content: page.page_content }).toEqual({ page_id, content });
-  }
+  await verify();
 
-  const again = await runCli(['user:token', 'showdoc'], { cwd, env: { DATA_DIR: env.DATA_DIR } });
+  const again = await cli(['user:token', 'showdoc']);
   expect(again.code).toBe(0);
   expect(again.stderr).toContain("the running server's engine");
 
@@ -123,23 +151,132 @@ test('kill -9 of the server under a page/save loop: restarted, every acknowledge
   expect(stopped.stdout).toContain('Quire stopped.');
 }, 120_000);
 
-test('a server that cannot start (port taken) is not restarted: its message and exit code 1 reach the operator', async () => {
-  const cwd = await makeTempDir('quire-supervise-');
-  dirs.push(cwd);
-  const blocker = net.createServer();
-  await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
-  const { port } = blocker.address() as net.AddressInfo;
+function alive(pid: number): boolean {
   try {
-    const quire = startScript('start', [], {
-      cwd,
-      env: { PORT: String(port), HOST: '127.0.0.1', DATA_DIR: `${cwd}/data` },
-    });
-    const finished = await quire.exited;
-    expect(finished.code).toBe(1);
-    expect(finished.stderr).toMatch(/Quire could not start: .*EADDRINUSE/);
-    expect(finished.stdout).not.toMatch(/restarting/);
-    expect(pids(finished.stdout)).toHaveLength(1);
-  } finally {
-    blocker.close();
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
   }
+}
+
+/** The worker processes of `npm start`'s process: slot → pid. */
+function workerPids(primary: number): Map<number, number> {
+  const found = new Map<number, number>();
+  for (const task of fs.readdirSync(`/proc/${primary}/task`)) {
+    const children = fs.readFileSync(`/proc/${primary}/task/${task}/children`, 'utf8');
+    for (const pid of children.split(' ').filter(Boolean).map(Number)) {
+      try {
+        const environ = fs.readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0');
+        const slot = environ.find((v) => v.startsWith('QUIRE_WORKER_SLOT='));
+        if (slot) found.set(Number(slot.split('=')[1]), pid);
+      } catch {
+        // exited meanwhile
+      }
+    }
+  }
+  return found;
+}
+
+test('WORKERS=2: npm start is the primary; kill -9 of the lead worker (the engine), then of the other, under a page/save loop: each replaced, every acknowledged write kept, CLI still works', async () => {
+  const { quire, url, api, item_id, cli } = await startQuire('2');
+  const primary = quire.child.pid!;
+  // No process between npm start's and the workers: its children are the two workers.
+  expect([...workerPids(primary).keys()].sort()).toEqual([0, 1]);
+  expect(quire.stdout()).not.toMatch(/Quire server process started/);
+
+  const { acknowledged, refused, finish, verify } = writeLoad(api, item_id);
+  for (const slot of [0, 1]) {
+    await until('20 more acknowledged writes', () => acknowledged.length >= 20 * (slot + 1));
+    const victim = workerPids(primary).get(slot)!;
+    process.kill(victim, 'SIGKILL');
+    await quire.waitForOutput(
+      new RegExp(`Quire worker ${slot} \\(pid ${victim}\\) exited \\(SIGKILL\\); replacing it`),
+    );
+    await until(`worker ${slot} replaced`, () => {
+      const now = workerPids(primary).get(slot);
+      return now !== undefined && now !== victim;
+    });
+    await until('/healthz to answer 200', () => healthy(url));
+    const ackBefore = acknowledged.length;
+    await until('10 more acknowledged writes', () => acknowledged.length >= ackBefore + 10);
+  }
+  await finish();
+  process.stdout.write(
+    `supervisor (WORKERS=2): ${acknowledged.length} writes acknowledged, ${refused()} not\n`,
+  );
+  expect(quire.child.exitCode).toBeNull();
+  await verify();
+
+  const again = await cli(['user:token', 'showdoc']);
+  expect(again.code).toBe(0);
+  expect(again.stderr).toContain("the running server's engine");
+
+  const last = [...workerPids(primary).values()];
+  quire.child.kill('SIGTERM');
+  const stopped = await quire.exited;
+  expect(stopped.code).toBe(0);
+  expect(stopped.stdout).toContain('Quire stopped.');
+  expect(last.filter(alive)).toEqual([]);
+}, 180_000);
+
+test('WORKERS=2: kill -9 of npm start itself (the primary): the workers stop on their own, the lead flushing its engine; the next start finds every acknowledged write', async () => {
+  const { quire, api, item_id, cli, restart, dataDir } = await startQuire('2');
+  const primary = quire.child.pid!;
+  const workers = [...workerPids(primary).values()];
+  expect(workers).toHaveLength(2);
+  const { page_id } = await api.ok<{ page_id: number }>('page/save', {
+    page_id: 0,
+    item_id,
+    page_title: 'Before the kill',
+    page_content: 'kept',
+  });
+  try {
+    process.kill(primary, 'SIGKILL');
+    // No orphan keeps serving or holds the engine's directory.
+    await until('the workers to exit', () => workers.every((pid) => !alive(pid)));
+  } finally {
+    for (const pid of workers.filter(alive)) process.kill(pid, 'SIGKILL');
+  }
+  // A clean stop, not a crash: each worker finished its stop, and the lead's engine released its
+  // directory lock (a crash leaves the lock file behind: models/embedded/persistence/lock.ts).
+  for (const slot of [0, 1])
+    expect(quire.stdout()).toMatch(new RegExp(`"worker":${slot}[^\\n]*"msg":"stopped"`));
+  expect(fs.existsSync(path.join(dataDir, 'engine.lock'))).toBe(false);
+  // The directory is free (the CLI opens it itself), and the next start serves the page.
+  const token = await cli(['user:token', 'showdoc']);
+  expect(token.code).toBe(0);
+  expect(token.stderr).not.toContain("the running server's engine");
+  const again = await restart();
+  const page = await new ShowdocClient(again.url, token.stdout.trim()).ok<{
+    page_content: string;
+  }>('page/info', { page_id });
+  expect(page.page_content).toBe('kept');
+  again.script.child.kill('SIGTERM');
+  expect((await again.script.exited).code).toBe(0);
 }, 120_000);
+
+test.each(['1', '2'])(
+  'WORKERS=%s: a server that cannot start (port taken) is not restarted: its message and exit code 1 reach the operator',
+  async (workers) => {
+    const cwd = await makeTempDir('quire-supervise-');
+    dirs.push(cwd);
+    const blocker = net.createServer();
+    await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
+    const { port } = blocker.address() as net.AddressInfo;
+    try {
+      const quire = startScript('start', [], {
+        cwd,
+        env: { PORT: String(port), HOST: '127.0.0.1', DATA_DIR: `${cwd}/data`, WORKERS: workers },
+      });
+      const finished = await quire.exited;
+      expect(finished.code).toBe(1);
+      expect(finished.stderr).toMatch(/Quire could not start: .*EADDRINUSE/);
+      expect(finished.stdout).not.toMatch(/restarting/);
+      expect(pids(finished.stdout)).toHaveLength(workers === '1' ? 1 : 0);
+    } finally {
+      blocker.close();
+    }
+  },
+  120_000,
+);

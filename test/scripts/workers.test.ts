@@ -1,11 +1,13 @@
 /**
- * WORKERS=2: the server `npm start` supervises (scripts/serve.ts) becomes a primary running the
- * embedded engine and handing connections to two worker processes, without Redis. Real sockets
- * on each worker (told apart by their session ids, `w0-…` / `w1-…`): a lock change and a reminder
+ * WORKERS=2 (scripts/serve.ts from the sources; `npm start` runs the same primary in its own
+ * process, test/scripts/supervisor.test.ts): a primary handing connections to two worker
+ * processes, without Redis; the lead worker (slot 0) runs the embedded engine. Real sockets on
+ * each worker (told apart by their session ids, `w0-…` / `w1-…`): a lock change and a reminder
  * reach the sockets on both workers once each, presence spans them, a polling session works on a
  * kept-alive connection another worker holds, two editors share one Yjs document and REST saves
- * through either worker appear in it live. A worker killed with SIGKILL during a write loop is
- * replaced and every acknowledged write is still there; SIGTERM stops it all cleanly.
+ * through either worker appear in it live. Either worker killed with SIGKILL during a write loop
+ * — the lead with the engine in it — is replaced, every acknowledged write is still there and
+ * the site answers again on both workers; SIGTERM stops the other worker, then the lead.
  */
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import fs from 'node:fs';
@@ -48,7 +50,7 @@ beforeAll(async () => {
     },
     { cwd: dir, startTimeoutMs: 120_000 },
   );
-  // This test reaches the primary's engine over its socket, as the admin CLI does.
+  // This test reaches the lead worker's engine over its socket, as the admin CLI does.
   db = await openDatabase({
     mongodbUri: '',
     dataDir: path.join(dir, 'data'),
@@ -322,73 +324,124 @@ describe('live pushes across workers', () => {
   });
 });
 
-describe('a worker dies', () => {
-  test('SIGKILL of a worker under a page/save loop: it is replaced, every acknowledged write kept', async () => {
-    const client = api(owner);
-    const acknowledged: { page_id: number; content: string }[] = [];
-    let writing = true;
-    const load = (async () => {
-      for (let n = 0; writing; n++) {
-        const content = `write ${n}`;
-        try {
-          const answer = await client.call('page/save', {
-            page_id: 0,
-            item_id: itemId,
-            page_title: `W${n}`,
-            page_content: content,
+/**
+ * Writes pages in a loop (each answer awaited), SIGKILLs worker `slot` once 20 writes are in,
+ * waits for its replacement, then for 20 more writes; every acknowledged write must then read
+ * back. Requests cut by the kill, or failing while the engine is away, are not acknowledged.
+ */
+async function killUnderWriteLoad(slot: number): Promise<void> {
+  const client = api(owner);
+  const acknowledged: { page_id: number; content: string }[] = [];
+  const failed: string[] = [];
+  let writing = true;
+  const load = (async () => {
+    for (let n = 0; writing; n++) {
+      const content = `write ${slot}-${n}`;
+      try {
+        const answer = await client.call('page/save', {
+          page_id: 0,
+          item_id: itemId,
+          page_title: `W${slot}-${n}`,
+          page_content: content,
+        });
+        if (answer.body.error_code === 0)
+          acknowledged.push({
+            page_id: Number((answer.body.data as { page_id: number }).page_id),
+            content,
           });
-          if (answer.body.error_code === 0)
-            acknowledged.push({
-              page_id: Number((answer.body.data as { page_id: number }).page_id),
-              content,
-            });
-        } catch {
-          // a request on the killed worker's connection: not acknowledged
-        }
+        else failed.push(answer.body.error_message ?? String(answer.body.error_code));
+      } catch (error) {
+        // a request on the killed worker's connection: not acknowledged
+        failed.push((error as Error).message);
+        await new Promise((resolve) => setTimeout(resolve, 20));
       }
-    })();
-
-    await eventually(() => expect(acknowledged.length).toBeGreaterThan(20), { timeoutMs: 30_000 });
-    const victim = workers().get(1)!;
-    process.kill(victim, 'SIGKILL');
-    await eventually(
-      () =>
-        expect(quire.output()).toMatch(
-          new RegExp(`worker 1 \\(pid ${victim}\\) exited \\(SIGKILL\\)`),
-        ),
-      { timeoutMs: 30_000 },
-    );
-    await eventually(
-      () => {
-        const now = workers().get(1);
-        expect(now).toBeDefined();
-        expect(now).not.toBe(victim);
-        // Its replacement has said it is ready (the first worker 1 said so at start-up).
-        expect(quire.output().match(/"worker":1[^\n]*"msg":"ready"/g)).toHaveLength(2);
-      },
-      { timeoutMs: 120_000 },
-    );
-    const count = acknowledged.length;
-    // The new worker takes its turn: sockets land on it again.
-    (await socketOn(1, reader)).close();
-    await eventually(() => expect(acknowledged.length).toBeGreaterThan(count + 20), {
-      timeoutMs: 30_000,
-    });
-    writing = false;
-    await load;
-
-    for (const write of acknowledged) {
-      const page = await api(owner).ok<{ page_content: string }>('page/info', {
-        page_id: write.page_id,
-      });
-      expect(page.page_content).toBe(write.content);
     }
+  })();
+
+  await eventually(() => expect(acknowledged.length).toBeGreaterThan(20), { timeoutMs: 30_000 });
+  const readyLines = () =>
+    quire.output().match(new RegExp(`"worker":${slot}[^\n]*"msg":"ready"`, 'g'));
+  const readyBefore = readyLines()!.length;
+  const victim = workers().get(slot)!;
+  process.kill(victim, 'SIGKILL');
+  await eventually(
+    () =>
+      expect(quire.output()).toMatch(
+        new RegExp(`worker ${slot} \\(pid ${victim}\\) exited \\(SIGKILL\\)`),
+      ),
+    { timeoutMs: 30_000 },
+  );
+  await eventually(
+    () => {
+      const now = workers().get(slot);
+      expect(now).toBeDefined();
+      expect(now).not.toBe(victim);
+      expect(readyLines()).toHaveLength(readyBefore + 1);
+    },
+    { timeoutMs: 120_000 },
+  );
+  const count = acknowledged.length;
+  // The new worker takes its turn: sockets land on it again, and on the other one.
+  (await socketOn(slot, reader)).close();
+  (await socketOn(1 - slot, reader)).close();
+  await eventually(() => expect(acknowledged.length).toBeGreaterThan(count + 20), {
+    timeoutMs: 30_000,
+  });
+  writing = false;
+  await load;
+  process.stdout.write(
+    `worker ${slot} killed: ${acknowledged.length} writes acknowledged, ${failed.length} not (${[...new Set(failed)].join('; ')})\n`,
+  );
+
+  // Read back through the API on fresh connections (either worker) and in the engine itself.
+  for (const write of acknowledged) {
+    const page = await api(owner).ok<{ page_content: string }>('page/info', {
+      page_id: write.page_id,
+    });
+    expect(page.page_content).toBe(write.content);
+  }
+}
+
+describe('a worker dies', () => {
+  test('SIGKILL of the other worker under a page/save loop: it is replaced, every acknowledged write kept', async () => {
+    await killUnderWriteLoad(1);
   }, 240_000);
 
-  test('SIGTERM stops the workers, then the engine: exit 0, the engine socket removed', async () => {
+  test('SIGKILL of the lead worker (the engine with it) under a page/save loop: replaced, the engine recovers from its journal, every acknowledged write kept, the other worker reconnects', async () => {
+    await killUnderWriteLoad(0);
+    // The other worker reaches the new engine: a request routed to it reads and writes again.
+    const servedBy = new Set<number>();
+    for (let n = 0; n < 10 && servedBy.size < 2; n++) {
+      const before = quire.output().length;
+      const answer = await request(`${quire.url}/api/item/info`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({
+          user_token: owner.user_token,
+          item_id: String(itemId),
+        }).toString(),
+      });
+      expect(JSON.parse(answer.body)).toMatchObject({ error_code: 0 });
+      await eventually(() =>
+        expect(quire.output().slice(before)).toMatch(/"worker":\d[^\n]*"path":"\/api\/item\/info"/),
+      );
+      servedBy.add(
+        Number(
+          /"worker":(\d)[^\n]*"path":"\/api\/item\/info"/.exec(quire.output().slice(before))![1],
+        ),
+      );
+    }
+    expect([...servedBy].sort()).toEqual([0, 1]);
+  }, 240_000);
+
+  test('SIGTERM stops the other worker, then the lead and its engine: exit 0, the engine socket removed', async () => {
     await db.close();
     expect(await quire.stop()).toBe(0);
     expect(quire.output()).toContain('Quire stopped.');
+    const stoppedAt = (slot: number) =>
+      quire.output().search(new RegExp(`"worker":${slot}[^\n]*"msg":"stopped"`));
+    expect(stoppedAt(1)).toBeGreaterThan(-1);
+    expect(stoppedAt(0)).toBeGreaterThan(stoppedAt(1));
     expect(fs.existsSync(engineSocketPath(path.join(dir, 'data')))).toBe(false);
     expect(workers().size).toBe(0);
   });

@@ -36,6 +36,18 @@ export interface PageDoc {
   ext_info: string;
   is_draft: number;
   page_custom_id: string;
+  /**
+   * 1 once the page has a stored collaborative draft (models/pages/drafts.ts): a save of a page
+   * without one skips bringing a draft up to date (one query fewer per save). Absent = none.
+   */
+  has_draft?: number;
+  /**
+   * Versions stored for this page so far (models/pages/pageHistory.ts), bumped by the very write
+   * that replaces a version. Absent on pages from before it existed.
+   */
+  history_seq?: number;
+  /** The lowest `version_seq` its versions from before the sequence got (≤ 0); absent: 1. */
+  history_low?: number;
 }
 
 const pageSchema = new Schema<PageDoc>(
@@ -55,6 +67,9 @@ const pageSchema = new Schema<PageDoc>(
     ext_info: { type: String, default: '' },
     is_draft: { type: Number, default: 0 },
     page_custom_id: { type: String, default: '' },
+    has_draft: { type: Number },
+    history_seq: { type: Number },
+    history_low: { type: Number },
   },
   { collection: 'page', versionKey: false },
 );

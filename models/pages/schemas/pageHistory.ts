@@ -21,6 +21,12 @@ export interface PageHistoryDoc {
   author_uid: number;
   author_username: string;
   ext_info: string;
+  /**
+   * The version's number among its page's versions (the page's `history_seq` after it was
+   * stored): the retention trim drops `version_seq ≤ newest − kept` without a query. Versions
+   * stored before pages carried the sequence get theirs on their page's next save (≤ 0).
+   */
+  version_seq?: number;
 }
 
 const pageHistorySchema = new Schema<PageHistoryDoc>(
@@ -37,6 +43,7 @@ const pageHistorySchema = new Schema<PageHistoryDoc>(
     author_uid: { type: Number, default: 0 },
     author_username: { type: String, default: '' },
     ext_info: { type: String, default: '' },
+    version_seq: { type: Number },
   },
   { collection: 'page_history', versionKey: false },
 );

@@ -464,6 +464,42 @@ describe('cursors over 10,000 documents', () => {
   });
 });
 
+describe('lookups through indexes', () => {
+  beforeAll(async () => {
+    const coll = collection('idx');
+    await coll.createIndex({ item: 1 });
+    await coll.createIndex({ page: 1 });
+    await coll.createIndex({ tags: 1 });
+    await coll.insertMany([
+      { _id: 1, item: 1, page: 10, tags: ['a', 'b'] },
+      { _id: 2, item: 1, page: 11, tags: ['b'] },
+      { _id: 3, item: 1, page: 12, tags: [] },
+      { _id: 4, item: 2, page: 13, tags: ['a', 'c'] },
+      { _id: 5, item: 2, page: 14 },
+    ]);
+  });
+
+  test('equalities on two indexed fields find exactly the documents matching both', async () => {
+    expect(await ids('idx', { item: 1, page: 11 })).toEqual([2]);
+    expect(await ids('idx', { page: { $in: [10, 13, 99] }, item: 2 })).toEqual([4]);
+    expect(await ids('idx', { item: 2, page: 10 })).toEqual([]);
+  });
+
+  test('$in over a multikey index returns each document once, whatever elements match', async () => {
+    const docs = await collection('idx')
+      .find({ tags: { $in: ['a', 'b', 'c', 'a'] } })
+      .toArray();
+    expect(docs.map((d) => d._id).sort()).toEqual([1, 2, 4]);
+  });
+
+  test('an indexed lookup sees documents written since, and not those removed', async () => {
+    const coll = collection('idx');
+    await coll.insertOne({ _id: 6, item: 1, page: 15 });
+    await coll.deleteOne({ _id: 2 });
+    expect(await ids('idx', { item: 1 })).toEqual([1, 3, 6]);
+  });
+});
+
 describe('counting and distinct', () => {
   beforeAll(async () => {
     await collection('cnt').insertMany([

@@ -106,6 +106,25 @@ describe('field operators', () => {
     expect(res).toEqual({ lo: 2, hi: 8, keepLo: 1, keepHi: 9, first: early, last: late });
   });
 
+  test('$max and $min of plain numbers alone (an item touch) move a value only in their direction', async () => {
+    expect(
+      await applyUpdate({ t: 5, u: 5, n: 1 }, { $max: { t: 9, u: 2 }, $inc: { n: 1 } }),
+    ).toEqual({ t: 9, u: 5, n: 2 });
+    expect(await applyUpdate({ t: 5, u: 5 }, { $min: { t: 9, u: 2, v: -1 } })).toEqual({
+      t: 5,
+      u: 2,
+      v: -1,
+    });
+  });
+
+  test('a $max that changes nothing is reported as matched but not modified', async () => {
+    const coll = suite.db.collection<AnyDoc>(`u${++seq}`);
+    await coll.insertOne({ _id: 1, t: 10 });
+    const res = await coll.updateOne({ _id: 1 }, { $max: { t: 3 } });
+    expect(res).toMatchObject({ matchedCount: 1, modifiedCount: 0 });
+    expect(await coll.findOne({ _id: 1 })).toEqual({ _id: 1, t: 10 });
+  });
+
   test('$min/$max on a missing field sets it', async () => {
     expect(await applyUpdate({}, { $min: { a: 3 }, $max: { b: 4 } })).toEqual({ a: 3, b: 4 });
   });

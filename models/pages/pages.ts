@@ -58,7 +58,8 @@ const MAX_PUSHED_CELLS = 2000;
 export interface LivePageDocuments {
   /**
    * Applies a saved version to the page's open collaborative document, if there is one, so its
-   * editors see it and the document does not later persist stale text over it. Must not throw.
+   * editors see it and the document does not later persist stale text over it. Resolves true
+   * when the text went into a document open in this process. Must not throw.
    */
   applySave(save: {
     itemId: number;
@@ -69,7 +70,7 @@ export interface LivePageDocuments {
     origin: SaveOrigin;
     /** The page had a stored draft when it was written (`has_draft`); false: it had none. */
     hasDraft: boolean;
-  }): Promise<void>;
+  }): Promise<boolean>;
 }
 
 /** "Save and notify", as the notice centre (models/notices) takes it from a save. */
@@ -356,6 +357,7 @@ async function writePage(
   // the stored draft) takes the saved text alongside, and the reminders of a "save and notify"
   // are written and pushed (their notice goes out before this save's own events).
   const { liveDocuments } = plugs();
+  let live = false;
   await Promise.all([
     notice?.send(),
     before ? recordVersion(before, { id: historyId, keep: keepVersions }) : undefined,
@@ -382,6 +384,7 @@ async function writePage(
             origin: options.origin,
             hasDraft: before?.has_draft === 1,
           })
+          .then((applied) => void (live = applied))
           // The bridge reports its own failures; the stored version stands.
           .catch(() => {})
       : // No documents in this process (a worker other than the lead, the API role): a stored
@@ -399,6 +402,7 @@ async function writePage(
     origin: options.origin,
     notify: !created && input.notify ? { content: input.notify.content } : null,
     at: now,
+    live,
   });
   if (existing && access.item.item_type === SPREADSHEET) {
     const cells = sheetCellChanges(existing.page_content, page.page_content);

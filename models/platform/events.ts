@@ -47,6 +47,13 @@ export interface DomainEvents {
     notify?: { content: string } | null;
     /** The save's time: the item's `last_update_time` is now at least this (read models patch it). */
     at?: number;
+    /**
+     * The saving process put the text into the page's document open there: the change reaches
+     * the same document open in other processes as a Yjs update (Redis), like any edit, and they
+     * must not apply the saved text again — by the time this event arrives their editors may have
+     * typed after it, and setting the text would undo that.
+     */
+    live?: boolean;
   };
   /**
    * A spreadsheet page (item type 4) was saved: the cells whose text changed, or null when the

@@ -89,24 +89,32 @@ export function liveBridge(runtime: CollabRuntime): {
         if (!loaded || loaded.document.getConnectionsCount() === 0) {
           // A page that never had a draft has none to bring up to date (most saves).
           if (save.hasDraft) await markDraftSaved(save.pageId, save.content);
-          return;
+          return false;
         }
         applyInto(loaded.document, save);
         rebaseAndStore(runtime, loaded.document, loaded.live, save.content, save.byUid);
+        return true;
       } catch (error) {
         log.error(
           { err: error, pageId: save.pageId },
           'applying a save to the live document failed',
         );
+        return false;
       }
     },
   };
 
   /**
    * Another process saved a page this one has open (several processes only: otherwise applySave
-   * ran).
+   * ran). `live`: the saving process put the text into the document open there, so it reaches
+   * this one as a Yjs update through Redis, like any edit.
    */
-  async function onRelayedSave(pageId: number, byUid: number, origin: SaveOrigin): Promise<void> {
+  async function onRelayedSave(
+    pageId: number,
+    byUid: number,
+    origin: SaveOrigin,
+    live: boolean,
+  ): Promise<void> {
     const name = pageDocumentName(pageId);
     if (!loadedPage(runtime, name)) return;
     const page = await Page.findOne(
@@ -117,10 +125,13 @@ export function liveBridge(runtime: CollabRuntime): {
     if (!page || !loaded || loaded.document.getConnectionsCount() === 0) return;
     const hash = contentHash(page.page_content);
     if (hash === loaded.live.baseHash) return;
-    // The saving process stored the draft; here only the base moves, and the text when the
-    // change has not arrived through Redis yet (an editor's save stored this very text: no).
+    // The saving process stored the draft; here only the base moves, and the text when no open
+    // document carries it here: not for an editor's save (it stored this very text), nor for a
+    // save the saving process applied to its open document — that change arrives (or already
+    // arrived) through Redis, and editors here may have typed after it: setting the saved text
+    // now would undo their typing.
     loaded.live.baseHash = hash;
-    if (origin !== 'collab')
+    if (origin !== 'collab' && !live)
       applyInto(loaded.document, { pageId, content: page.page_content, byUid });
   }
 
@@ -128,7 +139,7 @@ export function liveBridge(runtime: CollabRuntime): {
     ? runtime.events.subscribe('page.saved', async (event) => {
         if (event.created) return;
         try {
-          await onRelayedSave(event.pageId, event.byUid, event.origin);
+          await onRelayedSave(event.pageId, event.byUid, event.origin, event.live === true);
         } catch (error) {
           log.error({ err: error, pageId: event.pageId }, 'applying a relayed save failed');
         }

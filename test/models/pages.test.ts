@@ -42,6 +42,7 @@ function recordingBridge(fail = false): { saves: LiveSave[]; bridge: LivePageDoc
       async applySave(save) {
         saves.push(save);
         if (fail) throw new Error('live document unavailable');
+        return save.content !== 'not open here';
       },
     },
   };
@@ -141,6 +142,35 @@ describe('savePage and live documents', () => {
     expect(await draftOf(pages[0])).toEqual({ saved: 1, base_hash: contentHash('v1') });
     expect(await draftOf(pages[1])).toMatchObject({ base_hash: contentHash('v0') });
     expect((await draftOf(pages[1])).saved).not.toBe(1);
+  });
+
+  test('page.saved says whether the text went into a document open in the saving process', async () => {
+    const { bridge } = recordingBridge();
+    connectLiveDocuments(bridge);
+    const seen: DomainEvents['page.saved'][] = [];
+    const stop = events.subscribe('page.saved', (e) => void seen.push(e));
+    try {
+      const { page } = await savePage(
+        actor,
+        { pageId: 0, itemId, title: 'Where', content: 'v0' },
+        { origin: 'rest' },
+      );
+      for (const content of ['open here', 'not open here'])
+        await savePage(
+          actor,
+          { pageId: page.page_id, itemId, title: 'Where', content },
+          { origin: 'rest' },
+        );
+      connectLiveDocuments(null);
+      await savePage(
+        actor,
+        { pageId: page.page_id, itemId, title: 'Where', content: 'no documents here' },
+        { origin: 'rest' },
+      );
+    } finally {
+      stop();
+    }
+    expect(seen.map((e) => e.live)).toEqual([false, true, false, false]);
   });
 
   test('a failing bridge does not fail the save: the version and the new text are stored', async () => {

@@ -226,6 +226,8 @@ describe('page/save — create', () => {
           notify: null,
           // The time read models move the item's last_update_time to without reloading it.
           at: touched,
+          // No document of the page is open in this process.
+          live: false,
         },
       },
       { name: 'menu.changed', payload: { itemId: suite.itemId, byUid: suite.editor.uid } },
@@ -292,6 +294,7 @@ describe('page/save — update', () => {
           origin: 'rest',
           notify: { content: 'Please re-read' },
           at: (await Item.findOne({ item_id: suite.itemId }).lean())!.last_update_time,
+          live: false,
         },
       },
       { name: 'menu.changed', payload: { itemId: suite.itemId, byUid: suite.editor.uid } },

@@ -5,6 +5,7 @@
  * settings given here. Every child is tracked; `stopAllQuires()` in afterAll ends what is left.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
 import path from 'node:path';
 import { socketUriFor } from '../../models/embedded';
 import { engineSocketPath, openDatabase, type Database } from '../../models/platform/db';
@@ -131,4 +132,26 @@ export async function startSharedEngine(
         role: 'tool',
       }),
   };
+}
+
+/**
+ * The worker processes of a cluster primary (`npm start`'s process, or scripts/serve.ts with
+ * WORKERS > 1): slot → pid, read from /proc (empty once the primary is gone).
+ */
+export function workerPids(primary: number): Map<number, number> {
+  const found = new Map<number, number>();
+  if (!fs.existsSync(`/proc/${primary}/task`)) return found;
+  for (const task of fs.readdirSync(`/proc/${primary}/task`)) {
+    const children = fs.readFileSync(`/proc/${primary}/task/${task}/children`, 'utf8');
+    for (const pid of children.split(' ').filter(Boolean).map(Number)) {
+      try {
+        const environ = fs.readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0');
+        const slot = environ.find((v) => v.startsWith('QUIRE_WORKER_SLOT='));
+        if (slot) found.set(Number(slot.split('=')[1]), pid);
+      } catch {
+        // exited meanwhile
+      }
+    }
+  }
+  return found;
 }

@@ -13,6 +13,7 @@ import path from 'node:path';
 import { ShowdocClient } from '../helpers/client';
 import { killAllChildren, runCli, startScript } from '../helpers/processes';
 import { makeTempDir } from '../helpers/server';
+import { workerPids } from '../helpers/quireProcesses';
 
 const dirs: string[] = [];
 let writing = false;
@@ -158,24 +159,6 @@ function alive(pid: number): boolean {
   } catch {
     return false;
   }
-}
-
-/** The worker processes of `npm start`'s process: slot → pid. */
-function workerPids(primary: number): Map<number, number> {
-  const found = new Map<number, number>();
-  for (const task of fs.readdirSync(`/proc/${primary}/task`)) {
-    const children = fs.readFileSync(`/proc/${primary}/task/${task}/children`, 'utf8');
-    for (const pid of children.split(' ').filter(Boolean).map(Number)) {
-      try {
-        const environ = fs.readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0');
-        const slot = environ.find((v) => v.startsWith('QUIRE_WORKER_SLOT='));
-        if (slot) found.set(Number(slot.split('=')[1]), pid);
-      } catch {
-        // exited meanwhile
-      }
-    }
-  }
-  return found;
 }
 
 test('WORKERS=2: npm start is the primary; kill -9 of the lead worker (the engine), then of the other, under a page/save loop: each replaced, every acknowledged write kept, CLI still works', async () => {

@@ -21,7 +21,12 @@ import { eventually } from '../helpers/embedded';
 import { Message } from '../../models/notices/schemas/message';
 import { addMember, makeSharedItem } from '../helpers/factories';
 import { makePage } from '../helpers/pages';
-import { startQuireProcess, stopAllQuires, type QuireProcess } from '../helpers/quireProcesses';
+import {
+  startQuireProcess,
+  stopAllQuires,
+  workerPids,
+  type QuireProcess,
+} from '../helpers/quireProcesses';
 import { makeTempDir } from '../helpers/server';
 import {
   closeAllSockets,
@@ -90,24 +95,7 @@ async function socketOn(slot: number, user: TestUser): Promise<TestClient> {
 }
 
 /** The worker processes now: slot → pid (children of the primary running worker.ts). */
-function workers(): Map<number, number> {
-  const primary = quire.child.pid!;
-  const found = new Map<number, number>();
-  if (!fs.existsSync(`/proc/${primary}/task`)) return found;
-  for (const task of fs.readdirSync(`/proc/${primary}/task`)) {
-    const children = fs.readFileSync(`/proc/${primary}/task/${task}/children`, 'utf8');
-    for (const pid of children.split(' ').filter(Boolean).map(Number)) {
-      try {
-        const environ = fs.readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0');
-        const slot = environ.find((v) => v.startsWith('QUIRE_WORKER_SLOT='));
-        if (slot) found.set(Number(slot.split('=')[1]), pid);
-      } catch {
-        // exited meanwhile
-      }
-    }
-  }
-  return found;
-}
+const workers = () => workerPids(quire.child.pid!);
 
 /** One HTTP request on a connection of its own (so the primary routes it afresh). */
 function request(

@@ -19,6 +19,11 @@ export const DB_NAME = 'quire';
 /** Unix socket paths are limited to ~107 bytes; past that we skip the socket and say so. */
 const MAX_SOCKET_PATH = 100;
 
+/** Whether the engine's unix socket path for `dataDir` is short enough to listen on. */
+export function engineSocketFits(dataDir: string): boolean {
+  return engineSocketPath(dataDir).length <= MAX_SOCKET_PATH;
+}
+
 export interface Database {
   mode: 'embedded' | 'mongodb';
   /** How this process reached the data: its own engine, a running server's engine, or MongoDB. */
@@ -150,7 +155,7 @@ export async function openDatabase(options: OpenOptions): Promise<Database> {
   fs.mkdirSync(dataDir, { recursive: true });
   let listenSocket: string | undefined;
   if (role === 'serve') {
-    if (socketPath.length <= MAX_SOCKET_PATH) listenSocket = socketPath;
+    if (engineSocketFits(dataDir)) listenSocket = socketPath;
     else
       logger.warn(
         { dataDir },

@@ -1,7 +1,13 @@
 /** Platform: configuration, database connection, logging, clock, ids, the error-code table, the domain-event catalogue and bus, blob storage and dumps. Depends on no domain. */
 export { type Config, CONFIG_KEYS, ConfigError, loadConfig } from './config';
 export { nextId, nextIds, raiseCounter } from './counters';
-export { type Database, engineSocketPath, ensureIndexes, openDatabase } from './db';
+export {
+  type Database,
+  engineSocketFits,
+  engineSocketPath,
+  ensureIndexes,
+  openDatabase,
+} from './db';
 export { connection, defineModel } from './model';
 export { type CollectionReport, exportDatabase, importDatabase } from './dump';
 export { ApiError, type ErrorCode, errors, failure, isApiError } from './errors';

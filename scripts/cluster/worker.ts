@@ -11,7 +11,7 @@ import cluster from 'node:cluster';
 import type { Socket } from 'node:net';
 import { installLastResort, trackRequests } from '../../api/lastResort';
 import { socketUriFor } from '../../models/embedded';
-import { engineSocketPath, loadConfig } from '../../models/platform';
+import { engineSocketFits, engineSocketPath, loadConfig } from '../../models/platform';
 import { startQuire } from '../quire';
 import { collectStartupGarbage } from '../startup';
 import type { PrimaryMessage, WorkerMessage } from './messages';
@@ -22,8 +22,6 @@ const print = (text: string) => process.stdout.write(`${text}\n`);
 const slot = Number(process.env.QUIRE_WORKER_SLOT);
 const config = loadConfig();
 const lead = slot === 0;
-/** Unix socket paths are limited to ~107 bytes; the workers have no other way to the engine. */
-const MAX_SOCKET_PATH = 100;
 
 const running: { quire?: Awaited<ReturnType<typeof startQuire>> } = {};
 let stopping = false;
@@ -53,7 +51,8 @@ process.on('SIGINT', () => {});
 if (cluster.worker) cluster.worker.exitedAfterDisconnect = true;
 process.on('disconnect', () => stop(0));
 
-if (!config.mongodbUri && engineSocketPath(config.dataDir).length > MAX_SOCKET_PATH) {
+// The workers have no other way to the engine than its unix socket.
+if (!config.mongodbUri && !engineSocketFits(config.dataDir)) {
   process.stderr.write(
     `DATA_DIR is too long for the engine's unix socket (${engineSocketPath(config.dataDir)}): use a shorter path or WORKERS=1\n`,
   );

@@ -59,7 +59,8 @@ export interface LivePageDocuments {
   /**
    * Applies a saved version to the page's open collaborative document, if there is one, so its
    * editors see it and the document does not later persist stale text over it. Resolves true
-   * when the text went into a document open in this process. Must not throw.
+   * when the text went into a document open in this process (false: savePage brings the stored
+   * draft up to date itself). Must not throw.
    */
   applySave(save: {
     itemId: number;
@@ -68,8 +69,6 @@ export interface LivePageDocuments {
     content: string;
     byUid: number;
     origin: SaveOrigin;
-    /** The page had a stored draft when it was written (`has_draft`); false: it had none. */
-    hasDraft: boolean;
   }): Promise<boolean>;
 }
 
@@ -373,25 +372,28 @@ async function writePage(
       logRow,
     ),
     touchItem(access, page, created, now, actor),
-    !created && options.origin !== 'collab' && liveDocuments
-      ? liveDocuments
-          .applySave({
-            itemId: page.item_id,
-            pageId: page.page_id,
-            title: page.page_title,
-            content: page.page_content,
-            byUid: actor.uid,
-            origin: options.origin,
-            hasDraft: before?.has_draft === 1,
-          })
-          .then((applied) => void (live = applied))
-          // The bridge reports its own failures; the stored version stands.
-          .catch(() => {})
-      : // No documents in this process (a worker other than the lead, the API role): a stored
-        // draft that now equals the saved text is saved, as the bridge would have marked it.
-        !created && options.origin !== 'collab' && before?.has_draft === 1
-        ? markDraftSaved(page.page_id, page.page_content, now)
-        : undefined,
+    !created && options.origin !== 'collab'
+      ? (async () => {
+          live = liveDocuments
+            ? await liveDocuments
+                .applySave({
+                  itemId: page.item_id,
+                  pageId: page.page_id,
+                  title: page.page_title,
+                  content: page.page_content,
+                  byUid: actor.uid,
+                  origin: options.origin,
+                })
+                // The bridge reports its own failures; the stored version stands.
+                .catch(() => false)
+            : false;
+          // No document open here took the text (none is, or this process holds none: a
+          // worker other than the lead, the API role): a stored draft that now equals it is
+          // saved. A page that never had a draft has none to mark (most saves).
+          if (!live && before?.has_draft === 1)
+            await markDraftSaved(page.page_id, page.page_content, now);
+        })()
+      : undefined,
   ]);
   events.publish('page.saved', {
     itemId: page.item_id,

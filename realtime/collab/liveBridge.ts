@@ -16,12 +16,7 @@
  */
 import type { Document } from '@hocuspocus/server';
 import { URLSearchParams } from 'node:url';
-import {
-  contentHash,
-  markDraftSaved,
-  type LivePageDocuments,
-  type SaveOrigin,
-} from '../../models/pages';
+import { contentHash, type LivePageDocuments, type SaveOrigin } from '../../models/pages';
 import { Page } from '../../models/pages/schemas';
 import { pageDocumentName } from '../collabProtocol';
 import type { LivePage } from './livePages';
@@ -86,11 +81,8 @@ export function liveBridge(runtime: CollabRuntime): {
     async applySave(save) {
       try {
         const loaded = loadedPage(runtime, pageDocumentName(save.pageId));
-        if (!loaded || loaded.document.getConnectionsCount() === 0) {
-          // A page that never had a draft has none to bring up to date (most saves).
-          if (save.hasDraft) await markDraftSaved(save.pageId, save.content);
-          return false;
-        }
+        // No editor here: savePage marks a stored draft the save caught up with.
+        if (!loaded || loaded.document.getConnectionsCount() === 0) return false;
         applyInto(loaded.document, save);
         rebaseAndStore(runtime, loaded.document, loaded.live, save.content, save.byUid);
         return true;

@@ -222,6 +222,14 @@ test('attachments: upload a picture, the badge counts it, insert it as an image,
     page,
     `![diagram.png](${suite.server.url}/server/?s=/api/attachment/visitFile&sign=${file!.sign})`,
   );
+  // The preview shows the picture. (Deleting it before the preview has fetched it would make
+  // that fetch a 404: the file is gone by then.)
+  await page.waitForFunction(() => {
+    const img = document.querySelector<HTMLImageElement>(
+      '[data-testid="editor-preview"] img[alt="diagram.png"]',
+    );
+    return Boolean(img?.complete && img.naturalWidth > 0);
+  });
 
   await openAttachments(page);
   await row.locator('[data-testid="attachment-delete"]').click();

@@ -14,14 +14,32 @@ import { ErrorCodes, fail } from './errors';
 
 export const ID_INDEX: IndexSpec = { v: 2, key: { _id: 1 }, name: '_id_' };
 
+/**
+ * Ids under one key: a single id (a unique index's usual case, and most keys of a selective one)
+ * or a set of them. A set is only made for a second id: a key per document (the `id` of
+ * messages, a compound key ending in it) costs one map entry, not a map entry and a set.
+ */
+export type IdsAtKey = string | Set<string>;
+
+/** The keys one document contributes to an index: full keys (unique indexes) and lead keys. */
+interface DocKeys {
+  full: string[];
+  lead: string[];
+}
+
 export class Index {
   readonly spec: IndexSpec;
   readonly fields: string[];
   private readonly partial: Predicate | null;
-  /** full key → ids; used for uniqueness. */
-  private full = new Map<string, Set<string>>();
-  /** leading-field key → ids; used to narrow queries. */
-  private lead = new Map<string, Set<string>>();
+  /** Every field is a top-level name: a document's value is `doc[field]`, no path walk. */
+  private readonly topLevel: boolean;
+  /**
+   * Unique indexes: full key → ids (normally one; more only inside the check that refuses it).
+   * Non-unique indexes keep none: only their leading field answers lookups.
+   */
+  private full: Map<string, IdsAtKey> | null;
+  /** Leading-field key → ids; used to narrow queries. A one-field unique index shares `full`. */
+  private lead: Map<string, IdsAtKey>;
 
   constructor(spec: IndexSpec) {
     this.spec = spec;
@@ -29,6 +47,9 @@ export class Index {
     this.partial = spec.partialFilterExpression
       ? compileFilter(spec.partialFilterExpression)
       : null;
+    this.topLevel = this.fields.every((f) => !f.includes('.'));
+    this.lead = new Map();
+    this.full = !spec.unique ? null : this.fields.length === 1 ? this.lead : new Map();
   }
 
   get name(): string {
@@ -88,66 +109,122 @@ export class Index {
     return { full, lead: perField[0].map(([k]) => k) };
   }
 
-  /** Throws E11000 if adding `doc` (id `idKey`) would duplicate another document's key. */
-  checkUnique(doc: Document, idKey: string, ns: string): void {
-    if (!this.unique) return;
-    const keys = this.keysOf(doc);
-    if (!keys) return;
-    for (const { key, values } of keys.full) {
-      const holders = this.full.get(key);
-      if (holders && (holders.size > 1 || !holders.has(idKey))) {
-        const keyValue: Document = {};
-        this.fields.forEach((f, i) => (keyValue[f] = values[i]));
-        const rendered = this.fields.map((f, i) => `${f}: ${renderValue(values[i])}`).join(', ');
-        fail(
-          ErrorCodes.DuplicateKey,
-          `E11000 duplicate key error collection: ${ns} index: ${this.name} dup key: { ${rendered} }`,
-          {
-            keyPattern: { ...this.spec.key },
-            keyValue,
-          },
-        );
+  /**
+   * The key strings of a document, as keysOf has them. Top-level fields holding no array (nearly
+   * every document of every index) take a direct path: one string per key, no walk.
+   */
+  private keyStrings(doc: Document): DocKeys | null {
+    if (this.topLevel) {
+      let key = '';
+      let lead = '';
+      let present = false;
+      let simple = true;
+      for (let i = 0; i < this.fields.length; i++) {
+        const v = doc[this.fields[i]];
+        if (Array.isArray(v)) {
+          simple = false;
+          break;
+        }
+        if (v !== undefined) present = true;
+        const k = canonicalKey(v);
+        if (i === 0) key = lead = k;
+        else key = `${key}|${k}`;
       }
+      if (simple) {
+        if (this.partial && !this.partial(doc)) return null;
+        if (this.spec.sparse && !present) return null;
+        return { full: this.full ? [key] : [], lead: [lead] };
+      }
+    }
+    const keys = this.keysOf(doc);
+    if (!keys) return null;
+    return { full: this.full ? keys.full.map((k) => k.key) : [], lead: keys.lead };
+  }
+
+  /** Throws E11000 if adding `doc` (id `idKey`) would duplicate another document's key. */
+  checkUnique(doc: Document, idKey: string, ns: string, keys = this.keyStrings(doc)): void {
+    if (!this.full || !keys) return;
+    for (const key of keys.full) {
+      const holders = this.full.get(key);
+      if (holders === undefined || holders === idKey) continue;
+      if (typeof holders !== 'string' && holders.size === 1 && holders.has(idKey)) continue;
+      // The error names the values: found again on the slow path, only when it is thrown.
+      const values = this.keysOf(doc)!.full.find((k) => k.key === key)!.values;
+      const keyValue: Document = {};
+      this.fields.forEach((f, i) => (keyValue[f] = values[i]));
+      const rendered = this.fields.map((f, i) => `${f}: ${renderValue(values[i])}`).join(', ');
+      fail(
+        ErrorCodes.DuplicateKey,
+        `E11000 duplicate key error collection: ${ns} index: ${this.name} dup key: { ${rendered} }`,
+        {
+          keyPattern: { ...this.spec.key },
+          keyValue,
+        },
+      );
     }
   }
 
-  add(doc: Document, idKey: string): void {
-    const keys = this.keysOf(doc);
+  /** The keys `put` works with: found once per document and index. */
+  keysFor(doc: Document): DocKeys | null {
+    return this.keyStrings(doc);
+  }
+
+  add(doc: Document, idKey: string, keys = this.keyStrings(doc)): void {
     if (!keys) return;
-    for (const { key } of keys.full) addTo(this.full, key, idKey);
+    if (this.full && this.full !== this.lead)
+      for (const key of keys.full) addTo(this.full, key, idKey);
     for (const k of keys.lead) addTo(this.lead, k, idKey);
   }
 
-  remove(doc: Document, idKey: string): void {
-    const keys = this.keysOf(doc);
+  remove(doc: Document, idKey: string, keys = this.keyStrings(doc)): void {
     if (!keys) return;
-    for (const { key } of keys.full) removeFrom(this.full, key, idKey);
+    if (this.full && this.full !== this.lead)
+      for (const key of keys.full) removeFrom(this.full, key, idKey);
     for (const k of keys.lead) removeFrom(this.lead, k, idKey);
   }
 
-  idsForLeadKey(key: string): Set<string> | undefined {
+  idsForLeadKey(key: string): IdsAtKey | undefined {
     return this.lead.get(key);
   }
 
   clone(): Index {
     const copy = new Index(this.spec);
-    for (const [k, ids] of this.full) copy.full.set(k, new Set(ids));
-    for (const [k, ids] of this.lead) copy.lead.set(k, new Set(ids));
+    for (const [k, ids] of this.lead)
+      copy.lead.set(k, typeof ids === 'string' ? ids : new Set(ids));
+    if (this.full && this.full !== this.lead)
+      for (const [k, ids] of this.full)
+        copy.full!.set(k, typeof ids === 'string' ? ids : new Set(ids));
     return copy;
   }
 }
 
-function addTo(map: Map<string, Set<string>>, key: string, id: string): void {
-  let set = map.get(key);
-  if (!set) map.set(key, (set = new Set()));
-  set.add(id);
+/** Same keys in the same order: an update that leaves an index's fields alone keeps its entries. */
+function sameKeys(a: DocKeys | null, b: DocKeys | null): boolean {
+  if (a === null || b === null) return a === b;
+  if (a.full.length !== b.full.length || a.lead.length !== b.lead.length) return false;
+  for (let i = 0; i < a.full.length; i++) if (a.full[i] !== b.full[i]) return false;
+  for (let i = 0; i < a.lead.length; i++) if (a.lead[i] !== b.lead[i]) return false;
+  return true;
 }
 
-function removeFrom(map: Map<string, Set<string>>, key: string, id: string): void {
-  const set = map.get(key);
-  if (!set) return;
-  set.delete(id);
-  if (set.size === 0) map.delete(key);
+function addTo(map: Map<string, IdsAtKey>, key: string, id: string): void {
+  const ids = map.get(key);
+  if (ids === undefined) map.set(key, id);
+  else if (typeof ids === 'string') {
+    if (ids !== id) map.set(key, new Set([ids, id]));
+  } else ids.add(id);
+}
+
+function removeFrom(map: Map<string, IdsAtKey>, key: string, id: string): void {
+  const ids = map.get(key);
+  if (ids === undefined) return;
+  if (typeof ids === 'string') {
+    if (ids === id) map.delete(key);
+    return;
+  }
+  ids.delete(id);
+  if (ids.size === 1) map.set(key, ids.values().next().value as string);
+  else if (ids.size === 0) map.delete(key);
 }
 
 /** Equality conditions a query offers on top-level paths (from the filter and its `$and`). */
@@ -207,21 +284,31 @@ export class Collection {
     return this.docs.get(idKey);
   }
 
-  /** Inserts or replaces by `_id`, enforcing unique indexes first so a failure changes nothing. */
+  /**
+   * Inserts or replaces by `_id`, enforcing unique indexes first so a failure changes nothing.
+   * Each index's keys are found once per document; an index whose keys the change leaves as
+   * they were is not touched.
+   */
   put(doc: Document, seq: number): void {
     const idKey = canonicalKey(doc._id);
     const previous = this.docs.get(idKey);
+    const plans: Array<{
+      index: Index;
+      keys: ReturnType<Index['keysFor']>;
+      old: ReturnType<Index['keysFor']>;
+    }> = [];
     for (const index of this.indexes.values()) {
-      if (!index.unique) continue;
-      if (previous) index.remove(previous, idKey);
-      try {
-        index.checkUnique(doc, idKey, this.ns);
-      } finally {
-        if (previous) index.add(previous, idKey);
-      }
+      const keys = index.keysFor(doc);
+      const old = previous ? index.keysFor(previous) : null;
+      if (previous && sameKeys(keys, old)) continue;
+      // A document's own entries never clash with it: the check skips holders that are it.
+      if (index.unique) index.checkUnique(doc, idKey, this.ns, keys);
+      plans.push({ index, keys, old });
     }
-    if (previous) for (const index of this.indexes.values()) index.remove(previous, idKey);
-    for (const index of this.indexes.values()) index.add(doc, idKey);
+    for (const { index, keys, old } of plans) {
+      if (previous) index.remove(previous, idKey, old);
+      index.add(doc, idKey, keys);
+    }
     this.docs.set(idKey, doc);
     this.versions.set(idKey, seq);
   }
@@ -266,19 +353,19 @@ export class Collection {
     }
     // The index with the fewest ids is picked by the sizes of its sets, and only its ids are
     // copied: a page save's {page_id, item_id} used to copy every page id of the item first.
-    let best: Array<Set<string>> | null = null;
+    let best: IdsAtKey[] | null = null;
     let bestSize = 0;
     for (const index of this.indexes.values()) {
       if (!index.answersEquality) continue;
       const values = conditions.get(index.fields[0]);
       if (!values) continue;
-      const sets: Array<Set<string>> = [];
+      const sets: IdsAtKey[] = [];
       let size = 0;
       for (const v of new Set(values.map(canonicalKey))) {
         const ids = index.idsForLeadKey(v);
-        if (ids) {
+        if (ids !== undefined) {
           sets.push(ids);
-          size += ids.size;
+          size += typeof ids === 'string' ? 1 : ids.size;
         }
       }
       if (!best || size < bestSize) {
@@ -291,7 +378,7 @@ export class Collection {
     const out: Document[] = [];
     const seen = best.length > 1 ? new Set<string>() : null;
     for (const ids of best)
-      for (const id of ids) {
+      for (const id of typeof ids === 'string' ? [ids] : ids) {
         if (seen) {
           if (seen.has(id)) continue;
           seen.add(id);

@@ -168,6 +168,51 @@ describe('unique indexes declared by mongoose', () => {
   });
 });
 
+describe('index upkeep as documents change', () => {
+  test('lookups by an indexed field find exactly the current holders after inserts, updates and deletes', async () => {
+    const tags = collection('upkeep_tags');
+    await tags.createIndex({ tag: 1 });
+    await tags.createIndex({ tag: 1, n: 1 });
+    await tags.insertMany([1, 2, 3, 4].map((n) => ({ _id: n, tag: 'a', n })));
+    await tags.updateOne({ _id: 2 }, { $set: { tag: 'b' } });
+    await tags.updateOne({ _id: 3 }, { $set: { other: 'x' } }); // index fields unchanged
+    await tags.deleteOne({ _id: 4 });
+    const ids = async (filter: AnyDoc) =>
+      (await tags.find(filter).toArray()).map((d) => d._id).sort();
+    expect(await ids({ tag: 'a' })).toEqual([1, 3]);
+    expect(await ids({ tag: 'b' })).toEqual([2]);
+    expect(await ids({ tag: { $in: ['a', 'b'] } })).toEqual([1, 2, 3]);
+    await tags.deleteOne({ _id: 1 });
+    expect(await ids({ tag: 'a' })).toEqual([3]);
+    await tags.deleteOne({ _id: 3 });
+    expect(await ids({ tag: 'a' })).toEqual([]);
+    expect(await ids({ tag: 'a', n: 3 })).toEqual([]);
+  });
+
+  test('a unique value given up by one document is free for another; a taken one stays refused', async () => {
+    const codes = collection('upkeep_codes');
+    await codes.createIndex({ code: 1 }, { unique: true });
+    await codes.createIndex({ group: 1, rank: 1 }, { unique: true });
+    await codes.insertMany([
+      { _id: 1, code: 'x', group: 1, rank: 1 },
+      { _id: 2, code: 'y', group: 1, rank: 2 },
+    ]);
+    expect((await caught(() => codes.updateOne({ _id: 2 }, { $set: { code: 'x' } }))).code).toBe(
+      11000,
+    );
+    expect((await caught(() => codes.updateOne({ _id: 2 }, { $set: { rank: 1 } }))).code).toBe(
+      11000,
+    );
+    // The refused updates changed nothing: both still hold their own values.
+    expect(await codes.findOne({ code: 'y' })).toMatchObject({ _id: 2, rank: 2 });
+    await codes.updateOne({ _id: 1 }, { $set: { code: 'z', rank: 3 } });
+    await codes.insertOne({ _id: 3, code: 'x', group: 1, rank: 1 });
+    await codes.updateOne({ _id: 3 }, { $set: { note: 'same keys' } });
+    expect((await caught(() => codes.insertOne({ _id: 4, code: 'z' }))).code).toBe(11000);
+    expect((await codes.find({ code: { $in: ['x', 'y', 'z'] } }).toArray()).length).toBe(3);
+  });
+});
+
 describe('index management', () => {
   test('createIndex returns the generated name; repeating an identical spec is a no-op', async () => {
     const coll = collection('mgmt');

@@ -4,9 +4,10 @@
  * event its models publish to the primary, which forwards it to every other worker
  * (scripts/cluster/primary.ts). The same contract as the Redis relay (eventBusRedis.ts):
  *
- * - Local first: listeners of the publishing worker run as before.
- * - Out: one `localOnly` listener per event sends it once; it never sees relayed events, so
- *   nothing echoes back.
+ * - Out first: one `localOnly`, `synchronous` listener per event sends it once, inside
+ *   `publish`, before the publishing worker's own listeners run — a notice to a thousand sockets
+ *   reaches the other workers while this one writes to its own, not after; it never sees relayed
+ *   events, so nothing echoes back.
  * - In: an event from another worker is published on the local bus marked `remote`, so
  *   `localOnly` listeners (those that write: reminders, comment clean-up) skip it and each write
  *   happens once, in the publishing worker.
@@ -105,15 +106,20 @@ export function startIpcEventRelay(options: { bus: EventBus; logger: Logger }): 
               resolve();
             }
             awaitingAck.set(ack, done);
-            process.send!(message, undefined, {}, (error: Error | null) => {
-              if (!error) return;
+            try {
+              process.send!(message, undefined, {}, (error: Error | null) => {
+                if (!error) return;
+                log.warn({ err: error, event: name }, 'event not relayed');
+                done();
+              });
+            } catch (error) {
               log.warn({ err: error, event: name }, 'event not relayed');
               done();
-            });
+            }
           }),
         );
       },
-      { localOnly: true },
+      { localOnly: true, synchronous: true },
     ),
   );
 

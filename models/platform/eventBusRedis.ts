@@ -4,7 +4,8 @@
  *
  * - Local first: models keep publishing on the in-process bus; its listeners run as before.
  * - Out: the relay listens to every event on the local bus and publishes it once to the channel,
- *   tagged with this process's random id.
+ *   tagged with this process's random id — first, inside `publish` (a synchronous listener), so
+ *   other processes push to their sockets while this one pushes to its own.
  * - In: a message from another process is published on the local bus only, marked `remote` (so
  *   `localOnly` listeners — those that write, like reminders — skip it, and the relay's own
  *   outgoing listener, which is `localOnly`, never sends it back out). Messages tagged with this
@@ -150,12 +151,13 @@ export async function startRedisEventRelay(options: RedisRelayOptions): Promise<
         // Redis answers a PUBLISH once the message is in every subscriber's connection: the
         // API waits for that (bus.delivered) before answering the write.
         bus.track(
-          publisher
-            .publish(EVENT_CHANNEL, JSON.stringify(envelope))
+          Promise.resolve()
+            .then(() => publisher.publish(EVENT_CHANNEL, JSON.stringify(envelope)))
             .catch((error: unknown) => log.warn({ err: error, event: name }, 'event not relayed')),
         );
       },
-      { localOnly: true },
+      // Sent inside `publish`, before this process's own listeners push to its sockets.
+      { localOnly: true, synchronous: true },
     ),
   );
 

@@ -4,7 +4,7 @@
  * server itself — and reports `{type: 'ready', port}` over IPC. Children that are still running
  * when this process exits are killed, so an interrupted bench leaves nothing behind.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { fork, spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { CONFIG_KEYS } from '../../models/platform';
@@ -44,15 +44,36 @@ function childEnv(env: Record<string, string>): NodeJS.ProcessEnv {
   return { ...base, ...env };
 }
 
+function installExitHook(): void {
+  if (exitHookInstalled) return;
+  process.on('exit', killLeftovers);
+  exitHookInstalled = true;
+}
+
+/**
+ * A helper process of the bench itself (not measured as the server): `script` under the tsx
+ * loader, with an IPC channel, its output on ours. Killed with the bench if still running.
+ */
+export function forkHelper(script: string): ChildProcess {
+  installExitHook();
+  const loader = script.endsWith('.ts') ? ['--import', TSX_LOADER] : [];
+  const child = fork(path.join(ROOT, script), [], {
+    cwd: ROOT,
+    execArgv: loader,
+    env: childEnv({}),
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  running.add(child);
+  child.once('exit', () => running.delete(child));
+  return child;
+}
+
 export function startChild(
   script: string,
   env: Record<string, string> = {},
   nodeArgs: string[] = [],
 ): Promise<BenchChild> {
-  if (!exitHookInstalled) {
-    process.on('exit', killLeftovers);
-    exitHookInstalled = true;
-  }
+  installExitHook();
   // A compiled script (dist-server/) runs without the loader, as `npm start` runs it.
   const loader = script.endsWith('.ts') ? ['--import', TSX_LOADER] : [];
   const child = spawn(process.execPath, [...nodeArgs, ...loader, path.join(ROOT, script)], {

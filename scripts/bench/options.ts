@@ -7,6 +7,8 @@ import { ENDPOINTS, type Endpoint } from './http';
 export interface RealtimeSizes {
   /** Sockets watching one page while its lock changes / users receiving a notice. */
   watchers: number;
+  /** Client processes the watching sockets are spread over (socketClients.ts). */
+  clientProcesses: number;
   /** Lock changes and notices measured (each reaches every watcher). */
   rounds: number;
   /** Yjs editors on one page. */
@@ -60,6 +62,7 @@ export interface BenchOptions {
 
 export const DEFAULT_REALTIME: RealtimeSizes = {
   watchers: 1000,
+  clientProcesses: 4,
   rounds: 20,
   editors: 50,
   edits: 50,
@@ -85,7 +88,15 @@ export function defaultOptions(quick = false): BenchOptions {
     endpoints: [...ENDPOINTS],
     ceiling: true,
     realtime: quick
-      ? { watchers: 100, rounds: 10, editors: 10, edits: 20, idleSockets: 1000, idleSeconds: 3 }
+      ? {
+          watchers: 100,
+          clientProcesses: 4,
+          rounds: 10,
+          editors: 10,
+          edits: 20,
+          idleSockets: 1000,
+          idleSeconds: 3,
+        }
       : { ...DEFAULT_REALTIME },
     editor: true,
     engine: false,
@@ -106,6 +117,7 @@ export const USAGE = `npm run bench -- [options]
   --no-ceiling            skip the bare Node server
   --no-realtime           skip the realtime scenarios
   --watchers <n> --editors <n> --idle-sockets <n>   realtime sizes
+  --client-processes <n>  processes the watching sockets are spread over (default 4)
   --no-editor             skip the page editor and spreadsheet in Chromium
   --engine                also run the embedded engine bench
   --log-level <level>     server LOG_LEVEL (default info, as npm start)
@@ -179,6 +191,9 @@ export function parseArgs(argv: string[]): BenchOptions {
         break;
       case '--idle-sockets':
         realtime().idleSockets = Math.round(positive(value(), arg));
+        break;
+      case '--client-processes':
+        realtime().clientProcesses = Math.round(positive(value(), arg));
         break;
       case '--no-editor':
         options.editor = false;

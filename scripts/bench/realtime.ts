@@ -18,10 +18,10 @@ import {
   connectSocket,
   lockPropagation,
   noticePropagation,
-  watchPage,
   type PropagationResult,
   type TargetPage,
 } from './realtimeSockets';
+import { openSocketClients } from './socketClients';
 import type { RealtimeCell } from './report';
 import type { SeedResult } from './seed';
 
@@ -195,26 +195,26 @@ export async function runRealtime(input: RealtimeInput): Promise<RealtimeCell[]>
   if (socketsAvailable) {
     for (const cell of [lockCell, noticeCell]) cells.push({ ...cell, note: socketsAvailable });
   } else {
-    log(`  ${sizes.watchers} watchers…`);
-    const watchers = await connectMany(url, tokens, sizes.watchers, 100);
-    const refused = await watchPage(watchers.sockets, page.pageId);
-    const setupErrors = watchers.failures + refused;
-    const setupNote = setupErrors
-      ? `${watchers.failures} connections failed, ${refused} watches refused${watchers.firstError ? `: ${watchers.firstError}` : ''}`
-      : undefined;
+    log(`  ${sizes.watchers} watchers in ${sizes.clientProcesses} client processes…`);
+    const watchers = await openSocketClients(url, tokens, sizes.watchers, sizes.clientProcesses);
     try {
-      const lock = await lockPropagation(watchers.sockets, target, evenRounds(sizes.rounds));
+      const refused = await watchers.watch(page.pageId);
+      const setupErrors = watchers.failures + refused;
+      const setupNote = setupErrors
+        ? `${watchers.failures} connections failed, ${refused} watches refused${watchers.firstError ? `: ${watchers.firstError}` : ''}`
+        : undefined;
+      const lock = await lockPropagation(watchers, target, evenRounds(sizes.rounds));
       cells.push(latencyCell(lockCell, lock, setupErrors, setupNote));
       log(
         `  lock: p50 ${cells.at(-1)!.p50Ms} ms, p99 ${cells.at(-1)!.p99Ms} ms, errors ${cells.at(-1)!.errors}`,
       );
-      const notice = await noticePropagation(watchers.sockets, target, sizes.rounds);
+      const notice = await noticePropagation(watchers, target, sizes.rounds);
       cells.push(latencyCell(noticeCell, notice, setupErrors, setupNote));
       log(
         `  notice: p50 ${cells.at(-1)!.p50Ms} ms, p99 ${cells.at(-1)!.p99Ms} ms, errors ${cells.at(-1)!.errors}`,
       );
     } finally {
-      closeAll(watchers.sockets);
+      await watchers.close();
     }
   }
 

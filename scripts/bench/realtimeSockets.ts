@@ -2,21 +2,21 @@
  * Socket.IO scenarios: how long a page-lock change and a "save and notify" reminder take to reach
  * every watching socket, and what the server's memory does with many idle connections. Clients
  * are socket.io-client over the websocket transport, as the web app connects, each with its own
- * connection (`forceNew`). Latency is measured from just before the REST call that causes the
- * push to the moment each socket receives it, so it includes the call itself and the time this
- * (single) client process needs to take in every delivery.
+ * connection (`forceNew`). The watching sockets live in client processes (socketClients.ts).
+ * Latency is measured from just before the REST call that causes the push to the moment each
+ * socket receives it, so it includes the call itself and the time the client process holding
+ * the socket needs to take in every delivery before it.
  */
-import { performance } from 'node:perf_hooks';
 import { io, type Socket } from 'socket.io-client';
 import type {
   ClientToServerEvents,
-  LockPayload,
-  NoticePayload,
   ServerToClientEvents,
   WatchAck,
 } from '../../realtime/socketEvents';
 import { pageMarkdown, pageTitle } from './content';
 import { startCpuMeter, type CpuUse } from './procstat';
+import type { RoundMatch } from './socketClientProtocol';
+import type { SocketClients } from './socketClients';
 import { LatencyLog } from './stats';
 
 export type ClientSocket = Socket<ServerToClientEvents, ClientToServerEvents>;
@@ -26,6 +26,12 @@ const ACK_TIMEOUT_MS = 15_000;
 /** How long one round waits for every delivery before counting the missing ones as errors. */
 const ROUND_TIMEOUT_MS = 10_000;
 const PAUSE_BETWEEN_ROUNDS_MS = 100;
+/**
+ * Rounds run before the measured ones, as the HTTP cells warm up first: the first pushes of a
+ * kind meet cold code (the JIT, the notice path's caches) in the server and the clients. Their
+ * errors count; their latencies do not. Even, so lock rounds keep taking on even numbers.
+ */
+const WARMUP_ROUNDS = 4;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -115,82 +121,59 @@ export interface PropagationResult {
   cpu: CpuUse | null;
 }
 
-interface Round {
-  number: number;
-  startedAt: number;
-  got: Uint8Array;
-  count: number;
-  done: () => void;
-}
+const nowUs = () => Number(process.hrtime.bigint() / 1000n);
 
 /**
- * Runs `rounds` rounds: `trigger(round)` makes the server push `event`; every socket's first
- * matching delivery of that round is timed.
+ * Runs WARMUP_ROUNDS, then `rounds` measured rounds: `trigger(round)` makes the server push the round's event; every socket's
+ * first delivery matching `match(round)` is timed (in the client process holding the socket, on
+ * the machine's monotonic clock, against this process's round start).
  */
-async function propagation<N extends 'lock' | 'notice'>(options: {
-  sockets: ClientSocket[];
-  event: N;
-  matches: (payload: Parameters<ServerToClientEvents[N]>[0], round: number) => boolean;
+async function propagation(options: {
+  clients: SocketClients;
+  match: (round: number) => RoundMatch;
   trigger: (round: number) => Promise<string | null>;
   rounds: number;
   serverPid: number;
   ownPids: number[];
 }): Promise<PropagationResult> {
-  const { sockets, rounds } = options;
+  const { clients, rounds } = options;
   const latencies = new LatencyLog();
   const firstDeliveries = new LatencyLog();
   let errors = 0;
   let firstError: string | undefined;
-  let current: Round | null = null;
 
-  const listeners = sockets.map((socket, index) => {
-    const listener = (payload: Parameters<ServerToClientEvents[N]>[0]) => {
-      const round = current;
-      if (!round || round.got[index] || !options.matches(payload, round.number)) return;
-      round.got[index] = 1;
-      const latency = performance.now() - round.startedAt;
-      latencies.add(latency);
-      if (round.count === 0) firstDeliveries.add(latency);
-      if (++round.count === sockets.length) round.done();
-    };
-    socket.on(options.event, listener as never);
-    return listener;
-  });
-
-  const cpu = startCpuMeter(options.serverPid, options.ownPids);
-  for (let number = 0; number < rounds; number++) {
-    let done!: () => void;
-    const allArrived = new Promise<void>((resolve) => (done = resolve));
-    const round: Round = {
-      number,
-      startedAt: performance.now(),
-      got: new Uint8Array(sockets.length),
-      count: 0,
-      done,
-    };
-    current = round;
+  const round = async (number: number, measured: boolean) => {
+    const match = options.match(number);
+    await clients.arm(number, match);
+    const startedAt = nowUs();
     const failure = await options.trigger(number);
+    const { times, missing } = await clients.collect(failure ? 0 : ROUND_TIMEOUT_MS);
     if (failure) {
       errors++;
       firstError ??= failure;
     } else {
-      let timer: NodeJS.Timeout | undefined;
-      await Promise.race([
-        allArrived,
-        new Promise<void>((resolve) => (timer = setTimeout(resolve, ROUND_TIMEOUT_MS))),
-      ]);
-      clearTimeout(timer);
-      if (round.count < sockets.length) {
-        errors += sockets.length - round.count;
-        firstError ??= `${sockets.length - round.count} of ${sockets.length} sockets got no "${options.event}" within ${ROUND_TIMEOUT_MS / 1000} s`;
+      if (measured && times.length) {
+        let first = Infinity;
+        for (const t of times) {
+          const latency = (t - startedAt) / 1000;
+          latencies.add(latency);
+          if (latency < first) first = latency;
+        }
+        firstDeliveries.add(first);
+      }
+      if (missing) {
+        errors += missing;
+        firstError ??= `${missing} of ${clients.sockets} sockets got no "${match.event}" within ${ROUND_TIMEOUT_MS / 1000} s`;
       }
     }
-    current = null;
     await sleep(PAUSE_BETWEEN_ROUNDS_MS);
-  }
-  const cpuUse = cpu.stop();
-  sockets.forEach((socket, i) => socket.off(options.event, listeners[i] as never));
-  return { latencies, firstDeliveries, errors, firstError, cpu: cpuUse };
+  };
+
+  for (let number = 0; number < WARMUP_ROUNDS; number++) await round(number, false);
+  const cpu = startCpuMeter(options.serverPid, [...options.ownPids, ...clients.pids]);
+  for (let number = WARMUP_ROUNDS; number < WARMUP_ROUNDS + rounds; number++)
+    await round(number, true);
+  return { latencies, firstDeliveries, errors, firstError, cpu: cpu.stop() };
 }
 
 /** POSTs a form to the API; null when it answered error_code 0, else what went wrong. */
@@ -227,15 +210,13 @@ export interface TargetPage {
 }
 
 /** Even rounds take the lock, odd rounds release it (`lock_to=1000`), as the editor does. */
-export function lockPropagation(sockets: ClientSocket[], target: TargetPage, rounds: number) {
+export function lockPropagation(clients: SocketClients, target: TargetPage, rounds: number) {
   return propagation({
-    sockets,
-    event: 'lock',
+    clients,
     rounds,
     serverPid: target.serverPid,
     ownPids: target.ownPids,
-    matches: (payload: LockPayload, round) =>
-      payload.page_id === target.pageId && payload.locked === (round % 2 === 0),
+    match: (round) => ({ event: 'lock', pageId: target.pageId, locked: round % 2 === 0 }),
     trigger: (round) =>
       apiCall(target.url, 'page/setLock', {
         page_id: target.pageId,
@@ -247,15 +228,14 @@ export function lockPropagation(sockets: ClientSocket[], target: TargetPage, rou
 }
 
 /** Each round saves the page with "save and notify"; every subscriber's sockets get a `notice`. */
-export function noticePropagation(sockets: ClientSocket[], target: TargetPage, rounds: number) {
+export function noticePropagation(clients: SocketClients, target: TargetPage, rounds: number) {
   const marker = (round: number) => `bench notice ${process.pid}-${round}`;
   return propagation({
-    sockets,
-    event: 'notice',
+    clients,
     rounds,
     serverPid: target.serverPid,
     ownPids: target.ownPids,
-    matches: (payload: NoticePayload, round) => payload.message_content.includes(marker(round)),
+    match: (round) => ({ event: 'notice', marker: marker(round) }),
     trigger: (round) =>
       apiCall(target.url, 'page/save', {
         page_id: target.pageId,

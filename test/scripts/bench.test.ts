@@ -23,7 +23,15 @@ function tiny(overrides: Partial<BenchOptions> = {}): BenchOptions {
     concurrency: [1],
     pages: 50, // page 50 carries the search keyword: item/search has one hit
     catalogLevels: [2, 3],
-    realtime: { watchers: 5, rounds: 2, editors: 3, edits: 3, idleSockets: 20, idleSeconds: 0.5 },
+    realtime: {
+      watchers: 5,
+      clientProcesses: 2,
+      rounds: 2,
+      editors: 3,
+      edits: 3,
+      idleSockets: 20,
+      idleSeconds: 0.5,
+    },
     log: () => {},
     ...overrides,
   };

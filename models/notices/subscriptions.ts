@@ -10,7 +10,7 @@
  * notify time so that people who lost access since are not told about the page.
  */
 import { findLiveItem, itemAccessOfMany, type Actor } from '../access';
-import { errors, formatNow, nextId } from '../platform';
+import { errors, events, formatNow, nextId, perContext, ReadCache } from '../platform';
 import { pageVisible, requirePage } from '../pages';
 import type { PageDoc } from '../pages/schemas';
 import {
@@ -25,6 +25,29 @@ import { User } from '../accounts/schemas';
 export const MAX_SUBSCRIBERS_PER_CALL = 500;
 
 const PAGE_UPDATES = { object_type: PAGE_OBJECT, action_type: UPDATE_ACTION } as const;
+
+/** Pages whose subscriber list is kept (read model; dropped on `subscriptions.changed`). */
+export const MAX_CACHED_SUBSCRIBER_LISTS = 5_000;
+
+/**
+ * Each page's subscriber ids, read on every "save and notify" (before any reminder can go out):
+ * kept, and dropped when a subscription of the page is written or the page is purged.
+ */
+const subscriberLists = perContext((context) => {
+  const cache = new ReadCache<number, readonly number[]>({
+    maxEntries: MAX_CACHED_SUBSCRIBER_LISTS,
+  });
+  const drop = ({ pageIds }: { pageIds: number[] }) => {
+    for (const pageId of pageIds) cache.drop(pageId);
+  };
+  context.bus.subscribe('subscriptions.changed', drop, { synchronous: true });
+  context.bus.subscribe('page.purged', drop, { synchronous: true });
+  return cache;
+});
+
+function subscriptionsChanged(pageIds: number[]): void {
+  events.publish('subscriptions.changed', { pageIds });
+}
 
 function requireUser(actor: Actor): void {
   if (!(actor.uid > 0)) throw errors.notLoggedIn();
@@ -124,6 +147,7 @@ export async function subscribeToPage(uid: number, pageId: number): Promise<void
     // Subscribed concurrently: the row exists, which is what was asked.
     if ((error as { code?: unknown }).code !== 11000) throw error;
   }
+  subscriptionsChanged([pageId]);
 }
 
 /**
@@ -158,19 +182,23 @@ export async function unsubscribeUsers(
     ...PAGE_UPDATES,
     uid: { $in: unwanted },
   });
+  subscriptionsChanged([page.page_id]);
 }
 
-/** Everyone subscribed to a page's updates. */
-export async function pageSubscriberUids(pageId: number): Promise<number[]> {
-  const rows = await Subscription.find(
-    { object_id: pageId, ...PAGE_UPDATES },
-    { uid: 1, _id: 0 },
-  ).lean();
-  return rows.map((r) => r.uid);
+/** Everyone subscribed to a page's updates (through the read model). */
+export async function pageSubscriberUids(pageId: number): Promise<readonly number[]> {
+  return subscriberLists().get(pageId, async () => {
+    const rows = await Subscription.find(
+      { object_id: pageId, ...PAGE_UPDATES },
+      { uid: 1, _id: 0 },
+    ).lean();
+    return rows.map((r) => r.uid);
+  });
 }
 
 /** Pages removed for good take their subscriptions with them. */
 export async function dropPageSubscriptions(pageIds: number[]): Promise<void> {
   if (!pageIds.length) return;
   await Subscription.deleteMany({ object_id: { $in: pageIds }, object_type: PAGE_OBJECT });
+  subscriptionsChanged(pageIds);
 }

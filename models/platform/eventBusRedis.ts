@@ -37,6 +37,7 @@ export const RELAYED: Record<EventName, true> = {
   'sheet.changed': true,
   'page.deleted': true,
   'page.purged': true,
+  'subscriptions.changed': true,
   'attachment.changed': true,
   'share.changed': true,
   'menu.changed': true,

@@ -82,6 +82,8 @@ export interface DomainEvents {
     pageIds: number[];
     change: 'uploaded' | 'bound' | 'unbound' | 'deleted';
   };
+  /** Who is subscribed to these pages' updates changed (models/notices drops its cached lists). */
+  'subscriptions.changed': { pageIds: number[] };
   /** A page's share link was created, replaced, removed or found expired. */
   'share.changed': { pageId: number };
   /** The item's menu (catalogs, page titles, order) changed and readers should reload it. */

@@ -4,6 +4,7 @@
  * people who belong to the item and can see the page may be subscribed (ShowDoc took any id).
  */
 import { beforeAll, describe, expect, test } from '@jest/globals';
+import { Message, MessageContent } from '../../models/notices/schemas';
 import { Subscription } from '../../models/notices/schemas/subscription';
 import {
   addMember,
@@ -255,6 +256,42 @@ describe('subscription/deletePage', () => {
       }),
     ).toEqual([]);
     expect(await subscribers(page.page_id)).toEqual([suite.editor.uid]);
+  });
+});
+
+describe('who "save and notify" reminds', () => {
+  /** Saves the page with notify; answers who got that reminder. */
+  async function remindedBySave(pageId: number, text: string): Promise<number[]> {
+    await as(suite.editor).ok('page/save', {
+      page_id: pageId,
+      item_id: suite.itemId,
+      page_title: 'Subscribed page',
+      page_content: text,
+      is_notify: 1,
+      notify_content: text,
+    });
+    const content = await MessageContent.findOne({ message_content: text }).lean();
+    if (!content) return [];
+    return (await Message.find({ message_content_id: content.id }).distinct('to_uid')).sort(
+      (a, b) => a - b,
+    );
+  }
+
+  test('each save reminds the subscriber list as it stands after every subscribe and unsubscribe', async () => {
+    const page = await subscribedPage();
+    expect(await remindedBySave(page.page_id, 'first notice')).toEqual([suite.owner.uid]);
+    await as(suite.editor).ok('subscription/savePage', {
+      page_id: page.page_id,
+      uids: String(suite.reader.uid),
+    });
+    expect(await remindedBySave(page.page_id, 'second notice')).toEqual(
+      [suite.owner.uid, suite.reader.uid].sort((a, b) => a - b),
+    );
+    await as(suite.editor).ok('subscription/deletePage', {
+      page_id: page.page_id,
+      uids: String(suite.owner.uid),
+    });
+    expect(await remindedBySave(page.page_id, 'third notice')).toEqual([suite.reader.uid]);
   });
 });
 

@@ -1,19 +1,17 @@
 /**
  * Socket.IO scenarios: how long a page-lock change and a "save and notify" reminder take to reach
- * every watching socket, and what the server's memory does with many idle connections. Clients
- * are socket.io-client over the websocket transport, as the web app connects, each with its own
- * connection (`forceNew`). The watching sockets live in client processes (socketClients.ts).
+ * every watching socket, and what the server's memory does with many idle connections. Idle
+ * sockets are socket.io-client over the websocket transport, as the web app connects, each with
+ * its own connection (`forceNew`); the watching sockets live in client processes
+ * (socketClients.ts) and speak the protocol themselves (leanSocket.ts).
  * Latency is measured from just before the REST call that causes the push to the moment each
  * socket receives it, so it includes the call itself and the time the client process holding
  * the socket needs to take in every delivery before it.
  */
 import { io, type Socket } from 'socket.io-client';
-import type {
-  ClientToServerEvents,
-  ServerToClientEvents,
-  WatchAck,
-} from '../../realtime/socketEvents';
+import type { ClientToServerEvents, ServerToClientEvents } from '../../realtime/socketEvents';
 import { pageMarkdown, pageTitle } from './content';
+import { openMany, type Opened } from './openMany';
 import { startCpuMeter, type CpuUse } from './procstat';
 import type { RoundMatch } from './socketClientProtocol';
 import type { SocketClients } from './socketClients';
@@ -22,7 +20,6 @@ import { LatencyLog } from './stats';
 export type ClientSocket = Socket<ServerToClientEvents, ClientToServerEvents>;
 
 const CONNECT_TIMEOUT_MS = 20_000;
-const ACK_TIMEOUT_MS = 15_000;
 /** How long one round waits for every delivery before counting the missing ones as errors. */
 const ROUND_TIMEOUT_MS = 10_000;
 const PAUSE_BETWEEN_ROUNDS_MS = 100;
@@ -53,62 +50,20 @@ export function connectSocket(url: string, token: string): Promise<ClientSocket>
   });
 }
 
-export interface Connected {
-  sockets: ClientSocket[];
-  failures: number;
-  firstError?: string;
-}
+export type Connected = Opened<ClientSocket>;
 
 /** Opens `count` sockets, `batch` at a time, tokens taken round-robin. */
-export async function connectMany(
+export function connectMany(
   url: string,
   tokens: string[],
   count: number,
   batch = 100,
 ): Promise<Connected> {
-  const result: Connected = { sockets: [], failures: 0 };
-  for (let start = 0; start < count; start += batch) {
-    const settled = await Promise.allSettled(
-      Array.from({ length: Math.min(batch, count - start) }, (_, i) =>
-        connectSocket(url, tokens[(start + i) % tokens.length]),
-      ),
-    );
-    for (const outcome of settled) {
-      if (outcome.status === 'fulfilled') result.sockets.push(outcome.value);
-      else {
-        result.failures++;
-        result.firstError ??= String((outcome.reason as Error)?.message ?? outcome.reason);
-      }
-    }
-  }
-  return result;
+  return openMany(count, batch, (i) => connectSocket(url, tokens[i % tokens.length]));
 }
 
 export function closeAll(sockets: ClientSocket[]): void {
   for (const socket of sockets) socket.disconnect();
-}
-
-/** Watches the page on every socket; returns how many were refused. */
-export async function watchPage(
-  sockets: ClientSocket[],
-  pageId: number,
-  batch = 200,
-): Promise<number> {
-  let refused = 0;
-  for (let start = 0; start < sockets.length; start += batch) {
-    const acks = await Promise.allSettled(
-      sockets
-        .slice(start, start + batch)
-        .map(
-          (s) =>
-            s
-              .timeout(ACK_TIMEOUT_MS)
-              .emitWithAck('watch', { page_id: pageId }) as Promise<WatchAck>,
-        ),
-    );
-    refused += acks.filter((a) => a.status === 'rejected' || !('ok' in a.value)).length;
-  }
-  return refused;
 }
 
 export interface PropagationResult {

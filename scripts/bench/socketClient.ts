@@ -10,6 +10,7 @@
  */
 import type { WatchAck } from '../../realtime/socketEvents';
 import { connectLean, type LeanSocket } from './leanSocket';
+import { openMany } from './openMany';
 import type { ClientRequest, ClientReply, RoundMatch } from './socketClientProtocol';
 
 const CONNECT_TIMEOUT_MS = 20_000;
@@ -50,27 +51,10 @@ function matches(match: RoundMatch, event: 'lock' | 'notice', payload: Record<st
 }
 
 /** Opens `count` sockets, BATCH at a time, tokens taken round-robin. */
-async function connectAll(url: string, tokens: string[], count: number) {
-  const result = {
-    sockets: [] as LeanSocket[],
-    failures: 0,
-    firstError: undefined as string | undefined,
-  };
-  for (let start = 0; start < count; start += BATCH) {
-    const settled = await Promise.allSettled(
-      Array.from({ length: Math.min(BATCH, count - start) }, (_, i) =>
-        connectLean(url, tokens[(start + i) % tokens.length], CONNECT_TIMEOUT_MS),
-      ),
-    );
-    for (const outcome of settled) {
-      if (outcome.status === 'fulfilled') result.sockets.push(outcome.value);
-      else {
-        result.failures++;
-        result.firstError ??= String((outcome.reason as Error)?.message ?? outcome.reason);
-      }
-    }
-  }
-  return result;
+function connectAll(url: string, tokens: string[], count: number) {
+  return openMany(count, BATCH, (i) =>
+    connectLean(url, tokens[i % tokens.length], CONNECT_TIMEOUT_MS),
+  );
 }
 
 /** Watches the page on every socket, BATCH at a time; returns how many were refused. */

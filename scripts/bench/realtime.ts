@@ -203,11 +203,15 @@ export async function runRealtime(input: RealtimeInput): Promise<RealtimeCell[]>
       const setupNote = setupErrors
         ? `${watchers.failures} connections failed, ${refused} watches refused${watchers.firstError ? `: ${watchers.firstError}` : ''}`
         : undefined;
+      // As before every HTTP cell: the server first finishes what it was doing (the sockets'
+      // handshakes, the last HTTP cell's writes and their journal snapshot).
+      await waitForQuiet(serverPid);
       const lock = await lockPropagation(watchers, target, evenRounds(sizes.rounds));
       cells.push(latencyCell(lockCell, lock, setupErrors, setupNote));
       log(
         `  lock: p50 ${cells.at(-1)!.p50Ms} ms, p99 ${cells.at(-1)!.p99Ms} ms, errors ${cells.at(-1)!.errors}`,
       );
+      await waitForQuiet(serverPid);
       const notice = await noticePropagation(watchers, target, sizes.rounds);
       cells.push(latencyCell(noticeCell, notice, setupErrors, setupNote));
       log(

@@ -18,6 +18,7 @@ export { syncLdapUsers } from './ldapSync';
 export { finishOauth2, loginBySecretKey, redeemLoginCode, startOauth2 } from './extLogin';
 export { captchaImage, checkCaptcha, createCaptcha } from './captcha';
 export {
+  actorRowsOf,
   createUser,
   issueToken,
   issueTokenFor,
@@ -25,4 +26,5 @@ export {
   setPassword,
   usernameClashes,
   verifyPassword,
+  type ActorRow,
 } from './users';

@@ -4,7 +4,7 @@
  */
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import bcrypt from 'bcryptjs';
-import { errors, events, failure, nextId, nowSeconds } from '../platform';
+import { errors, events, failure, nextId, nowSeconds, perContext, ReadCache } from '../platform';
 import { ADMIN_GROUP, USER_GROUP, User, type UserDoc, type UserDocument } from './schemas/user';
 import { UserToken } from './schemas/userToken';
 
@@ -220,10 +220,54 @@ export async function issueTokenFor(username: string): Promise<{ uid: number; to
 
 /**
  * Tells every process that the user's row changed (the read model drops its token → user
- * entries of that user). Every write to a user row calls it.
+ * entries and its actor row of that user). Every write to a user row calls it.
  */
 export function userChanged(uid: number): void {
   events.publish('user.changed', { uid });
+}
+
+/** What access checks and notice counts need of a user. */
+export interface ActorRow {
+  uid: number;
+  username: string;
+  groupid: number;
+  reg_time: number;
+}
+
+/** Users whose actor row is kept (read model; dropped on `user.changed`). */
+export const MAX_CACHED_ACTOR_ROWS = 50_000;
+
+const actorRows = perContext((context) => {
+  const cache = new ReadCache<number, ActorRow | null>({
+    maxEntries: MAX_CACHED_ACTOR_ROWS,
+    keep: (row) => row !== null,
+  });
+  context.bus.subscribe('user.changed', ({ uid }) => cache.drop(uid), { synchronous: true });
+  return cache;
+});
+
+/**
+ * The actor rows of these users (those who exist), through the read model: a reminder to
+ * hundreds of subscribers checks their access and counts their notices without reading every
+ * one of their rows again.
+ */
+export async function actorRowsOf(uids: number[]): Promise<ActorRow[]> {
+  const found = await actorRows().getMany([...new Set(uids)], async (missing) => {
+    const rows = await User.find(
+      { uid: { $in: missing } },
+      { uid: 1, username: 1, groupid: 1, reg_time: 1, _id: 0 },
+    ).lean();
+    const byUid = new Map<number, ActorRow | null>(missing.map((uid) => [uid, null]));
+    for (const row of rows)
+      byUid.set(row.uid, {
+        uid: row.uid,
+        username: row.username,
+        groupid: row.groupid,
+        reg_time: row.reg_time ?? 0,
+      });
+    return byUid;
+  });
+  return [...found.values()].filter((row): row is ActorRow => row !== null);
 }
 
 /** Blanks every token of the user (logout everywhere). */

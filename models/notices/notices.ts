@@ -37,6 +37,7 @@ import { DELETED, Message, READ, UNREAD, type MessageDoc } from './schemas/messa
 import { MessageContent, REMIND, type MessageContentDoc } from './schemas/messageContent';
 import { Page, type PageDoc } from '../pages/schemas';
 import { PAGE_OBJECT, UPDATE_ACTION } from './schemas/subscription';
+import { actorRowsOf } from '../accounts';
 import { User } from '../accounts/schemas';
 import {
   dropPageSubscriptions,
@@ -346,10 +347,7 @@ export async function unreadCountsOf(uids: number[]): Promise<Map<number, Unread
   const wanted = [...new Set(uids.filter((uid) => uid > 0))];
   const result = new Map<number, UnreadCounts>();
   if (!wanted.length) return result;
-  const users = await User.find(
-    { uid: { $in: wanted } },
-    { uid: 1, username: 1, groupid: 1, reg_time: 1, _id: 0 },
-  ).lean();
+  const users = await actorRowsOf(wanted);
   const known = users.map((u) => u.uid);
   const [reminds, announces] = await Promise.all([
     Message.aggregate<{ _id: number; n: number }>([

@@ -19,6 +19,7 @@ import {
   UPDATE_ACTION,
   type SubscriptionDoc,
 } from './schemas/subscription';
+import { actorRowsOf } from '../accounts';
 import { User } from '../accounts/schemas';
 
 /** User ids one savePage/deletePage call may name. */
@@ -72,10 +73,7 @@ export async function pageAudience(
   if (!uids.length) return audience;
   const item = await findLiveItem(page.item_id);
   if (!item) return audience;
-  const users = await User.find(
-    { uid: { $in: [...new Set(uids)] } },
-    { uid: 1, username: 1, groupid: 1, _id: 0 },
-  ).lean();
+  const users = await actorRowsOf(uids);
   const actors: Actor[] = users.map((u) => ({
     uid: u.uid,
     username: u.username,

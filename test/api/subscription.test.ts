@@ -293,6 +293,19 @@ describe('who "save and notify" reminds', () => {
     });
     expect(await remindedBySave(page.page_id, 'third notice')).toEqual([suite.reader.uid]);
   });
+
+  test('a subscriber whose account is deleted is not reminded by the next save', async () => {
+    const [admin, leaving] = await Promise.all([makeUser({ admin: true }), makeUser()]);
+    await addMember(suite.itemId, leaving, 1);
+    const page = await subscribedPage();
+    await as(suite.editor).ok('subscription/savePage', {
+      page_id: page.page_id,
+      uids: String(leaving.uid),
+    });
+    expect(await remindedBySave(page.page_id, 'before leaving')).toContain(leaving.uid);
+    await as(admin).ok('adminUser/deleteUser', { uid: leaving.uid });
+    expect(await remindedBySave(page.page_id, 'after leaving')).not.toContain(leaving.uid);
+  });
 });
 
 describe('member/getAllList for the notify dialog', () => {

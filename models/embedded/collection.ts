@@ -22,7 +22,7 @@ export const ID_INDEX: IndexSpec = { v: 2, key: { _id: 1 }, name: '_id_' };
 export type IdsAtKey = string | Set<string>;
 
 /** The keys one document contributes to an index: full keys (unique indexes) and lead keys. */
-interface DocKeys {
+export interface DocKeys {
   full: string[];
   lead: string[];
 }
@@ -110,10 +110,11 @@ export class Index {
   }
 
   /**
-   * The key strings of a document, as keysOf has them. Top-level fields holding no array (nearly
-   * every document of every index) take a direct path: one string per key, no walk.
+   * The key strings of a document, as keysOf has them (null: the index leaves it out), which
+   * `put` finds once per document and index. Top-level fields holding no array (nearly every
+   * document of every index) take a direct path: one string per key, no walk.
    */
-  private keyStrings(doc: Document): DocKeys | null {
+  keysFor(doc: Document): DocKeys | null {
     if (this.topLevel) {
       let key = '';
       let lead = '';
@@ -142,7 +143,7 @@ export class Index {
   }
 
   /** Throws E11000 if adding `doc` (id `idKey`) would duplicate another document's key. */
-  checkUnique(doc: Document, idKey: string, ns: string, keys = this.keyStrings(doc)): void {
+  checkUnique(doc: Document, idKey: string, ns: string, keys = this.keysFor(doc)): void {
     if (!this.full || !keys) return;
     for (const key of keys.full) {
       const holders = this.full.get(key);
@@ -164,19 +165,14 @@ export class Index {
     }
   }
 
-  /** The keys `put` works with: found once per document and index. */
-  keysFor(doc: Document): DocKeys | null {
-    return this.keyStrings(doc);
-  }
-
-  add(doc: Document, idKey: string, keys = this.keyStrings(doc)): void {
+  add(doc: Document, idKey: string, keys = this.keysFor(doc)): void {
     if (!keys) return;
     if (this.full && this.full !== this.lead)
       for (const key of keys.full) addTo(this.full, key, idKey);
     for (const k of keys.lead) addTo(this.lead, k, idKey);
   }
 
-  remove(doc: Document, idKey: string, keys = this.keyStrings(doc)): void {
+  remove(doc: Document, idKey: string, keys = this.keysFor(doc)): void {
     if (!keys) return;
     if (this.full && this.full !== this.lead)
       for (const key of keys.full) removeFrom(this.full, key, idKey);
@@ -292,11 +288,7 @@ export class Collection {
   put(doc: Document, seq: number): void {
     const idKey = canonicalKey(doc._id);
     const previous = this.docs.get(idKey);
-    const plans: Array<{
-      index: Index;
-      keys: ReturnType<Index['keysFor']>;
-      old: ReturnType<Index['keysFor']>;
-    }> = [];
+    const plans: Array<{ index: Index; keys: DocKeys | null; old: DocKeys | null }> = [];
     for (const index of this.indexes.values()) {
       const keys = index.keysFor(doc);
       const old = previous ? index.keysFor(previous) : null;

@@ -2,7 +2,7 @@
  * Relays the domain-event bus (models/events.ts) between Quire processes through Redis pub/sub,
  * so that an event published in an API process reaches the realtime listeners of every process.
  *
- * - Local first: models keep publishing on the in-process bus; its listeners run as before.
+ * - Local bus: models keep publishing on the in-process bus; its listeners run as before.
  * - Out: the relay listens to every event on the local bus and publishes it once to the channel,
  *   tagged with this process's random id — first, inside `publish` (a synchronous listener), so
  *   other processes push to their sockets while this one pushes to its own.
@@ -157,7 +157,7 @@ export async function startRedisEventRelay(options: RedisRelayOptions): Promise<
             .catch((error: unknown) => log.warn({ err: error, event: name }, 'event not relayed')),
         );
       },
-      // Sent inside `publish`, before this process's own listeners push to its sockets.
+      // Queued inside `publish`, ahead of this process's own listeners and their pushes.
       { localOnly: true, synchronous: true },
     ),
   );

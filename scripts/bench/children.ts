@@ -44,6 +44,12 @@ function childEnv(env: Record<string, string>): NodeJS.ProcessEnv {
   return { ...base, ...env };
 }
 
+/**
+ * A TypeScript script runs under the tsx loader; a compiled one (dist-server/) without it, as
+ * `npm start` runs it.
+ */
+const loaderArgs = (script: string) => (script.endsWith('.ts') ? ['--import', TSX_LOADER] : []);
+
 function installExitHook(): void {
   if (exitHookInstalled) return;
   process.on('exit', killLeftovers);
@@ -56,10 +62,9 @@ function installExitHook(): void {
  */
 export function forkHelper(script: string): ChildProcess {
   installExitHook();
-  const loader = script.endsWith('.ts') ? ['--import', TSX_LOADER] : [];
   const child = fork(path.join(ROOT, script), [], {
     cwd: ROOT,
-    execArgv: loader,
+    execArgv: loaderArgs(script),
     env: childEnv({}),
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
@@ -74,15 +79,17 @@ export function startChild(
   nodeArgs: string[] = [],
 ): Promise<BenchChild> {
   installExitHook();
-  // A compiled script (dist-server/) runs without the loader, as `npm start` runs it.
-  const loader = script.endsWith('.ts') ? ['--import', TSX_LOADER] : [];
-  const child = spawn(process.execPath, [...nodeArgs, ...loader, path.join(ROOT, script)], {
-    cwd: ROOT,
-    env: childEnv(env),
-    // stdout (the JSON request log) goes to /dev/null: writing it is part of the server's real
-    // work, reading it back here would load the generator.
-    stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
-  });
+  const child = spawn(
+    process.execPath,
+    [...nodeArgs, ...loaderArgs(script), path.join(ROOT, script)],
+    {
+      cwd: ROOT,
+      env: childEnv(env),
+      // stdout (the JSON request log) goes to /dev/null: writing it is part of the server's real
+      // work, reading it back here would load the generator.
+      stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
+    },
+  );
   running.add(child);
   let stderr = '';
   // Whole lines only: an address split between two chunks is read once its line is complete.

@@ -89,8 +89,8 @@ export function defaultOptions(quick = false): BenchOptions {
     ceiling: true,
     realtime: quick
       ? {
+          ...DEFAULT_REALTIME,
           watchers: 100,
-          clientProcesses: 4,
           rounds: 10,
           editors: 10,
           edits: 20,

@@ -13,7 +13,7 @@ import type { ClientToServerEvents, ServerToClientEvents } from '../../realtime/
 import { pageMarkdown, pageTitle } from './content';
 import { openMany, type Opened } from './openMany';
 import { startCpuMeter, type CpuUse } from './procstat';
-import type { RoundMatch } from './socketClientProtocol';
+import { monotonicUs, type RoundMatch } from './socketClientProtocol';
 import type { SocketClients } from './socketClients';
 import { LatencyLog } from './stats';
 
@@ -76,12 +76,11 @@ export interface PropagationResult {
   cpu: CpuUse | null;
 }
 
-const nowUs = () => Number(process.hrtime.bigint() / 1000n);
-
 /**
- * Runs WARMUP_ROUNDS, then `rounds` measured rounds: `trigger(round)` makes the server push the round's event; every socket's
- * first delivery matching `match(round)` is timed (in the client process holding the socket, on
- * the machine's monotonic clock, against this process's round start).
+ * Runs WARMUP_ROUNDS, then `rounds` measured rounds: `trigger(round)` makes the server push the
+ * round's event; every socket's first delivery matching `match(round)` is timed (in the client
+ * process holding the socket, on the machine's monotonic clock, against this process's round
+ * start).
  */
 async function propagation(options: {
   clients: SocketClients;
@@ -100,7 +99,7 @@ async function propagation(options: {
   const round = async (number: number, measured: boolean) => {
     const match = options.match(number);
     await clients.arm(number, match);
-    const startedAt = nowUs();
+    const startedAt = monotonicUs();
     const failure = await options.trigger(number);
     const { times, missing } = await clients.collect(failure ? 0 : ROUND_TIMEOUT_MS);
     if (failure) {

@@ -11,7 +11,12 @@
 import type { WatchAck } from '../../realtime/socketEvents';
 import { connectLean, type LeanSocket } from './leanSocket';
 import { openMany } from './openMany';
-import type { ClientRequest, ClientReply, RoundMatch } from './socketClientProtocol';
+import {
+  monotonicUs,
+  type ClientRequest,
+  type ClientReply,
+  type RoundMatch,
+} from './socketClientProtocol';
 
 const CONNECT_TIMEOUT_MS = 20_000;
 const ACK_TIMEOUT_MS = 15_000;
@@ -26,8 +31,6 @@ let round: {
   count: number;
   reported: boolean;
 } | null = null;
-
-const nowUs = () => Number(process.hrtime.bigint() / 1000n);
 
 function reply(message: ClientReply): void {
   process.send!(message);
@@ -81,7 +84,7 @@ function listen(socket: LeanSocket, index: number): void {
       const current = round;
       if (!current || current.at[index] > 0) return;
       if (!matches(current.match, event, payload as Record<string, unknown>)) return;
-      current.at[index] = nowUs();
+      current.at[index] = monotonicUs();
       if (++current.count === sockets.length) report();
     });
 }

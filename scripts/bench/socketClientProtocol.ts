@@ -1,5 +1,11 @@
 /** Messages between the realtime bench and its socket-client processes (socketClient.ts). */
 
+/**
+ * The clock of every time in these messages: `process.hrtime` in microseconds, the machine's
+ * monotonic clock, the same in every process (the coordinator's round start is read on it too).
+ */
+export const monotonicUs = () => Number(process.hrtime.bigint() / 1000n);
+
 /** What a round's push must be for a socket to count it as arrived. */
 export type RoundMatch =
   { event: 'lock'; pageId: number; locked: boolean } | { event: 'notice'; marker: string };

@@ -40,6 +40,11 @@ export class Index {
   private full: Map<string, IdsAtKey> | null;
   /** Leading-field key → ids; used to narrow queries. A one-field unique index shares `full`. */
   private lead: Map<string, IdsAtKey>;
+  /**
+   * Some document gave the leading field more than one key (an array): only then can one id sit
+   * under several lead keys, so only then must a lookup of several keys drop repeats.
+   */
+  multikey = false;
 
   constructor(spec: IndexSpec) {
     this.spec = spec;
@@ -169,6 +174,7 @@ export class Index {
     if (!keys) return;
     if (this.full && this.full !== this.lead)
       for (const key of keys.full) addTo(this.full, key, idKey);
+    if (keys.lead.length > 1) this.multikey = true;
     for (const k of keys.lead) addTo(this.lead, k, idKey);
   }
 
@@ -185,6 +191,7 @@ export class Index {
 
   clone(): Index {
     const copy = new Index(this.spec);
+    copy.multikey = this.multikey;
     for (const [k, ids] of this.lead)
       copy.lead.set(k, typeof ids === 'string' ? ids : new Set(ids));
     if (this.full && this.full !== this.lead)
@@ -347,6 +354,7 @@ export class Collection {
     // copied: a page save's {page_id, item_id} used to copy every page id of the item first.
     let best: IdsAtKey[] | null = null;
     let bestSize = 0;
+    let bestMultikey = false;
     for (const index of this.indexes.values()) {
       if (!index.answersEquality) continue;
       const values = conditions.get(index.fields[0]);
@@ -363,12 +371,14 @@ export class Collection {
       if (!best || size < bestSize) {
         best = sets;
         bestSize = size;
+        bestMultikey = index.multikey;
       }
       if (bestSize === 0) break;
     }
     if (!best) return this.docs.values();
     const out: Document[] = [];
-    const seen = best.length > 1 ? new Set<string>() : null;
+    // Different keys of an index hold different documents unless one document has several.
+    const seen = best.length > 1 && bestMultikey ? new Set<string>() : null;
     for (const ids of best)
       for (const id of typeof ids === 'string' ? [ids] : ids) {
         if (seen) {

@@ -161,11 +161,36 @@ export function equalityPlan(filter: Document): EqualityPlan | null {
 }
 
 function planPredicate(plan: EqualityPlan): Predicate {
-  return (doc) =>
-    plan.fields.every(({ path, keys }) => {
-      for (const v of valuesAtPath(doc, path, true)) if (keys.has(canonicalKey(v))) return true;
-      return false;
-    });
+  const tests = plan.fields.map(fieldTest);
+  if (tests.length === 1) return tests[0];
+  return (doc) => {
+    for (const test of tests) if (!test(doc)) return false;
+    return true;
+  };
+}
+
+/**
+ * One field of an equality plan. Every value the path reaches (array elements too) is compared
+ * by its canonical key; when the allowed values are all plain numbers and strings, a top-level
+ * field holding a plain number or string (ids, types, statuses: nearly every test) is looked up
+ * as it is, which is the same answer without building a key string per document.
+ */
+function fieldTest({ path, keys, values }: EqualityPlan['fields'][number]): Predicate {
+  const general: Predicate = (doc) => {
+    for (const v of valuesAtPath(doc, path, true)) if (keys.has(canonicalKey(v))) return true;
+    return false;
+  };
+  if (path.includes('.') || !values.every((v) => typeof v === 'number' || typeof v === 'string'))
+    return general;
+  // A Set compares numbers by SameValueZero: -0 equals 0 and NaN equals NaN, as canonical keys do.
+  const numbers = new Set(values.filter((v): v is number => typeof v === 'number'));
+  const strings = new Set(values.filter((v): v is string => typeof v === 'string'));
+  return (doc) => {
+    const v = doc[path];
+    if (typeof v === 'number') return numbers.has(v);
+    if (typeof v === 'string') return strings.has(v);
+    return general(doc);
+  };
 }
 
 const cache = new Map<string, Predicate>();
@@ -280,11 +305,74 @@ function expandCount(pipeline: Document[]): Document[] {
   );
 }
 
+/** A top-level field reference (`'$to_uid'`): the field's name, else undefined. */
+function fieldReference(expr: unknown): string | undefined {
+  return typeof expr === 'string' && /^\$[A-Za-z_][A-Za-z0-9_]*$/.test(expr)
+    ? expr.slice(1)
+    : undefined;
+}
+
+const isGroupConstant = (v: unknown) =>
+  v === null || ['number', 'string', 'boolean'].includes(typeof v);
+
+/**
+ * `$group` by a top-level field or a constant with only `$sum` of a number or a top-level field
+ * (what counts per user and `countDocuments` send), done without mingo: one pass, one canonical
+ * key per document. Null when the stage has another shape, or a summed field holds a BSON number
+ * wrapper (mingo's arithmetic handles those); the caller then runs the stage in mingo.
+ */
+function simpleGroup(docs: Document[], spec: unknown): Document[] | null {
+  if (!isPlainObject(spec) || !('_id' in spec)) return null;
+  const idField = fieldReference(spec._id);
+  if (idField === undefined && !isGroupConstant(spec._id)) return null;
+  const sums: Array<{ name: string; constant?: number; field?: string }> = [];
+  for (const [name, acc] of Object.entries(spec)) {
+    if (name === '_id') continue;
+    if (!isPlainObject(acc) || Object.keys(acc).length !== 1 || !('$sum' in acc)) return null;
+    const arg = acc.$sum;
+    if (typeof arg === 'number') sums.push({ name, constant: arg });
+    else {
+      const field = fieldReference(arg);
+      if (field === undefined) return null;
+      sums.push({ name, field });
+    }
+  }
+  const groups = new Map<string, Document>();
+  for (const doc of docs) {
+    const id = idField === undefined ? spec._id : (doc[idField] ?? null);
+    const key = canonicalKey(id);
+    let group = groups.get(key);
+    if (!group) {
+      group = { _id: id };
+      for (const sum of sums) group[sum.name] = 0;
+      groups.set(key, group);
+    }
+    for (const sum of sums) {
+      if (sum.constant !== undefined) {
+        group[sum.name] += sum.constant;
+        continue;
+      }
+      const v = doc[sum.field!];
+      if (typeof v === 'number') group[sum.name] += v;
+      else if (isBsonNumber(v)) return null;
+    }
+  }
+  return [...groups.values()];
+}
+
+function isBsonNumber(v: unknown): boolean {
+  const t = (v as { _bsontype?: string } | null)?._bsontype;
+  return t === 'Long' || t === 'Int32' || t === 'Double' || t === 'Decimal128';
+}
+
 export function runPipeline(
   docs: Document[],
   pipeline: Document[],
   resolve: (name: string) => Document[],
 ): Document[] {
+  const [first, ...rest] = pipeline;
+  const grouped = first && Object.keys(first).length === 1 ? simpleGroup(docs, first.$group) : null;
+  if (grouped) return rest.length ? runPipeline(grouped, rest, resolve) : grouped;
   const normalised = normaliseFilter(expandCount(pipeline)) as Document[];
   try {
     return new Aggregator(normalised, mingoOptions(resolve)).run(docs) as Document[];

@@ -105,6 +105,23 @@ const distinct: Handler = (cmd, ctx) => {
   return { values: [...seen.values()], ok: 1 };
 };
 
+/** Stages whose mingo implementation never changes the documents it is given. */
+const READ_ONLY_STAGES = new Set([
+  '$match',
+  '$group',
+  '$sort',
+  '$skip',
+  '$limit',
+  '$count',
+  '$project',
+  '$sortByCount',
+]);
+
+function readsInputOnly(stage: Document): boolean {
+  const ops = Object.keys(stage);
+  return ops.length === 1 && READ_ONLY_STAGES.has(ops[0]);
+}
+
 const aggregate: Handler = (cmd, ctx) => {
   if (!Array.isArray(cmd.pipeline))
     fail(ErrorCodes.TypeMismatch, "'pipeline' option must be specified as an array");
@@ -123,7 +140,10 @@ const aggregate: Handler = (cmd, ctx) => {
       first && first.$match && typeof first.$match === 'object'
         ? (pipeline.shift()!.$match as Document)
         : undefined;
-    input = selectDocuments(ctx, target, filter, {}).map(cloneDocument);
+    const matches = selectDocuments(ctx, target, filter, {});
+    // Stored documents are never changed: stages that only read their input (what counts,
+    // groups and most listings use) take them as they are, the others work on copies.
+    input = pipeline.every(readsInputOnly) ? matches : matches.map(cloneDocument);
   } else if (target !== 1) {
     fail(ErrorCodes.InvalidNamespace, 'aggregate target must be a collection name or 1');
   }

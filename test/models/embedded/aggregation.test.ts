@@ -119,6 +119,61 @@ describe('$match, $group, $sort', () => {
   });
 });
 
+describe('$group by a field with $sum (counts per key)', () => {
+  beforeAll(async () => {
+    await collection('tally').insertMany([
+      { _id: 1, who: 7, n: 2 },
+      { _id: 2, who: 7, n: 'three' },
+      { _id: 3, who: 8, n: Long.fromNumber(4) },
+      { _id: 4, n: 5 },
+      { _id: 5, who: null, n: 6 },
+      { _id: 6, who: 8.0, n: 1.5 },
+    ]);
+  });
+
+  test('a missing key groups with null; non-numbers are left out of the sum; BSON numbers add up', async () => {
+    const rows = await aggregate('tally', [
+      { $group: { _id: '$who', count: { $sum: 1 }, total: { $sum: '$n' } } },
+      { $sort: { _id: 1 } },
+    ]);
+    expect(rows).toEqual([
+      { _id: null, count: 2, total: 11 },
+      { _id: 7, count: 2, total: 2 },
+      { _id: 8, count: 2, total: 5.5 },
+    ]);
+  });
+
+  test('a constant key totals everything; an empty input gives no group', async () => {
+    expect(await aggregate('tally', [{ $group: { _id: 1, n: { $sum: 2 } } }])).toEqual([
+      { _id: 1, n: 12 },
+    ]);
+    expect(
+      await aggregate('tally', [
+        { $match: { who: 99 } },
+        { $group: { _id: null, n: { $sum: 1 } } },
+      ]),
+    ).toEqual([]);
+    expect(await collection('tally').countDocuments({ who: { $in: [7, 8] } })).toBe(4);
+  });
+
+  test('stages that write to their input ($addFields, $unset) leave the stored documents as they were', async () => {
+    const changed = await aggregate('tally', [
+      { $match: { who: 7 } },
+      { $addFields: { who: 'changed' } },
+      { $unset: 'n' },
+    ]);
+    expect(changed.map((d) => d.who)).toEqual(['changed', 'changed']);
+    expect(
+      await collection('tally')
+        .find({ who: 7 }, { sort: { _id: 1 } })
+        .toArray(),
+    ).toEqual([
+      { _id: 1, who: 7, n: 2 },
+      { _id: 2, who: 7, n: 'three' },
+    ]);
+  });
+});
+
 describe('$lookup and $unwind', () => {
   test('$lookup joins by localField/foreignField and gives [] when nothing matches', async () => {
     const rows = await aggregate('pages', [

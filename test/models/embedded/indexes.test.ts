@@ -189,6 +189,21 @@ describe('index upkeep as documents change', () => {
     expect(await ids({ tag: 'a', n: 3 })).toEqual([]);
   });
 
+  test('an $in over an indexed array field answers each document once, also after it stops holding an array', async () => {
+    const labels = collection('upkeep_labels');
+    await labels.createIndex({ label: 1 });
+    await labels.insertMany([
+      { _id: 1, label: 'a' },
+      { _id: 2, label: ['a', 'b'] },
+      { _id: 3, label: 'b' },
+    ]);
+    const ids = async (filter: AnyDoc) => (await labels.find(filter).toArray()).map((d) => d._id);
+    expect((await ids({ label: { $in: ['a', 'b'] } })).sort()).toEqual([1, 2, 3]);
+    await labels.updateOne({ _id: 2 }, { $set: { label: 'b' } });
+    expect((await ids({ label: { $in: ['b', 'a'] } })).sort()).toEqual([1, 2, 3]);
+    expect(await labels.countDocuments({ label: { $in: ['a', 'b', 'a'] } })).toBe(3);
+  });
+
   test('a unique value given up by one document is free for another; a taken one stays refused', async () => {
     const codes = collection('upkeep_codes');
     await codes.createIndex({ code: 1 }, { unique: true });

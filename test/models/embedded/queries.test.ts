@@ -159,6 +159,26 @@ describe('null, existence, type and logical operators', () => {
       expect(await ids('nums', { v: Decimal128.fromString('3') })).toEqual(['int']);
     });
 
+    test('equality and $in never match a number with a string, and match every numeric type', async () => {
+      await collection('mixed').insertMany([
+        { _id: 1, v: 5 },
+        { _id: 2, v: '5' },
+        { _id: 3, v: -0 },
+        { _id: 4, v: Long.fromNumber(5) },
+        { _id: 5, v: [7, '8'] },
+        { _id: 6, v: Number.NaN },
+        { _id: 7 },
+      ]);
+      expect(await ids('mixed', { v: 5 })).toEqual([1, 4]);
+      expect(await ids('mixed', { v: '5' })).toEqual([2]);
+      expect(await ids('mixed', { v: { $in: [5, '8'] } })).toEqual([1, 4, 5]);
+      expect(await ids('mixed', { v: { $in: ['5', 7] } })).toEqual([2, 5]);
+      expect(await ids('mixed', { v: 0 })).toEqual([3]);
+      expect(await ids('mixed', { v: Number.NaN })).toEqual([6]);
+      expect(await ids('mixed', { v: { $in: [Long.fromNumber(7), 'x'] } })).toEqual([5]);
+      expect(await ids('mixed', { v: { $in: [Decimal128.fromString('5'), 9] } })).toEqual([1, 4]);
+    });
+
     test('sort orders across numeric types by value', async () => {
       const sorted = await collection('nums').find({}).sort({ v: 1 }).toArray();
       expect(sorted.map((d) => d._id)).toEqual(['double', 'int', 'decimal', 'long']);

@@ -150,31 +150,35 @@ type NoticeOfSave = Parameters<PageNotifier['prepare']>[0];
  * The reminders of a "save and notify" on `page` (as the save leaves it): its subscribers but the
  * saver, those of them who can see the page, and their ids — the audience check beside the id
  * counters, whose range is sized for every subscriber (ids of those who may no longer see the
- * page stay unused: a gap, as a rolled-back write leaves) — and its content row. Null when
- * nobody is to be told.
+ * page stay unused: a gap, as a rolled-back write leaves) — and its content row, written while
+ * the audience is checked (when it turns out nobody may be told, that text stays unshown, as
+ * after a save whose page write fails). Null when nobody is to be told.
  */
 async function preparePageReminders(notice: NoticeOfSave): Promise<WrittenContent | null> {
   const { page, byUid } = notice;
   const subscribed = await pageSubscriberUids(page.page_id);
   const subscribers = recipientsOf(subscribed.filter((uid) => uid !== byUid));
   if (!subscribers.length) return null;
-  const [audience, [contentId, ids]] = await Promise.all([
+  const written = reminderIds(subscribers.length).then(async ([contentId, ids]) => {
+    const content = await writeContent(
+      {
+        fromUid: byUid,
+        fromName: notice.fromName,
+        actionType: UPDATE_ACTION,
+        objectType: PAGE_OBJECT,
+        objectId: page.page_id,
+        text: notice.text,
+      },
+      contentId,
+    );
+    return { contentId, ids, content };
+  });
+  const [audience, { contentId, ids, content }] = await Promise.all([
     pageAudience(page, subscribers),
-    reminderIds(subscribers.length),
+    written,
   ]);
   const toUids = subscribers.filter((uid) => audience.has(uid));
   if (!toUids.length) return null;
-  const content = await writeContent(
-    {
-      fromUid: byUid,
-      fromName: notice.fromName,
-      actionType: UPDATE_ACTION,
-      objectType: PAGE_OBJECT,
-      objectId: page.page_id,
-      text: notice.text,
-    },
-    contentId,
-  );
   return { fromUid: byUid, toUids, contentId, ids, content };
 }
 

@@ -11,7 +11,7 @@
  */
 import { findLiveItem, itemAccessOfMany, type Actor } from '../access';
 import { errors, events, formatNow, nextId, perContext, ReadCache } from '../platform';
-import { pageVisible, requirePage } from '../pages';
+import { pageVisibleToMany, requirePage } from '../pages';
 import type { PageDoc } from '../pages/schemas';
 import {
   PAGE_OBJECT,
@@ -69,10 +69,9 @@ export async function pageAudience(
   page: Pick<PageDoc, 'item_id' | 'cat_id' | 'is_draft' | 'author_uid'>,
   uids: number[],
 ): Promise<Set<number>> {
-  const audience = new Set<number>();
-  if (!uids.length) return audience;
+  if (!uids.length) return new Set();
   const item = await findLiveItem(page.item_id);
-  if (!item) return audience;
+  if (!item) return new Set();
   const users = await actorRowsOf(uids);
   const actors: Actor[] = users.map((u) => ({
     uid: u.uid,
@@ -80,17 +79,15 @@ export async function pageAudience(
     groupid: u.groupid,
   }));
   // Everyone's membership at once (a page with hundreds of subscribers must not wait for
-  // hundreds of lookups), then the page check, a cache hit per catalog tree.
+  // hundreds of lookups), then the page check for all of them, with one catalog tree.
   const accessOf = await itemAccessOfMany(actors, item);
-  await Promise.all(
-    actors.map(async (actor) => {
-      const access = accessOf.get(actor.uid);
-      if (!access?.visit) return;
-      const connected = access.owner || access.siteAdmin || access.memberGroupId >= 0;
-      if (connected && (await pageVisible(actor, access, page))) audience.add(actor.uid);
-    }),
-  );
-  return audience;
+  const connected = actors.flatMap((actor) => {
+    const access = accessOf.get(actor.uid);
+    if (!access?.visit) return [];
+    const linked = access.owner || access.siteAdmin || access.memberGroupId >= 0;
+    return linked ? [{ actor, access }] : [];
+  });
+  return pageVisibleToMany(connected, page);
 }
 
 export interface SubscriberRow {

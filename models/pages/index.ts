@@ -13,6 +13,7 @@ export {
   findLivePages,
   type PageWithAccess,
   pageVisible,
+  pageVisibleToMany,
   requirePage,
 } from './pageAccess';
 export { escapeForClient, phpUrlDecode, unescapeFromClient } from './pageContent';

@@ -16,6 +16,7 @@ import {
   allows,
   canSeeCatalog,
   catalogParents,
+  catalogVisible,
   itemAccess,
   type AccessLevel,
   type Actor,
@@ -116,14 +117,36 @@ export function pageMissing(): ApiError {
   return errors.failed(PAGE_MISSING);
 }
 
+type VisibilityFields = Pick<PageDoc, 'cat_id' | 'is_draft' | 'author_uid'>;
+
 /** Whether the actor may see this page of an item they can reach (restriction and drafts). */
 export async function pageVisible(
   actor: Actor,
   access: ItemAccess,
-  page: Pick<PageDoc, 'cat_id' | 'is_draft' | 'author_uid'>,
+  page: VisibilityFields,
 ): Promise<boolean> {
   if (page.is_draft && page.author_uid !== actor.uid) return false;
   return canSeeCatalog(access, page.cat_id);
+}
+
+/**
+ * `pageVisible` for many readers of one item at once (a page's subscribers): the same rule, with
+ * the item's catalog tree read once and only when someone is restricted. Returns the uids of
+ * those who may see the page.
+ */
+export async function pageVisibleToMany(
+  readers: Array<{ actor: Actor; access: ItemAccess }>,
+  page: VisibilityFields,
+): Promise<Set<number>> {
+  const seeing = new Set<number>();
+  const restricted = readers.find((r) => r.access.catalogRestriction);
+  const parents = restricted ? await catalogParents(restricted.access.item.item_id) : null;
+  for (const { actor, access } of readers) {
+    if (page.is_draft && page.author_uid !== actor.uid) continue;
+    if (parents && !catalogVisible(access, page.cat_id, parents)) continue;
+    seeing.add(actor.uid);
+  }
+  return seeing;
 }
 
 /** The live page and the actor's access to its item, or the endpoint's error. */

@@ -358,13 +358,41 @@ export async function unreadCountsOf(uids: number[]): Promise<Map<number, Unread
       { $match: { to_uid: { $in: known }, message_type: REMIND, status: UNREAD } },
       { $group: { _id: '$to_uid', n: { $sum: 1 } } },
     ]),
-    unreadAnnouncementCounts(users),
+    announceCounts().getMany(known, async (missing) => {
+      const wanted = new Set(missing);
+      return unreadAnnouncementCounts(users.filter((u) => wanted.has(u.uid)));
+    }),
   ]);
   const remindBy = new Map(reminds.map((r) => [r._id, r.n]));
   for (const uid of wanted)
     result.set(uid, { remind: remindBy.get(uid) ?? 0, announce: announces.get(uid) ?? 0 });
   return result;
 }
+
+/**
+ * Each user's unread announcements (read model), read with every batch of reminders' counts but
+ * changed only by a new announcement (everyone's), the user reading one, or the user's own row
+ * (an admin sees every announcement, others those after they registered).
+ */
+const announceCounts = perContext((context) => {
+  const cache = new ReadCache<number, number>({ maxEntries: MAX_CACHED_UNREAD_COUNTS });
+  context.bus.subscribe(
+    'unread.changed',
+    ({ uids }) => {
+      for (const uid of uids) cache.drop(uid);
+    },
+    { synchronous: true },
+  );
+  context.bus.subscribe('user.changed', ({ uid }) => cache.drop(uid), { synchronous: true });
+  context.bus.subscribe(
+    'notice.created',
+    ({ kind }) => {
+      if (kind === 'announce') cache.clear();
+    },
+    { synchronous: true },
+  );
+  return cache;
+});
 
 /** Both unread counts of one user. */
 export async function unreadCounts(uid: number): Promise<UnreadCounts> {

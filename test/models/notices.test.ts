@@ -6,14 +6,16 @@
  * allow-list.
  */
 import { afterEach, beforeAll, describe, expect, test } from '@jest/globals';
-import { sanitizeAnnouncementHtml } from '../../models/notices/announcements';
+import { addAnnouncement, sanitizeAnnouncementHtml } from '../../models/notices/announcements';
 import { events } from '../../models/platform';
 import { type DomainEvents, type EventName } from '../../models/platform/events';
 import {
   createReminders,
   remindPageSubscribers,
   startNotifications,
+  markRead,
   unreadCounts,
+  unreadCountsOf,
 } from '../../models/notices/notices';
 import { Message } from '../../models/notices/schemas/message';
 import { MessageContent } from '../../models/notices/schemas/messageContent';
@@ -27,6 +29,7 @@ import { makeUser, type TestUser } from '../helpers/users';
 
 serverSuite();
 let owner: TestUser;
+let admin: TestUser;
 let member: TestUser;
 let itemId: number;
 const cleanups: Array<() => void> = [];
@@ -35,7 +38,7 @@ afterEach(() => {
 });
 
 beforeAll(async () => {
-  [owner, member] = await Promise.all([makeUser(), makeUser()]);
+  [owner, member, admin] = await Promise.all([makeUser(), makeUser(), makeUser({ admin: true })]);
   ({ item_id: itemId } = await makeItem(owner, { password: 'pw' }));
   await addMember(itemId, member, 1);
 });
@@ -277,10 +280,10 @@ describe('unreadCounts', () => {
       text: 'x',
       toUids: [user.uid],
     });
-    await MessageContent.create({
-      id: 900_001,
-      message_type: 'announce_all',
-      addtime: '2099-01-01 00:00:00',
+    const { id } = await addAnnouncement(await actorOf(admin), {
+      content: 'news',
+      type: 'announce_all',
+      sendAt: '2099-01-01 00:00:00',
     });
     expect(await unreadCounts(user.uid)).toEqual({
       remind: before.remind + 1,
@@ -288,6 +291,20 @@ describe('unreadCounts', () => {
     });
     expect(await unreadCounts(0)).toEqual({ remind: 0, announce: 0 });
     expect(await unreadCounts(987_654)).toEqual({ remind: 0, announce: 0 });
+    // Kept counts follow what changes them: the user reading the announcement, another one.
+    await markRead(await actorOf(user), id);
+    expect(await unreadCountsOf([user.uid, admin.uid])).toEqual(
+      new Map([
+        [user.uid, { remind: before.remind + 1, announce: before.announce }],
+        [admin.uid, { remind: 0, announce: (await unreadCounts(admin.uid)).announce }],
+      ]),
+    );
+    await addAnnouncement(await actorOf(admin), {
+      content: 'more',
+      type: 'announce_all',
+      sendAt: '2099-01-02 00:00:00',
+    });
+    expect((await unreadCounts(user.uid)).announce).toBe(before.announce + 1);
   });
 });
 

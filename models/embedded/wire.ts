@@ -26,6 +26,18 @@ export interface Incoming {
   legacyNamespace?: string;
 }
 
+/**
+ * The BSON bytes each document of an OP_MSG document sequence was decoded from (by the decoded
+ * array, which lives as long as its command): an insert can journal them as they came instead
+ * of encoding the same document again. Decoded with the journal's own options, so replaying the
+ * bytes gives back exactly the stored document.
+ */
+const sequenceBytes = new WeakMap<Document[], Buffer[]>();
+
+export function documentBytes(docs: Document[]): Buffer[] | undefined {
+  return sequenceBytes.get(docs);
+}
+
 export function decodeMessage(buf: Buffer): Incoming {
   const requestId = buf.readInt32LE(4);
   const opCode = buf.readInt32LE(12);
@@ -54,11 +66,15 @@ function decodeOpMsg(buf: Buffer): { command: Document; noReply: boolean } {
       const identifier = buf.toString('utf8', p, nameEnd);
       p = nameEnd + 1;
       const docs: Document[] = [];
+      const bytes: Buffer[] = [];
       while (p < sectionEnd) {
         const docSize = buf.readInt32LE(p);
-        docs.push(deserialize(buf.subarray(p, p + docSize), DECODE));
+        const raw = buf.subarray(p, p + docSize);
+        docs.push(deserialize(raw, DECODE));
+        bytes.push(raw);
         p += docSize;
       }
+      sequenceBytes.set(docs, bytes);
       sequences.push([identifier, docs]);
       offset = sectionEnd;
     } else {

@@ -1,6 +1,8 @@
 /** insert, update, delete, findAndModify and MongoDB 8's bulkWrite. */
 import type { Document } from 'bson';
 import type { Workspace } from '../store';
+import { journalPutBytes } from '../persistence/codec';
+import { documentBytes } from '../wire';
 import { optionalDocument, targetCollection, type Handler } from './context';
 import { compileFilter } from '../matcher';
 import {
@@ -18,17 +20,37 @@ import {
   renderValue as render,
 } from '../values';
 
-/** `_id` first, generated when missing, never an array or regex. */
+/** The name of an object's first own key (without listing them all). */
+function firstKey(doc: Document): string | undefined {
+  for (const key in doc) return key;
+  return undefined;
+}
+
+/**
+ * `_id` first, generated when missing, never an array or regex. A document that already starts
+ * with its `_id` (what drivers send) is taken as it is.
+ */
 function withId(doc: Document): Document {
   if (!isPlainObject(doc)) fail(ErrorCodes.TypeMismatch, 'document must be an object');
   const id = doc._id === undefined ? newObjectId() : doc._id;
   if (Array.isArray(id)) fail(ErrorCodes.BadValue, "can't use an array for _id");
+  if (doc._id !== undefined && firstKey(doc) === '_id') return doc;
   const { _id: _ignored, ...rest } = doc;
   return { _id: id, ...rest };
 }
 
-export function insertOne(ws: Workspace, db: string, coll: string, raw: Document): Document {
-  const doc = withId(raw);
+/**
+ * Inserts `given`. `bytes`: its BSON as received (an insert's document sequence), which the
+ * journal copies instead of encoding the document again when it carried its own `_id`.
+ */
+export function insertOne(
+  ws: Workspace,
+  db: string,
+  coll: string,
+  given: Document,
+  bytes?: Uint8Array,
+): Document {
+  const doc = withId(given);
   // A put replaces; inserting an existing _id must be a duplicate-key error instead.
   if (ws.collection(db, coll)?.get(keyOf(doc._id))) {
     fail(
@@ -40,7 +62,10 @@ export function insertOne(ws: Workspace, db: string, coll: string, raw: Document
       },
     );
   }
-  ws.apply({ op: 'put', db, coll, doc });
+  const put = { op: 'put' as const, db, coll, doc };
+  // The bytes hold the same fields when only `_id` moved first (not when it was generated).
+  if (bytes && given._id !== undefined) journalPutBytes(put, bytes);
+  ws.apply(put);
   return doc;
 }
 
@@ -150,9 +175,10 @@ function list(cmd: Document, field: string): Document[] {
 const insert: Handler = (cmd, ctx) => {
   const coll = targetCollection(cmd, 'insert');
   const docs = list(cmd, 'documents');
+  const bytes = documentBytes(docs);
   let n = 0;
-  const errors = runBatch(docs, cmd.ordered !== false, (doc) => {
-    insertOne(ctx.ws, ctx.db, coll, doc);
+  const errors = runBatch(docs, cmd.ordered !== false, (doc, index) => {
+    insertOne(ctx.ws, ctx.db, coll, doc, bytes?.[index]);
     n++;
   });
   return { n, ...(errors.length ? { writeErrors: errors } : {}), ok: 1 };

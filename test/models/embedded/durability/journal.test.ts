@@ -7,6 +7,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
 import {
   Binary,
+  BSON,
   BSONRegExp,
   Code,
   Decimal128,
@@ -19,6 +20,7 @@ import {
   UUID,
 } from 'bson';
 import { openPersistence, type Persistence } from '../../../../models/embedded/persistence';
+import { journalPutBytes } from '../../../../models/embedded/persistence/codec';
 import type { Document, Mutation } from '../../../../models/embedded/types';
 import { makeTempDir, removeDir } from './helpers';
 
@@ -127,6 +129,27 @@ describe('journal round trip', () => {
     expect((doc.regex as BSONRegExp).options).toBe('imx');
     expect(doc.timestamp).toBeInstanceOf(Timestamp);
     expect((replayed[2] as { id: unknown }).id).toEqual({ compound: 1, key: 'x' });
+  });
+
+  it('journals an insert from the bytes it arrived in: the same values, `_id` moved first', async () => {
+    const { _id, ...rest } = everyType;
+    const arrived = BSON.serialize({ ...rest, _id }); // drivers append a generated _id last
+    const stored = { _id, ...rest };
+    const put: Mutation & { op: 'put' } = { op: 'put', db: 'app', coll: 'types', doc: stored };
+    journalPutBytes(put, arrived);
+    const { persistence } = await reopen();
+    await persistence.append([put, { op: 'put', db: 'app', coll: 'types', doc: { _id: 2 } }]);
+    await persistence.close();
+    const { persistence: again, recovered } = await reopen();
+    await again.close();
+    const [replayed] = recovered.batches;
+    expect(canonical(replayed[0])).toBe(
+      canonical({ op: 'put', db: 'app', coll: 'types', doc: stored }),
+    );
+    expect(Object.keys((replayed[0] as { doc: Document }).doc)).toEqual(Object.keys(stored));
+    expect(canonical(replayed[1])).toBe(
+      canonical({ op: 'put', db: 'app', coll: 'types', doc: { _id: 2 } }),
+    );
   });
 
   it('gives regexes back as JS RegExp when opened with bsonRegExp: false', async () => {

@@ -60,11 +60,11 @@ function installExitHook(): void {
  * A helper process of the bench itself (not measured as the server): `script` under the tsx
  * loader, with an IPC channel, its output on ours. Killed with the bench if still running.
  */
-export function forkHelper(script: string): ChildProcess {
+export function forkHelper(script: string, nodeArgs: string[] = []): ChildProcess {
   installExitHook();
   const child = fork(path.join(ROOT, script), [], {
     cwd: ROOT,
-    execArgv: loaderArgs(script),
+    execArgv: [...nodeArgs, ...loaderArgs(script)],
     env: childEnv({}),
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });

@@ -27,8 +27,12 @@ const PAUSE_BETWEEN_ROUNDS_MS = 100;
  * Rounds run before the measured ones, as the HTTP cells warm up first: the first pushes of a
  * kind meet cold code (the JIT, the notice path's caches) in the server and the clients. Their
  * errors count; their latencies do not. Even, so lock rounds keep taking on even numbers.
+ * Measured on the 2-core machine (lock rounds, 1,000 watchers): a fresh server and fresh client
+ * processes run slow (last delivery 30–75 ms against ~20 ms after) for about the first ten rounds,
+ * and fresh client processes against a warm server still for rounds 3–9 — the load tool's own
+ * parsers being compiled is most of it — so 4 rounds left cold code in the measured ones.
  */
-const WARMUP_ROUNDS = 4;
+const WARMUP_ROUNDS = 12;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 

@@ -75,7 +75,8 @@ export async function openSocketClients(
   processes: number,
 ): Promise<SocketClients> {
   const n = Math.max(1, Math.min(processes, count || 1));
-  const children = Array.from({ length: n }, () => forkHelper(CLIENT_SCRIPT));
+  // --expose-gc: each client collects its set-up garbage before the rounds (socketClient.ts).
+  const children = Array.from({ length: n }, () => forkHelper(CLIENT_SCRIPT, ['--expose-gc']));
   // Contiguous shares; socket i overall keeps token i (mod the token count).
   let start = 0;
   const connected = await Promise.all(

@@ -120,6 +120,13 @@ export class Index {
    * document of every index) take a direct path: one string per key, no walk.
    */
   keysFor(doc: Document): DocKeys | null {
+    // Only its leading field matters to a non-unique index that leaves no document out.
+    if (!this.full && !this.partial && !this.spec.sparse) {
+      const v = doc[this.fields[0]];
+      if (this.fields[0].includes('.') || Array.isArray(v))
+        return { full: [], lead: this.keysOf(doc)!.lead };
+      return { full: [], lead: [canonicalKey(v)] };
+    }
     if (this.topLevel) {
       let key = '';
       let lead = '';

@@ -10,6 +10,7 @@ import type { CollectionImage, IndexSpec, Mutation } from './types';
 import { Collection, ID_INDEX } from './collection';
 import { canonicalKey } from './values';
 import { ErrorCodes, fail } from './errors';
+import { knownPutSize } from './persistence/codec';
 
 /** Where a command reads and writes: the store itself, or a transaction's private copy of it. */
 export interface Workspace {
@@ -79,7 +80,8 @@ export function applyMutation(target: Store | TransactionWorkspaceLike, m: Mutat
   const seq = target.seq;
   switch (m.op) {
     case 'put': {
-      if (calculateObjectSize(m.doc, { checkKeys: false } as never) > MAX_DOCUMENT_BYTES) {
+      const size = knownPutSize(m) ?? calculateObjectSize(m.doc, { checkKeys: false } as never);
+      if (size > MAX_DOCUMENT_BYTES) {
         fail(
           ErrorCodes.BSONObjectTooLarge,
           `BSONObj size is invalid. Size must be between 0 and ${MAX_DOCUMENT_BYTES}(16MB)`,

@@ -67,6 +67,11 @@ export function journalPutBytes(mutation: Mutation & { op: 'put' }, bytes: Uint8
   (mutation as PutWithBytes)[PUT_BYTES] = bytes;
 }
 
+/** The BSON size of a put's document when its bytes came with it (else undefined). */
+export function knownPutSize(mutation: Mutation & { op: 'put' }): number | undefined {
+  return (mutation as PutWithBytes)[PUT_BYTES]?.length;
+}
+
 /** One BSON document per mutation; the mutation object itself is the document. */
 export function encodeBatch(batch: readonly Mutation[]): Uint8Array[] {
   return batch.map((mutation) => {

@@ -168,6 +168,17 @@ describe('raw driver CRUD', () => {
     expect(await coll.findOne({ _id: 1 })).toEqual({ _id: 1, v: 1 });
   });
 
+  test('an update that would grow a document past 16 MB fails with code 10334 and changes nothing', async () => {
+    const coll = collection('too_large');
+    const nineMb = 'x'.repeat(9 * 1024 * 1024);
+    await coll.insertMany([{ _id: 1, a: nineMb }, { _id: 2 }]);
+    const err = await caught(() => coll.updateOne({ _id: 1 }, { $set: { b: nineMb } }));
+    expect(err.code).toBe(10334);
+    const stored = await coll.findOne({ _id: 1 });
+    expect([stored?.a.length, stored?.b]).toEqual([nineMb.length, undefined]);
+    expect(await coll.findOne({ _id: 2 })).toEqual({ _id: 2 });
+  });
+
   test('ordered insertMany stops at the first duplicate; unordered keeps going', async () => {
     const coll = collection('ordered');
     await coll.insertOne({ _id: 2 });

@@ -271,7 +271,11 @@ export class Collection {
   options: Document;
   docs = new Map<string, Document>();
   indexes = new Map<string, Index>();
-  /** Store sequence number of the last committed change per document (write-conflict checks). */
+  /**
+   * Store sequence number of the last change per document (write-conflict checks), kept only
+   * for changes made while a transaction is open: a transaction conflicts only on changes after
+   * its own start, so with none open there is nothing to compare against.
+   */
   versions = new Map<string, number>();
 
   constructor(db: string, name: string, options: Document = {}, indexes: IndexSpec[] = [ID_INDEX]) {
@@ -297,7 +301,8 @@ export class Collection {
   /**
    * Inserts or replaces by `_id`, enforcing unique indexes first so a failure changes nothing.
    * Each index's keys are found once per document; an index whose keys the change leaves as
-   * they were is not touched.
+   * they were is not touched. `seq`: the change's sequence number to remember (0: none, no
+   * transaction is open).
    */
   put(doc: Document, seq: number): void {
     const idKey = canonicalKey(doc._id);
@@ -316,17 +321,15 @@ export class Collection {
       index.add(doc, idKey, keys);
     }
     this.docs.set(idKey, doc);
-    this.versions.set(idKey, seq);
+    if (seq) this.versions.set(idKey, seq);
   }
 
   /**
-   * Forgets the versions of removed documents at or before `seq` (the start of the oldest open
-   * transaction): no transaction can conflict on them any more, and without this every delete
-   * would leave an entry behind for good.
+   * Forgets the versions at or before `seq` (the start of the oldest open transaction, or now
+   * when none is open): no transaction can conflict on them any more.
    */
-  forgetRemovedUpTo(seq: number): void {
-    for (const [idKey, version] of this.versions)
-      if (version <= seq && !this.docs.has(idKey)) this.versions.delete(idKey);
+  forgetVersionsUpTo(seq: number): void {
+    for (const [idKey, version] of this.versions) if (version <= seq) this.versions.delete(idKey);
   }
 
   remove(idKey: string, seq: number): Document | undefined {
@@ -334,7 +337,7 @@ export class Collection {
     if (!doc) return undefined;
     for (const index of this.indexes.values()) index.remove(doc, idKey);
     this.docs.delete(idKey);
-    this.versions.set(idKey, seq);
+    if (seq) this.versions.set(idKey, seq);
     return doc;
   }
 

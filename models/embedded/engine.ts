@@ -114,7 +114,7 @@ export class Engine implements EngineServices {
     this.sessions.sweep();
     const upTo = this.sessions.oldestOpenStart(this.store.seq);
     for (const colls of this.store.dbs.values())
-      for (const coll of colls.values()) coll.forgetRemovedUpTo(upTo);
+      for (const coll of colls.values()) coll.forgetVersionsUpTo(upTo);
   }
 
   cursorZero(): Long {

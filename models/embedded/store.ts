@@ -21,9 +21,22 @@ export interface Workspace {
   readonly seq: number;
 }
 
+/** What applyMutation needs of where it writes: the store, or a transaction's copies of it. */
+interface VersionedTarget {
+  seq: number;
+  /** Changes are remembered for write-conflict checks only while a transaction is open. */
+  readonly tracksVersions: boolean;
+}
+
 export class Store implements Workspace {
   readonly dbs = new Map<string, Map<string, Collection>>();
   seq = 0;
+  /** Transactions begun and neither committed nor aborted. */
+  openTransactions = 0;
+
+  get tracksVersions(): boolean {
+    return this.openTransactions > 0;
+  }
 
   collection(db: string, name: string): Collection | undefined {
     return this.dbs.get(db)?.get(name);
@@ -77,7 +90,7 @@ export class Store implements Workspace {
 /** The one place a mutation changes a workspace (the store, or a transaction's copies). */
 export function applyMutation(target: Store | TransactionWorkspaceLike, m: Mutation): void {
   target.seq++;
-  const seq = target.seq;
+  const seq = target.tracksVersions ? target.seq : 0;
   switch (m.op) {
     case 'put': {
       const size = knownPutSize(m) ?? calculateObjectSize(m.doc, { checkKeys: false } as never);
@@ -124,8 +137,7 @@ export function applyMutation(target: Store | TransactionWorkspaceLike, m: Mutat
   }
 }
 
-export interface TransactionWorkspaceLike {
-  seq: number;
+export interface TransactionWorkspaceLike extends VersionedTarget {
   collection(db: string, name: string): Collection | undefined;
   collections(db: string): Collection[];
   setCollection(coll: Collection): void;

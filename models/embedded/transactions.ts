@@ -44,6 +44,10 @@ class CopyOnTouch implements TransactionWorkspaceLike {
     this.seq = store.seq;
   }
 
+  get tracksVersions(): boolean {
+    return this.store.tracksVersions;
+  }
+
   collection(db: string, name: string): Collection | undefined {
     const ns = `${db}.${name}`;
     if (this.copies.has(ns)) return this.copies.get(ns) ?? undefined;
@@ -100,6 +104,7 @@ export class Transaction extends CopyOnTouch implements Workspace {
     super(store);
     this.txnNumber = txnNumber;
     this.startSeq = store.seq;
+    store.openTransactions++;
   }
 
   apply(m: Mutation): void {
@@ -148,6 +153,7 @@ export class Transaction extends CopyOnTouch implements Workspace {
 
   private release(state: 'committed' | 'aborted'): void {
     this.state = state;
+    this.store.openTransactions--;
     for (const key of this.written) if (this.claims.get(key) === this) this.claims.delete(key);
   }
 }

@@ -1,8 +1,9 @@
 /**
- * The engine's per-document versions (what write-conflict checks compare): a removed document's
- * entry is forgotten by the minute's sweep once no open transaction started before the removal,
- * so deletes (page-version and log trims run on every save) do not grow memory for good — and a
- * transaction that did start before still gets its WriteConflict.
+ * The engine's per-document versions (what write-conflict checks compare): kept only for changes
+ * made while a transaction is open, and forgotten by the minute's sweep once no open transaction
+ * started before them, so writes (page-version and log trims run on every save) do not grow
+ * memory for good — and a transaction that did start before a change still gets its
+ * WriteConflict.
  */
 import { afterEach, describe, expect, test } from '@jest/globals';
 import { Long, type Document } from 'bson';
@@ -14,15 +15,14 @@ afterEach(() => engine?.close());
 const run = (command: Document) => engine.run({ ...command, $db: 't' }, 1);
 const versions = () => engine.store.collection('t', 'c')!.versions;
 
-describe('versions of removed documents', () => {
-  test('the sweep forgets them when no transaction is open; live documents keep theirs', async () => {
+describe('versions', () => {
+  test('none is kept for changes made while no transaction is open', async () => {
     engine = new Engine(null);
     await run({ insert: 'c', documents: [{ _id: 1 }, { _id: 2 }, { _id: 3 }] });
     await run({ delete: 'c', deletes: [{ q: { _id: { $in: [1, 2] } }, limit: 0 }] });
-    expect(versions().size).toBe(3);
-    engine.sweep();
-    expect(versions().size).toBe(1);
-    expect((await run({ find: 'c', filter: {} })).cursor.firstBatch).toEqual([{ _id: 3 }]);
+    await run({ update: 'c', updates: [{ q: { _id: 3 }, u: { $set: { v: 1 } } }] });
+    expect(versions().size).toBe(0);
+    expect((await run({ find: 'c', filter: {} })).cursor.firstBatch).toEqual([{ _id: 3, v: 1 }]);
   });
 
   test('a transaction that started before a removal still conflicts on it after a sweep', async () => {
@@ -37,9 +37,10 @@ describe('versions of removed documents', () => {
     const txn = { lsid: { id: 'session-a' }, txnNumber: Long.fromNumber(1), autocommit: false };
     const first = await run({ find: 'c', filter: { _id: 2 }, startTransaction: true, ...txn });
     expect(first.ok).toBe(1);
+    expect(versions().size).toBe(0); // the inserts came before any transaction
     await run({ delete: 'c', deletes: [{ q: { _id: 1 }, limit: 1 }] }); // outside the transaction
     engine.sweep();
-    expect(versions().size).toBe(2); // the removed one's entry stays while the transaction is open
+    expect(versions().size).toBe(1); // the removal's entry stays while the transaction is open
     const write = await run({
       update: 'c',
       updates: [{ q: { _id: 1 }, u: { $set: { v: 1 } }, upsert: true }],
@@ -48,6 +49,6 @@ describe('versions of removed documents', () => {
     expect(write.codeName ?? write.writeErrors?.[0]?.codeName).toBe('WriteConflict');
     await run({ abortTransaction: 1, ...txn });
     engine.sweep();
-    expect(versions().size).toBe(1); // the transaction is over: the removed one's entry goes
+    expect(versions().size).toBe(0); // the transaction is over: the removal's entry goes
   });
 });

@@ -30,6 +30,7 @@ import {
   nextId,
   nextIds,
   perContext,
+  reservedId,
   ReadCache,
 } from '../platform';
 import { connectPageNotifier, findLivePage, type PageNotifier, pageVisible } from '../pages';
@@ -69,21 +70,27 @@ export interface NewReminder {
 /** The recipients once each, without anonymous or invalid ids. */
 const recipientsOf = (uids: number[]) => [...new Set(uids.filter((uid) => uid > 0))];
 
-/** A content id and a range of delivery ids (one round trip: the two counters at once). */
-function reminderIds(count: number): Promise<[number, number[]]> {
-  return Promise.all([nextId('message_content_id'), nextIds('message_id', count)]);
-}
+/**
+ * Content ids a process takes for its reminders at a time (models/platform/counters.ts
+ * `reservedId`): the text is written with its id in hand, no counter round trip before it.
+ * Nothing orders reminders by their content id (lists go by delivery id), and announcements
+ * take theirs one by one, so a block only leaves gaps.
+ */
+export const REMINDER_CONTENT_ID_BLOCK = 16;
 
 /**
- * One content row, one unread delivery per recipient (their ids taken as one range, the rows
- * written by one insertMany), then one `notice.created` for all of them, which carries the notice
- * and stands for their unread counts too. Returns the content id (0 when there was nobody to tell).
+ * One content row, one unread delivery per recipient (their ids taken as one range beside the
+ * content row, the rows written by one insertMany), then one `notice.created` for all of them,
+ * which carries the notice and stands for their unread counts too. Returns the content id (0
+ * when there was nobody to tell).
  */
 export async function createReminders(reminder: NewReminder): Promise<number> {
   const toUids = recipientsOf(reminder.toUids);
   if (!toUids.length) return 0;
-  const [contentId, ids] = await reminderIds(toUids.length);
-  const content = await writeContent(reminder, contentId);
+  const [{ contentId, content }, ids] = await Promise.all([
+    writeContent(reminder),
+    nextIds('message_id', toUids.length),
+  ]);
   await deliver({ fromUid: reminder.fromUid, toUids, contentId, ids, content });
   return contentId;
 }
@@ -103,10 +110,14 @@ interface WrittenContent {
   content: NoticeContent;
 }
 
+/**
+ * Writes a reminder's content row under an id from this process's block. An id already taken
+ * (rows brought in with their own ids since the block was reserved) gets a fresh one from the
+ * counter, once.
+ */
 async function writeContent(
   reminder: Omit<NewReminder, 'toUids'>,
-  contentId: number,
-): Promise<NoticeContent> {
+): Promise<{ contentId: number; content: NoticeContent }> {
   const content = {
     from_name: reminder.fromName,
     message_type: REMIND,
@@ -115,11 +126,20 @@ async function writeContent(
     object_id: reminder.objectId,
     addtime: formatNow(),
   };
-  await MessageContent.insertMany(
-    [{ id: contentId, from_uid: reminder.fromUid, action_type: reminder.actionType, ...content }],
-    { lean: true },
-  );
-  return content;
+  const insert = (id: number) =>
+    MessageContent.insertMany(
+      [{ id, from_uid: reminder.fromUid, action_type: reminder.actionType, ...content }],
+      { lean: true },
+    );
+  let contentId = await reservedId('message_content_id', REMINDER_CONTENT_ID_BLOCK);
+  try {
+    await insert(contentId);
+  } catch (error) {
+    if ((error as { code?: unknown }).code !== 11000) throw error;
+    contentId = await nextId('message_content_id');
+    await insert(contentId);
+  }
+  return { contentId, content };
 }
 
 /** Writes the batch's deliveries, then publishes its `notice.created`. */
@@ -150,32 +170,26 @@ type NoticeOfSave = Parameters<PageNotifier['prepare']>[0];
  * The reminders of a "save and notify" on `page` (as the save leaves it): its subscribers but the
  * saver, those of them who can see the page, and their ids — the audience check beside the id
  * counters, whose range is sized for every subscriber (ids of those who may no longer see the
- * page stay unused: a gap, as a rolled-back write leaves) — and its content row, written while
- * the audience is checked (when it turns out nobody may be told, that text stays unshown, as
- * after a save whose page write fails). Null when nobody is to be told.
+ * page stay unused: a gap, as a rolled-back write leaves) — and its content row, written beside
+ * the page write with an id from this process's block (when the page write fails, or nobody may
+ * be told after all, that text stays unshown). Null when nobody is to be told.
  */
 async function preparePageReminders(notice: NoticeOfSave): Promise<WrittenContent | null> {
   const { page, byUid } = notice;
   const subscribed = await pageSubscriberUids(page.page_id);
   const subscribers = recipientsOf(subscribed.filter((uid) => uid !== byUid));
   if (!subscribers.length) return null;
-  const written = reminderIds(subscribers.length).then(async ([contentId, ids]) => {
-    const content = await writeContent(
-      {
-        fromUid: byUid,
-        fromName: notice.fromName,
-        actionType: UPDATE_ACTION,
-        objectType: PAGE_OBJECT,
-        objectId: page.page_id,
-        text: notice.text,
-      },
-      contentId,
-    );
-    return { contentId, ids, content };
-  });
-  const [audience, { contentId, ids, content }] = await Promise.all([
+  const [audience, { contentId, content }, ids] = await Promise.all([
     pageAudience(page, subscribers),
-    written,
+    writeContent({
+      fromUid: byUid,
+      fromName: notice.fromName,
+      actionType: UPDATE_ACTION,
+      objectType: PAGE_OBJECT,
+      objectId: page.page_id,
+      text: notice.text,
+    }),
+    nextIds('message_id', subscribers.length),
   ]);
   const toUids = subscribers.filter((uid) => audience.has(uid));
   if (!toUids.length) return null;

@@ -7,13 +7,14 @@
  */
 import { afterEach, beforeAll, describe, expect, test } from '@jest/globals';
 import { addAnnouncement, sanitizeAnnouncementHtml } from '../../models/notices/announcements';
-import { events } from '../../models/platform';
+import { events, raiseCounter } from '../../models/platform';
 import { type DomainEvents, type EventName } from '../../models/platform/events';
 import {
   createReminders,
   remindPageSubscribers,
   startNotifications,
   markRead,
+  REMINDER_CONTENT_ID_BLOCK,
   unreadCounts,
   unreadCountsOf,
 } from '../../models/notices/notices';
@@ -221,6 +222,36 @@ describe('who is reminded', () => {
     await save('moved back', inside);
     expect(await remindedBy('moved back')).toEqual(
       [narrowed.uid, everywhere.uid].sort((a, b) => a - b),
+    );
+  });
+
+  test('a content id taken meanwhile (rows brought in with their own ids) gives way to a fresh one from the counter', async () => {
+    const remind = () =>
+      createReminders({
+        fromUid: owner.uid,
+        fromName: owner.username,
+        actionType: 'update',
+        objectType: 'page',
+        objectId: 1,
+        text: 'taken',
+        toUids: [member.uid],
+      });
+    const first = await remind();
+    // Every id of this process's block after `first` is written by someone else, who moves the
+    // counter past them (as an import does).
+    await raiseCounter('message_content_id', first + REMINDER_CONTENT_ID_BLOCK);
+    await MessageContent.insertMany(
+      Array.from({ length: REMINDER_CONTENT_ID_BLOCK }, (_, i) => ({
+        id: first + 1 + i,
+        message_type: 'remind',
+        addtime: '2026-01-01 00:00:00',
+      })),
+    );
+    const second = await remind();
+    expect(second).toBeGreaterThan(first + REMINDER_CONTENT_ID_BLOCK);
+    expect((await MessageContent.findOne({ id: second }).lean())?.message_content).toBe('taken');
+    expect(await Message.countDocuments({ message_content_id: second, to_uid: member.uid })).toBe(
+      1,
     );
   });
 

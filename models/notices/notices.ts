@@ -179,8 +179,10 @@ async function preparePageReminders(notice: NoticeOfSave): Promise<WrittenConten
   const subscribed = await pageSubscriberUids(page.page_id);
   const subscribers = recipientsOf(subscribed.filter((uid) => uid !== byUid));
   if (!subscribers.length) return null;
+  // The audience check is CPU work: it waits one turn of the event loop, so the save's writes
+  // sent just now reach the engine first and their disk flush runs while it computes.
   const [audience, { contentId, content }, ids] = await Promise.all([
-    pageAudience(page, subscribers),
+    new Promise((resolve) => setImmediate(resolve)).then(() => pageAudience(page, subscribers)),
     writeContent({
       fromUid: byUid,
       fromName: notice.fromName,

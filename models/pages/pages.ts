@@ -351,14 +351,17 @@ async function writePage(
   const created = !existing;
   const [historyId, keepVersions, logRow] = await planned;
 
+  // A "save and notify" delivers its reminders first (their notice goes out before this save's
+  // own events): the engine takes writes in the order they come, and the save's other writes,
+  // sent before them, would hold them up by a disk flush. The save's answer waits for all of it
+  // anyway.
+  await notice?.send();
   // Independent writes, all done before the answer: together they share the engine's group
   // commits instead of waiting for one disk flush each. The live document (an open editor's, or
-  // the stored draft) takes the saved text alongside, and the reminders of a "save and notify"
-  // are written and pushed (their notice goes out before this save's own events).
+  // the stored draft) takes the saved text alongside.
   const { liveDocuments } = plugs();
   let live = false;
   await Promise.all([
-    notice?.send(),
     before ? recordVersion(before, { id: historyId, keep: keepVersions }) : undefined,
     logChange(
       {

@@ -119,13 +119,17 @@ export function pageMissing(): ApiError {
 
 type VisibilityFields = Pick<PageDoc, 'cat_id' | 'is_draft' | 'author_uid'>;
 
+/** A draft is its author's alone. */
+const draftOfSomeoneElse = (page: VisibilityFields, actor: Actor) =>
+  Boolean(page.is_draft) && page.author_uid !== actor.uid;
+
 /** Whether the actor may see this page of an item they can reach (restriction and drafts). */
 export async function pageVisible(
   actor: Actor,
   access: ItemAccess,
   page: VisibilityFields,
 ): Promise<boolean> {
-  if (page.is_draft && page.author_uid !== actor.uid) return false;
+  if (draftOfSomeoneElse(page, actor)) return false;
   return canSeeCatalog(access, page.cat_id);
 }
 
@@ -142,7 +146,7 @@ export async function pageVisibleToMany(
   const restricted = readers.find((r) => r.access.catalogRestriction);
   const parents = restricted ? await catalogParents(restricted.access.item.item_id) : null;
   for (const { actor, access } of readers) {
-    if (page.is_draft && page.author_uid !== actor.uid) continue;
+    if (draftOfSomeoneElse(page, actor)) continue;
     if (parents && !catalogVisible(access, page.cat_id, parents)) continue;
     seeing.add(actor.uid);
   }

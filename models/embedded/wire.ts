@@ -3,6 +3,7 @@
  * https://www.mongodb.com/docs/manual/reference/mongodb-wire-protocol/
  */
 import { deserialize, serialize, Long, type Document } from 'bson';
+import { decodeOptions } from './persistence/codec';
 
 export const OP_REPLY = 1;
 export const OP_QUERY = 2004;
@@ -12,8 +13,12 @@ export const OP_MSG = 2013;
 export const MSG_CHECKSUM_PRESENT = 1 << 0;
 export const MSG_MORE_TO_COME = 1 << 1;
 
-/** Incoming BSON: regexes stay BSONRegExp (bson maps flags wrongly otherwise), longs become numbers when exact. */
-const DECODE = { bsonRegExp: true, promoteLongs: true, promoteValues: true } as const;
+/**
+ * Incoming BSON: regexes stay BSONRegExp (bson maps flags wrongly otherwise), longs become
+ * numbers when exact — the journal's own options, so an insert's bytes journaled as they came
+ * (`documentBytes`) replay to exactly the document stored.
+ */
+const DECODE = decodeOptions(true);
 
 export interface Incoming {
   requestId: number;
@@ -29,8 +34,7 @@ export interface Incoming {
 /**
  * The BSON bytes each document of an OP_MSG document sequence was decoded from (by the decoded
  * array, which lives as long as its command): an insert can journal them as they came instead
- * of encoding the same document again. Decoded with the journal's own options, so replaying the
- * bytes gives back exactly the stored document.
+ * of encoding the same document again.
  */
 const sequenceBytes = new WeakMap<Document[], Buffer[]>();
 

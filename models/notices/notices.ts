@@ -336,11 +336,16 @@ const unreadRemindersOf = (uid: number) => ({ to_uid: uid, message_type: REMIND,
  */
 export const MAX_CACHED_UNREAD_COUNTS = 20_000;
 
-const remindCounts = perContext((context) => {
-  const cache = new ReadCache<number, number>({ maxEntries: MAX_CACHED_UNREAD_COUNTS });
-  const drop = ({ uids }: { uids: number[] }) => {
+/** An event listener dropping the kept counts of the users it names. */
+const dropUsersOf =
+  (cache: ReadCache<number, number>) =>
+  ({ uids }: { uids: number[] }) => {
     for (const uid of uids) cache.drop(uid);
   };
+
+const remindCounts = perContext((context) => {
+  const cache = new ReadCache<number, number>({ maxEntries: MAX_CACHED_UNREAD_COUNTS });
+  const drop = dropUsersOf(cache);
   context.bus.subscribe('unread.changed', drop, { synchronous: true });
   // A reminder batch changes its recipients' counts without an `unread.changed` of its own.
   context.bus.subscribe('notice.created', drop, { synchronous: true });
@@ -392,13 +397,7 @@ export async function unreadCountsOf(uids: number[]): Promise<Map<number, Unread
  */
 const announceCounts = perContext((context) => {
   const cache = new ReadCache<number, number>({ maxEntries: MAX_CACHED_UNREAD_COUNTS });
-  context.bus.subscribe(
-    'unread.changed',
-    ({ uids }) => {
-      for (const uid of uids) cache.drop(uid);
-    },
-    { synchronous: true },
-  );
+  context.bus.subscribe('unread.changed', dropUsersOf(cache), { synchronous: true });
   context.bus.subscribe('user.changed', ({ uid }) => cache.drop(uid), { synchronous: true });
   context.bus.subscribe(
     'notice.created',

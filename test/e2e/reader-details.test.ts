@@ -35,14 +35,25 @@ const treeRow = (page: Page, title: string) =>
 const treePages = (page: Page) =>
   page.locator('[data-testid="catalog-tree"] [data-testid="tree-page"]').allInnerTexts();
 
+const PAUSE_AHEAD_MS = 200;
+
 /**
  * Stops the page's clock where it is (installed clocks run in real time until paused); the few
  * real milliseconds between an overlay's start and this call are why the checks below leave a
  * margin of seconds on either side of the limit.
  */
 async function pauseClock(page: Page): Promise<void> {
-  const now = await page.evaluate(() => Date.now());
-  await page.clock.pauseAt(now + 1);
+  // A loaded machine may pass the chosen instant before the call lands ("cannot fast-forward
+  // to the past"): aim a little ahead, and again from the new time if even that was too close.
+  for (let attempt = 0; ; attempt++) {
+    const now = await page.evaluate(() => Date.now());
+    try {
+      await page.clock.pauseAt(now + PAUSE_AHEAD_MS);
+      return;
+    } catch (error) {
+      if (attempt >= 3 || !/past/i.test(String(error))) throw error;
+    }
+  }
 }
 
 /** Holds every request matching `part` until `release()` (then they go on to the server). */

@@ -125,7 +125,12 @@ describe('live reading', () => {
     await expect(a.getByTestId('markdown').textContent()).resolves.toContain(
       'Every step is described',
     );
+    // Back at the top, and the screen re-renders (the owner comes to read too): the note
+    // stays until the reader chooses.
     await a.evaluate(() => window.scrollTo(0, 0));
+    await reader(suite.fx.owner, path, 'Welcome');
+    await eventually(() => a.getByTestId('presence-user').count(), 2);
+    await expect(a.getByTestId('live-updated').count()).resolves.toBe(1);
     await shot(a, 'reader-live-updated');
     await a.getByTestId('live-reload').click();
     await a.getByTestId('markdown').getByText('A much shorter welcome.').waitFor();

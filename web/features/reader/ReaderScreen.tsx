@@ -2,7 +2,7 @@
  * The reader for one item: loads it and the open page, follows live changes, and picks the view
  * by item type — regular (0, 1, 3), single page (2), spreadsheet (4, its own chunk).
  */
-import { lazy, Suspense, useCallback, useEffect, useMemo, useState } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { useLogin } from '../../auth/useLogin';
@@ -115,10 +115,15 @@ export function ReaderScreen({
   const { saved, clearSaved } = live;
   const isSheet = item?.item_type === SPREADSHEET;
   const reads = useReadTracking(Number(item?.item_id ?? 0), item?.menu ?? null, page, !!login);
+  // Decided once per save, when it arrives: a reader who has scrolled keeps the note until they
+  // choose to reload, even after scrolling back up and whatever else re-renders the screen.
+  const decidedSave = useRef<typeof saved>(null);
   useEffect(() => {
+    if (!saved || decidedSave.current === saved) return;
+    decidedSave.current = saved;
     // A spreadsheet follows saves cell by cell itself (sheet:changed).
-    if (saved && isSheet) clearSaved();
-    else if (saved && window.scrollY < UNSCROLLED_PX) {
+    if (isSheet) clearSaved();
+    else if (window.scrollY < UNSCROLLED_PX) {
       clearSaved();
       reload();
     }

@@ -7,7 +7,7 @@
  * What arrives is handed to the screen as state: who holds the page's lock, who else is here, and
  * the last save or deletion of the open page; the menu and item pushes call back to refresh.
  */
-import { useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import type {
   LockPayload,
   PageSavedPayload,
@@ -120,5 +120,7 @@ export function useReaderLive(
     setState((s) => ({ ...s, others: payload.users.filter((u) => u.uid !== selfUid) }));
   });
 
-  return { ...state, clearSaved: () => setState((s) => ({ ...s, saved: null })) };
+  // Stable, so that an effect depending on it runs when a save arrives, not on every render.
+  const clearSaved = useCallback(() => setState((s) => ({ ...s, saved: null })), []);
+  return { ...state, clearSaved };
 }

@@ -18,6 +18,31 @@ export function isPlainObject(v: unknown): v is Document {
   return bsonType(v) === undefined;
 }
 
+/**
+ * Gives every Binary in a decoded value its own bytes. bson decodes a Binary as a view into the
+ * buffer it read (a wire message's socket chunk, up to 64 KB; a journal or snapshot record), so
+ * a stored Binary of a few hundred bytes would keep that whole buffer alive for as long as the
+ * document is stored. Views that already span their whole buffer are left as they are.
+ */
+export function ownBinaries(v: unknown): void {
+  if (v === null || typeof v !== 'object') return;
+  if (Array.isArray(v)) {
+    for (const item of v) ownBinaries(item);
+    return;
+  }
+  const type = bsonType(v);
+  if (type === 'Binary') {
+    const binary = v as { buffer: Uint8Array };
+    if (binary.buffer.byteLength !== binary.buffer.buffer.byteLength)
+      // Not Buffer.from(view): a small copy would land in Buffer's shared 8 KB pool.
+      binary.buffer = Buffer.from(new Uint8Array(binary.buffer).buffer);
+    return;
+  }
+  if (type !== undefined || v instanceof Date || v instanceof RegExp || ArrayBuffer.isView(v))
+    return;
+  for (const key in v) ownBinaries((v as Document)[key]);
+}
+
 /** MongoDB's comparison order of BSON types (lower sorts first). */
 export function typeRank(v: unknown): number {
   if (v === undefined || v === null) return 2;

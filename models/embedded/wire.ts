@@ -4,6 +4,7 @@
  */
 import { deserialize, serialize, Long, type Document } from 'bson';
 import { decodeOptions } from './persistence/codec';
+import { ownBinaries } from './values';
 
 export const OP_REPLY = 1;
 export const OP_QUERY = 2004;
@@ -19,6 +20,9 @@ export const MSG_MORE_TO_COME = 1 << 1;
  * (`documentBytes`) replay to exactly the document stored.
  */
 const DECODE = decodeOptions(true);
+
+/** Commands whose body may carry values the engine stores (inserted documents, updates). */
+const STORING_COMMANDS = new Set(['insert', 'update', 'findAndModify', 'findandmodify']);
 
 export interface Incoming {
   requestId: number;
@@ -61,6 +65,8 @@ function decodeOpMsg(buf: Buffer): { command: Document; noReply: boolean } {
     if (kind === 0) {
       const size = buf.readInt32LE(offset);
       command = deserialize(buf.subarray(offset, offset + size), DECODE);
+      // A write's values are stored: they must not keep the message's chunk alive.
+      if (STORING_COMMANDS.has(Object.keys(command)[0])) ownBinaries(command);
       offset += size;
     } else if (kind === 1) {
       const size = buf.readInt32LE(offset);
@@ -74,7 +80,9 @@ function decodeOpMsg(buf: Buffer): { command: Document; noReply: boolean } {
       while (p < sectionEnd) {
         const docSize = buf.readInt32LE(p);
         const raw = buf.subarray(p, p + docSize);
-        docs.push(deserialize(raw, DECODE));
+        const doc = deserialize(raw, DECODE);
+        ownBinaries(doc);
+        docs.push(doc);
         bytes.push(raw);
         p += docSize;
       }

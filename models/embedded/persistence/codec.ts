@@ -7,6 +7,7 @@
  */
 import { BSON, type DeserializeOptions } from 'bson';
 import type { Document, Mutation } from '../types';
+import { ownBinaries } from '../values';
 
 const SERIALIZE = { checkKeys: false, serializeFunctions: false } as const;
 
@@ -36,7 +37,10 @@ export function decodeDocumentRun(
     if (end - at < 5) throw new Error('truncated BSON document in record');
     const size = payload.readInt32LE(at);
     if (size < 5 || at + size > end) throw new Error('bad BSON document size in record');
-    at = BSON.deserializeStream(payload, at, 1, into, into.length, options);
+    const index = into.length;
+    at = BSON.deserializeStream(payload, at, 1, into, index, options);
+    // Stored documents outlive the record they were read from.
+    ownBinaries(into[index]);
   }
   return into;
 }

@@ -18,6 +18,7 @@ export {
 } from './pageAccess';
 export { escapeForClient, phpUrlDecode, unescapeFromClient } from './pageContent';
 export { listVersions, pageAndVersion, updateVersionRemark } from './pageHistory';
+export { packVersionText, versionText, withVersionText } from './versionText';
 export {
   connectLiveDocuments,
   connectPageNotifier,

@@ -12,6 +12,7 @@ import { requirePage } from './pageAccess';
 import { DEFAULT_PAGE_ORDER, Page, type PageDoc } from './schemas/page';
 import { PageHistory, type PageHistoryDoc } from './schemas/pageHistory';
 import { getSiteSettings } from '../settings';
+import { packVersionText, withVersionText } from './versionText';
 
 export const MAX_REMARK_LENGTH = 1000;
 
@@ -43,7 +44,7 @@ export async function recordVersion(
           item_id: previous.item_id,
           cat_id: previous.cat_id ?? 0,
           page_title: previous.page_title ?? '',
-          page_content: previous.page_content ?? '',
+          ...packVersionText(previous.page_content ?? ''),
           page_comments: previous.page_comments ?? '',
           s_number: previous.s_number ?? DEFAULT_PAGE_ORDER,
           addtime: previous.addtime,
@@ -111,10 +112,11 @@ export async function listVersions(
     itemPassword: options.itemPassword,
     deniedMessage: 'No access permission',
   });
-  return PageHistory.find({ page_id: pageId }, { _id: 0 })
+  const rows = await PageHistory.find({ page_id: pageId }, { _id: 0 })
     .sort({ page_history_id: -1 })
     .limit(await historyVersionCount())
     .lean<PageHistoryDoc[]>();
+  return rows.map(withVersionText);
 }
 
 /** Sets the remark of one version of a page; false when the page has no such version. */
@@ -153,5 +155,5 @@ export async function pageAndVersion(
     { _id: 0 },
   ).lean<PageHistoryDoc>();
   if (!version) throw errors.failed('History version does not exist');
-  return { page, version };
+  return { page, version: withVersionText(version) };
 }

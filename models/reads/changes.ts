@@ -7,7 +7,7 @@
  * saved the versions in between and the history id the full diff screen opens with.
  */
 import type { Actor } from '../access';
-import { requirePage } from '../pages';
+import { requirePage, versionText } from '../pages';
 import { PageHistory, type PageHistoryDoc } from '../pages/schemas';
 import { errors } from '../platform';
 import { changedBlocks, type ChangedBlock } from './blocks';
@@ -86,7 +86,7 @@ export async function pageChanges(
   const authors = new Map<number, string>([[page.author_uid, page.author_username]]);
   for (const row of later)
     if (!authors.has(row.author_uid)) authors.set(row.author_uid, row.author_username);
-  const { blocks, removed } = await changedBlocks(base?.page_content ?? '', page.page_content);
+  const { blocks, removed } = await changedBlocks(base ? versionText(base) : '', page.page_content);
   return {
     changed: true,
     since,

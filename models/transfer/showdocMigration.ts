@@ -21,6 +21,7 @@ import { User, UserToken, ADMIN_GROUP } from '../accounts/schemas';
 import { Item, ItemGroup, ItemSort, ItemStar, ItemToken, ItemTop } from '../items/schemas';
 import { Catalog } from '../catalogs/schemas';
 import { Page, PageHistory, Recycle, SinglePage } from '../pages/schemas';
+import { packVersionText } from '../pages';
 import { ItemMember, Team, TeamItem, TeamItemMember, TeamMember } from '../members/schemas';
 import { Template, TemplateItem } from '../templates/schemas';
 import { FilePage, UploadFile } from '../files/schemas';
@@ -277,6 +278,9 @@ export async function migrateShowdoc(
   const signs = new Map(files.found.map((f) => [f.relative, String(f.doc.sign)]));
   rewriteUploadLinks(docsOf('page'), signs);
   rewriteUploadLinks(docsOf('page_history'), signs);
+  // Versions are stored as Quire's own saves store them (models/pages/versionText.ts).
+  for (const doc of docsOf('page_history'))
+    Object.assign(doc, packVersionText(String(doc.page_content ?? '')));
 
   const keys = await copyFiles(files.found);
   try {

@@ -191,6 +191,54 @@ describe('page/history', () => {
   });
 });
 
+describe('kept versions at rest', () => {
+  // Long enough to be stored deflated; CJK, an emoji and markup survive the round trip.
+  const longText = (tag: string) =>
+    `# ${tag}\n\n` +
+    Array.from(
+      { length: 40 },
+      (_, i) => `Line ${i}: 文档 <b>"bold"</b> & 🚀 — the ${tag} version's text.`,
+    ).join('\n');
+
+  test('a long version is stored deflated and reads back exactly in page/history and page/diff', async () => {
+    const first = longText('first');
+    const page = await makePage(suite.owner, suite.itemId, { title: 'v1', content: first });
+    await updatePage(suite.owner, page, longText('second'), 'v2');
+    const row = (await PageHistory.findOne({ page_id: page.page_id }).lean())!;
+    expect(row.page_content).toBe('');
+    const packed = row.page_content_z as unknown as { buffer: Uint8Array };
+    expect(packed.buffer.byteLength).toBeGreaterThan(0);
+    expect(packed.buffer.byteLength).toBeLessThan(Buffer.byteLength(first) / 2);
+
+    const [listed] = await suite.server.api.ok<Array<Record<string, string>>>('page/history', {
+      page_id: page.page_id,
+    });
+    expect(listed).not.toHaveProperty('page_content_z');
+    expect(unescapeFromClient(listed.page_content)).toBe(first);
+    const diff = await suite.server.api.ok<{ history_page: Record<string, string> }>('page/diff', {
+      page_id: page.page_id,
+      page_history_id: row.page_history_id,
+    });
+    expect(diff.history_page).not.toHaveProperty('page_content_z');
+    expect(unescapeFromClient(diff.history_page.page_content)).toBe(first);
+  });
+
+  test('a short version stays plain; plain rows from earlier data read as before', async () => {
+    const page = await makePage(suite.owner, suite.itemId, { content: 'short' });
+    await updatePage(suite.owner, page, longText('current'));
+    const row = (await PageHistory.findOne({ page_id: page.page_id }).lean())!;
+    expect(row.page_content).toBe('short');
+    expect(row.page_content_z).toBeUndefined();
+    // A long plain row, as versions were stored before they were deflated.
+    const old = longText('older');
+    await PageHistory.updateOne({ _id: row._id }, { $set: { page_content: old } });
+    const [listed] = await suite.server.api.ok<Array<Record<string, string>>>('page/history', {
+      page_id: page.page_id,
+    });
+    expect(unescapeFromClient(listed.page_content)).toBe(old);
+  });
+});
+
 describe('page/updateHistoryComments', () => {
   async function pageWithVersion() {
     const page = await makePage(suite.owner, suite.itemId, { content: 'a' });

@@ -2,7 +2,9 @@
  * ShowDoc's `page_history` (reference pages §1.3): the version a page had before a save. Each
  * update of an existing page first copies the page's previous state here; creation writes none.
  * `page_content` is raw Markdown like `page` (rows migrated from ShowDoc may hold zlib+Base64 or
- * HTML-escaped content; the importer normalises them). `history_version_count` rows are kept.
+ * HTML-escaped content; the importer normalises them) — or, for longer texts, empty with the text
+ * deflated in `page_content_z` (models/pages/versionText.ts; read through `versionText`).
+ * `history_version_count` rows are kept.
  */
 import { Schema } from 'mongoose';
 import { defineModel } from '../../platform';
@@ -14,6 +16,8 @@ export interface PageHistoryDoc {
   cat_id: number;
   page_title: string;
   page_content: string;
+  /** The text, raw-DEFLATE compressed, when `page_content` is left empty for it. */
+  page_content_z?: Buffer;
   page_comments: string;
   s_number: number;
   /** The saved version's own time (its page's `addtime` when it was current). */
@@ -37,6 +41,7 @@ const pageHistorySchema = new Schema<PageHistoryDoc>(
     cat_id: { type: Number, default: 0 },
     page_title: { type: String, default: '' },
     page_content: { type: String, default: '' },
+    page_content_z: { type: Buffer },
     page_comments: { type: String, default: '' },
     s_number: { type: Number, default: 99 },
     addtime: { type: Number, required: true },

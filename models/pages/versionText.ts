@@ -1,0 +1,49 @@
+/**
+ * A kept version's text at rest. Versions are written on every save and read rarely (history,
+ * diff, "since last read"), yet with the default 20 per page they are most of what a busy site
+ * stores — and the embedded engine holds its data in memory. So a version's Markdown is stored
+ * deflated (`page_content_z`, raw DEFLATE of its UTF-8) with `page_content` left empty, as ShowDoc
+ * itself stored `page_history.page_content` compressed (gzcompress + Base64). Short texts, which
+ * would not shrink, stay plain. Rows written before this, and plain rows from other writers, keep
+ * their text in `page_content`: every reader goes through `versionText`/`withVersionText`.
+ */
+import zlib from 'node:zlib';
+import type { PageHistoryDoc } from './schemas/pageHistory';
+
+/** Texts shorter than this (in UTF-8 bytes) are stored as they are. */
+export const PACK_MIN_BYTES = 256;
+
+export interface PackedText {
+  page_content: string;
+  page_content_z?: Buffer;
+}
+
+/** The stored form of a version's text. */
+export function packVersionText(text: string): PackedText {
+  if (text.length < PACK_MIN_BYTES / 3 || Buffer.byteLength(text) < PACK_MIN_BYTES)
+    return { page_content: text };
+  const packed = zlib.deflateRawSync(Buffer.from(text));
+  // Kept in a buffer of its own (the result may be a view of zlib's larger output buffer).
+  return { page_content: '', page_content_z: Buffer.from(new Uint8Array(packed).buffer) };
+}
+
+/** The bytes of a stored `page_content_z`: a Buffer, or the driver's Binary on lean reads. */
+function packedBytes(value: unknown): Uint8Array | null {
+  if (value instanceof Uint8Array) return value;
+  const buffer = (value as { buffer?: unknown } | null | undefined)?.buffer;
+  return buffer instanceof Uint8Array ? buffer : null;
+}
+
+/** A version's text, whichever way it is stored. */
+export function versionText(row: { page_content?: string; page_content_z?: unknown }): string {
+  const bytes = packedBytes(row.page_content_z);
+  if (!bytes) return row.page_content ?? '';
+  return zlib.inflateRawSync(bytes).toString('utf8');
+}
+
+/** The row with its text in `page_content`, as readers and the API expect it. */
+export function withVersionText<T extends PageHistoryDoc>(row: T): T {
+  if (row.page_content_z === undefined) return row;
+  const { page_content_z: _packed, ...rest } = row;
+  return { ...rest, page_content: versionText(row) } as T;
+}

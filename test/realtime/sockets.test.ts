@@ -4,6 +4,7 @@
  * out of rooms when access is revoked, and presence per page.
  */
 import { describe, expect, test } from '@jest/globals';
+import { io as connectIo } from 'socket.io-client';
 import { UserToken } from '../../models/accounts/schemas/userToken';
 import { nowSeconds } from '../../models/platform/time';
 import { apiSuite } from '../helpers/apiSuite';
@@ -49,6 +50,29 @@ describe('handshake', () => {
     });
     expect(client.socket.connected).toBe(true);
     client.close();
+  });
+
+  test('a token in the query string (as older clients send it) is accepted, over polling and websocket', async () => {
+    // The server keeps only what the handshake needs of the first request: its query among it.
+    for (const transports of [['websocket'], ['polling']]) {
+      const socket = connectIo(suite.server.url, {
+        path: '/socket.io',
+        transports,
+        reconnection: false,
+        forceNew: true,
+        query: { user_token: suite.reader.user_token },
+      });
+      try {
+        await new Promise<void>((resolve, reject) => {
+          socket.once('connect', resolve);
+          socket.once('connect_error', reject);
+        });
+        const answer = await socket.emitWithAck('watch', { item_id: suite.itemId });
+        expect(answer).toEqual({ ok: true });
+      } finally {
+        socket.disconnect();
+      }
+    }
   });
 
   test('a token that expires after connecting can no longer watch, and the socket is dropped', async () => {

@@ -19,7 +19,7 @@
  * processes only the lead (slot 0) gets `/collab` connections (scripts/cluster/route.ts), so only
  * it loads Hocuspocus and Yjs; the others learn of documents through relayed events.
  */
-import type { IncomingMessage, Server as HttpServer } from 'node:http';
+import type { Server as HttpServer } from 'node:http';
 import { createAdapter as createClusterAdapter } from '@socket.io/cluster-adapter';
 import type { Redis } from 'ioredis';
 import { Server as SocketServer } from 'socket.io';
@@ -52,30 +52,12 @@ export interface RealtimeService {
   close(): Promise<void>;
 }
 
-/** What Socket.IO's handshake reads of the first request (socket.io's `buildHandshake`). */
-function slimRequest(request: IncomingMessage): IncomingMessage {
-  const origin = request.headers.origin;
-  return {
-    headers: origin === undefined ? {} : { origin },
-    url: request.url,
-    _query: (request as IncomingMessage & { _query?: unknown })._query,
-    connection: { encrypted: (request.socket as { encrypted?: boolean }).encrypted === true },
-  } as unknown as IncomingMessage;
-}
-
 /** How long a cross-process `fetchSockets()` waits for the other processes' answers. */
 const ADAPTER_REQUEST_TIMEOUT_MS = 3000;
 
 export function attachRealtime(httpServer: HttpServer, deps: RealtimeDeps): RealtimeService {
   const log = deps.logger.child({ service: 'realtime' });
   const io: QuireServer = new SocketServer(httpServer, { path: '/socket.io', serveClient: false });
-
-  // Socket.IO keeps each session's first HTTP request for as long as the socket lives (Socket.IO's
-  // "Memory usage" page); all it reads of it is the handshake's query, origin and TLS flag. A slim
-  // copy lets the IncomingMessage with its headers and raw headers go (the idle-socket figure).
-  io.engine.on('connection', (raw: { request: IncomingMessage }) => {
-    raw.request = slimRequest(raw.request);
-  });
 
   const presence = createPresence(io, log);
   const lockGrace = createLockGrace(io, deps.config.lockGraceSeconds * 1000, log);

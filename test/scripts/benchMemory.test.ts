@@ -6,6 +6,7 @@
  */
 import { afterAll, beforeAll, expect, test } from '@jest/globals';
 import { spawn, type ChildProcess } from 'node:child_process';
+import { startMemorySampler } from '../../scripts/bench/memorySampler';
 import {
   processMemory,
   processTree,
@@ -73,4 +74,19 @@ test('Σ PSS splits the shared pages: above zero, below Σ RSS', () => {
   expect(pss).toBeGreaterThan(0);
   expect(pss).toBeLessThan(memory.rssSumMB);
   expect(memory.pssMB).toBeGreaterThan(0);
+});
+
+test('the sampler process reads the tree and reports its peaks and their cost', async () => {
+  const sampler = await startMemorySampler(parent.pid!);
+  expect(sampler.pid).not.toBe(process.pid);
+  const peaks = await sampler.stop();
+  expect(peaks).not.toBeNull();
+  // A reading when it starts and one when it stops.
+  expect(peaks!.rssReadings).toBeGreaterThanOrEqual(2);
+  expect(peaks!.residentReadings).toBeGreaterThanOrEqual(2);
+  expect(peaks!.rssSumPeakMB).toBeGreaterThan(0);
+  if (peaks!.residentPeakMB !== null)
+    expect(peaks!.residentPeakMB).toBeLessThan(peaks!.rssSumPeakMB!);
+  // Stopping again answers the same.
+  expect(await sampler.stop()).toEqual(peaks);
 });

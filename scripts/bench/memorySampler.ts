@@ -1,0 +1,100 @@
+/**
+ * Follows the server's memory for the whole measurement and reports the largest values seen:
+ * Σ RSS over its processes every second and the whole-stack figure (distinct resident pages,
+ * procstat.ts stackResident) every few seconds (memorySamplerProcess.ts has the schedule).
+ *
+ * The sampling runs in a process of its own, not in the bench's: the bench process is the HTTP
+ * load generator (http.ts, autocannon on this event loop), and one distinct-page reading is
+ * ~10–30 ms of synchronous work (memorySamplerProcess.ts) — on the generator's loop it would
+ * stall every connection for that long and show up in the latencies. A worker_thread would keep the loop free but charge
+ * its CPU to the generator's column (CPU is per process) and cost the bench process its heap;
+ * a child's CPU is its own, and the bench lists it among its own processes (not "other CPU").
+ */
+import type { ChildProcess } from 'node:child_process';
+import { forkHelper } from './children';
+
+const SAMPLER_SCRIPT = 'scripts/bench/memorySamplerProcess.ts';
+const REPLY_TIMEOUT_MS = 60_000;
+
+export type SamplerRequest = { type: 'start'; pid: number } | { type: 'stop' };
+
+export interface SampledPeaks {
+  /** Largest Σ RSS over the server's processes seen (MB; read every second). */
+  rssSumPeakMB: number | null;
+  /** Largest whole-stack figure seen (distinct resident pages, MB); null when unavailable. */
+  residentPeakMB: number | null;
+  rssReadings: number;
+  rssMsMean: number;
+  /** Distinct-page readings taken and their cost in the sampler's process: CPU time and wall time, ms. */
+  residentReadings: number;
+  residentCpuMsMean: number;
+  residentCpuMsMax: number;
+  residentWallMsMean: number;
+  residentWallMsMax: number;
+}
+
+export type SamplerReply = { type: 'started' } | ({ type: 'peaks' } & SampledPeaks);
+
+export interface MemorySampler {
+  /** The sampler's process (one of the bench's own, for the CPU figures). */
+  pid: number;
+  /** Takes a last reading and stops the sampler; null when it failed. Calls after the first return its answer. */
+  stop(): Promise<SampledPeaks | null>;
+}
+
+function nextReply<T extends SamplerReply['type']>(
+  child: ChildProcess,
+  type: T,
+): Promise<Extract<SamplerReply, { type: T }>> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      cleanup();
+      reject(new Error(`memory sampler gave no "${type}" in ${REPLY_TIMEOUT_MS / 1000} s`));
+    }, REPLY_TIMEOUT_MS);
+    const onMessage = (message: SamplerReply) => {
+      if (message.type !== type) return;
+      cleanup();
+      resolve(message as Extract<SamplerReply, { type: T }>);
+    };
+    const onExit = (code: number | null) => {
+      cleanup();
+      reject(new Error(`memory sampler exited (${code}) waiting for "${type}"`));
+    };
+    function cleanup() {
+      clearTimeout(timer);
+      child.off('message', onMessage);
+      child.off('exit', onExit);
+    }
+    child.on('message', onMessage);
+    child.once('exit', onExit);
+  });
+}
+
+/** Starts sampling the memory of `serverPid` and everything under it; resolves once the first reading is taken. */
+export async function startMemorySampler(serverPid: number): Promise<MemorySampler> {
+  const child = forkHelper(SAMPLER_SCRIPT);
+  const started = nextReply(child, 'started');
+  child.send({ type: 'start', pid: serverPid } satisfies SamplerRequest);
+  try {
+    await started;
+  } catch (error) {
+    child.kill();
+    throw error;
+  }
+  let stopped: Promise<SampledPeaks | null> | null = null;
+  const stop = async (): Promise<SampledPeaks | null> => {
+    const peaks = nextReply(child, 'peaks');
+    try {
+      child.send({ type: 'stop' } satisfies SamplerRequest);
+      const { type: _type, ...figures } = await peaks;
+      return figures;
+    } catch {
+      child.kill();
+      return null;
+    }
+  };
+  return {
+    pid: child.pid!,
+    stop: () => (stopped ??= stop()),
+  };
+}

@@ -26,7 +26,8 @@ import { INSPECT_ARG } from './gc';
 const PRIMARY_NODE_FLAG = '--max-semi-space-size=1';
 import { planRequests, runHttpCell, type Endpoint, type HttpCell, type RequestPlan } from './http';
 import type { BenchOptions } from './options';
-import { machineInfo, treeMemory, waitForQuiet } from './procstat';
+import { startMemorySampler, type MemorySampler } from './memorySampler';
+import { machineInfo, stackMemory, treeMemory, waitForQuiet } from './procstat';
 import { realtimeUserCount, runRealtime } from './realtime';
 import type { BenchReport, RealtimeCell } from './report';
 import { seedDataDir, type SeedResult } from './seed';
@@ -181,16 +182,49 @@ export async function measureBench(
   options: BenchOptions,
 ): Promise<BenchReport> {
   const started = process.hrtime.bigint();
+  const problems: string[] = [];
+  // The server's memory from just before the at-rest reading to the end (memorySampler.ts).
+  let sampler: MemorySampler | null = null;
+  try {
+    sampler = await startMemorySampler(session.quire.pid);
+  } catch (error) {
+    problems.push(`the memory sampler did not start: ${(error as Error).message}`);
+  }
+  try {
+    return await measureCells(session, options, { started, problems, sampler });
+  } finally {
+    // Stopped already unless a cell threw.
+    await sampler?.stop();
+  }
+}
+
+async function measureCells(
+  session: BenchSession,
+  options: BenchOptions,
+  {
+    started,
+    problems,
+    sampler,
+  }: { started: bigint; problems: string[]; sampler: MemorySampler | null },
+): Promise<BenchReport> {
   const log = options.log;
   const machine = machineInfo();
   const { seed, quire } = session;
   const ceiling = options.ceiling ? session.ceiling : null;
-  const ownPids = [quire.pid, ...(session.ceiling ? [session.ceiling.pid] : [])];
+  const ownPids = [
+    quire.pid,
+    ...(session.ceiling ? [session.ceiling.pid] : []),
+    ...(sampler ? [sampler.pid] : []),
+  ];
 
-  const problems = await sanityProblems(quire.url, seed).catch((error: unknown) => [
-    `the server did not answer the sanity checks: ${(error as Error).message}`,
-  ]);
-  const serverRssAtRestMB = treeMemory(quire.pid)?.rssMB ?? null;
+  problems.push(
+    ...(await sanityProblems(quire.url, seed).catch((error: unknown) => [
+      `the server did not answer the sanity checks: ${(error as Error).message}`,
+    ])),
+  );
+  // Σ RSS, distinct resident pages and Σ PSS, read here: no load is running (one distinct-page
+  // reading is ~10–30 ms of this process's time).
+  const atRest = stackMemory(quire.pid);
 
   const http: HttpCell[] = [];
   if (ceiling) {
@@ -224,7 +258,7 @@ export async function measureBench(
     const node = ceilingRps.get(cell.concurrency);
     if (cell.target === 'quire' && node) cell.fractionOfNode = round(cell.rps / node, 3);
   }
-  const serverRssAfterHttpMB = treeMemory(quire.pid)?.rssMB ?? null;
+  const afterHttp = stackMemory(quire.pid);
 
   let realtime: RealtimeCell[] = [];
   if (options.realtime) {
@@ -241,6 +275,19 @@ export async function measureBench(
   }
   const serverPeakMB = treeMemory(quire.pid)?.peakMB ?? null;
   if (serverPeakMB === null) problems.push('the server process was gone before the end of the run');
+  const sampled = sampler ? await sampler.stop() : null;
+  if (sampler && !sampled) problems.push('the memory sampler gave no figures');
+  if (sampled)
+    log(
+      `  memory sampler: ${sampled.rssReadings} Σ RSS readings (${sampled.rssMsMean} ms each), ` +
+        `${sampled.residentReadings} distinct-page readings (CPU mean ${sampled.residentCpuMsMean} ms, ` +
+        `max ${sampled.residentCpuMsMax} ms; wall mean ${sampled.residentWallMsMean} ms, max ${sampled.residentWallMsMax} ms)`,
+    );
+  /** The largest of the sampled peak and the single readings (null when none has a value). */
+  const peakOf = (...values: Array<number | null | undefined>) => {
+    const known = values.filter((v): v is number => typeof v === 'number');
+    return known.length ? Math.max(...known) : null;
+  };
 
   const ok =
     problems.length === 0 && http.every((c) => c.ok) && realtime.every((c) => !c.available || c.ok);
@@ -266,7 +313,29 @@ export async function measureBench(
       seconds: round(seed.seconds, 1),
     },
     http,
-    memory: { serverRssAtRestMB, serverRssAfterHttpMB, serverPeakMB },
+    memory: {
+      serverRssAtRestMB: atRest?.rssSumMB ?? null,
+      serverRssAfterHttpMB: afterHttp?.rssSumMB ?? null,
+      serverPeakMB,
+      serverRssSampledPeakMB: peakOf(sampled?.rssSumPeakMB, atRest?.rssSumMB, afterHttp?.rssSumMB),
+      stackResidentAtRestMB: atRest?.residentMB ?? null,
+      stackResidentAfterHttpMB: afterHttp?.residentMB ?? null,
+      stackResidentPeakMB: peakOf(
+        sampled?.residentPeakMB,
+        atRest?.residentMB,
+        afterHttp?.residentMB,
+      ),
+      pssAtRestMB: atRest?.pssMB ?? null,
+      pssAfterHttpMB: afterHttp?.pssMB ?? null,
+      sampler: sampled
+        ? {
+            residentReadings: sampled.residentReadings,
+            residentCpuMsMean: sampled.residentCpuMsMean,
+            residentCpuMsMax: sampled.residentCpuMsMax,
+            residentWallMsMean: sampled.residentWallMsMean,
+          }
+        : null,
+    },
     realtime,
     problems,
     ok,

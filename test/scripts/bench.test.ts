@@ -64,8 +64,22 @@ test('a tiny run reports every planned cell, each with checked responses and zer
     if (cell.target === 'quire') expect(cell.fractionOfNode).toBeGreaterThan(0);
   }
   expect(report.seed).toMatchObject({ pages: 50, catalogs: 5, keywordHits: 1 });
-  expect(report.memory.serverRssAtRestMB).toBeGreaterThan(0);
-  expect(report.memory.serverPeakMB).toBeGreaterThanOrEqual(report.memory.serverRssAtRestMB!);
+  const memory = report.memory;
+  expect(memory.serverRssAtRestMB).toBeGreaterThan(0);
+  expect(memory.serverPeakMB).toBeGreaterThanOrEqual(memory.serverRssAtRestMB!);
+  expect(memory.serverRssSampledPeakMB).toBeGreaterThanOrEqual(memory.serverRssAtRestMB!);
+  expect(memory.pssAtRestMB).toBeGreaterThan(0);
+  expect(memory.sampler?.residentReadings).toBeGreaterThanOrEqual(2);
+  // The whole-stack figure (null where the kernel hides page frame numbers) counts each page
+  // once: not above Σ RSS (give or take the few special pages RSS leaves out, such as the shared
+  // zero page, for a single process), and its sampled peak not below its own readings.
+  if (memory.stackResidentAtRestMB !== null) {
+    expect(memory.stackResidentAtRestMB).toBeGreaterThan(0);
+    expect(memory.stackResidentAtRestMB).toBeLessThanOrEqual(memory.serverRssAtRestMB! + 1);
+    expect(memory.stackResidentPeakMB).toBeGreaterThanOrEqual(
+      Math.max(memory.stackResidentAtRestMB, memory.stackResidentAfterHttpMB!),
+    );
+  }
 
   // Realtime cells: every one measured with real sockets and editors, every delivery arrived.
   expect(report.realtime.map((c) => c.scenario)).toEqual([
@@ -99,6 +113,9 @@ test('a tiny run reports every planned cell, each with checked responses and zer
     'idle sockets',
   ])
     expect(table).toContain(`| ${name} |`);
+  expect(table).toContain('| **whole stack: distinct resident pages** |');
+  expect(table).toContain('| Σ RSS over the processes |');
+  expect(table).toContain('Goal (');
   expect(table).not.toContain('FAIL');
 });
 

@@ -223,7 +223,7 @@ async function measureCells(
     ])),
   );
   // Σ RSS, distinct resident pages and Σ PSS, read here: no load is running (one distinct-page
-  // reading is ~10–30 ms of this process's time).
+  // reading takes this process ~10 ms, several times that the first time, before it is compiled).
   const atRest = stackMemory(quire.pid);
 
   const http: HttpCell[] = [];

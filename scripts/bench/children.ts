@@ -73,6 +73,45 @@ export function forkHelper(script: string, nodeArgs: string[] = []): ChildProces
   return child;
 }
 
+/**
+ * The next IPC message of `type` from a helper process that `accept` takes (default: any), or
+ * an error naming `who` when the helper exits first or gives none within `timeoutMs`.
+ */
+export function replyFrom<R extends { type: string }, T extends R['type']>(
+  child: ChildProcess,
+  type: T,
+  options: {
+    who: string;
+    timeoutMs: number;
+    accept?: (message: Extract<R, { type: T }>) => boolean;
+  },
+): Promise<Extract<R, { type: T }>> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      cleanup();
+      reject(new Error(`${options.who} gave no "${type}" in ${options.timeoutMs / 1000} s`));
+    }, options.timeoutMs);
+    const onMessage = (message: R) => {
+      if (message.type !== type) return;
+      const reply = message as Extract<R, { type: T }>;
+      if (options.accept && !options.accept(reply)) return;
+      cleanup();
+      resolve(reply);
+    };
+    const onExit = (code: number | null) => {
+      cleanup();
+      reject(new Error(`${options.who} exited (${code}) waiting for "${type}"`));
+    };
+    function cleanup() {
+      clearTimeout(timer);
+      child.off('message', onMessage);
+      child.off('exit', onExit);
+    }
+    child.on('message', onMessage);
+    child.once('exit', onExit);
+  });
+}
+
 export function startChild(
   script: string,
   env: Record<string, string> = {},

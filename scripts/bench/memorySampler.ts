@@ -11,7 +11,7 @@
  * a child's CPU is its own, and the bench lists it among its own processes (not "other CPU").
  */
 import type { ChildProcess } from 'node:child_process';
-import { forkHelper } from './children';
+import { forkHelper, replyFrom } from './children';
 
 const SAMPLER_SCRIPT = 'scripts/bench/memorySamplerProcess.ts';
 const REPLY_TIMEOUT_MS = 60_000;
@@ -46,27 +46,9 @@ function nextReply<T extends SamplerReply['type']>(
   child: ChildProcess,
   type: T,
 ): Promise<Extract<SamplerReply, { type: T }>> {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => {
-      cleanup();
-      reject(new Error(`memory sampler gave no "${type}" in ${REPLY_TIMEOUT_MS / 1000} s`));
-    }, REPLY_TIMEOUT_MS);
-    const onMessage = (message: SamplerReply) => {
-      if (message.type !== type) return;
-      cleanup();
-      resolve(message as Extract<SamplerReply, { type: T }>);
-    };
-    const onExit = (code: number | null) => {
-      cleanup();
-      reject(new Error(`memory sampler exited (${code}) waiting for "${type}"`));
-    };
-    function cleanup() {
-      clearTimeout(timer);
-      child.off('message', onMessage);
-      child.off('exit', onExit);
-    }
-    child.on('message', onMessage);
-    child.once('exit', onExit);
+  return replyFrom<SamplerReply, T>(child, type, {
+    who: 'memory sampler',
+    timeoutMs: REPLY_TIMEOUT_MS,
   });
 }
 

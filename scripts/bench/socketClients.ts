@@ -6,7 +6,7 @@
  * one process, as before.
  */
 import type { ChildProcess } from 'node:child_process';
-import { forkHelper } from './children';
+import { forkHelper, replyFrom } from './children';
 import type { ClientReply, ClientRequest, RoundMatch } from './socketClientProtocol';
 
 const CLIENT_SCRIPT = 'scripts/bench/socketClient.ts';
@@ -40,30 +40,10 @@ function replyOf<T extends ClientReply['type']>(
   type: T,
   round?: number,
 ): Promise<Extract<ClientReply, { type: T }>> {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => {
-      cleanup();
-      reject(
-        new Error(`socket client ${child.pid} gave no "${type}" in ${REPLY_TIMEOUT_MS / 1000} s`),
-      );
-    }, REPLY_TIMEOUT_MS);
-    const onMessage = (message: ClientReply) => {
-      if (message.type !== type) return;
-      if (round !== undefined && 'round' in message && message.round !== round) return;
-      cleanup();
-      resolve(message as Extract<ClientReply, { type: T }>);
-    };
-    const onExit = (code: number | null) => {
-      cleanup();
-      reject(new Error(`socket client ${child.pid} exited (${code}) waiting for "${type}"`));
-    };
-    function cleanup() {
-      clearTimeout(timer);
-      child.off('message', onMessage);
-      child.off('exit', onExit);
-    }
-    child.on('message', onMessage);
-    child.once('exit', onExit);
+  return replyFrom<ClientReply, T>(child, type, {
+    who: `socket client ${child.pid}`,
+    timeoutMs: REPLY_TIMEOUT_MS,
+    accept: (message) => round === undefined || !('round' in message) || message.round === round,
   });
 }
 

@@ -16,7 +16,8 @@ import { forkHelper, replyFrom } from './children';
 const SAMPLER_SCRIPT = 'scripts/bench/memorySamplerProcess.ts';
 const REPLY_TIMEOUT_MS = 60_000;
 
-export type SamplerRequest = { type: 'start'; pid: number } | { type: 'stop' };
+export type SamplerRequest =
+  { type: 'start'; pid: number } | { type: 'hold'; on: boolean } | { type: 'stop' };
 
 export interface SampledPeaks {
   /** Largest Σ RSS over the server's processes seen (MB; read every second). */
@@ -38,6 +39,12 @@ export type SamplerReply = { type: 'started' } | ({ type: 'peaks' } & SampledPea
 export interface MemorySampler {
   /** The sampler's process (one of the bench's own, for the CPU figures). */
   pid: number;
+  /**
+   * While on, only Σ RSS is read: a distinct-page reading walks each server process's page
+   * tables under its mmap lock, which a latency measurement should not have to wait behind.
+   * Turning it off takes a distinct-page reading at once if Σ RSS rose meanwhile.
+   */
+  hold(on: boolean): void;
   /** Takes a last reading and stops the sampler; null when it failed. Calls after the first return its answer. */
   stop(): Promise<SampledPeaks | null>;
 }
@@ -77,6 +84,9 @@ export async function startMemorySampler(serverPid: number): Promise<MemorySampl
   };
   return {
     pid: child.pid!,
+    hold: (on) => {
+      if (child.connected) child.send({ type: 'hold', on } satisfies SamplerRequest);
+    },
     stop: () => (stopped ??= stop()),
   };
 }

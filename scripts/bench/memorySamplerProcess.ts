@@ -13,7 +13,9 @@
  * RESIDENT_MAX_DUTY of one core: the gap is at least the last reading's CPU time ÷ that share
  * (15 ms of CPU → 2.5 s, 30 ms → 5 s).
  *
- * Protocol (IPC): start → started (after the first readings); stop → peaks, then exit.
+ * Protocol (IPC): start → started (after the first readings); hold on/off (no distinct-page
+ * readings while on: the bench holds them during its latency cells, see memorySampler.ts);
+ * stop → peaks, then exit.
  */
 import { distinctResidentPages, processTree, treeMemory } from './procstat';
 import type { SamplerReply, SamplerRequest } from './memorySampler';
@@ -73,8 +75,11 @@ function readResident(rss: number | null): void {
     residentPeakMB = Math.max(residentPeakMB ?? 0, round1((pages * 4096) / MB));
 }
 
+let holding = false;
+
 function tick(): void {
   const rss = readRss();
+  if (holding) return;
   const since = Date.now() - lastResidentAt;
   const minGap = Math.max(RSS_EVERY_MS, lastResidentCpuMs / RESIDENT_MAX_DUTY);
   const rising = rss !== null && rss > rssAtResidentReadings + RISE_MB;
@@ -94,6 +99,12 @@ process.on('message', (message: SamplerRequest) => {
     readResident(readRss());
     timer = setInterval(tick, RSS_EVERY_MS);
     reply({ type: 'started' });
+  } else if (message.type === 'hold') {
+    holding = message.on;
+    if (!holding) {
+      const rss = readRss();
+      if (rss !== null && rss > rssAtResidentReadings + RISE_MB) readResident(rss);
+    }
   } else if (message.type === 'stop') {
     clearInterval(timer);
     readResident(readRss());

@@ -34,6 +34,8 @@ export interface RealtimeInput {
   seed: SeedResult;
   sizes: RealtimeSizes;
   log: (line: string) => void;
+  /** Holds the memory sampler's page-table walks during the latency cells (memorySampler.ts). */
+  holdSampling?: (on: boolean) => void;
 }
 
 /**
@@ -165,7 +167,7 @@ async function idleSocketsCell(
 }
 
 export async function runRealtime(input: RealtimeInput): Promise<RealtimeCell[]> {
-  const { url, seed, sizes, serverPid, ownPids, log } = input;
+  const { url, seed, sizes, serverPid, ownPids } = input;
   const [idleCell, lockCell, noticeCell, yjsCell] = plannedCells(sizes);
   const tokens = seed.realtimeUsers.map((u) => u.token);
   const page = seed.pages[0];
@@ -185,6 +187,30 @@ export async function runRealtime(input: RealtimeInput): Promise<RealtimeCell[]>
   };
   const cells: RealtimeCell[] = [];
 
+  // The propagation cells measure milliseconds; the idle-socket cell after them, memory.
+  input.holdSampling?.(true);
+  let latency: { socketsAvailable: string | null };
+  try {
+    latency = await latencyCells(input, target, tokens, cells);
+  } finally {
+    input.holdSampling?.(false);
+  }
+  const idle = latency.socketsAvailable
+    ? { ...idleCell, note: latency.socketsAvailable }
+    : await idleSocketsCell(input, idleCell, tokens);
+  return [idle, ...cells];
+}
+
+/** The lock, notice and Yjs propagation cells, pushed onto `cells`. */
+async function latencyCells(
+  input: RealtimeInput,
+  target: TargetPage,
+  tokens: string[],
+  cells: RealtimeCell[],
+): Promise<{ socketsAvailable: string | null }> {
+  const { url, seed, sizes, serverPid, log } = input;
+  const [, lockCell, noticeCell, yjsCell] = plannedCells(sizes);
+  const page = seed.pages[0];
   let socketsAvailable: string | null = null;
   try {
     (await connectSocket(url, seed.userToken)).disconnect();
@@ -242,8 +268,5 @@ export async function runRealtime(input: RealtimeInput): Promise<RealtimeCell[]>
       `  yjs: p50 ${cells.at(-1)!.p50Ms} ms, p99 ${cells.at(-1)!.p99Ms} ms, errors ${cells.at(-1)!.errors}`,
     );
   }
-  const idle = socketsAvailable
-    ? { ...idleCell, note: socketsAvailable }
-    : await idleSocketsCell(input, idleCell, tokens);
-  return [idle, ...cells];
+  return { socketsAvailable };
 }

@@ -271,6 +271,7 @@ async function measureCells(
       seed,
       sizes: options.realtime,
       log,
+      holdSampling: sampler ? (on) => sampler.hold(on) : undefined,
     });
   }
   const serverPeakMB = treeMemory(quire.pid)?.peakMB ?? null;

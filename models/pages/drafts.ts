@@ -11,6 +11,7 @@
 import { createHash } from 'node:crypto';
 import { PageDraft, type PageDraftDoc } from './schemas/pageDraft';
 import { Page } from './schemas/page';
+import { storedBytes } from './storedBytes';
 import { nowSeconds } from '../platform';
 
 /** sha256 (hex) of a text: how a draft names the saved content it is based on. */
@@ -30,20 +31,11 @@ export interface DraftRecord {
   savedAt: number;
 }
 
-/** The driver hands binary fields back as a BSON Binary (lean) or a Buffer. */
-function toBytes(value: unknown): Uint8Array {
-  if (value instanceof Uint8Array) return value;
-  const binary = value as { buffer?: unknown; value?: () => unknown } | null;
-  if (binary?.buffer instanceof Uint8Array) return binary.buffer;
-  if (typeof binary?.value === 'function') return toBytes(binary.value());
-  return new Uint8Array(0);
-}
-
 function toRecord(row: PageDraftDoc): DraftRecord {
   return {
     pageId: row.page_id,
     itemId: row.item_id,
-    state: toBytes(row.state),
+    state: storedBytes(row.state),
     text: row.text,
     baseHash: row.base_hash,
     saved: row.saved === 1,

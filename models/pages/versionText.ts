@@ -9,6 +9,7 @@
  */
 import zlib from 'node:zlib';
 import type { PageHistoryDoc } from './schemas/pageHistory';
+import { storedBytes } from './storedBytes';
 
 /** Texts shorter than this (in UTF-8 bytes) are stored as they are. */
 export const PACK_MIN_BYTES = 256;
@@ -22,22 +23,14 @@ export interface PackedText {
 export function packVersionText(text: string): PackedText {
   if (text.length < PACK_MIN_BYTES / 3 || Buffer.byteLength(text) < PACK_MIN_BYTES)
     return { page_content: text };
-  const packed = zlib.deflateRawSync(Buffer.from(text));
-  // Kept in a buffer of its own (the result may be a view of zlib's larger output buffer).
-  return { page_content: '', page_content_z: Buffer.from(new Uint8Array(packed).buffer) };
-}
-
-/** The bytes of a stored `page_content_z`: a Buffer, or the driver's Binary on lean reads. */
-function packedBytes(value: unknown): Uint8Array | null {
-  if (value instanceof Uint8Array) return value;
-  const buffer = (value as { buffer?: unknown } | null | undefined)?.buffer;
-  return buffer instanceof Uint8Array ? buffer : null;
+  // Sent to the database and dropped: the engine keeps a copy of its own (values.ts ownBinaries).
+  return { page_content: '', page_content_z: zlib.deflateRawSync(Buffer.from(text)) };
 }
 
 /** A version's text, whichever way it is stored. */
 export function versionText(row: { page_content?: string; page_content_z?: unknown }): string {
-  const bytes = packedBytes(row.page_content_z);
-  if (!bytes) return row.page_content ?? '';
+  const bytes = storedBytes(row.page_content_z);
+  if (!bytes.length) return row.page_content ?? '';
   return zlib.inflateRawSync(bytes).toString('utf8');
 }
 

@@ -124,7 +124,9 @@ let frameBits = new Uint32Array(1 << 16);
  * frame number (proc(5), Documentation/admin-guide/mm/pagemap.rst). Mappings with no access
  * (`---p`: V8's and malloc's reserved address space) are skipped, as is `[vsyscall]`, whose
  * address is beyond JavaScript's safe integers. Each read takes the target's mmap lock for reading
- * for one chunk only (the same lock its own page faults take), so the server is not held up.
+ * for one chunk: the target's page faults go on meanwhile, but a mapping change it makes then
+ * (V8 growing or giving back its heap) waits for the chunk — why the bench holds these readings
+ * during its latency cells (memorySampler.ts `hold`).
  */
 export function distinctResidentPages(pids: number[]): number | null {
   frameBits.fill(0);

@@ -16,6 +16,13 @@ import { measureEditor } from '../measure-editor';
 import { measureSheet } from '../measure-sheet';
 import { runEngineBench } from './engine';
 import { INSPECT_ARG } from './gc';
+import { planRequests, runHttpCell, type Endpoint, type HttpCell, type RequestPlan } from './http';
+import type { BenchOptions } from './options';
+import { startMemorySampler, type MemorySampler } from './memorySampler';
+import { machineInfo, stackMemory, treeMemory, waitForQuiet } from './procstat';
+import { realtimeUserCount, runRealtime } from './realtime';
+import type { BenchReport, RealtimeCell } from './report';
+import { seedDataDir, type SeedResult } from './seed';
 
 /**
  * `npm start`'s flag for its own process (package.json), the cluster primary: it keeps little
@@ -24,13 +31,6 @@ import { INSPECT_ARG } from './gc';
  * machine, page/save as fast).
  */
 const PRIMARY_NODE_FLAG = '--max-semi-space-size=1';
-import { planRequests, runHttpCell, type Endpoint, type HttpCell, type RequestPlan } from './http';
-import type { BenchOptions } from './options';
-import { startMemorySampler, type MemorySampler } from './memorySampler';
-import { machineInfo, stackMemory, treeMemory, waitForQuiet } from './procstat';
-import { realtimeUserCount, runRealtime } from './realtime';
-import type { BenchReport, RealtimeCell } from './report';
-import { seedDataDir, type SeedResult } from './seed';
 
 const round = (n: number, digits = 0) => Number(n.toFixed(digits));
 

@@ -167,7 +167,7 @@ async function idleSocketsCell(
 }
 
 export async function runRealtime(input: RealtimeInput): Promise<RealtimeCell[]> {
-  const { url, seed, sizes, serverPid, ownPids } = input;
+  const { url, seed, sizes, serverPid, ownPids, log } = input;
   const [idleCell, lockCell, noticeCell, yjsCell] = plannedCells(sizes);
   const tokens = seed.realtimeUsers.map((u) => u.token);
   const page = seed.pages[0];
@@ -189,84 +189,69 @@ export async function runRealtime(input: RealtimeInput): Promise<RealtimeCell[]>
 
   // The propagation cells measure milliseconds; the idle-socket cell after them, memory.
   input.holdSampling?.(true);
-  let latency: { socketsAvailable: string | null };
+  let socketsAvailable: string | null = null;
   try {
-    latency = await latencyCells(input, target, tokens, cells);
+    try {
+      (await connectSocket(url, seed.userToken)).disconnect();
+    } catch (error) {
+      socketsAvailable = `Socket.IO: ${(error as Error).message}`;
+    }
+
+    if (socketsAvailable) {
+      for (const cell of [lockCell, noticeCell]) cells.push({ ...cell, note: socketsAvailable });
+    } else {
+      log(`  ${sizes.watchers} watchers in ${sizes.clientProcesses} client processes…`);
+      const watchers = await openSocketClients(url, tokens, sizes.watchers, sizes.clientProcesses);
+      try {
+        const refused = await watchers.watch(page.pageId);
+        const setupErrors = watchers.failures + refused;
+        const setupNote = setupErrors
+          ? `${watchers.failures} connections failed, ${refused} watches refused${watchers.firstError ? `: ${watchers.firstError}` : ''}`
+          : undefined;
+        // As before every HTTP cell: the server first finishes what it was doing (the sockets'
+        // handshakes, the last HTTP cell's writes and their journal snapshot).
+        await waitForQuiet(serverPid);
+        const lock = await lockPropagation(watchers, target, evenRounds(sizes.rounds));
+        cells.push(latencyCell(lockCell, lock, setupErrors, setupNote));
+        log(
+          `  lock: p50 ${cells.at(-1)!.p50Ms} ms, p99 ${cells.at(-1)!.p99Ms} ms, errors ${cells.at(-1)!.errors}`,
+        );
+        await waitForQuiet(serverPid);
+        const notice = await noticePropagation(watchers, target, sizes.rounds);
+        cells.push(latencyCell(noticeCell, notice, setupErrors, setupNote));
+        log(
+          `  notice: p50 ${cells.at(-1)!.p50Ms} ms, p99 ${cells.at(-1)!.p99Ms} ms, errors ${cells.at(-1)!.errors}`,
+        );
+      } finally {
+        await watchers.close();
+      }
+    }
+
+    log(`  ${sizes.editors} Yjs editors…`);
+    const yjsPage = seed.pages[1] ?? page;
+    const yjs = await yjsPropagation(
+      { ...target, pageId: yjsPage.pageId, pageNumber: yjsPage.number },
+      tokens,
+      sizes.editors,
+      sizes.edits,
+    );
+    if (!yjs.available) cells.push({ ...yjsCell, note: yjs.reason });
+    else {
+      cells.push(
+        latencyCell(
+          { ...yjsCell, size: `${yjs.editors} editors (1 writing) × ${sizes.edits} edits` },
+          yjs,
+        ),
+      );
+      log(
+        `  yjs: p50 ${cells.at(-1)!.p50Ms} ms, p99 ${cells.at(-1)!.p99Ms} ms, errors ${cells.at(-1)!.errors}`,
+      );
+    }
   } finally {
     input.holdSampling?.(false);
   }
-  const idle = latency.socketsAvailable
-    ? { ...idleCell, note: latency.socketsAvailable }
+  const idle = socketsAvailable
+    ? { ...idleCell, note: socketsAvailable }
     : await idleSocketsCell(input, idleCell, tokens);
   return [idle, ...cells];
-}
-
-/** The lock, notice and Yjs propagation cells, pushed onto `cells`. */
-async function latencyCells(
-  input: RealtimeInput,
-  target: TargetPage,
-  tokens: string[],
-  cells: RealtimeCell[],
-): Promise<{ socketsAvailable: string | null }> {
-  const { url, seed, sizes, serverPid, log } = input;
-  const [, lockCell, noticeCell, yjsCell] = plannedCells(sizes);
-  const page = seed.pages[0];
-  let socketsAvailable: string | null = null;
-  try {
-    (await connectSocket(url, seed.userToken)).disconnect();
-  } catch (error) {
-    socketsAvailable = `Socket.IO: ${(error as Error).message}`;
-  }
-
-  if (socketsAvailable) {
-    for (const cell of [lockCell, noticeCell]) cells.push({ ...cell, note: socketsAvailable });
-  } else {
-    log(`  ${sizes.watchers} watchers in ${sizes.clientProcesses} client processes…`);
-    const watchers = await openSocketClients(url, tokens, sizes.watchers, sizes.clientProcesses);
-    try {
-      const refused = await watchers.watch(page.pageId);
-      const setupErrors = watchers.failures + refused;
-      const setupNote = setupErrors
-        ? `${watchers.failures} connections failed, ${refused} watches refused${watchers.firstError ? `: ${watchers.firstError}` : ''}`
-        : undefined;
-      // As before every HTTP cell: the server first finishes what it was doing (the sockets'
-      // handshakes, the last HTTP cell's writes and their journal snapshot).
-      await waitForQuiet(serverPid);
-      const lock = await lockPropagation(watchers, target, evenRounds(sizes.rounds));
-      cells.push(latencyCell(lockCell, lock, setupErrors, setupNote));
-      log(
-        `  lock: p50 ${cells.at(-1)!.p50Ms} ms, p99 ${cells.at(-1)!.p99Ms} ms, errors ${cells.at(-1)!.errors}`,
-      );
-      await waitForQuiet(serverPid);
-      const notice = await noticePropagation(watchers, target, sizes.rounds);
-      cells.push(latencyCell(noticeCell, notice, setupErrors, setupNote));
-      log(
-        `  notice: p50 ${cells.at(-1)!.p50Ms} ms, p99 ${cells.at(-1)!.p99Ms} ms, errors ${cells.at(-1)!.errors}`,
-      );
-    } finally {
-      await watchers.close();
-    }
-  }
-
-  log(`  ${sizes.editors} Yjs editors…`);
-  const yjsPage = seed.pages[1] ?? page;
-  const yjs = await yjsPropagation(
-    { ...target, pageId: yjsPage.pageId, pageNumber: yjsPage.number },
-    tokens,
-    sizes.editors,
-    sizes.edits,
-  );
-  if (!yjs.available) cells.push({ ...yjsCell, note: yjs.reason });
-  else {
-    cells.push(
-      latencyCell(
-        { ...yjsCell, size: `${yjs.editors} editors (1 writing) × ${sizes.edits} edits` },
-        yjs,
-      ),
-    );
-    log(
-      `  yjs: p50 ${cells.at(-1)!.p50Ms} ms, p99 ${cells.at(-1)!.p99Ms} ms, errors ${cells.at(-1)!.errors}`,
-    );
-  }
-  return { socketsAvailable };
 }

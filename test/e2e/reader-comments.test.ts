@@ -36,7 +36,8 @@ test('a reader comments on a page; the author sees it and the notice live; feedb
     .getByRole('textbox', { name: 'Write a comment…' })
     .fill('Where is <the> VPN guide?');
   await comments.getByRole('button', { name: 'Send' }).click();
-  await comments.getByText('Where is <the> VPN guide?').waitFor();
+  // The posted comment (until the answer comes back, the box still holds the same text).
+  await comments.getByTestId('page-comment').getByText('Where is <the> VPN guide?').waitFor();
 
   // The author's open page reloads its comments from the room, and the reminder arrives live.
   await authorPage.getByTestId('page-comments').getByText('Where is <the> VPN guide?').waitFor();

@@ -12,6 +12,7 @@
  */
 import { constants } from 'node:fs';
 import { access } from 'node:fs/promises';
+import type { Browser } from 'playwright-core';
 import { errors } from '../platform';
 
 /** Prints waiting behind the running one before new ones are refused. */
@@ -30,23 +31,17 @@ export interface PrintOptions {
 }
 
 let tail: Promise<unknown> = Promise.resolve();
-let waiting = 0;
+/** Prints accepted and not finished: the running one and those waiting behind it. */
+let pending = 0;
 
 /** Runs `work` after every print queued before it. */
 function enqueue<T>(work: () => Promise<T>): Promise<T> {
-  if (waiting >= MAX_WAITING)
+  if (pending >= 1 + MAX_WAITING)
     throw errors.refused('The server is busy printing other PDFs: try again in a minute');
-  waiting++;
-  const run = tail.then(
-    () => {
-      waiting--;
-      return work();
-    },
-    () => {
-      waiting--;
-      return work();
-    },
-  );
+  pending++;
+  const run = tail.then(work, work).finally(() => {
+    pending--;
+  });
   tail = run.catch(() => undefined);
   return run;
 }
@@ -63,55 +58,62 @@ export async function chromiumAvailable(chromiumPath: string): Promise<boolean> 
 const FOOTER_STYLE =
   'width:100%;margin:0 12mm;font-size:8px;color:#8a8f98;display:flex;justify-content:space-between;font-family:sans-serif';
 
+const tooLong = () =>
+  errors.timeout('The PDF took too long to print: export one catalog at a time instead');
+
 async function print(html: string, options: PrintOptions): Promise<Buffer> {
   const { chromium } = await import('playwright-core');
   const timeout = options.timeoutMs ?? PRINT_TIMEOUT_MS;
-  const browser = await chromium.launch({
-    executablePath: options.chromiumPath,
-    timeout,
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-extensions',
-      '--disable-sync',
-    ],
-  });
+  let browser: Browser | undefined;
   let timer: NodeJS.Timeout | undefined;
-  try {
-    const deadline = new Promise<never>((_, reject) => {
-      timer = setTimeout(
-        () => reject(errors.timeout('The PDF took too long to print: export a catalog instead')),
-        timeout,
-      );
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(tooLong()), timeout);
+  });
+  const work = (async () => {
+    browser = await chromium.launch({
+      executablePath: options.chromiumPath,
+      timeout,
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-extensions',
+        '--disable-sync',
+      ],
     });
-    const work = (async () => {
-      const context = await browser.newContext({ javaScriptEnabled: false });
-      const page = await context.newPage();
-      await page.route('**/*', (route) =>
-        route.request().url() === DOCUMENT_URL
-          ? route.fulfill({ status: 200, contentType: 'text/html; charset=utf-8', body: html })
-          : route.abort('blockedbyclient'),
-      );
-      await page.goto(DOCUMENT_URL, { waitUntil: 'load', timeout });
-      return page.pdf({
-        format: 'A4',
-        printBackground: true,
-        outline: true,
-        tagged: true,
-        displayHeaderFooter: true,
-        headerTemplate: '<span></span>',
-        footerTemplate: `<div style="${FOOTER_STYLE}"><span>${options.footerHtml}</span><span><span class="pageNumber"></span> / <span class="totalPages"></span></span></div>`,
-        margin: { top: '16mm', bottom: '18mm', left: '16mm', right: '16mm' },
-        timeout,
-      });
-    })();
+    const context = await browser.newContext({ javaScriptEnabled: false });
+    const page = await context.newPage();
+    await page.route('**/*', (route) =>
+      route.request().url() === DOCUMENT_URL
+        ? route.fulfill({ status: 200, contentType: 'text/html; charset=utf-8', body: html })
+        : route.abort('blockedbyclient'),
+    );
+    await page.goto(DOCUMENT_URL, { waitUntil: 'load', timeout });
+    return page.pdf({
+      format: 'A4',
+      printBackground: true,
+      outline: true,
+      tagged: true,
+      displayHeaderFooter: true,
+      headerTemplate: '<span></span>',
+      footerTemplate: `<div style="${FOOTER_STYLE}"><span>${options.footerHtml}</span><span><span class="pageNumber"></span> / <span class="totalPages"></span></span></div>`,
+      margin: { top: '16mm', bottom: '18mm', left: '16mm', right: '16mm' },
+      timeout,
+    });
+  })();
+  // Past the deadline the work is abandoned (its browser closed below); its failure is no news.
+  work.catch(() => undefined);
+  try {
     return await Promise.race([work, deadline]);
+  } catch (error) {
+    throw error instanceof Error && error.name === 'TimeoutError' ? tooLong() : error;
   } finally {
     clearTimeout(timer);
-    await browser.close().catch(() => undefined);
+    // A launch still under way when the deadline passed closes its browser when it arrives.
+    void work.finally(() => browser?.close().catch(() => undefined)).catch(() => undefined);
+    await browser?.close().catch(() => undefined);
   }
 }
 

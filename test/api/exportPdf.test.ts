@@ -10,6 +10,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { beforeAll, describe, expect, test } from '@jest/globals';
+import { imageSize } from 'image-size';
 import { createApp } from '../../api/app';
 import { createLogger } from '../../models/platform';
 import { download as downloadApi, makeExportedItem } from '../helpers/exportFixture';
@@ -19,7 +20,7 @@ import { makeUser, type TestUser } from '../helpers/users';
 
 const suite = serverSuite();
 let owner: TestUser, restricted: TestUser, reader: TestUser, stranger: TestUser;
-let itemId: number, guide: number, installPage: number;
+let itemId: number, guide: number, installPage: number, picture: Buffer;
 
 const CJK_TEXT = '安装步骤：先下载，再运行。日本語のテキストも表示されます。';
 const INSTALL = `## 安装
@@ -58,7 +59,7 @@ beforeAll(async () => {
     makeUser(),
     makeUser(),
   ]);
-  ({ itemId, guide, installPage } = await makeExportedItem(
+  ({ itemId, guide, installPage, picture } = await makeExportedItem(
     suite.server,
     { owner, restricted, reader },
     {
@@ -89,9 +90,11 @@ describe('export/pdf', () => {
     expect(deeper).toContain('deep text');
     expect(endpoints).toContain('Endpoints');
     expect(pdf.pages.join('\n')).not.toContain('secret draft');
-    // The uploaded picture is embedded on the Endpoints sheet, and only there.
-    expect(pdf.images[5]).toBeGreaterThanOrEqual(1);
-    expect(pdf.images.slice(0, 5)).toEqual([0, 0, 0, 0, 0]);
+    // The uploaded picture itself (its pixel size) is embedded on the Endpoints sheet, and only
+    // there.
+    const { width, height } = imageSize(picture);
+    expect(pdf.images[5]).toEqual([[width, height]]);
+    expect(pdf.images.slice(0, 5)).toEqual([[], [], [], [], []]);
   });
 
   test('one catalog (with its sub-catalogs) and one page', async () => {

@@ -5,8 +5,8 @@ import path from 'node:path';
 export interface ReadPdf {
   /** Text of each sheet, NFKC-normalised: PDF text of CJK fonts may come as compatibility forms. */
   pages: string[];
-  /** Images embedded on each sheet. */
-  images: number[];
+  /** The images embedded on each sheet, as `[width, height]` in pixels. */
+  images: [number, number][][];
 }
 
 export function readPdf(bytes: Uint8Array): Promise<ReadPdf> {

@@ -1,6 +1,6 @@
 /**
  * Reads a PDF (stdin) with pdf-parse (PDF.js) and prints `{ pages, images }` as JSON: the text of
- * each sheet and the number of images embedded on it. A process of its own because PDF.js starts
+ * each sheet and the sizes (`[width, height]`) of the images embedded on it. A process of its own because PDF.js starts
  * its worker with a dynamic import, which jest's CommonJS sandbox refuses.
  */
 import { PDFParse } from 'pdf-parse';
@@ -14,7 +14,7 @@ try {
   process.stdout.write(
     JSON.stringify({
       pages: text.pages.map((page) => page.text),
-      images: images.pages.map((page) => page.images.length),
+      images: images.pages.map((page) => page.images.map((image) => [image.width, image.height])),
     }),
   );
 } finally {

@@ -100,7 +100,6 @@ async function print(html: string, options: PrintOptions): Promise<Buffer> {
       headerTemplate: '<span></span>',
       footerTemplate: `<div style="${FOOTER_STYLE}"><span>${options.footerHtml}</span><span><span class="pageNumber"></span> / <span class="totalPages"></span></span></div>`,
       margin: { top: '16mm', bottom: '18mm', left: '16mm', right: '16mm' },
-      timeout,
     });
   })();
   // Past the deadline the work is abandoned (its browser closed below); its failure is no news.

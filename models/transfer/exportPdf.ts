@@ -38,6 +38,8 @@ const MAX_PICTURE_BYTES = 50 * 1024 * 1024;
 /** A picture's address while the page is sanitised (http(s) passes the sanitiser), then inlined. */
 const PICTURE_PLACEHOLDER = 'https://quire-pdf.invalid/picture/';
 
+const TOC_MARKER = /^[ \t]*\[toc\][ \t]*$/gim;
+
 const PICTURE_TYPES: Record<string, string> = {
   png: 'image/png',
   jpg: 'image/jpeg',
@@ -183,8 +185,10 @@ export async function exportPdf(
       `A PDF holds at most ${MAX_PDF_PAGES} pages: export one catalog at a time instead`,
     );
 
-  const sources = placed.map(
-    ({ page }) => runapiToMarkdown(page.page_content) ?? page.page_content,
+  // editor.md's `[TOC]` marker: the PDF has its own contents and bookmarks, and the offline
+  // renderer would print the marker as text.
+  const sources = placed.map(({ page }) =>
+    (runapiToMarkdown(page.page_content) ?? page.page_content).replace(TOC_MARKER, ''),
   );
   const pictures = await inlinePictures(actor, sources);
   const sections = placed.map(({ page, path: names }, i) => {

@@ -23,7 +23,9 @@ let owner: TestUser, restricted: TestUser, reader: TestUser, stranger: TestUser;
 let itemId: number, guide: number, installPage: number, picture: Buffer;
 
 const CJK_TEXT = '安装步骤：先下载，再运行。日本語のテキストも表示されます。';
-const INSTALL = `## 安装
+const INSTALL = `[TOC]
+
+## 安装
 
 ${CJK_TEXT}
 
@@ -86,6 +88,7 @@ describe('export/pdf', () => {
     expect(install.replace(/\s+/g, '')).toContain(CJK_TEXT.normalize('NFKC'));
     expect(install).toMatch(/名称\s+值/);
     expect(install).toContain('const answer = 42;');
+    expect(install).not.toContain('[TOC]');
     expect(deeper).toContain('Guide › Deep');
     expect(deeper).toContain('deep text');
     expect(endpoints).toContain('Endpoints');

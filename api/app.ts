@@ -5,7 +5,7 @@
  */
 import express, { type Express } from 'express';
 import qs from 'qs';
-import { type Config, errors, type Logger } from '../models/platform';
+import { type Config, DEFAULT_CHROMIUM_PATH, errors, type Logger } from '../models/platform';
 import { errorHandler } from './errorHandler';
 import { healthCheck } from './health';
 import { mockServing } from './mockServing';
@@ -19,7 +19,7 @@ import { webApp } from './web';
 
 export interface AppOptions {
   config: Pick<Config, 'bodyLimitBytes' | 'trustProxy'> &
-    Partial<Pick<Config, 'httpRelayAllowHosts'>>;
+    Partial<Pick<Config, 'httpRelayAllowHosts' | 'pdfChromiumPath'>>;
   logger: Logger;
   state: AppState;
   /** Folder of the built web app (index.html + assets/). */
@@ -49,7 +49,10 @@ export function createApp(options: AppOptions): Express {
       state,
       logger,
       bodyLimitBytes: config.bodyLimitBytes,
-      actionConfig: { httpRelayAllowHosts: config.httpRelayAllowHosts ?? [] },
+      actionConfig: {
+        httpRelayAllowHosts: config.httpRelayAllowHosts ?? [],
+        pdfChromiumPath: config.pdfChromiumPath ?? DEFAULT_CHROMIUM_PATH,
+      },
     }),
   );
   app.use(webApp(options.webDistDir));

@@ -14,6 +14,8 @@ import { actionKey, controllerKey } from './showdocRoute';
 export interface ActionConfig {
   /** HTTP_RELAY_ALLOW_HOSTS: private hosts and ranges the HTTP test relay may reach. */
   httpRelayAllowHosts: readonly string[];
+  /** PDF_CHROMIUM_PATH: the Chromium export/pdf prints with. */
+  pdfChromiumPath: string;
 }
 
 /** What an action receives. Auth helpers (the accounts issue) build on `token()`. */

@@ -1,9 +1,10 @@
 /**
- * `export/*` (ShowDoc's ExportController): Word and Markdown downloads of an item. The rules
+ * `export/*` (ShowDoc's ExportController): Word and Markdown downloads of an item, and Quire's
+ * PDF and OpenAPI ones. The rules
  * (who may export what, the file layouts) live in models/transfer/; this file reads parameters
  * and sends the file. Errors still answer in the envelope.
  */
-import { exportMarkdown, exportOpenApi, exportWord } from '../../models/transfer';
+import { exportMarkdown, exportOpenApi, exportPdf, exportWord } from '../../models/transfer';
 import { requireLogin } from '../auth';
 import type { ActionContext } from '../registry';
 import { defineController } from '../registry';
@@ -39,6 +40,21 @@ export const exportController = defineController('export', {
       'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
       file.docx,
     );
+  },
+
+  /** Quire's addition: the item, a catalog or a page printed to PDF (parameters as `word`). */
+  async pdf(ctx) {
+    const { actor } = await requireLogin(ctx);
+    const file = await exportPdf(
+      actor,
+      {
+        itemId: ctx.params.int('item_id'),
+        catId: ctx.params.int('cat_id'),
+        pageId: ctx.params.int('page_id'),
+      },
+      { chromiumPath: ctx.config.pdfChromiumPath },
+    );
+    download(ctx, file.fileName, 'application/pdf', file.pdf);
   },
 
   /** Quire's addition: an OpenAPI 3 document from the item's API pages. */

@@ -49,6 +49,9 @@ function isRelayAllowEntry(entry: string): boolean {
   );
 }
 
+/** Debian's chromium package. */
+export const DEFAULT_CHROMIUM_PATH = '/usr/bin/chromium';
+
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
 const schema = z.object({
@@ -145,6 +148,9 @@ const schema = z.object({
       'must be a comma list of host names, IP addresses or CIDR ranges',
     )
     .transform(commaList),
+  // The Chromium export/pdf prints with (headless, started per export). Missing = PDF export
+  // answers an error saying it is unavailable; everything else works.
+  PDF_CHROMIUM_PATH: z.string().min(1).default(DEFAULT_CHROMIUM_PATH),
 });
 
 /** The keys Quire reads; `.env.example` lists exactly these. */
@@ -171,6 +177,8 @@ export interface Config {
   updateFeedUrl: string;
   /** HTTP_RELAY_ALLOW_HOSTS, lower case. */
   httpRelayAllowHosts: string[];
+  /** PDF_CHROMIUM_PATH. */
+  pdfChromiumPath: string;
 }
 
 export class ConfigError extends Error {
@@ -228,5 +236,6 @@ export function loadConfig(
     trustProxy: c.TRUST_PROXY,
     updateFeedUrl: c.UPDATE_FEED_URL,
     httpRelayAllowHosts: c.HTTP_RELAY_ALLOW_HOSTS,
+    pdfChromiumPath: c.PDF_CHROMIUM_PATH,
   };
 }

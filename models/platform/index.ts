@@ -1,5 +1,5 @@
 /** Platform: configuration, database connection, logging, clock, ids, the error-code table, the domain-event catalogue and bus, blob storage and dumps. Depends on no domain. */
-export { type Config, CONFIG_KEYS, ConfigError, loadConfig } from './config';
+export { type Config, CONFIG_KEYS, ConfigError, DEFAULT_CHROMIUM_PATH, loadConfig } from './config';
 export { nextId, nextIds, raiseCounter, reservedId } from './counters';
 export {
   type Database,

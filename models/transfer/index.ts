@@ -3,6 +3,7 @@
  * imports. The public face of the transfer domain.
  */
 import type { exportHtml as HtmlExport } from './exportHtml';
+import type { exportPdf as PdfExport } from './exportPdf';
 import type { exportWord as WordExport } from './exportWord';
 
 export * from './openApi';
@@ -25,6 +26,15 @@ export async function exportHtml(
   ...args: Parameters<typeof HtmlExport>
 ): ReturnType<typeof HtmlExport> {
   return (await import('./exportHtml')).exportHtml(...args);
+}
+/**
+ * PDF export; its module (markdown-it, highlight.js, playwright-core) loads on the first export,
+ * not at start.
+ */
+export async function exportPdf(
+  ...args: Parameters<typeof PdfExport>
+): ReturnType<typeof PdfExport> {
+  return (await import('./exportPdf')).exportPdf(...args);
 }
 export {
   checkImportTarget,

@@ -27,7 +27,8 @@ export function escapeHtml(text: string): string {
 
 // ShowDoc pages mix HTML into their Markdown, so markdown-it passes it through and the
 // sanitiser below decides what stays.
-const markdown = new MarkdownIt({ html: true, linkify: true });
+export const MARKDOWN_OPTIONS = { html: true, linkify: true } as const;
+const markdown = new MarkdownIt(MARKDOWN_OPTIONS);
 
 const SANITIZE: sanitizeHtml.IOptions = {
   allowedTags: [
@@ -61,26 +62,28 @@ const SANITIZE: sanitizeHtml.IOptions = {
 
 /**
  * One page's body: Markdown → HTML → sanitised, with links and pictures of packed files
- * pointing at their copies (`localFile(sign)` gives the path inside the package, or undefined).
+ * pointing at their copies (`localFile(sign, tag)` gives the path inside the package, or
+ * undefined). The PDF export passes its own markdown-it (MARKDOWN_OPTIONS plus highlighting).
  */
 export function renderPageBody(
   source: string,
-  localFile: (sign: string) => string | undefined,
+  localFile: (sign: string, tag: 'a' | 'img') => string | undefined,
+  renderer: MarkdownIt = markdown,
 ): string {
-  const relink = (url: string | undefined) => {
+  const relink = (url: string | undefined, tag: 'a' | 'img') => {
     const sign = url ? fileSignsOf(url)[0] : undefined;
-    return (sign && localFile(sign)) || url;
+    return (sign && localFile(sign, tag)) || url;
   };
-  return sanitizeHtml(markdown.render(source), {
+  return sanitizeHtml(renderer.render(source), {
     ...SANITIZE,
     transformTags: {
       a: (tagName, attribs) => ({
         tagName,
-        attribs: { ...attribs, ...(attribs.href ? { href: relink(attribs.href)! } : {}) },
+        attribs: { ...attribs, ...(attribs.href ? { href: relink(attribs.href, 'a')! } : {}) },
       }),
       img: (tagName, attribs) => ({
         tagName,
-        attribs: { ...attribs, ...(attribs.src ? { src: relink(attribs.src)! } : {}) },
+        attribs: { ...attribs, ...(attribs.src ? { src: relink(attribs.src, 'img')! } : {}) },
       }),
       // Task-list boxes only show their state.
       input: (tagName, attribs) => ({

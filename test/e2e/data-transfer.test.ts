@@ -3,6 +3,7 @@
  * import dialog and sees the progress bar filled by the server's pushes, the new pages in the
  * menu; then exports Word and Markdown from the export dialog with one catalog chosen, and the
  * downloaded files hold that catalog only; a refused OpenAPI export is explained in the dialog.
+ * The same dialog offers PDF beside Word, for one page too.
  */
 import { expect, test } from '@jest/globals';
 import { readFile } from 'node:fs/promises';
@@ -10,6 +11,7 @@ import { strFromU8, strToU8, unzipSync, zipSync } from 'fflate';
 import type { Page } from 'playwright-core';
 import { makeItem } from '../helpers/factories';
 import { makeCatalog, makePage } from '../helpers/pages';
+import { readPdf } from '../helpers/pdfReader';
 import { makeUser, type TestUser } from '../helpers/users';
 import { browserSuite, screenshot } from './helpers';
 
@@ -90,4 +92,31 @@ test('a manager imports a Markdown zip with a progress bar, then exports one cat
   await exporter.getByRole('button', { name: 'OpenAPI' }).click();
   await exporter.getByText('This item has no API document page to describe').waitFor();
   await screenshot(page, 'export-catalog');
+});
+
+test('the export dialog offers PDF beside Word, and prints one chosen page', async () => {
+  const owner = await makeUser();
+  const { item_id: itemId } = await makeItem(owner, { item_name: 'Printable' });
+  const guide = await makeCatalog(owner, itemId, 'Guide');
+  await makePage(owner, itemId, { title: 'Setup', catId: guide, content: '# 安装\n\nSetup text' });
+  await makePage(owner, itemId, { title: 'Usage', catId: guide, content: 'Usage text' });
+  const page = await loggedIn(owner, `/${itemId}`);
+
+  const exporter = await manage(page, 'Export', 'Export');
+  const buttons = await exporter.getByRole('button').allInnerTexts();
+  const formats = buttons.map((text) => text.trim()).filter((t) => ['Word', 'PDF'].includes(t));
+  expect(formats).toEqual(['Word', 'PDF']);
+  await exporter.getByText('One catalog').click();
+  await exporter.getByTestId('export-catalog').click();
+  await page.locator('.ant-select-tree-title', { hasText: /^Guide$/ }).click();
+  await exporter.getByRole('combobox', { name: 'Page' }).click();
+  await page.locator('.ant-select-item-option', { hasText: /^Usage$/ }).click();
+  const bytes = await downloaded(page, () => exporter.getByRole('button', { name: 'PDF' }).click());
+  expect(Buffer.from(bytes.subarray(0, 5)).toString()).toBe('%PDF-');
+  const pdf = await readPdf(bytes);
+  // The cover and the chosen page only.
+  expect(pdf.pages).toHaveLength(2);
+  expect(pdf.pages[0]).toContain('Printable');
+  expect(pdf.pages[1]).toContain('Usage text');
+  expect(pdf.pages.join('\n')).not.toContain('Setup text');
 });

@@ -31,6 +31,7 @@ describe('loadConfig', () => {
       lockGraceSeconds: 60,
       updateFeedUrl: '',
       httpRelayAllowHosts: [],
+      pdfChromiumPath: '/usr/bin/chromium',
       workers: os.availableParallelism(),
     });
   });

@@ -1,7 +1,7 @@
 /**
- * Data in and out: `import/auto` uploads and `export/word|markdown` downloads. Downloads are
- * fetched with the token in a header (never in an address the app makes) and saved from a blob, so
- * a refusal is shown as a message instead of a raw envelope in a new tab.
+ * Data in and out: `import/auto` uploads and `export/word|pdf|markdown|openapi` downloads.
+ * Downloads are fetched with the token in a header (never in an address the app makes) and saved
+ * from a blob, so a refusal is shown as a message instead of a raw envelope in a new tab.
  */
 import { getToken } from '../auth/storage';
 import { ApiRequestError, upload, type RequestOptions } from './request';
@@ -39,11 +39,14 @@ function fileNameOf(response: Response, fallback: string): string {
   return match?.[1] ?? fallback;
 }
 
+export type ExportKind = 'word' | 'pdf' | 'markdown' | 'openapi';
+
 /** Downloads an export; rejects with the server's message when it refuses. */
-export async function downloadExport(kind: 'word' | 'markdown' | 'openapi', choice: ExportChoice) {
+export async function downloadExport(kind: ExportKind, choice: ExportChoice) {
   const query = new URLSearchParams({ item_id: String(choice.itemId) });
   if (choice.catId) query.set('cat_id', String(choice.catId));
-  if (choice.pageId && kind === 'word') query.set('page_id', String(choice.pageId));
+  if (choice.pageId && (kind === 'word' || kind === 'pdf'))
+    query.set('page_id', String(choice.pageId));
   const route = `export/${kind}`;
   const response = await fetch(`/api/${route}?${query.toString()}`, {
     headers: { 'X-API-Token': getToken() },

@@ -1,15 +1,20 @@
 /**
  * What to export and in which format (spec 001 §7, spec 002 `/item/export/{item_id}`): the whole
- * item, or one catalog — and for Word optionally one page of it. RunApi items have no Markdown
- * export. Files are downloaded in the page (downloadExport), and a refusal is shown here.
+ * item, or one catalog — and for Word and PDF optionally one page of it. RunApi items have no
+ * Markdown export. Files are downloaded in the page (downloadExport), and a refusal is shown here.
  */
-import { ApiOutlined, FileMarkdownOutlined, FileWordOutlined } from '@ant-design/icons';
+import {
+  ApiOutlined,
+  FileMarkdownOutlined,
+  FilePdfOutlined,
+  FileWordOutlined,
+} from '@ant-design/icons';
 import { Alert, Button, Radio, Select, Space, TreeSelect, Typography } from 'antd';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { request } from '../../api/request';
 import { catalogGroups } from '../../api/members';
-import { downloadExport } from '../../api/transfer';
+import { downloadExport, type ExportKind } from '../../api/transfer';
 import type { CatalogGroup } from '../../api/types';
 
 interface TreeNode {
@@ -32,7 +37,7 @@ export function ExportChooser({ itemId, itemType }: { itemId: number; itemType: 
   const [catId, setCatId] = useState<number | undefined>();
   const [pages, setPages] = useState<{ page_id: string; page_title: string }[]>([]);
   const [pageId, setPageId] = useState<number | undefined>();
-  const [busy, setBusy] = useState<'' | 'word' | 'markdown' | 'openapi'>('');
+  const [busy, setBusy] = useState<'' | ExportKind>('');
   const [error, setError] = useState('');
 
   useEffect(() => {
@@ -59,7 +64,7 @@ export function ExportChooser({ itemId, itemType }: { itemId: number; itemType: 
   }, [catId, itemId]);
 
   const catalogMissing = scope === 'catalog' && !catId;
-  async function run(kind: 'word' | 'markdown' | 'openapi') {
+  async function run(kind: ExportKind) {
     setBusy(kind);
     setError('');
     try {
@@ -69,7 +74,8 @@ export function ExportChooser({ itemId, itemType }: { itemId: number; itemType: 
         pageId: scope === 'catalog' ? pageId : undefined,
       });
     } catch (e) {
-      setError(e instanceof Error ? e.message : String(e));
+      const message = e instanceof Error ? e.message : String(e);
+      setError(kind === 'pdf' ? t('dataTransfer.pdf.failed', { message }) : message);
     } finally {
       setBusy('');
     }
@@ -114,6 +120,16 @@ export function ExportChooser({ itemId, itemType }: { itemId: number; itemType: 
           onClick={() => void run('word')}
         >
           {t('dataTransfer.export.word')}
+        </Button>
+        <Button
+          icon={<FilePdfOutlined />}
+          loading={busy === 'pdf'}
+          disabled={catalogMissing}
+          title={t('dataTransfer.pdf.help')}
+          data-testid="export-pdf"
+          onClick={() => void run('pdf')}
+        >
+          {t('dataTransfer.pdf.button')}
         </Button>
         {itemType !== 3 && (
           <Button

@@ -1,6 +1,6 @@
 /** `user` and `common` (reference accounts §8, §9): sign-in, the caller's profile, site settings. */
 import { z } from 'zod';
-import { action, int, nothing, str } from './coerce';
+import { action, id, nothing, str } from './coerce';
 
 /** The login / registration answer: what the web app keeps in localStorage `userinfo`. */
 export const LoginData = z.object({
@@ -42,7 +42,7 @@ export const HomePageSetting = z.object({
   is_show_ai: z.number().optional(),
 });
 
-const credentials = { username: str(), password: str(), captcha_id: int(), captcha: str() };
+const credentials = { username: str(), password: str(), captcha_id: id(), captcha: str() };
 
 export const userContract = {
   login: action(credentials, LoginData),

@@ -81,7 +81,10 @@ export const adminSettingContract = {
   /** Imports the directory's users; refuses while LDAP is off. */
   syncLdapUsers: action({}, z.object({ sync_count: z.number() })),
   /** There is no AI service in this edition: the test always refuses, after its checks. */
-  testAiService: action({ open_ai_host: str(), open_ai_key: str() }, refused),
+  testAiService: action(
+    { open_ai_host: str(), open_ai_key: str(), open_api_host: str(), open_api_key: str() },
+    refused,
+  ),
   loadOauth: missing,
   saveOauth: missing,
 };

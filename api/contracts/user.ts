@@ -27,6 +27,8 @@ export const UserOption = z.object({
   username: z.string(),
   uid: z.string(),
   name: z.string().nullable(),
+  /** The username again (seed 000 §7: the pickers' option value). */
+  value: z.string(),
 });
 
 export const OauthInfo = z.object({

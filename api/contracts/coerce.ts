@@ -60,10 +60,11 @@ export function isIdName(name: string): boolean {
 }
 
 /**
- * Words ShowDoc's own front end sends for an id it does not have: its request helper builds the
- * form with `URLSearchParams`, which writes an unset field as "undefined" or "null".
+ * Words ShowDoc's clients send for an id they do not have: its request helper builds the form with
+ * `URLSearchParams`, which writes an unset field as "undefined" or "null"; catalog pickers send the
+ * top level's label "/" (`catalog/copy` `new_p_cat_id`).
  */
-const UNSET_WORDS = new Set(['', 'undefined', 'null']);
+const UNSET_WORDS = new Set(['', 'undefined', 'null', '/']);
 
 /**
  * Negative values some ids take as selectors in ShowDoc's clients: `item_group_id=-1` is the

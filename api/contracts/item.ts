@@ -137,8 +137,9 @@ export const itemContract = {
     {
       item_id: str(),
       item_domain: str(),
-      page_id: id(),
-      default_page_id: id(),
+      // The reader's route part: a page id or a custom page id (api/routes/item.ts routePageId).
+      page_id: str(),
+      default_page_id: str(),
       keyword: str(),
     },
     ItemInfo,
@@ -147,7 +148,7 @@ export const itemContract = {
   pwd: action(
     {
       item_id: str(),
-      page_id: id(),
+      page_id: str(),
       password: str(),
       captcha_id: id(),
       captcha: str(),

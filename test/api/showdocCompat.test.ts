@@ -393,6 +393,11 @@ describe('#12 ids are positive decimal integers and nothing else', () => {
         ),
       ).toEqual([item_id]);
     expect((await api.fail('item/myList', { item_group_id: '-2' })).error_code).toBe(10101);
+    // ShowDoc's reader sends its route's page part to item/info, a custom page id included.
+    for (const page of ['intro-page', '0', ''])
+      expect(
+        await api.ok('item/info', { item_id, default_page_id: page, page_id: page }),
+      ).toMatchObject({ item_id: String(item_id) });
     // page/info with no page: the ordinary "not found" answer, not a parameter error.
     for (const given of [{}, { page_id: '' }, { page_id: 'null' }, { page_id: '0' }]) {
       const answer = await api.fail('page/info', given);

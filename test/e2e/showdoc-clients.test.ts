@@ -4,12 +4,15 @@
  * `member/save` per chosen name — form posts with the stored `userinfo` token, as its request
  * helper sends them) and its back office's first calls (GETs, which carry no token: the helper
  * puts the token in a body a GET never sends). Both must succeed: a 10102 would log ShowDoc's
- * user out. Also Quire's own screens the issue names: `/item/add` opens the create dialog, and
- * the notify dialog links to the item's member settings and the team list in a new tab.
+ * user out. Also Quire's own screens the issue names: `/item/add` opens the create dialog, the
+ * notify dialog links to the item's member settings and the team list in a new tab, and a type-3
+ * item's reader offers its owner no edit icon and no manager menu.
  */
 import { expect, test } from '@jest/globals';
 import type { Page } from 'playwright-core';
+import { Item } from '../../models/items/schemas/item';
 import { ItemMember } from '../../models/members/schemas/itemMember';
+import { forgetCachedReads } from '../../models/platform';
 import { addTeamMember, makeItem, makeTeam } from '../helpers/factories';
 import { makePage } from '../helpers/pages';
 import { makeUser, type TestUser } from '../helpers/users';
@@ -130,4 +133,19 @@ test("the notify dialog links to the item's member settings and to the teams, in
   await tab.getByRole('tab', { name: 'Members', selected: true }).waitFor();
   await tab.close();
   expect(page.url()).toContain(`/page/edit/${itemId}/${made.page_id}`);
+});
+
+test("a type-3 item's reader shows its owner no edit icon, no editor bar and no manager menu", async () => {
+  // Written while regular, then turned into a RunApi project (as a ShowDoc site moved over).
+  const { item_id: runApi } = await makeItem(owner, { item_name: 'RunApi docs' });
+  const made = await makePage(owner, runApi, { title: 'GET /users', content: '# GET /users' });
+  await Item.updateOne({ item_id: runApi }, { $set: { item_type: 3 } });
+  forgetCachedReads();
+  const page = await suite.openAs(owner, `/${runApi}/${made.page_id}`);
+  const actions = page.getByTestId('header-actions');
+  await page.getByRole('heading', { name: 'GET /users' }).first().waitFor();
+  await actions.getByTestId('share').waitFor();
+  expect(await actions.getByTestId('edit-page').count()).toBe(0);
+  expect(await page.getByTestId('manage-menu').count()).toBe(0);
+  expect(await page.getByTestId('editor-bar').count()).toBe(0);
 });

@@ -6,7 +6,15 @@
  */
 import type { ZodType } from 'zod';
 import { type ApiError, errors } from '../models/platform';
-import { parseList, readBool, readInt, readStr } from './contracts/coerce';
+import {
+  ID_SELECTORS,
+  isIdName,
+  parseList,
+  readBool,
+  readId,
+  readInt,
+  readStr,
+} from './contracts/coerce';
 
 export interface ParamSources {
   path: Record<string, unknown>;
@@ -56,11 +64,17 @@ export class Params {
     return readStr(value, fallback) ?? fail(invalid(name));
   }
 
-  /** An integer parameter, PHP `intval` style: "12abc" → 12, non-numeric → the fallback. */
+  /**
+   * An integer parameter, PHP `intval` style: "12abc" → 12, non-numeric → the fallback. Ids
+   * (`isIdName`) are read strictly instead: digits only, anything else is a parameter error.
+   */
   int(name: string, fallback = 0, options: LookupOptions = {}): number {
     const value = this.value(name, options);
     if (value === undefined) return fallback;
-    return readInt(value, fallback) ?? fail(invalid(name));
+    const read = isIdName(name)
+      ? readId(value, fallback, ID_SELECTORS[name])
+      : readInt(value, fallback);
+    return read ?? fail(invalid(name));
   }
 
   /** A boolean parameter: 1/true/on/yes and 0/false/off/no (any case); anything else → fallback. */

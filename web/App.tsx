@@ -116,6 +116,7 @@ export function App() {
                 }
               >
                 <Route path="/item/index" element={<ItemListPage />} />
+                <Route path="/item/add" element={<ItemListPage creating />} />
                 <Route path="/item/group/index" element={<GroupsPage />} />
                 <Route path="/user/setting" element={<UserCentrePage />} />
                 <Route path="/message/index" element={<NoticesPage />} />

@@ -1,6 +1,6 @@
 /** The site administrator's controllers (reference accounts §13) and the external logins. */
 import { z } from 'zod';
-import { action, int, nothing, raw, str } from './coerce';
+import { action, id, int, nothing, raw, str } from './coerce';
 import { LoginData } from './user';
 
 export const AdminUserRow = z.object({
@@ -34,8 +34,8 @@ export const adminUserContract = {
     { username: str(), ...paging },
     z.object({ total: z.number(), users: z.array(AdminUserRow) }),
   ),
-  addUser: action({ uid: int(), username: str(), password: str(), name: str() }, nothing),
-  deleteUser: action({ uid: int() }, nothing),
+  addUser: action({ uid: id(), username: str(), password: str(), name: str() }, nothing),
+  deleteUser: action({ uid: id() }, nothing),
   ban: missing,
   loginLog: missing,
 };
@@ -52,17 +52,17 @@ export const adminItemContract = {
     },
     z.object({ total: z.number(), items: z.array(AdminItemRow) }),
   ),
-  deleteItem: action({ item_id: int() }, nothing),
-  recoverItem: action({ item_id: int() }, nothing),
+  deleteItem: action({ item_id: id() }, nothing),
+  recoverItem: action({ item_id: id() }, nothing),
   /** Deletes for good (pages, files, members): only from the recycle bin of the back office. */
-  hardDeleteItem: action({ item_id: int() }, nothing),
+  hardDeleteItem: action({ item_id: id() }, nothing),
   addKeyword: missing,
   ban: missing,
   white: missing,
   recommendItem: missing,
   deleteRecommend: missing,
   getVisitList: missing,
-  attorn: action({ item_id: int(), username: str() }, z.looseObject({ item_id: z.unknown() })),
+  attorn: action({ item_id: id(), username: str() }, z.looseObject({ item_id: z.unknown() })),
 };
 
 /** Settings travel as given (each key is checked by the settings module, not by shape here). */
@@ -81,7 +81,10 @@ export const adminSettingContract = {
   /** Imports the directory's users; refuses while LDAP is off. */
   syncLdapUsers: action({}, z.object({ sync_count: z.number() })),
   /** There is no AI service in this edition: the test always refuses, after its checks. */
-  testAiService: action({ open_ai_host: str(), open_ai_key: str() }, refused),
+  testAiService: action(
+    { open_ai_host: str(), open_ai_key: str(), open_api_host: str(), open_api_key: str() },
+    refused,
+  ),
   loadOauth: missing,
   saveOauth: missing,
 };

@@ -1,6 +1,6 @@
 /** `attachment` (reference pages §5): the caller's files, the admin's file list. */
 import { z } from 'zod';
-import { action, int, list, nothing, str } from './coerce';
+import { action, id, int, list, nothing, str } from './coerce';
 
 const numish = z.union([z.number(), z.string()]);
 
@@ -36,7 +36,7 @@ const filter = { attachment_type: int(), display_name: str(), page: int(1), coun
 
 export const attachmentContract = {
   getMyList: action(filter, AttachmentList),
-  deleteMyAttachment: action({ file_id: int() }, nothing),
+  deleteMyAttachment: action({ file_id: id() }, nothing),
   getAllList: action(
     { ...filter, username: str() },
     z.looseObject({ list: z.array(z.looseObject({ file_id: numish })), total: numish }),
@@ -46,8 +46,8 @@ export const attachmentContract = {
     z.looseObject({ list: z.array(z.looseObject({ file_id: numish })), total: numish }),
   ),
   batchDeleteAttachments: action({ file_ids: list() }, z.unknown()),
-  deleteAttachment: action({ file_id: int() }, nothing),
-  bindingPage: action({ file_id: int(), page_id: int() }, nothing),
-  pageAttachmentUploadList: action({ page_id: int() }, z.array(PageAttachment)),
-  deletePageUploadFile: action({ file_id: int(), page_id: int() }, nothing),
+  deleteAttachment: action({ file_id: id() }, nothing),
+  bindingPage: action({ file_id: id(), page_id: id() }, nothing),
+  pageAttachmentUploadList: action({ page_id: id() }, z.array(PageAttachment)),
+  deletePageUploadFile: action({ file_id: id(), page_id: id() }, nothing),
 };

@@ -54,6 +54,49 @@ export function readInt(value: unknown, fallback: number): number | null {
   return Number.isSafeInteger(n) ? n : fallback;
 }
 
+/** Parameter names that carry an id: `item_id`, `uid`, `id` (issue 32: ids are read strictly). */
+export function isIdName(name: string): boolean {
+  return name === 'id' || name === 'uid' || name.endsWith('_id');
+}
+
+/**
+ * Words ShowDoc's clients send for an id they do not have: its request helper builds the form with
+ * `URLSearchParams`, which writes an unset field as "undefined" or "null"; catalog pickers send the
+ * top level's label "/" (`catalog/copy` `new_p_cat_id`).
+ */
+const UNSET_WORDS = new Set(['', 'undefined', 'null', '/']);
+
+/**
+ * Negative values some ids take as selectors in ShowDoc's clients: `item_group_id=-1` is the
+ * starred items (item/myList, item/sort). Nothing else below 0 is an id.
+ */
+export const ID_SELECTORS: Readonly<Record<string, readonly number[]>> = {
+  item_group_id: [-1],
+};
+
+/**
+ * A present id: a decimal integer ≥ 0 (a string of digits or a JSON integer), nothing else — no
+ * `intval` reading, so "1 OR 1=1", "1e308", "1abc", " 1", "-1" and "0x1" are refused (`null`)
+ * instead of quietly becoming id 1. An empty or unset value is "not given" (the fallback); 0 stays
+ * 0, which the handlers read as "not given" as ShowDoc does. `selectors`: the negative values
+ * this id also takes (ID_SELECTORS), written exactly.
+ */
+export function readId(
+  value: unknown,
+  fallback: number,
+  selectors: readonly number[] = [],
+): number | null {
+  if (typeof value === 'number')
+    return Number.isSafeInteger(value) && (value >= 0 || selectors.includes(value)) ? value : null;
+  if (typeof value !== 'string') return null;
+  if (UNSET_WORDS.has(value)) return fallback;
+  const selector = selectors.find((n) => String(n) === value);
+  if (selector !== undefined) return selector;
+  if (!/^\d{1,16}$/.test(value)) return null;
+  const n = Number(value);
+  return Number.isSafeInteger(n) ? n : null;
+}
+
 /**
  * A present value as a boolean: 1/true/on/yes and 0/false/off/no (any case), anything else → the
  * fallback; `null` when it is no scalar. Shared by the contracts and `Params.bool`.
@@ -75,6 +118,21 @@ export function int(fallback = 0) {
     .optional()
     .transform((value, ctx): number =>
       value === undefined || value === null ? fallback : (readInt(value, fallback) ?? refuse(ctx)),
+    );
+}
+
+/**
+ * An id parameter (see `readId`): digits only, absent or empty → the fallback; `selectors` are
+ * the negative values it also takes (ID_SELECTORS).
+ */
+export function id(fallback = 0, selectors: readonly number[] = []) {
+  return z
+    .unknown()
+    .optional()
+    .transform((value, ctx): number =>
+      value === undefined || value === null
+        ? fallback
+        : (readId(value, fallback, selectors) ?? refuse(ctx)),
     );
 }
 

@@ -1,6 +1,6 @@
 /** `page_comment`, `page_feedback` (ShowDoc 3.x) and `mock` (reference pages §7). */
 import { z } from 'zod';
-import { action, int, str } from './coerce';
+import { action, id, int, str } from './coerce';
 
 export interface CommentShape {
   comment_id: number;
@@ -39,20 +39,20 @@ export const FeedbackStat = z.object({
 
 export const pageCommentContract = {
   getList: action(
-    { page_id: int(), page: int(1), count: int(20) },
+    { page_id: id(), page: int(1), count: int(20) },
     z.object({ total: z.number(), page: z.number(), comments: z.array(Comment) }),
   ),
   add: action(
-    { page_id: int(), content: str(), parent_id: int() },
+    { page_id: id(), content: str(), parent_id: id() },
     z.object({ comment_id: z.number(), message: z.string() }),
   ),
-  delete: action({ comment_id: int() }, z.object({ message: z.string() })),
+  delete: action({ comment_id: id() }, z.object({ message: z.string() })),
 };
 
 export const pageFeedbackContract = {
-  getStat: action({ page_id: int(), client_id: str() }, FeedbackStat),
+  getStat: action({ page_id: id(), client_id: str() }, FeedbackStat),
   submit: action(
-    { page_id: int(), feedback_type: int(), client_id: str() },
+    { page_id: id(), feedback_type: int(), client_id: str() },
     FeedbackStat.extend({ message: z.string() }),
   ),
 };
@@ -72,9 +72,9 @@ export const Mock = z.object({
 
 export const mockContract = {
   add: action(
-    { page_id: int(), template: str(), path: str('/') },
+    { page_id: id(), template: str(), path: str('/') },
     z.looseObject({ unique_key: z.string(), path: z.string() }),
   ),
   /** `[]` when the page has no mock. */
-  infoByPageId: action({ page_id: int() }, z.union([Mock, z.array(z.never())])),
+  infoByPageId: action({ page_id: id() }, z.union([Mock, z.array(z.never())])),
 };

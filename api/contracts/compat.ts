@@ -4,16 +4,16 @@
  * Most actions refuse after ShowDoc's own checks; the contract still says how they read input.
  */
 import { z } from 'zod';
-import { action, int, nothing, str } from './coerce';
+import { action, id, nothing, str } from './coerce';
 
 /** Declared for its input: every answer is an error envelope (the feature is off). */
 const refused = z.never();
 
-const agentScope = { item_id: int(), guest_token: str() };
+const agentScope = { item_id: id(), guest_token: str() };
 
 export const agentContract = {
   config: action(
-    { item_id: int() },
+    { item_id: id() },
     z.object({
       enabled: z.boolean(),
       welcome_message: z.string(),
@@ -27,24 +27,24 @@ export const agentContract = {
   sessionLoad: action(agentScope, refused),
   sessionNew: action(agentScope, refused),
   agent: action(agentScope, refused),
-  sessionReset: action({ session_id: int() }, refused),
-  sessionDelete: action({ session_id: int() }, refused),
-  agentCancel: action({ session_id: int() }, refused),
-  feedback: action({ msg_id: int() }, refused),
+  sessionReset: action({ session_id: id() }, refused),
+  sessionDelete: action({ session_id: id() }, refused),
+  agentCancel: action({ session_id: id() }, refused),
+  feedback: action({ msg_id: id() }, refused),
 };
 
 export const aiTokenContract = {
   list: action({}, z.object({ tokens: z.array(z.never()), total: z.literal(0) })),
-  detail: action({ id: int() }, refused),
-  update: action({ id: int() }, refused),
-  delete: action({ id: int() }, refused),
+  detail: action({ id: id() }, refused),
+  update: action({ id: id() }, refused),
+  delete: action({ id: id() }, refused),
   create: action({}, refused),
 };
 
 export const kanbanContract = {
-  logEvent: action({ item_id: int(), event_type: str() }, refused),
-  getActivity: action({ item_id: int() }, refused),
-  exportActivity: action({ item_id: int() }, refused),
+  logEvent: action({ item_id: id(), event_type: str() }, refused),
+  getActivity: action({ item_id: id() }, refused),
+  exportActivity: action({ item_id: id() }, refused),
 };
 
 export const updateContract = { checkDb: action({}, nothing) };

@@ -1,6 +1,6 @@
 /** `item`, `itemGroup`, `recycle` (reference accounts §9): the item list, an item's settings. */
 import { z } from 'zod';
-import { action, bool, int, list, nothing, raw, str } from './coerce';
+import { action, bool, ID_SELECTORS, id, int, list, nothing, raw, str } from './coerce';
 import { Menu } from './page';
 
 export const success = z.object({ success: z.boolean() });
@@ -99,7 +99,7 @@ export const ChangeLogEntry = z.object({
   op_object_id: z.union([z.string(), z.number()]),
 });
 
-const itemId = { item_id: int() };
+const itemId = { item_id: id() };
 const itemFields = {
   item_name: str(),
   item_description: str(),
@@ -107,14 +107,14 @@ const itemFields = {
   item_custom_id: str(),
   password: str(),
   item_group_ids: list(),
-  item_group_id: int(),
+  item_group_id: id(0, ID_SELECTORS.item_group_id),
 };
 
 export const itemContract = {
   add: action(
     {
       ...itemFields,
-      copy_item_id: int(),
+      copy_item_id: id(),
       item_type: int(1),
       allow_comment: bool(),
       allow_feedback: bool(),
@@ -137,8 +137,9 @@ export const itemContract = {
     {
       item_id: str(),
       item_domain: str(),
-      page_id: int(),
-      default_page_id: int(),
+      // The reader's route part: a page id or a custom page id (api/routes/item.ts routePageId).
+      page_id: str(),
+      default_page_id: str(),
       keyword: str(),
     },
     ItemInfo,
@@ -147,9 +148,9 @@ export const itemContract = {
   pwd: action(
     {
       item_id: str(),
-      page_id: int(),
+      page_id: str(),
       password: str(),
-      captcha_id: int(),
+      captcha_id: id(),
       captcha: str(),
       refer_url: str(),
     },
@@ -171,10 +172,13 @@ export const itemContract = {
     { ...itemId, page: int(1), count: int(15) },
     z.object({ list: z.array(ChangeLogEntry), total: z.number() }),
   ),
-  myList: action({ item_group_id: int(), original: int() }, z.array(ItemListEntry)),
+  myList: action(
+    { item_group_id: id(0, ID_SELECTORS.item_group_id), original: int() },
+    z.array(ItemListEntry),
+  ),
   star: action(itemId, z.unknown()),
   unstar: action(itemId, nothing),
-  sort: action({ item_group_id: int(), data: raw() }, nothing),
+  sort: action({ item_group_id: id(0, ID_SELECTORS.item_group_id), data: raw() }, nothing),
   top: action({ ...itemId, action: str() }, nothing),
   exitItem: action(itemId, nothing),
   itemList: action({}, z.array(z.object({ item_id: z.string(), item_name: z.string() }))),
@@ -183,14 +187,14 @@ export const itemContract = {
 
 export const itemGroupContract = {
   getList: action({}, z.array(ItemGroup)),
-  save: action({ id: int(), group_name: str(), item_ids: str() }, z.unknown()),
-  delete: action({ id: int() }, success),
+  save: action({ id: id(), group_name: str(), item_ids: str() }, z.unknown()),
+  delete: action({ id: id() }, success),
   saveSort: action({ groups: raw() }, nothing),
 };
 
 export const recycleContract = {
   getList: action(itemId, z.array(RecycleEntry)),
-  recover: action({ ...itemId, page_id: int() }, nothing),
+  recover: action({ ...itemId, page_id: id() }, nothing),
 };
 
 /** Template ids and item lists travel as comma lists or arrays. */
@@ -202,7 +206,7 @@ export const templateContract = {
     itemId,
     z.array(z.looseObject({ id: z.string(), template_title: z.string() })),
   ),
-  delete: action({ id: int() }, z.unknown()),
-  shareToItem: action({ template_id: int(), item_id: raw() }, z.unknown()),
-  getShareItemList: action({ template_id: int() }, z.array(z.looseObject({}))),
+  delete: action({ id: id() }, z.unknown()),
+  shareToItem: action({ template_id: id(), item_id: raw() }, z.unknown()),
+  getShareItemList: action({ template_id: id() }, z.array(z.looseObject({}))),
 };

@@ -1,6 +1,6 @@
 /** `member`, `team`, `teamMember`, `teamItem`, `teamItemMember` (reference accounts §9.17, §10). */
 import { z } from 'zod';
-import { action, int, list, nothing, str } from './coerce';
+import { action, id, list, nothing, str } from './coerce';
 
 const success = z.object({ success: z.boolean() });
 
@@ -55,44 +55,41 @@ export const TeamItemMember = z.object({
 });
 
 export const memberContract = {
-  getList: action({ item_id: int() }, z.array(ItemMember)),
+  getList: action({ item_id: id() }, z.array(ItemMember)),
   save: action(
-    { item_id: int(), username: str(), member_group_id: int(), cat_id: int(), cat_ids: list() },
+    { item_id: id(), username: str(), member_group_id: id(), cat_id: id(), cat_ids: list() },
     z.unknown(),
   ),
-  delete: action({ item_id: int(), item_member_id: int() }, success),
-  getAllList: action({ item_id: int() }, z.array(z.looseObject({}))),
+  delete: action({ item_id: id(), item_member_id: id() }, success),
+  getAllList: action({ item_id: id() }, z.array(z.looseObject({}))),
   getMyAllList: action({}, z.array(z.looseObject({}))),
 };
 
 export const teamContract = {
   getList: action({}, z.array(Team)),
-  save: action({ id: int(), team_name: str() }, z.unknown()),
-  delete: action({ id: int() }, success),
-  attorn: action({ team_id: int(), username: str(), password: str() }, nothing),
-  exitTeam: action({ id: int() }, nothing),
+  save: action({ id: id(), team_name: str() }, z.unknown()),
+  delete: action({ id: id() }, success),
+  attorn: action({ team_id: id(), username: str(), password: str() }, nothing),
+  exitTeam: action({ id: id() }, nothing),
 };
 
 export const teamMemberContract = {
-  getList: action({ team_id: int() }, z.array(TeamMember)),
-  save: action(
-    { team_id: int(), member_username: str(), team_member_group_id: int(1) },
-    z.unknown(),
-  ),
-  delete: action({ id: int() }, success),
+  getList: action({ team_id: id() }, z.array(TeamMember)),
+  save: action({ team_id: id(), member_username: str(), team_member_group_id: id(1) }, z.unknown()),
+  delete: action({ id: id() }, success),
 };
 
 export const teamItemContract = {
-  save: action({ team_id: int(), item_id: list() }, z.unknown()),
-  getList: action({ item_id: int() }, z.array(TeamItem)),
-  getListByTeam: action({ team_id: int() }, z.array(TeamItem)),
-  delete: action({ id: int() }, success),
+  save: action({ team_id: id(), item_id: list() }, z.unknown()),
+  getList: action({ item_id: id() }, z.array(TeamItem)),
+  getListByTeam: action({ team_id: id() }, z.array(TeamItem)),
+  delete: action({ id: id() }, success),
 };
 
 export const teamItemMemberContract = {
-  getList: action({ item_id: int(), team_id: int() }, z.array(TeamItemMember)),
+  getList: action({ item_id: id(), team_id: id() }, z.array(TeamItemMember)),
   save: action(
-    { id: int(), member_group_id: int(), cat_id: int(), cat_ids: list() },
+    { id: id(), member_group_id: id(), cat_id: id(), cat_ids: list() },
     z.union([success, nothing]),
   ),
 };

@@ -1,6 +1,6 @@
 /** `message` (reference accounts §11): reminders, announcements, the unread badge. */
 import { z } from 'zod';
-import { action, int, nothing } from './coerce';
+import { action, id, int, nothing } from './coerce';
 
 export const PageRef = z.object({
   item_id: z.union([z.string(), z.number()]),
@@ -46,6 +46,6 @@ export const messageContract = {
     z.union([z.object({ total: z.number(), list: z.array(Announcement) }), z.array(Announcement)]),
   ),
   getUnread: action({}, UnreadAnswer),
-  setRead: action({ message_content_id: int() }, nothing),
-  delete: action({ message_content_id: int() }, nothing),
+  setRead: action({ message_content_id: id() }, nothing),
+  delete: action({ message_content_id: id() }, nothing),
 };

@@ -4,7 +4,7 @@
  * the exports themselves are downloads, not envelopes.
  */
 import { z } from 'zod';
-import { action, int, nothing, str } from './coerce';
+import { action, id, int, nothing, str } from './coerce';
 import { Menu } from './page';
 
 const key = { api_key: str(), api_token: str() };
@@ -26,19 +26,19 @@ export const updatePageByApi = action(
 export const openContract = {
   updatePage: updatePageByApi,
   updateItem: updatePageByApi,
-  getPage: action({ ...key, page_id: int(), page_title: str() }, PageRow),
-  deletePage: action({ ...key, page_id: int() }, z.object({ page_id: z.number() })),
+  getPage: action({ ...key, page_id: id(), page_title: str() }, PageRow),
+  deletePage: action({ ...key, page_id: id() }, z.object({ page_id: z.number() })),
   getCatalogTree: action(key, Menu),
   createCatalog: action(
-    { ...key, cat_name: str(), parent_cat_id: int(), s_number: int(99) },
+    { ...key, cat_name: str(), parent_cat_id: id(), s_number: int(99) },
     CatalogRow,
   ),
-  updateCatalog: action({ ...key, cat_id: int(), cat_name: str(), s_number: int() }, CatalogRow),
+  updateCatalog: action({ ...key, cat_id: id(), cat_name: str(), s_number: int() }, CatalogRow),
   deleteAttachment: action(
-    { ...key, sign: str(), file_url: str(), file_id: int() },
+    { ...key, sign: str(), file_url: str(), file_id: id() },
     z.object({ file_id: z.number() }),
   ),
-  deleteCatalog: action({ ...key, cat_id: int() }, z.object({ cat_id: z.number() })),
+  deleteCatalog: action({ ...key, cat_id: id() }, z.object({ cat_id: z.number() })),
 };
 
 export const exportContract = {

@@ -1,7 +1,7 @@
 /** `page`, `pageHistory`, `catalog` (reference pages §2–§4): reading and writing pages. */
 import { z } from 'zod';
 import { PageAttachment } from './attachment';
-import { action, bool, int, nothing, raw, str } from './coerce';
+import { action, bool, id, int, nothing, raw, str } from './coerce';
 
 export const MenuPage = z.object({
   page_id: z.string(),
@@ -95,19 +95,19 @@ export const CatalogGroup: z.ZodType<CatalogGroupShape> = z.object({
 const CatalogRow = z.looseObject({ cat_id: z.string(), cat_name: z.string() });
 
 export const pageContract = {
-  info: action({ page_id: int(), with_path: bool() }, PageInfo),
+  info: action({ page_id: id(), with_path: bool() }, PageInfo),
   infoByKey: action({ unique_key: str() }, SharedPage),
   save: action(
     {
-      page_id: int(),
-      item_id: int(),
+      page_id: id(),
+      item_id: id(),
       page_title: str(),
       page_content: str(),
       page_comments: str(),
       is_urlencode: bool(),
       is_notify: bool(),
       notify_content: str(),
-      cat_id: int(),
+      cat_id: id(),
       s_number: int(),
       is_draft: int(-1),
       ext_info: str(),
@@ -115,60 +115,60 @@ export const pageContract = {
     },
     z.looseObject({ page_id: z.union([z.number(), z.string()]) }),
   ),
-  delete: action({ page_id: int() }, nothing),
+  delete: action({ page_id: id() }, nothing),
   createSinglePage: action(
-    { page_id: int(), isCreateSiglePage: str(), expire_days: int() },
+    { page_id: id(), isCreateSiglePage: str(), expire_days: int() },
     z.union([z.looseObject({ unique_key: z.string() }), nothing]),
   ),
   getPageID: action(
-    { page_id: int(), item_id: int(), page_custom_id: str() },
+    { page_id: id(), item_id: id(), page_custom_id: str() },
     z.object({ page_id: z.string(), page_custom_id: z.string() }),
   ),
-  sort: action({ item_id: int(), pages: raw() }, z.unknown()),
+  sort: action({ item_id: id(), pages: raw() }, z.unknown()),
   sqlToMarkdownTable: action({ sql: str() }, z.object({ markdown: z.string() })),
   isLock: action(
-    { page_id: int(), item_id: int() },
+    { page_id: id(), item_id: id() },
     z.looseObject({ lock: z.union([z.number(), z.string(), z.boolean()]) }),
   ),
-  setLock: action({ page_id: int(), item_id: int(), lock_to: int() }, z.unknown()),
-  uploadList: action({ page_id: int() }, z.array(PageAttachment)),
-  deleteUploadFile: action({ file_id: int(), page_id: int() }, nothing),
+  setLock: action({ page_id: id(), item_id: id(), lock_to: int() }, z.unknown()),
+  uploadList: action({ page_id: id() }, z.array(PageAttachment)),
+  deleteUploadFile: action({ file_id: id(), page_id: id() }, nothing),
 };
 
 export const pageHistoryContract = {
-  history: action({ page_id: int() }, z.array(HistoryEntry)),
+  history: action({ page_id: id() }, z.array(HistoryEntry)),
   updateHistoryComments: action(
-    { page_id: int(), page_history_id: int(), page_comments: str() },
+    { page_id: id(), page_history_id: id(), page_comments: str() },
     z.object({ success: z.boolean() }),
   ),
   diff: action(
-    { page_id: int(), page_history_id: int() },
+    { page_id: id(), page_history_id: id() },
     z.looseObject({ page: z.unknown(), history_page: z.unknown() }),
   ),
 };
 
 export const catalogContract = {
-  catList: action({ item_id: int() }, z.array(CatalogRow)),
-  catListGroup: action({ item_id: int() }, z.array(CatalogGroup)),
-  catListName: action({ item_id: int() }, z.array(CatalogRow)),
-  getPagesBycat: action({ item_id: int(), cat_id: int() }, z.array(z.looseObject({}))),
+  catList: action({ item_id: id() }, z.array(CatalogRow)),
+  catListGroup: action({ item_id: id() }, z.array(CatalogGroup)),
+  catListName: action({ item_id: id() }, z.array(CatalogRow)),
+  getPagesBycat: action({ item_id: id(), cat_id: id() }, z.array(z.looseObject({}))),
   save: action(
-    { item_id: int(), cat_id: int(), cat_name: str(), parent_cat_id: int(), s_number: int() },
+    { item_id: id(), cat_id: id(), cat_name: str(), parent_cat_id: id(), s_number: int() },
     z.number(),
   ),
-  delete: action({ cat_id: int() }, z.object({ success: z.boolean() })),
+  delete: action({ cat_id: id() }, z.object({ success: z.boolean() })),
   batUpdate: action(
     {
-      item_id: int(),
+      item_id: id(),
       cats: raw(),
-      dragged_id: int(),
+      dragged_id: id(),
       dragged_title: str(),
       dragged_type: str(),
     },
     nothing,
   ),
   copy: action(
-    { cat_id: int(), new_p_cat_id: int(), to_item_id: int(), is_del: bool() },
+    { cat_id: id(), new_p_cat_id: id(), to_item_id: id(), is_del: bool() },
     z.looseObject({}),
   ),
 };

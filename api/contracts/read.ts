@@ -3,7 +3,7 @@
  * logged-in user last read — and what changed since (models/reads).
  */
 import { z } from 'zod';
-import { action, int, list } from './coerce';
+import { action, id, int, list } from './coerce';
 
 export const ChangedBlock = z.object({
   /** The block's first source line (0-based); the reader's rendered block carries it. */
@@ -26,12 +26,12 @@ export const PageChanges = z.object({
 export const readContract = {
   /** Pages read (after a few seconds on screen), several per call; `addtimes` in the same order. */
   mark: action(
-    { item_id: int(), page_ids: list(), addtimes: list() },
+    { item_id: id(), page_ids: list(), addtimes: list() },
     z.object({ marked: z.array(z.number()) }),
   ),
-  markAll: action({ item_id: int() }, z.object({ marked: z.number() })),
+  markAll: action({ item_id: id() }, z.object({ marked: z.number() })),
   /** The item list's "N pages changed": items with changed pages (asked after item/myList). */
   itemCounts: action({}, z.array(z.object({ item_id: z.number(), changed_pages: z.number() }))),
   /** Since the reader's marker, or since `since` (the addtime of the version they saw). */
-  changes: action({ page_id: int(), since: int() }, PageChanges),
+  changes: action({ page_id: id(), since: int() }, PageChanges),
 };

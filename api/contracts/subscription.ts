@@ -1,6 +1,6 @@
 /** `subscription` (reference pages §6) and `adminMessage` (accounts §11): who is notified. */
 import { z } from 'zod';
-import { action, int, list, nothing, str } from './coerce';
+import { action, id, int, list, nothing, str } from './coerce';
 
 export const PageSubscriber = z.object({
   id: z.string(),
@@ -14,9 +14,9 @@ export const PageSubscriber = z.object({
 });
 
 export const subscriptionContract = {
-  getPageList: action({ page_id: int() }, z.array(PageSubscriber)),
-  savePage: action({ page_id: int(), uids: list() }, nothing),
-  deletePage: action({ page_id: int(), uids: list() }, nothing),
+  getPageList: action({ page_id: id() }, z.array(PageSubscriber)),
+  savePage: action({ page_id: id(), uids: list() }, nothing),
+  deletePage: action({ page_id: id(), uids: list() }, nothing),
 };
 
 export const adminMessageContract = {

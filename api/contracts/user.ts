@@ -1,6 +1,6 @@
 /** `user` and `common` (reference accounts §8, §9): sign-in, the caller's profile, site settings. */
 import { z } from 'zod';
-import { action, int, nothing, str } from './coerce';
+import { action, id, nothing, str } from './coerce';
 
 /** The login / registration answer: what the web app keeps in localStorage `userinfo`. */
 export const LoginData = z.object({
@@ -27,6 +27,8 @@ export const UserOption = z.object({
   username: z.string(),
   uid: z.string(),
   name: z.string().nullable(),
+  /** The username again (seed 000 §7: the pickers' option value). */
+  value: z.string(),
 });
 
 export const OauthInfo = z.object({
@@ -42,7 +44,7 @@ export const HomePageSetting = z.object({
   is_show_ai: z.number().optional(),
 });
 
-const credentials = { username: str(), password: str(), captcha_id: int(), captcha: str() };
+const credentials = { username: str(), password: str(), captcha_id: id(), captcha: str() };
 
 export const userContract = {
   login: action(credentials, LoginData),

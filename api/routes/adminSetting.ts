@@ -3,7 +3,8 @@
  * generic-access login secret key. Secrets are write-only; rules in models/adminSettings.ts.
  */
 import {
-  SITE_CONFIG_KEYS,
+  SITE_CONFIG_PARAMS,
+  aliasesOf,
   getLoginSecretKey,
   loadConfig,
   loadLdapConfig,
@@ -16,7 +17,13 @@ import {
 import { saveLdapConfig, syncLdapUsers } from '../../models/accounts';
 import { adminActionMissing, aiServiceTest } from '../../models/compat';
 import { requireAdmin } from '../auth';
+import type { Params } from '../params';
 import { defineController } from '../registry';
+
+/** A setting sent under its Quire name or one of the spec's spellings. */
+function aliasedParam(params: Params, name: string): string {
+  return [name, ...aliasesOf(name)].map((n) => params.str(n)).find(Boolean) ?? '';
+}
 
 export const adminSettingController = defineController('adminSetting', {
   async loadConfig(ctx) {
@@ -27,7 +34,8 @@ export const adminSettingController = defineController('adminSetting', {
   async saveConfig(ctx) {
     const { actor } = await requireAdmin(ctx);
     const input: ConfigInput = {};
-    for (const key of SITE_CONFIG_KEYS) if (ctx.params.has(key)) input[key] = ctx.params.value(key);
+    for (const key of SITE_CONFIG_PARAMS)
+      if (ctx.params.has(key)) input[key] = ctx.params.value(key);
     await saveConfig(actor, input);
     return [];
   },
@@ -72,8 +80,8 @@ export const adminSettingController = defineController('adminSetting', {
   async testAiService(ctx) {
     const { actor } = await requireAdmin(ctx);
     return aiServiceTest(actor, {
-      host: ctx.params.str('open_ai_host'),
-      key: ctx.params.str('open_ai_key'),
+      host: aliasedParam(ctx.params, 'open_ai_host'),
+      key: aliasedParam(ctx.params, 'open_ai_key'),
     });
   },
 

@@ -1,19 +1,22 @@
 /**
- * `adminUpdate/checkUpdate` (reference accounts §9.24): the newest version from the configured
- * release feed, for the back office's about screen. Admins only (ShowDoc answered anyone, which
- * let visitors make the server call out). Quire never installs updates itself: ShowDoc's
- * `download` and `updateFiles` answer so (models/compat/adminOff.ts). Rules in models/updates.ts.
+ * `adminUpdate/checkUpdate` (reference accounts §9.24): the running version and the newest one
+ * from the configured release feed, for the back office's about screen. Answered without a login
+ * as ShowDoc does (its back office sends no token with it); only a site admin makes the server
+ * ask the feed afresh. Quire never installs updates itself: ShowDoc's `download` and
+ * `updateFiles` answer so, to admins only (models/compat/adminOff.ts). Rules in
+ * models/platform/updates.ts.
  */
 import { selfUpdateRefused } from '../../models/compat';
 import { checkForUpdate } from '../../models/platform';
-import { requireAdmin } from '../auth';
+import { isSiteAdmin } from '../../models/access';
+import { optionalLogin, requireAdmin } from '../auth';
 import { defineController } from '../registry';
 import { packageVersion } from './common';
 
 export const adminUpdateController = defineController('adminUpdate', {
   async checkUpdate(ctx) {
-    await requireAdmin(ctx);
-    return checkForUpdate(packageVersion());
+    const { actor } = await optionalLogin(ctx);
+    return checkForUpdate(packageVersion(), { fresh: isSiteAdmin(actor) });
   },
 
   async download(ctx) {

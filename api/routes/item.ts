@@ -27,6 +27,16 @@ function itemIdParam(ctx: ActionContext): number {
   return id;
 }
 
+/**
+ * item/info's and item/pwd's page: ShowDoc's reader sends its route's page part, which may be a
+ * custom page id — not a number, so no page id here (0: not given, as ShowDoc's server reads it),
+ * while digits are the page id.
+ */
+function routePageId(ctx: ActionContext, name: string): number {
+  const raw = ctx.params.str(name).trim();
+  return /^\d{1,16}$/.test(raw) ? Number(raw) : 0;
+}
+
 export const itemController = defineController('item', {
   async add(ctx) {
     const { actor } = await requireLogin(ctx);
@@ -78,8 +88,8 @@ export const itemController = defineController('item', {
     const { actor } = await optionalLogin(ctx);
     const raw = ctx.params.str('item_id').trim() || ctx.params.str('item_domain').trim();
     return itemInfo(actor, raw, {
-      pageId: ctx.params.int('page_id'),
-      defaultPageId: ctx.params.int('default_page_id'),
+      pageId: routePageId(ctx, 'page_id'),
+      defaultPageId: routePageId(ctx, 'default_page_id'),
       keyword: ctx.params.str('keyword'),
       itemPassword: itemPassword(ctx),
     });
@@ -88,7 +98,7 @@ export const itemController = defineController('item', {
   async pwd(ctx) {
     return checkVisitPassword({
       idOrDomain: ctx.params.str('item_id').trim(),
-      pageId: ctx.params.int('page_id'),
+      pageId: routePageId(ctx, 'page_id'),
       password: ctx.params.str('password'),
       captchaId: ctx.params.int('captcha_id'),
       captcha: ctx.params.str('captcha'),

@@ -13,12 +13,12 @@ import {
   loginWithPassword,
   registerWithPassword,
   savePushUrl,
-  searchUsers,
   updateDisplayName,
   type LoginResult,
   type PublicUser,
   revokeTokens,
 } from '../../models/accounts';
+import { pickablePeople } from '../../models/members';
 import { getSiteSettings } from '../../models/settings';
 
 /** The login/registration answer (§7): row fields as strings, as ShowDoc emits them. */
@@ -106,11 +106,10 @@ export const userController = defineController('user', userContract, {
     if (actor.uid > 0) await revokeTokens(actor.uid);
   },
 
-  /** Username search for the member pickers: ShowDoc's three fields, nothing more. */
+  /** The member pickers' list: ShowDoc's three fields plus `value` (the username). */
   async allUser(ctx) {
     const { actor } = await requireLogin(ctx);
-    const users = await searchUsers(actor.uid, ctx.input.username);
-    return users.map((u) => ({ username: u.username, uid: String(u.uid), name: u.name }));
+    return pickablePeople(actor, ctx.input.username);
   },
 
   async oauthInfo() {

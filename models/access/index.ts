@@ -9,7 +9,9 @@
  *   manage — may change the item itself and its members (owner, authority 2, or site admin)
  *   owner  — the item's owner
  * A deleted item grants nothing. An archived item is read-only on every path: edit and manage
- * become false (site admins included), visit stays.
+ * become false (site admins included), visit stays. So is every type-3 item (a RunApi project,
+ * spec 002 §6 "Type 3 projects force manage and edit to false") for people: its pages arrive
+ * through the item's API key (open API, `Actor.viaApiKey`), which keeps its rights.
  *
  * Catalog restriction: a member row may list top-level catalogs; such a member sees only pages
  * inside those catalogs (and none at the root), on every path — unlike ShowDoc, which only hid
@@ -43,6 +45,11 @@ export interface Actor {
   username: string;
   /** 1 = site admin. */
   groupid: number;
+  /**
+   * Acting through an item's API key (the open API): how a type-3 (RunApi) item's pages arrive,
+   * so such an item is read-only to people but not to its key.
+   */
+  viaApiKey?: boolean;
 }
 
 export const ANONYMOUS: Actor = { uid: 0, username: '', groupid: 0 };
@@ -57,6 +64,8 @@ export interface ItemAccess {
   owner: boolean;
   siteAdmin: boolean;
   archived: boolean;
+  /** Every write is refused: the item is archived or of type 3 (see above). */
+  readOnly: boolean;
   /**
    * The rights the actor's role gives before the archive rule: for reads that need an editor or a
    * manager (change log, member lists, item detail), which an archived item still allows.
@@ -233,6 +242,14 @@ async function loadManyMemberRows(
   return new Map(uids.map((uid) => [memberKey(itemId, uid), byUid.get(uid)!]));
 }
 
+/** RunApi projects: read-only on every path (spec 002 §6). */
+export const READ_ONLY_ITEM_TYPE = 3;
+
+/** The refusal of a write to a read-only item (archived or type 3). */
+export function readOnlyMessage(access: Pick<ItemAccess, 'archived'>): string {
+  return access.archived ? 'This item is archived and read-only' : 'This item is read-only';
+}
+
 /** The access these member rows give (the visit password aside). */
 function accessFrom(actor: Actor, item: ItemDoc, rows: MemberRows): ItemAccess {
   const siteAdmin = isSiteAdmin(actor);
@@ -254,15 +271,17 @@ function accessFrom(actor: Actor, item: ItemDoc, rows: MemberRows): ItemAccess {
   const edit = manage || memberGroupId === MEMBER_EDIT;
   const visit = manage || isMember || !item.password;
   const archived = item.is_archived === 1;
+  const readOnly = archived || (item.item_type === READ_ONLY_ITEM_TYPE && !actor.viaApiKey);
   if (manage) catalogRestriction = null;
   return {
     item,
     visit,
-    edit: edit && !archived,
-    manage: manage && !archived,
+    edit: edit && !readOnly,
+    manage: manage && !readOnly,
     owner,
     siteAdmin,
     archived,
+    readOnly,
     editor: edit,
     manager: manage,
     memberGroupId,
@@ -285,7 +304,7 @@ export function allows(access: ItemAccess, level: AccessLevel): boolean {
     case 'manage':
       return access.manage;
     case 'owner':
-      return access.owner && !access.archived;
+      return access.owner && !access.readOnly;
   }
 }
 
@@ -307,10 +326,10 @@ export async function requireItem(
   const access = await itemAccess(actor, idOrItem, options);
   if (!access) throw new ApiError(options.missing ?? 10101, 'Item not found');
   if (!allows(access, level)) {
-    const archivedWrite = access.archived && level !== 'visit';
+    const readOnlyWrite = access.readOnly && level !== 'visit';
     throw new ApiError(
       options.denied ?? 10303,
-      archivedWrite ? 'This item is archived and read-only' : options.message,
+      readOnlyWrite ? readOnlyMessage(access) : options.message,
     );
   }
   return access;

@@ -226,7 +226,8 @@ export interface UserSummary {
 }
 
 /**
- * `user/allUser` (the member pickers): the directory must not be listable. A term of at least
+ * The search behind `user/allUser` (models/members/people.ts lists the empty and short queries'
+ * answer from it): the directory must not be listable. A term of at least
  * USER_SEARCH_MIN_PREFIX characters finds usernames starting with it (case-insensitive, literal),
  * oldest first, at most USER_SEARCH_LIMIT; a shorter term finds only the account with exactly that
  * username; an empty term finds nobody. Counted per searching user (throttle `userSearch`).

@@ -1,9 +1,9 @@
 /**
  * Image captchas (reference accounts §2.8), used by login, registration and item/pwd.
  *
- * A captcha is a row with four characters and an expiry. The check is single use: a right answer
- * expires the row at once (even if the password that came with it then turns out wrong), a wrong
- * answer shortens its life by 10 s, so one captcha cannot be guessed at for long. The image is
+ * A captcha is a row with four characters and an expiry. The check is single use: any answer,
+ * right or wrong, expires the row at once (even if the password that came with a right one then
+ * turns out wrong), so one captcha is never guessed at twice. The image is
  * drawn afresh on every request from the stored text (svg-captcha paths, rasterised to PNG by
  * resvg's WebAssembly build: no native code, no fonts needed on the machine).
  */
@@ -18,8 +18,6 @@ import { Captcha } from './schemas/captcha';
 export const CAPTCHA_ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789';
 export const CAPTCHA_LENGTH = 4;
 export const CAPTCHA_TTL_SECONDS = 600;
-/** A wrong answer takes this much off the captcha's remaining life. */
-const FAILURE_PENALTY_SECONDS = 10;
 /** Rows are deleted (TTL index) this long after they were made (well past their 600 s life). */
 const PURGE_AFTER_SECONDS = 3600;
 
@@ -60,32 +58,22 @@ export async function createCaptcha(input: { ip: string }): Promise<number> {
 }
 
 /**
- * True when `answer` matches the live captcha `captchaId` (case-insensitive, trimmed); the captcha
- * is then used up. A wrong answer shortens the captcha's life. Never throws for bad input.
+ * True when `answer` matches the live captcha `captchaId` (case-insensitive, trimmed). Any attempt
+ * uses the captcha up, right or wrong: a wrong guess must not leave the same image open for a
+ * second try. The row is claimed atomically, so of concurrent attempts only one is even compared.
+ * Never throws for bad input.
  */
 export async function checkCaptcha(captchaId: number, answer: string): Promise<boolean> {
   const text = typeof answer === 'string' ? answer.trim() : '';
-  if (!Number.isSafeInteger(captchaId) || captchaId <= 0 || text === '' || text.length > 32)
-    return false;
+  if (!Number.isSafeInteger(captchaId) || captchaId <= 0) return false;
   const now = nowSeconds();
-  const row = await Captcha.findOne(
+  const row = await Captcha.findOneAndUpdate(
     { captcha_id: captchaId, expire_time: { $gt: now } },
-    { captcha: 1, expire_time: 1 },
+    { $set: { expire_time: 0 } },
+    { projection: { captcha: 1 } },
   ).lean();
-  if (!row) return false;
-  if (row.captcha.toUpperCase() === text.toUpperCase()) {
-    // Only one of several concurrent right answers may win the row.
-    const used = await Captcha.updateOne(
-      { captcha_id: captchaId, expire_time: { $gt: now } },
-      { $set: { expire_time: 0 } },
-    );
-    return used.modifiedCount === 1;
-  }
-  await Captcha.updateOne(
-    { captcha_id: captchaId, expire_time: { $gt: 0 } },
-    { $inc: { expire_time: -FAILURE_PENALTY_SECONDS } },
-  );
-  return false;
+  if (!row || text === '' || text.length > 32) return false;
+  return row.captcha.toUpperCase() === text.toUpperCase();
 }
 
 type RenderSvg = (text: string, options: Record<string, unknown>) => string;

@@ -4,7 +4,7 @@
  * API resolves a key pair with `itemIdForApiKey`.
  */
 import { randomBytes, randomInt, timingSafeEqual } from 'node:crypto';
-import { requireAction, type Actor } from '../access';
+import { readOnlyMessage, requireAction, type Actor } from '../access';
 import { errors, nextId, nowSeconds } from '../platform';
 import { Item } from './schemas/item';
 import { ItemToken, type ItemTokenDoc } from './schemas/itemToken';
@@ -59,9 +59,10 @@ async function ensureToken(itemId: number): Promise<ItemTokenDoc> {
 /** The item's key pair (item manager role). Archived items show an existing pair but get no new one. */
 export async function getItemKey(actor: Actor, itemId: number): Promise<ItemTokenRow> {
   const access = await requireAction(actor, 'item.readSettings', itemId);
+  // A type-3 item gets its key: it is how its pages arrive (models/access).
   if (access.archived) {
     const existing = await ItemToken.findOne({ item_id: itemId }, { _id: 0 }).lean<ItemTokenDoc>();
-    if (!existing) throw errors.noEditPermission('This item is archived and read-only');
+    if (!existing) throw errors.noEditPermission(readOnlyMessage(access));
     return toRow(existing);
   }
   return toRow(await ensureToken(itemId));

@@ -25,3 +25,4 @@ export {
   saveTeam,
   transferTeam,
 } from './teams';
+export { coworkerUids, pickablePeople, type PersonOption } from './people';

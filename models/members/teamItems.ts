@@ -4,7 +4,7 @@
  * every item; unbinding and per-member authority need team manage. Item-level settings of an
  * archived item (bindings, authorities) are refused like every other write to it.
  */
-import { requireAction, itemAccess, type Actor } from '../access';
+import { requireAction, itemAccess, readOnlyMessage, type Actor } from '../access';
 import { logChange, itemRow, type ItemRow } from '../items';
 import { errors, events, formatUnix, nextId, nowSeconds } from '../platform';
 import { catalogLabels, checkMemberGroup, validTopCatalogs } from './members';
@@ -218,7 +218,7 @@ export async function updateTeamItemMember(
   await requireTeamManage(actor, row.team_id);
   const access = await itemAccess(actor, row.item_id);
   if (!access) throw errors.failed('Item not found');
-  if (access.archived) throw errors.noEditPermission('This item is archived and read-only');
+  if (access.readOnly) throw errors.noEditPermission(readOnlyMessage(access));
   const set: Partial<TeamItemMemberDoc> = {};
   const group =
     change.member_group_id !== undefined

@@ -18,6 +18,7 @@ import {
   catalogParents,
   catalogVisible,
   itemAccess,
+  readOnlyMessage,
   type AccessLevel,
   type Actor,
   type ItemAccess,
@@ -172,10 +173,10 @@ export async function requirePage(
     throw pageMissing();
   }
   if (!allows(access, options.level)) {
-    const archivedWrite = access.archived && options.level !== 'visit';
+    const readOnlyWrite = access.readOnly && options.level !== 'visit';
     throw new ApiError(
       options.denied ?? 10101,
-      archivedWrite ? 'This item is archived and read-only' : options.deniedMessage,
+      readOnlyWrite ? readOnlyMessage(access) : options.deniedMessage,
     );
   }
   if (!(await pageVisible(actor, access, page))) throw pageMissing();

@@ -16,7 +16,17 @@ import { randomBytes } from 'node:crypto';
 import { requireSiteAdmin, type Actor } from '../access';
 import { Item } from '../items/schemas';
 import { type ApiError, errors } from '../platform';
-import { decodeJsonOption, getAllSettings, getSetting, setSettings } from './settings';
+import {
+  SETTING_ALIASES,
+  type SettingAlias,
+  aliasesOf,
+  decodeJsonOption,
+  getAllSettings,
+  getSetting,
+  readAliased,
+  setSettings,
+  userDirectoryOpen,
+} from './settings';
 
 const MAX_TEXT = 2000;
 const MAX_HISTORY = 1000;
@@ -29,6 +39,7 @@ const SWITCHES = [
   'force_login',
   'enable_public_square',
   'strong_password_enabled',
+  'user_directory_open',
 ] as const;
 const TEXTS = [
   'beian',
@@ -66,7 +77,12 @@ export const SITE_CONFIG_KEYS = [
   'session_expire_days',
   'page_quota',
 ] as const;
-export type ConfigInput = Partial<Record<(typeof SITE_CONFIG_KEYS)[number], unknown>>;
+/** What the route reads: every key plus the spec's spellings of some (SETTING_ALIASES). */
+export const SITE_CONFIG_PARAMS = [
+  ...SITE_CONFIG_KEYS,
+  ...(Object.keys(SETTING_ALIASES) as SettingAlias[]),
+] as const;
+export type ConfigInput = Partial<Record<(typeof SITE_CONFIG_PARAMS)[number], unknown>>;
 
 const DEFAULTS: Record<string, string> = {
   register_open: '1',
@@ -164,9 +180,12 @@ function mergeForm(
 export async function loadConfig(actor: Actor): Promise<Record<string, unknown>> {
   requireSiteAdmin(actor);
   const stored = await getAllSettings();
+  const values = new Map(Object.entries(stored));
   const out: Record<string, unknown> = {};
   for (const key of [...SWITCHES, ...TEXTS, 'home_page', 'home_item', 'site_url'])
-    out[key] = stored[key] ?? DEFAULTS[key] ?? (SWITCHES.includes(key as never) ? '0' : '');
+    out[key] =
+      readAliased(values, key) ?? DEFAULTS[key] ?? (SWITCHES.includes(key as never) ? '0' : '');
+  out.user_directory_open = userDirectoryOpen(values) ? '1' : '0';
   for (const key of [
     'history_version_count',
     'ai_max_message_length',
@@ -175,13 +194,16 @@ export async function loadConfig(actor: Actor): Promise<Record<string, unknown>>
     'page_quota',
   ])
     out[key] = Number(stored[key] ?? DEFAULTS[key]);
-  // ShowDoc's older servers stored the AI key as open_api_key/open_api_host.
   const secrets = {
-    open_ai_key: stored.open_ai_key || stored.open_api_key || '',
+    open_ai_key: readAliased(values, 'open_ai_key') ?? '',
     ai_service_token: stored.ai_service_token ?? '',
   };
-  if (!stored.open_ai_host && stored.open_api_host) out.open_ai_host = stored.open_api_host;
   Object.assign(out, secretFlags(secrets, SECRETS));
+  // Every setting under each of its spellings too, masked alike.
+  for (const [alias, name] of Object.entries(SETTING_ALIASES)) {
+    out[alias] = out[name];
+    if (`${name}_set` in out) out[`${alias}_set`] = out[`${name}_set`];
+  }
   const oss = decodeJsonOption(stored.oss_setting);
   out.oss_setting = maskForm(oss, OSS_SECRETS) ?? { oss_type: 's3_storage', protocol: 'https' };
   return out;
@@ -192,7 +214,14 @@ export async function saveConfig(actor: Actor, input: ConfigInput): Promise<void
   requireSiteAdmin(actor);
   const stored = await getAllSettings();
   const out: Record<string, string> = {};
-  const has = (key: keyof ConfigInput) => input[key] !== undefined && input[key] !== null;
+  input = { ...input };
+  const sent = (value: unknown) => value !== undefined && value !== null;
+  for (const [alias, name] of Object.entries(SETTING_ALIASES) as [SettingAlias, string][]) {
+    if (!sent(input[name as keyof ConfigInput]) && sent(input[alias]))
+      input[name as keyof ConfigInput] = input[alias];
+    delete input[alias];
+  }
+  const has = (key: keyof ConfigInput) => sent(input[key]);
   for (const key of SWITCHES) if (has(key)) out[key] = switchValue(key, input[key]);
   for (const key of TEXTS) if (has(key)) out[key] = textValue(key, input[key]);
   for (const key of SECRETS) {
@@ -262,6 +291,9 @@ export async function saveConfig(actor: Actor, input: ConfigInput): Promise<void
     const oss = decodeJsonOption(out.oss_setting ?? stored.oss_setting);
     if (!oss?.bucket) throw bad('oss_setting', 'cloud storage needs at least a bucket');
   }
+  // A value stored under a spec spelling (a ShowDoc database) must not outlive a new save.
+  for (const name of Object.keys(out))
+    for (const alias of aliasesOf(name)) if (stored[alias]) out[alias] = '';
   await setSettings(out);
 }
 

@@ -1,6 +1,8 @@
 /** Settings: site-wide options. */
 export {
   type AiService,
+  SETTING_ALIASES,
+  aliasesOf,
   decodeJsonOption,
   getAiService,
   getSetting,
@@ -9,6 +11,7 @@ export {
 } from './settings';
 export {
   SITE_CONFIG_KEYS,
+  SITE_CONFIG_PARAMS,
   type ConfigInput,
   getLoginSecretKey,
   loadConfig,

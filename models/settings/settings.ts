@@ -53,6 +53,11 @@ export interface SiteSettings {
   memberQuota: number | null;
   /** Pages one item may hold (`page_quota`, back office); null = no limit (the default). */
   pageQuota: number | null;
+  /**
+   * Every logged-in user may find every user in the member pickers (ShowDoc's behaviour). Off, a
+   * picker lists the people one already works with. Default: on when registration is closed.
+   */
+  userDirectoryOpen: boolean;
   /** Largest accepted upload in bytes (Quire option `upload_max_mb`). */
   uploadMaxBytes: number;
   /** "0" disables the sample items ShowDoc imports for new accounts. */
@@ -61,6 +66,39 @@ export interface SiteSettings {
   ossOpen: boolean;
   /** The decoded `oss_setting` form (kept while switched off: older cloud files stay readable). */
   ossSetting: Record<string, unknown> | null;
+}
+
+/**
+ * THE mapping between Quire's setting names and the spec's (ShowDoc's) spellings of the same
+ * setting (seed 002 §3 names the AI settings `open_api_key` / `open_api_host`). Every reader and
+ * writer goes through it: a value is stored under Quire's name, either spelling is accepted on
+ * save, and the back office answers both.
+ */
+export const SETTING_ALIASES = {
+  open_api_key: 'open_ai_key',
+  open_api_host: 'open_ai_host',
+} as const;
+export type SettingAlias = keyof typeof SETTING_ALIASES;
+
+/** The spec's spellings of a Quire setting name (none for most). */
+export function aliasesOf(name: string): SettingAlias[] {
+  return (Object.keys(SETTING_ALIASES) as SettingAlias[]).filter(
+    (alias) => SETTING_ALIASES[alias] === name,
+  );
+}
+
+/**
+ * A setting's stored value under its Quire name, else under one of its spec spellings (ShowDoc
+ * databases moved over hold only those).
+ */
+export function readAliased(values: ReadonlyMap<string, string>, name: string): string | undefined {
+  const own = values.get(name);
+  if (own) return own;
+  for (const alias of aliasesOf(name)) {
+    const value = values.get(alias);
+    if (value) return value;
+  }
+  return own;
 }
 
 interface CacheEntry {
@@ -204,6 +242,16 @@ export function decodeJsonOption(value: string | undefined | null): Record<strin
   }
 }
 
+/**
+ * `user_directory_open`: stored 1/0, else on exactly when registration is closed — a closed
+ * team's site made its accounts itself, an open one holds strangers.
+ */
+export function userDirectoryOpen(values: ReadonlyMap<string, string>): boolean {
+  const stored = values.get('user_directory_open');
+  if (stored === '1' || stored === '0') return stored === '1';
+  return values.get('register_open') === '0';
+}
+
 /** Every setting, typed, with its effective default. */
 export async function getSiteSettings(): Promise<SiteSettings> {
   const values = await loadAll();
@@ -226,7 +274,7 @@ export async function getSiteSettings(): Promise<SiteSettings> {
     enablePublicSquare: flagOf(get('enable_public_square')),
     tokenTtlDays: boundedInt(get('token_ttl_days'), DEFAULT_TOKEN_TTL_DAYS, MAX_TOKEN_TTL_DAYS),
     siteUrl: get('site_url') ?? '',
-    aiEnabled: Boolean(get('open_ai_key') || get('open_api_key')),
+    aiEnabled: Boolean(readAliased(values, 'open_ai_key')),
     aiMaxMessageLength: boundedInt(
       get('ai_max_message_length'),
       DEFAULT_AI_MAX_MESSAGE_LENGTH,
@@ -237,6 +285,7 @@ export async function getSiteSettings(): Promise<SiteSettings> {
     oauth2Form: decodeJsonOption(get('oauth2_form')),
     memberQuota: quota > 0 ? quota : null,
     pageQuota: pageQuota > 0 ? pageQuota : null,
+    userDirectoryOpen: userDirectoryOpen(values),
     uploadMaxBytes: boundedInt(get('upload_max_mb'), DEFAULT_UPLOAD_MAX_MB, 10_240) * 1024 * 1024,
     createSample: get('create_sample') !== '0',
     ossOpen: flagOf(get('oss_open')),
@@ -260,16 +309,16 @@ const DEFAULT_AI_HOST = 'https://api.openai.com';
 const DEFAULT_AI_MODEL = 'gpt-4o';
 
 /**
- * The AI service, or null when no key is stored. Quire's names (`open_ai_key`, `open_ai_host`)
- * win over ShowDoc's older ones (`open_api_key`, `open_api_host`); a host without a scheme gets
+ * The AI service, or null when no key is stored (under either spelling: SETTING_ALIASES); a
+ * host without a scheme gets
  * https, as ShowDoc's AiController does.
  */
 export async function getAiService(): Promise<AiService | null> {
   const values = await loadAll();
-  const get = (name: string) => values.get(name)?.trim() ?? '';
-  const key = get('open_ai_key') || get('open_api_key');
+  const get = (name: string) => readAliased(values, name)?.trim() ?? '';
+  const key = get('open_ai_key');
   if (!key) return null;
-  let host = get('open_ai_host') || get('open_api_host') || DEFAULT_AI_HOST;
+  let host = get('open_ai_host') || DEFAULT_AI_HOST;
   if (!/^https?:\/\//i.test(host)) host = `https://${host}`;
   return {
     host: host.replace(/\/+$/, ''),

@@ -7,7 +7,7 @@
  * first and could stop half-way); an item's templates are listed to its editors. Content is stored
  * and returned exactly as written.
  */
-import { requireAction, allows, itemAccess, type Actor } from '../access';
+import { requireAction, allows, itemAccess, readOnlyMessage, type Actor } from '../access';
 import { errors, formatNow, nextId, nowSeconds } from '../platform';
 import { Template, type TemplateDoc } from './schemas/template';
 import { TemplateItem, type TemplateItemDoc } from './schemas/templateItem';
@@ -135,8 +135,8 @@ export async function shareTemplate(
     const access = await itemAccess(actor, itemId);
     if (!access || !allows(access, 'edit'))
       throw errors.noPermission(
-        access?.archived && access.editor
-          ? `Item ${itemId} is archived and read-only`
+        access?.readOnly && access.editor
+          ? `Item ${itemId}: ${readOnlyMessage(access)}`
           : `No permission for item ${itemId}`,
       );
   }

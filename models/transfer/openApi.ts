@@ -38,7 +38,10 @@ export async function authenticateApiKey(apiKey: string, apiToken: string): Prom
     : null;
   if (!owner) throw errors.badApiKey('api_key or api_token does not match');
   // The owner's rights, never a site admin's: a key must not reach beyond its own item.
-  return { itemId, actor: { uid: owner.uid, username: owner.username, groupid: 0 } };
+  return {
+    itemId,
+    actor: { uid: owner.uid, username: owner.username, groupid: 0, viaApiKey: true },
+  };
 }
 
 /**

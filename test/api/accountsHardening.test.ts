@@ -50,8 +50,8 @@ async function register(username: string, password: string, headers = newClient(
   );
 }
 
-describe('user/allUser cannot list the directory', () => {
-  test('empty and short terms find nothing but an exact username; 3+ characters a prefix; 10 at most', async () => {
+describe('user/allUser cannot list the directory to a stranger', () => {
+  test('with nobody to work with, empty and short terms find nothing but an exact username; 3+ characters a prefix; 10 at most', async () => {
     const me = await makeUser({ username: 'picker_me' });
     await makeUser({ username: 'bo', name: 'Bo' });
     const rows = [];
@@ -72,11 +72,13 @@ describe('user/allUser cannot list the directory', () => {
     expect(await api.ok('user/allUser', { username: 'z' })).toEqual([]);
     expect(await api.ok('user/allUser', { username: 'ze' })).toEqual([]);
     expect(await api.ok('user/allUser', { username: 'BO' })).toEqual([
-      { username: 'bo', uid: expect.any(String), name: 'Bo' },
+      { username: 'bo', uid: expect.any(String), name: 'Bo', value: 'bo' },
     ]);
     const prefix = await api.ok<{ username: string }[]>('user/allUser', { username: 'zet' });
     expect(prefix).toHaveLength(10);
-    expect(prefix.every((u) => Object.keys(u).sort().join() === 'name,uid,username')).toBe(true);
+    expect(prefix.every((u) => Object.keys(u).sort().join() === 'name,uid,username,value')).toBe(
+      true,
+    );
     // A substring that is not a prefix finds nothing.
     expect(await api.ok('user/allUser', { username: 'eta_' })).toEqual([]);
   });

@@ -1,7 +1,8 @@
 /**
  * adminUpdate/checkUpdate over real HTTP against a real local release feed: the newest version is
- * reported with its link; when the feed cannot be reached the answer is one plain sentence; only
- * admins may make the server call out.
+ * reported with its link; when the feed cannot be reached an admin gets one plain sentence;
+ * visitors and users are answered without a login as ShowDoc does (issue 32 #2), from the last
+ * feed answer, and cannot make the server call out again at will.
  */
 import { afterAll, beforeAll, expect, test } from '@jest/globals';
 import http from 'node:http';
@@ -53,13 +54,29 @@ test('a GitHub-style release is read from tag_name and html_url; a javascript: l
   expect(info).toMatchObject({ new_version: 'v0.0.1', url: '' });
 });
 
-test('ordinary users and visitors are refused without the feed being asked', async () => {
+test('visitors and users are answered without a login; they ask the feed at most once an hour', async () => {
+  feedBody = JSON.stringify({ version: '98.0.0', url: 'https://example.com/98' });
+  const { version } = await server.api.ok<{ version: string }>('common/version');
   const before = feedHits;
-  expect(
-    (await server.api.withToken(user.user_token).fail('adminUpdate/checkUpdate')).error_code,
-  ).toBe(10103);
-  expect((await server.api.fail('adminUpdate/checkUpdate')).error_code).toBe(10102);
-  expect(feedHits).toBe(before);
+  await server.api.withToken(admin.user_token).ok('adminUpdate/checkUpdate');
+  expect(feedHits).toBe(before + 1);
+  feedBody = JSON.stringify({ version: '99.9.9' });
+  // ShowDoc's back office sends it as a GET without a token.
+  const anonymous = await server.api.call('adminUpdate/checkUpdate', {}, { method: 'GET' });
+  expect(anonymous.body).toEqual({
+    error_code: 0,
+    data: { version, new_version: 'v98.0.0', url: 'https://example.com/98' },
+  });
+  for (const api of [server.api, server.api.withToken(user.user_token)])
+    expect(await api.ok('adminUpdate/checkUpdate')).toEqual({
+      version,
+      new_version: 'v98.0.0',
+      url: 'https://example.com/98',
+    });
+  expect(feedHits).toBe(before + 1);
+  // Nothing else of the update screen opens up.
+  for (const action of ['adminUpdate/download', 'adminUpdate/updateFiles'])
+    expect((await server.api.fail(action)).error_code).toBe(10102);
 });
 
 test('a feed answering garbage, then no feed at all: one sentence, code 10101', async () => {

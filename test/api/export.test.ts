@@ -10,7 +10,6 @@ import SwaggerParser from '@apidevtools/swagger-parser';
 import { strFromU8, unzipSync } from 'fflate';
 import { download as downloadApi, makeExportedItem } from '../helpers/exportFixture';
 import { makeItem } from '../helpers/factories';
-import { makePage } from '../helpers/pages';
 import { serverSuite } from '../helpers/apiSuite';
 import { makeUser, type TestUser } from '../helpers/users';
 
@@ -222,7 +221,17 @@ describe('export/openapi (beyond ShowDoc)', () => {
       body: new URLSearchParams({ ...key, content: comments }).toString(),
     });
     expect(await sync.text()).toContain('成功');
-    await makePage(owner, apiItem, { title: 'Plain notes', content: '# not an API page' });
+    // A type-3 item is read-only to people: its pages arrive through its key (issue 32 #4).
+    const notes = await fetch(new URL('/server/api/open/updatePage', suite.server.url), {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({
+        ...key,
+        page_title: 'Plain notes',
+        page_content: '# not an API page',
+      }).toString(),
+    });
+    expect((await notes.json()).error_code).toBe(0);
 
     const { response, bytes } = await download('export/openapi', {
       item_id: apiItem,

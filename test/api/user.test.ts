@@ -196,6 +196,26 @@ describe('user/login', () => {
     expect(again.body.error_code).toBe(10206);
   });
 
+  test('a wrong guess burns the captcha: the right text afterwards is refused (issue 32 #11)', async () => {
+    const gil = await user();
+    const c = await captcha();
+    const wrong = c.captcha === 'AAAA' ? 'BBBB' : 'AAAA';
+    const guess = await server.api.call('user/login', {
+      username: gil.username,
+      password: gil.password,
+      captcha_id: c.captcha_id,
+      captcha: wrong,
+    });
+    expect(guess.body.error_code).toBe(10206);
+    const right = await server.api.call('user/login', {
+      username: gil.username,
+      password: gil.password,
+      ...c,
+    });
+    expect(right.body.error_code).toBe(10206);
+    expect(await liveTokens(gil.uid)).toBe(1);
+  });
+
   test('an expired captcha → 10206', async () => {
     const fay = await user();
     const c = await captcha();

@@ -95,6 +95,8 @@ export interface OssSetting {
 
 export interface SiteConfig {
   register_open: string;
+  /** '1': every logged-in user finds every user in the member pickers (ShowDoc's behaviour). */
+  user_directory_open: string;
   home_page: string;
   home_item: string;
   beian: string;

@@ -1,5 +1,5 @@
 /**
- * Back office — web settings (spec 002 §3): registration, home page (with the chooser of the
+ * Back office — web settings (spec 002 §3): registration, who the member pickers list, home page (with the chooser of the
  * first 100 projects), filing number and AI assistant (Chinese only), history versions kept,
  * watermark, site URL, cloud storage. Secrets are never shown: a blank field keeps the stored one.
  */
@@ -21,6 +21,7 @@ const HOME_ITEM_CHOICES = 100;
 
 interface Values {
   register_open: boolean;
+  user_directory_open: boolean;
   home_page: string;
   home_item?: string;
   beian: string;
@@ -59,6 +60,7 @@ export function AdminSettings({ chinese }: { chinese: boolean }) {
       await saveSiteConfig(
         {
           register_open: values.register_open ? 1 : 0,
+          user_directory_open: values.user_directory_open ? 1 : 0,
           home_page: values.home_page,
           home_item: values.home_page === '3' ? (values.home_item ?? '') : '',
           history_version_count: values.history_version_count,
@@ -96,6 +98,7 @@ export function AdminSettings({ chinese }: { chinese: boolean }) {
       onFinish={submit}
       initialValues={{
         register_open: config.register_open !== '0',
+        user_directory_open: config.user_directory_open === '1',
         home_page: ['2', '3'].includes(config.home_page) ? config.home_page : '1',
         home_item: config.home_item || undefined,
         beian: config.beian,
@@ -116,6 +119,14 @@ export function AdminSettings({ chinese }: { chinese: boolean }) {
         valuePropName="checked"
       >
         <Switch />
+      </Form.Item>
+      <Form.Item
+        name="user_directory_open"
+        label={t('admin.userDirectoryOpen')}
+        extra={t('admin.userDirectoryOpenHint')}
+        valuePropName="checked"
+      >
+        <Switch data-testid="admin-user-directory-open" />
       </Form.Item>
       <Form.Item name="home_page" label={t('admin.settings.homePage')}>
         <Radio.Group>

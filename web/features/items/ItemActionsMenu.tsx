@@ -1,6 +1,7 @@
 /**
  * The item card's "…" menu (spec 000 §2, §6): everyone may open, share and star; item managers
- * also update, manage members, open API, recycle bin, attorn, copy, archive and delete.
+ * also update, manage members, open API, recycle bin, attorn, copy, archive and delete (of a
+ * read-only type-3 item: settings, open API, copy and delete).
  */
 import {
   ApiOutlined,
@@ -54,8 +55,11 @@ export function ItemActionsMenu({
       label: starred ? t('items.actions.unstar') : t('items.actions.star'),
     },
   ];
-  if (item.manage)
-    entries.push(
+  // A type-3 (RunApi) item is read-only for everyone (models/access): its manager keeps only
+  // what still works — settings (to read), open API, copy and delete.
+  const readOnly = String(item.item_type) === '3';
+  if (item.manage) {
+    const managerEntries: NonNullable<MenuProps['items']> = [
       { type: 'divider' },
       { key: 'update', icon: <EditOutlined />, label: t('items.actions.update') },
       { key: 'settings', icon: <SettingOutlined />, label: t('itemSetting.open') },
@@ -67,7 +71,14 @@ export function ItemActionsMenu({
       { key: 'copy', icon: <CopyOutlined />, label: t('items.actions.copy') },
       { key: 'archive', icon: <InboxOutlined />, label: t('items.actions.archive') },
       { key: 'delete', icon: <DeleteOutlined />, label: t('items.actions.delete'), danger: true },
+    ];
+    const kept = new Set(['settings', 'openApi', 'copy', 'delete']);
+    entries.push(
+      ...managerEntries.filter(
+        (entry) => !readOnly || entry?.type === 'divider' || kept.has(String(entry?.key)),
+      ),
     );
+  }
   return (
     <Dropdown
       trigger={['click']}

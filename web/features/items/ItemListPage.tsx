@@ -48,7 +48,11 @@ function rememberedGroup(): number {
   }
 }
 
-export default function ItemListPage() {
+/**
+ * `creating`: the `/item/add` route (spec 002 §2) — the list with the create dialog open; closing
+ * the dialog goes back to `/item/index`.
+ */
+export default function ItemListPage({ creating = false }: { creating?: boolean }) {
   const { t } = useTranslation();
   const { modal, message } = App.useApp();
   const navigate = useNavigate();
@@ -59,8 +63,14 @@ export default function ItemListPage() {
   const [items, setItems] = useState<ItemListEntry[] | null>(null);
   const [allItems, setAllItems] = useState<ItemListEntry[]>([]);
   const [keyword, setKeyword] = useState('');
-  const [dialog, setDialog] = useState<Dialog | null>(null);
-  const close = useCallback(() => setDialog(null), []);
+  const [dialog, setDialog] = useState<Dialog | null>(creating ? { kind: 'create' } : null);
+  useEffect(() => {
+    if (creating) setDialog({ kind: 'create' });
+  }, [creating]);
+  const close = useCallback(() => {
+    setDialog(null);
+    if (creating) void navigate('/item/index', { replace: true });
+  }, [creating, navigate]);
 
   const loadGroups = useCallback(async () => {
     let list: ItemGroup[] = [];

@@ -84,6 +84,28 @@ export function NotifyDialog({ page, onClose }: { page: EditorPageContext; onClo
     >
       <div data-testid="notify-dialog">
         <Typography.Paragraph type="secondary">{t('editAssets.notify.help')}</Typography.Paragraph>
+        {/* Only the item's people can be chosen: the places to add someone, in a new tab so this
+            dialog and the editor stay as they are (seed 001 §2). */}
+        <Typography.Paragraph type="secondary" data-testid="notify-people-links">
+          {t('notices.notifyPeopleHint')}{' '}
+          <Typography.Link
+            href={`/item/setting/${page.itemId}?tab=members`}
+            target="_blank"
+            rel="noopener"
+            data-testid="notify-item-members"
+          >
+            {t('notices.notifyItemMembers')}
+          </Typography.Link>
+          {' · '}
+          <Typography.Link
+            href="/team/index"
+            target="_blank"
+            rel="noopener"
+            data-testid="notify-teams"
+          >
+            {t('notices.notifyTeams')}
+          </Typography.Link>
+        </Typography.Paragraph>
         <Space.Compact style={{ width: '100%', marginBottom: 16 }}>
           <Select<number[]>
             mode="multiple"

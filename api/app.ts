@@ -19,7 +19,7 @@ import { webApp } from './web';
 
 export interface AppOptions {
   config: Pick<Config, 'bodyLimitBytes' | 'trustProxy'> &
-    Partial<Pick<Config, 'httpRelayAllowHosts'>>;
+    Partial<Pick<Config, 'allowPrivateHosts'>>;
   logger: Logger;
   state: AppState;
   /** Folder of the built web app (index.html + assets/). */
@@ -49,7 +49,7 @@ export function createApp(options: AppOptions): Express {
       state,
       logger,
       bodyLimitBytes: config.bodyLimitBytes,
-      actionConfig: { httpRelayAllowHosts: config.httpRelayAllowHosts ?? [] },
+      actionConfig: { allowPrivateHosts: config.allowPrivateHosts ?? [] },
     }),
   );
   app.use(webApp(options.webDistDir));

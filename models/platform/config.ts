@@ -51,6 +51,18 @@ function isRelayAllowEntry(entry: string): boolean {
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
+/** A comma list of host names, addresses and CIDR ranges (ALLOW_PRIVATE_HOSTS and its alias). */
+function allowList() {
+  return z
+    .string()
+    .default('')
+    .refine(
+      (v) => commaList(v).every(isRelayAllowEntry),
+      'must be a comma list of host names, IP addresses or CIDR ranges',
+    )
+    .transform(commaList);
+}
+
 const schema = z.object({
   // TCP port the single process serves everything on (API, realtime, web app). 0 = any free port.
   PORT: z
@@ -134,17 +146,14 @@ const schema = z.object({
     .string()
     .default('')
     .refine((v) => v === '' || /^https?:\/\//.test(v), 'must start with http:// or https://'),
-  // Addresses the HTTP test tool's server relay may reach although they are private (loopback,
-  // private networks, link-local, cloud metadata …): a comma list of host names, addresses and
-  // CIDR ranges, e.g. `intranet.example.com, 10.1.0.0/16`. Empty = public addresses only.
-  HTTP_RELAY_ALLOW_HOSTS: z
-    .string()
-    .default('')
-    .refine(
-      (v) => commaList(v).every(isRelayAllowEntry),
-      'must be a comma list of host names, IP addresses or CIDR ranges',
-    )
-    .transform(commaList),
+  // Addresses the server's own connections (HTTP test relay, AI service, LDAP, OAuth2, S3, release
+  // feed) may reach although they are private (loopback, private networks, link-local, cloud
+  // metadata …): a comma list of host names, addresses and CIDR ranges, e.g.
+  // `localhost, ldap.intranet, 10.1.0.0/16`. Empty = public addresses only.
+  ALLOW_PRIVATE_HOSTS: allowList(),
+  // The older name of ALLOW_PRIVATE_HOSTS (it once opened the HTTP test relay alone); both are
+  // read and their entries joined.
+  HTTP_RELAY_ALLOW_HOSTS: allowList(),
 });
 
 /** The keys Quire reads; `.env.example` lists exactly these. */
@@ -169,8 +178,8 @@ export interface Config {
   appTimezone: string;
   trustProxy: boolean | number | string;
   updateFeedUrl: string;
-  /** HTTP_RELAY_ALLOW_HOSTS, lower case. */
-  httpRelayAllowHosts: string[];
+  /** ALLOW_PRIVATE_HOSTS and HTTP_RELAY_ALLOW_HOSTS joined, lower case. */
+  allowPrivateHosts: string[];
 }
 
 export class ConfigError extends Error {
@@ -227,6 +236,6 @@ export function loadConfig(
     appTimezone: c.APP_TIMEZONE,
     trustProxy: c.TRUST_PROXY,
     updateFeedUrl: c.UPDATE_FEED_URL,
-    httpRelayAllowHosts: c.HTTP_RELAY_ALLOW_HOSTS,
+    allowPrivateHosts: [...new Set([...c.ALLOW_PRIVATE_HOSTS, ...c.HTTP_RELAY_ALLOW_HOSTS])],
   };
 }

@@ -67,3 +67,16 @@ export {
 } from './throttle';
 export { currentClient, runForClient } from './requestClient';
 export { checkForUpdate, configureUpdateFeed, type UpdateInfo } from './updates';
+export {
+  type AddressPolicy,
+  addressPolicy,
+  type CheckedAddress,
+  checkAddress,
+  checkedLookup,
+  checkLiteralHost,
+  configureAddressPolicy,
+  isAddressRefusal,
+  pinnedLookup,
+  policyFetch,
+  resolveChecked,
+} from './addressPolicy';

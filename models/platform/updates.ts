@@ -8,6 +8,7 @@
  * `.../<package>/latest` document), `new_version`, or `tag_name` (a GitHub "latest release"), and
  * optionally a page to read about it as `url` or `html_url`.
  */
+import { isAddressRefusal, policyFetch } from './addressPolicy';
 import { perContext } from './context';
 import { errors } from './errors';
 
@@ -39,7 +40,7 @@ export async function checkForUpdate(currentVersion: string): Promise<UpdateInfo
   if (!feedUrl) throw errors.failed('No release feed is configured (UPDATE_FEED_URL)');
   let body: Record<string, unknown>;
   try {
-    const response = await fetch(feedUrl, {
+    const response = await policyFetch(feedUrl, {
       headers: { accept: 'application/json' },
       signal: AbortSignal.timeout(FEED_TIMEOUT_MS),
       redirect: 'follow',
@@ -48,7 +49,9 @@ export async function checkForUpdate(currentVersion: string): Promise<UpdateInfo
     const raw = await response.text();
     if (raw.length > MAX_FEED_BYTES) throw new Error('feed too large');
     body = JSON.parse(raw) as Record<string, unknown>;
-  } catch {
+  } catch (error) {
+    // UPDATE_FEED_URL is the operator's own setting: the refusal may name the address.
+    if (isAddressRefusal(error)) throw error;
     throw errors.failed('The release feed cannot be reached; nothing was changed');
   }
   const newest = text(body.version) || text(body.new_version) || text(body.tag_name);

@@ -68,6 +68,12 @@ export {
 export { currentClient, runForClient } from './requestClient';
 export { checkForUpdate, configureUpdateFeed, type UpdateInfo } from './updates';
 export {
+  assertDepth,
+  assertYamlTextDepth,
+  MAX_INPUT_DEPTH,
+  tooDeep,
+} from './inputDepth';
+export {
   type AddressPolicy,
   addressPolicy,
   type CheckedAddress,

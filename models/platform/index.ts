@@ -67,7 +67,13 @@ export {
 } from './throttle';
 export { currentClient, runForClient } from './requestClient';
 export { checkForUpdate, configureUpdateFeed, type UpdateInfo } from './updates';
-export { assertDepth, assertYamlTextDepth, MAX_INPUT_DEPTH, tooDeep } from './inputDepth';
+export {
+  assertDepth,
+  assertYamlTextDepth,
+  isWithinDepth,
+  MAX_INPUT_DEPTH,
+  tooDeep,
+} from './inputDepth';
 export {
   type AddressPolicy,
   addressPolicy,

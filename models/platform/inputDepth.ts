@@ -19,25 +19,31 @@ export function tooDeep(what: string, limit = MAX_INPUT_DEPTH, options?: { httpS
 }
 
 /**
- * Throws `tooDeep(what)` when `value` (parsed JSON or YAML) has objects or arrays nested more
- * than `limit` levels; stops at the first level past it. Shared objects (YAML aliases) are
- * measured where they occur, once per path, which the depth bound keeps finite.
+ * Whether `value` (parsed JSON or YAML) has objects or arrays nested at most `limit` levels;
+ * stops at the first level past it. Shared objects (YAML aliases) are measured where they occur,
+ * once per path, which the depth bound keeps finite.
  */
+export function isWithinDepth(value: unknown, limit = MAX_INPUT_DEPTH): boolean {
+  const stack: [unknown, number][] = [[value, 0]];
+  while (stack.length) {
+    const [node, depth] = stack.pop()!;
+    if (!node || typeof node !== 'object') continue;
+    if (depth >= limit) return false;
+    const children = Array.isArray(node) ? node : Object.values(node as object);
+    for (const child of children)
+      if (child && typeof child === 'object') stack.push([child, depth + 1]);
+  }
+  return true;
+}
+
+/** Throws `tooDeep(what)` when `value` nests deeper than `limit` (see isWithinDepth). */
 export function assertDepth(
   value: unknown,
   what: string,
   limit = MAX_INPUT_DEPTH,
   options?: { httpStatus?: number },
 ): void {
-  const stack: [unknown, number][] = [[value, 0]];
-  while (stack.length) {
-    const [node, depth] = stack.pop()!;
-    if (!node || typeof node !== 'object') continue;
-    if (depth >= limit) throw tooDeep(what, limit, options);
-    const children = Array.isArray(node) ? node : Object.values(node as object);
-    for (const child of children)
-      if (child && typeof child === 'object') stack.push([child, depth + 1]);
-  }
+  if (!isWithinDepth(value, limit)) throw tooDeep(what, limit, options);
 }
 
 /**

@@ -220,6 +220,24 @@ function casesFor(token: string, seed: number): Case[] {
         ),
     },
     {
+      // Fields the actions read as JSON text (catalog trees, sort maps, mock templates, lists):
+      // the depth bound must hold for JSON inside a form too, not only for JSON bodies.
+      name: 'form fields holding JSON nested 10,000 deep',
+      run: (t) => {
+        const deep = '['.repeat(10_000) + ']'.repeat(10_000);
+        // Three of them fit the 64 kB body limit; the fourth field rotates through the rest.
+        const more = ['page_content', 'uids', 'ext_info', 'data', 'item_ids'][
+          Math.floor(next() * 5)
+        ];
+        return request(
+          t,
+          { 'Content-Type': 'application/x-www-form-urlencoded' },
+          `user_token=${token}&item_id=${itemId}&page_id=${pageId}&cats=${deep}&pages=${deep}&` +
+            `template=${deep}&${more}=${'['.repeat(1000)}`,
+        );
+      },
+    },
+    {
       name: 'form with PHP arrays, operators and broken escapes',
       run: (t) =>
         request(

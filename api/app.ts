@@ -19,7 +19,7 @@ import { webApp } from './web';
 
 export interface AppOptions {
   config: Pick<Config, 'bodyLimitBytes' | 'trustProxy'> &
-    Partial<Pick<Config, 'httpRelayAllowHosts' | 'pdfChromiumPath'>>;
+    Partial<Pick<Config, 'allowPrivateHosts' | 'pdfChromiumPath'>>;
   logger: Logger;
   state: AppState;
   /** Folder of the built web app (index.html + assets/). */
@@ -50,7 +50,7 @@ export function createApp(options: AppOptions): Express {
       logger,
       bodyLimitBytes: config.bodyLimitBytes,
       actionConfig: {
-        httpRelayAllowHosts: config.httpRelayAllowHosts ?? [],
+        allowPrivateHosts: config.allowPrivateHosts ?? [],
         pdfChromiumPath: config.pdfChromiumPath ?? DEFAULT_CHROMIUM_PATH,
       },
     }),

@@ -12,8 +12,9 @@ import { actionKey, controllerKey } from './showdocRoute';
 
 /** The process settings actions may need (api/app.ts fills them from the Config). */
 export interface ActionConfig {
-  /** HTTP_RELAY_ALLOW_HOSTS: private hosts and ranges the HTTP test relay may reach. */
-  httpRelayAllowHosts: readonly string[];
+  /** ALLOW_PRIVATE_HOSTS (+ its alias HTTP_RELAY_ALLOW_HOSTS): private hosts and ranges the
+   * server's own connections (the HTTP test relay among them) may reach. */
+  allowPrivateHosts: readonly string[];
   /** PDF_CHROMIUM_PATH: the Chromium export/pdf prints with. */
   pdfChromiumPath: string;
 }

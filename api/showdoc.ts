@@ -4,7 +4,15 @@
  * Everything under /api and /server passes through here; nothing else does.
  */
 import express, { type NextFunction, type Request, type Response, Router } from 'express';
-import { ApiError, errors, events, type Logger, runForClient } from '../models/platform';
+import {
+  ApiError,
+  assertDepth,
+  errors,
+  events,
+  type Logger,
+  MAX_INPUT_DEPTH,
+  runForClient,
+} from '../models/platform';
 import { successJson } from './envelope';
 import { findContract } from './contracts';
 import { Params, parseInput } from './params';
@@ -66,6 +74,13 @@ export function showdocTransport(options: {
     express.json({ limit: bodyLimitBytes, type: ['application/json', 'application/*+json'] }),
   );
   router.use(express.urlencoded({ extended: true, limit: bodyLimitBytes, parameterLimit: 10_000 }));
+  // JSON.parse does not recurse, but everything that reads the parameters after it may: a body
+  // nested past MAX_INPUT_DEPTH is refused like the other malformed bodies (400, 10101).
+  router.use((req: Request, _res: Response, next: NextFunction) => {
+    if (req.body && typeof req.body === 'object' && req.is('json'))
+      assertDepth(req.body, 'The request body', MAX_INPUT_DEPTH, { httpStatus: 400 });
+    next();
+  });
 
   router.use(async (req: Request, res: Response) => {
     const route = res.locals.showdocRoute as ResolvedRoute;

@@ -79,11 +79,12 @@ function progressReporter(): (table: string, done: number, total: number) => voi
 
 function describeMigration(report: ShowdocMigrationReport): string {
   const lines = report.tables
-    .filter((t) => t.rows > 0 || t.duplicates > 0)
+    .filter((t) => t.rows > 0 || t.duplicates > 0 || t.unusable > 0)
     .map(
       (t) =>
         `  ${t.table}: ${t.rows} rows` +
-        (t.duplicates ? ` (${t.duplicates} repeated rows left out)` : ''),
+        (t.duplicates ? ` (${t.duplicates} repeated rows left out)` : '') +
+        (t.unusable ? ` (${t.unusable} rows Quire cannot hold left out)` : ''),
     );
   lines.push(`  files: ${report.files.found} found, ${report.files.missing.length} missing`);
   for (const missing of report.files.missing.slice(0, 20)) lines.push(`    missing: ${missing}`);

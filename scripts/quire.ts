@@ -43,6 +43,7 @@ import {
   createLogger,
   type Logger,
   setTimeZone,
+  configureAddressPolicy,
   configureUpdateFeed,
 } from '../models/platform';
 import { attachRealtime, type RealtimeService } from '../realtime';
@@ -177,6 +178,7 @@ async function startInContext(
   const state = createAppState();
   setTimeZone(config.appTimezone);
   configureUpdateFeed(config.updateFeedUrl);
+  configureAddressPolicy(config.allowPrivateHosts);
   const servesApi = config.role !== 'realtime';
   const servesRealtime = config.role !== 'api';
   const app = servesApi

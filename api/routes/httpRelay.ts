@@ -10,6 +10,9 @@ import { defineController } from '../registry';
 export const httpRelayController = defineController('httpRelay', httpRelayContract, {
   async send(ctx) {
     const { actor } = await requireLogin(ctx);
-    return relayHttpRequest(actor, ctx.input, { allowHosts: ctx.config.httpRelayAllowHosts });
+    return relayHttpRequest(actor, ctx.input, {
+      allowHosts: ctx.config.allowPrivateHosts,
+      subject: 'The relay',
+    });
   },
 });

@@ -127,7 +127,14 @@ export async function loginWithPassword(
       );
   }
   // Refused locally: the directory may know the user (LDAP login, when switched on).
-  const account = user && valid ? user : await loginWithLdap(username, password);
+  let account: UserDoc | null;
+  try {
+    account = user && valid ? user : await loginWithLdap(username, password);
+  } catch (error) {
+    // A directory that cannot be asked still counts the attempt against the lockout.
+    await recordLoginFailure(username);
+    throw error;
+  }
   if (!account) {
     await recordLoginFailure(username);
     throw errors.badCredentials('Wrong username or password');

@@ -13,7 +13,7 @@
  *   accepted any future time, replayable).
  */
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import { ApiError, errors, nowSeconds } from '../platform';
+import { ApiError, errors, isAddressRefusal, nowSeconds, policyFetch } from '../platform';
 import { decodeJsonOption, getSetting } from '../settings';
 import { ExtLoginTicket, type ExtLoginTicketDoc } from './schemas/extLoginTicket';
 import { ADMIN_GROUP, User, type UserDoc } from './schemas/user';
@@ -150,7 +150,17 @@ export async function startOauth2(
 }
 
 async function fetchJson(url: URL, init: RequestInit): Promise<Record<string, unknown>> {
-  const response = await fetch(url, { ...init, signal: AbortSignal.timeout(HTTP_TIMEOUT_MS) });
+  let response: Response;
+  try {
+    response = await policyFetch(url, { ...init, signal: AbortSignal.timeout(HTTP_TIMEOUT_MS) });
+  } catch (error) {
+    // The user learns why, not which address the provider's name resolved to.
+    if (isAddressRefusal(error))
+      throw failed(
+        'The OAuth2 provider is on a private address this site may not connect to. Please contact the administrator',
+      );
+    throw error;
+  }
   const body: unknown = await response.json().catch(() => null);
   if (!response.ok || !body || typeof body !== 'object')
     throw failed(`The OAuth2 provider refused the request (HTTP ${response.status})`);

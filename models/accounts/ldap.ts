@@ -10,9 +10,10 @@
  * (ShowDoc overwrote it with the LDAP one); TLS certificates are checked on ldaps.
  */
 import { randomBytes } from 'node:crypto';
+import { isIP } from 'node:net';
 import type { Client } from 'ldapts';
 import type { Actor } from '../access';
-import { errors } from '../platform';
+import { addressPolicy, errors, isAddressRefusal, resolveChecked } from '../platform';
 import { decodeJsonOption, getSetting, prepareLdapConfig, setSettings } from '../settings';
 import { ADMIN_GROUP, User, type UserDoc } from './schemas/user';
 import { createUser, userChanged } from './users';
@@ -67,14 +68,22 @@ async function userFilter(form: LdapForm, username: string): Promise<string> {
   return `(&${base}${match})`;
 }
 
-/** A directory client; ldapts loads with the first LDAP call, not when a process starts. */
+/**
+ * A directory client; ldapts loads with the first LDAP call, not when a process starts. The host
+ * passes the address policy (ALLOW_PRIVATE_HOSTS for a LAN directory) and the client connects to
+ * the address that was checked; on ldaps the certificate is still verified against the name.
+ */
 export async function clientFor(form: LdapForm): Promise<Client> {
+  const target = await resolveChecked(addressPolicy('LDAP'), form.host);
   const { Client } = await import('ldapts');
   const scheme = form.port === 636 ? 'ldaps' : 'ldap';
+  const host = target.family === 6 ? `[${target.address}]` : target.address;
+  const named = isIP(form.host.replace(/^\[|\]$/g, '')) === 0;
   return new Client({
-    url: `${scheme}://${form.host}:${form.port}`,
+    url: `${scheme}://${host}:${form.port}`,
     timeout: TIMEOUT_MS,
     connectTimeout: TIMEOUT_MS,
+    ...(scheme === 'ldaps' && named ? { tlsOptions: { servername: form.host } } : {}),
   });
 }
 
@@ -125,7 +134,12 @@ export async function loginWithLdap(username: string, password: string): Promise
   let found: { dn: string; name: string } | null;
   try {
     found = await directoryCheck(form, username, password);
-  } catch {
+  } catch (error) {
+    // The user learns why the directory was not asked, not which address was refused.
+    if (isAddressRefusal(error))
+      throw errors.ldap(
+        'Login through the directory is unavailable: the site may not connect to its LDAP server (a private address). Please contact the administrator',
+      );
     return null;
   }
   if (!found) return null;

@@ -11,7 +11,7 @@
  */
 import type OpenAIClient from 'openai';
 import { type Actor } from '../access';
-import { errors, isApiError, throttle } from '../platform';
+import { errors, isAddressRefusal, isApiError, policyFetch, throttle } from '../platform';
 import { type AiService, getAiService } from '../settings';
 
 const AI_KEY_MISSING =
@@ -47,6 +47,13 @@ function redacted(text: string, key: string): string {
 }
 
 function failureOf(error: unknown, service: AiService, OpenAI: typeof OpenAIClient): StreamError {
+  // The client wraps what its fetch threw: a refusal of the address policy is said as such.
+  const cause = (error as { cause?: unknown })?.cause;
+  if (isAddressRefusal(error) || isAddressRefusal(cause))
+    return streamError(
+      10101,
+      'The AI service is on a private address this site may not connect to (ALLOW_PRIVATE_HOSTS). Please contact the administrator',
+    );
   if (error instanceof OpenAI.APIConnectionTimeoutError)
     return streamError(10005, `The AI service did not answer within ${TIMEOUT_MS / 1000} s`);
   if (error instanceof OpenAI.APIConnectionError)
@@ -101,6 +108,8 @@ export async function writeAiAnswer(actor: Actor, content: string, sink: EventSi
     organization: null,
     project: null,
     webhookSecret: null,
+    // Every connection passes the address policy and goes to the address it checked.
+    fetch: policyFetch,
   });
   try {
     const stream = await client.chat.completions.create(

@@ -3,7 +3,7 @@
  * describes and answers what came back, for targets the browser cannot read itself (no CORS,
  * mixed content). It is a door into the server's network, so:
  * - only public addresses, checked after DNS resolution, and the connection goes to exactly the
- *   address that was checked (addressPolicy.ts); HTTP_RELAY_ALLOW_HOSTS opens named exceptions;
+ *   address that was checked (models/platform/addressPolicy.ts); ALLOW_PRIVATE_HOSTS opens named exceptions;
  * - redirects are followed by hand (at most MAX_REDIRECTS), each hop checked again; credentials
  *   (Authorization, Cookie) are dropped when a redirect leaves the first origin, as browsers do;
  * - MAX_TIME_MS for the whole exchange, MAX_RESPONSE_BYTES kept of the answer (the rest is cut);
@@ -12,10 +12,16 @@
  */
 import http from 'node:http';
 import https from 'node:https';
-import { isIP, type LookupFunction } from 'node:net';
+import { isIP } from 'node:net';
 import { type Actor } from '../access';
-import { errors, throttle } from '../platform';
-import { type AddressPolicy, type CheckedAddress, resolveChecked } from './addressPolicy';
+import {
+  type AddressPolicy,
+  type CheckedAddress,
+  errors,
+  pinnedLookup,
+  resolveChecked,
+  throttle,
+} from '../platform';
 
 export const RELAY_LIMITS = {
   maxRedirects: 5,
@@ -117,11 +123,7 @@ function exchange(
 ): Promise<Hop> {
   // The connection goes to the checked address whatever the name resolves to by now; TLS still
   // verifies the certificate against the host name.
-  const lookup: LookupFunction = (_hostname, options, callback) => {
-    if ((options as { all?: boolean }).all)
-      (callback as (e: null, a: { address: string; family: number }[]) => void)(null, [target]);
-    else callback(null, target.address, target.family);
-  };
+  const lookup = pinnedLookup(target);
   // Headers as a flat list keep the user's spelling and order; Node then adds no Host itself.
   const flat: string[] = ['Host', url.host];
   for (const [name, value] of headers) flat.push(name, value);

@@ -3,5 +3,4 @@
  * server relay (`httpRelay/send`).
  */
 export { type EventSink, type StreamError, writeAiAnswer } from './aiWriter';
-export { type AddressPolicy } from './addressPolicy';
 export { RELAY_LIMITS, type RelayAnswer, type RelayInput, relayHttpRequest } from './httpRelay';

@@ -10,7 +10,7 @@
  *     generators (`@string(…)`, `@range(…)`, `@paragraph(…)`) are multiplied through the template
  *     into a bound on the work an expansion may do; over MAX_EXPANSION_COST it is refused.
  */
-import { failure } from '../platform';
+import { assertDepth, failure } from '../platform';
 import { unescapeFromClient } from '../pages';
 
 export const MAX_TEMPLATE_LENGTH = 512 * 1024;
@@ -105,6 +105,8 @@ export function parseMockTemplate(stored: string): unknown {
   } catch {
     throw failure('Only JSON is allowed');
   }
+  // valueCost and Mock.js both recurse through the template.
+  assertDepth(parsed, 'The mock template');
   if (valueCost(parsed, ONE) > MAX_EXPANSION_COST)
     throw failure('The mock template would generate too much data');
   return parsed;

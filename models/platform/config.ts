@@ -54,6 +54,18 @@ export const DEFAULT_CHROMIUM_PATH = '/usr/bin/chromium';
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
+/** A comma list of host names, addresses and CIDR ranges (ALLOW_PRIVATE_HOSTS and its alias). */
+function allowList() {
+  return z
+    .string()
+    .default('')
+    .refine(
+      (v) => commaList(v).every(isRelayAllowEntry),
+      'must be a comma list of host names, IP addresses or CIDR ranges',
+    )
+    .transform(commaList);
+}
+
 const schema = z.object({
   // TCP port the single process serves everything on (API, realtime, web app). 0 = any free port.
   PORT: z
@@ -137,17 +149,14 @@ const schema = z.object({
     .string()
     .default('')
     .refine((v) => v === '' || /^https?:\/\//.test(v), 'must start with http:// or https://'),
-  // Addresses the HTTP test tool's server relay may reach although they are private (loopback,
-  // private networks, link-local, cloud metadata …): a comma list of host names, addresses and
-  // CIDR ranges, e.g. `intranet.example.com, 10.1.0.0/16`. Empty = public addresses only.
-  HTTP_RELAY_ALLOW_HOSTS: z
-    .string()
-    .default('')
-    .refine(
-      (v) => commaList(v).every(isRelayAllowEntry),
-      'must be a comma list of host names, IP addresses or CIDR ranges',
-    )
-    .transform(commaList),
+  // Addresses the server's own connections (HTTP test relay, AI service, LDAP, OAuth2, S3, release
+  // feed) may reach although they are private (loopback, private networks, link-local, cloud
+  // metadata …): a comma list of host names, addresses and CIDR ranges, e.g.
+  // `localhost, ldap.intranet, 10.1.0.0/16`. Empty = public addresses only.
+  ALLOW_PRIVATE_HOSTS: allowList(),
+  // The older name of ALLOW_PRIVATE_HOSTS (it once opened the HTTP test relay alone); both are
+  // read and their entries joined.
+  HTTP_RELAY_ALLOW_HOSTS: allowList(),
   // The Chromium export/pdf prints with (headless, started per export). Missing = PDF export
   // answers an error saying it is unavailable; everything else works.
   PDF_CHROMIUM_PATH: z.string().min(1).default(DEFAULT_CHROMIUM_PATH),
@@ -175,8 +184,8 @@ export interface Config {
   appTimezone: string;
   trustProxy: boolean | number | string;
   updateFeedUrl: string;
-  /** HTTP_RELAY_ALLOW_HOSTS, lower case. */
-  httpRelayAllowHosts: string[];
+  /** ALLOW_PRIVATE_HOSTS and HTTP_RELAY_ALLOW_HOSTS joined, lower case. */
+  allowPrivateHosts: string[];
   /** PDF_CHROMIUM_PATH. */
   pdfChromiumPath: string;
 }
@@ -235,7 +244,7 @@ export function loadConfig(
     appTimezone: c.APP_TIMEZONE,
     trustProxy: c.TRUST_PROXY,
     updateFeedUrl: c.UPDATE_FEED_URL,
-    httpRelayAllowHosts: c.HTTP_RELAY_ALLOW_HOSTS,
+    allowPrivateHosts: [...new Set([...c.ALLOW_PRIVATE_HOSTS, ...c.HTTP_RELAY_ALLOW_HOSTS])],
     pdfChromiumPath: c.PDF_CHROMIUM_PATH,
   };
 }

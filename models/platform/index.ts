@@ -67,3 +67,23 @@ export {
 } from './throttle';
 export { currentClient, runForClient } from './requestClient';
 export { checkForUpdate, configureUpdateFeed, type UpdateInfo } from './updates';
+export {
+  assertDepth,
+  assertYamlTextDepth,
+  isWithinDepth,
+  MAX_INPUT_DEPTH,
+  tooDeep,
+} from './inputDepth';
+export {
+  type AddressPolicy,
+  addressPolicy,
+  type CheckedAddress,
+  checkAddress,
+  checkedLookup,
+  checkLiteralHost,
+  configureAddressPolicy,
+  isAddressRefusal,
+  pinnedLookup,
+  policyFetch,
+  resolveChecked,
+} from './addressPolicy';

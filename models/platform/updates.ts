@@ -8,6 +8,7 @@
  * `.../<package>/latest` document), `new_version`, or `tag_name` (a GitHub "latest release"), and
  * optionally a page to read about it as `url` or `html_url`.
  */
+import { isAddressRefusal, policyFetch } from './addressPolicy';
 import { perContext } from './context';
 import { errors } from './errors';
 
@@ -46,15 +47,24 @@ function text(value: unknown): string {
   return typeof value === 'string' ? value.trim() : '';
 }
 
-/** The feed's answer, or null when it cannot be read; remembered for the cached path. */
-async function askFeed(state: FeedState): Promise<Newest | null> {
-  const newest = await readFeed(state.url).catch(() => null);
+/**
+ * The feed's answer, or null when it cannot be read; remembered for the cached path. `failure`
+ * receives why it could not be read (an admin's fresh check reports an address refusal as is).
+ */
+async function askFeed(
+  state: FeedState,
+  failure?: (error: unknown) => void,
+): Promise<Newest | null> {
+  const newest = await readFeed(state.url).catch((error: unknown) => {
+    failure?.(error);
+    return null;
+  });
   state.last = { at: Date.now(), newest };
   return newest;
 }
 
 async function readFeed(url: string): Promise<Newest> {
-  const response = await fetch(url, {
+  const response = await policyFetch(url, {
     headers: { accept: 'application/json' },
     signal: AbortSignal.timeout(FEED_TIMEOUT_MS),
     redirect: 'follow',
@@ -89,7 +99,10 @@ export async function checkForUpdate(
   if (!state.url) return nothing;
   let newest: Newest | null;
   if (options.fresh) {
-    newest = await askFeed(state);
+    let failure: unknown = null;
+    newest = await askFeed(state, (error) => (failure = error));
+    // UPDATE_FEED_URL is the operator's own setting: the refusal may name the address.
+    if (isAddressRefusal(failure)) throw failure;
     if (!newest) throw errors.failed('The release feed cannot be reached; nothing was changed');
   } else if (state.last && Date.now() - state.last.at < FEED_CACHE_MS) newest = state.last.newest;
   else {

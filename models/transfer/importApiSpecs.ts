@@ -266,23 +266,22 @@ function postmanRequest(name: string, raw: Json, responses: unknown[]): RunApiDo
 /** Postman collection v2.0/2.1: folders → catalogs, requests → pages. */
 export function planFromPostman(collection: Json, runApi: boolean): ImportPlan {
   const pages: PlannedPage[] = [];
-  const walk = (items: unknown, path: string[]) => {
-    for (const raw of list(items)) {
-      const entry = obj(raw);
-      const name = str(entry.name) || 'Untitled';
-      if (Array.isArray(entry.item)) walk(entry.item, [...path, name]);
-      else if (entry.request)
-        pages.push(
-          pageOf(
-            postmanRequest(name, obj(entry.request), list(entry.response)),
-            name,
-            path,
-            runApi,
-          ),
-        );
-    }
-  };
-  walk(collection.item, []);
+  // Depth first in document order, with a stack of its own rather than the call stack.
+  const stack: [unknown, string[]][] = list(collection.item)
+    .map((raw): [unknown, string[]] => [raw, []])
+    .reverse();
+  while (stack.length) {
+    const [raw, path] = stack.pop()!;
+    const entry = obj(raw);
+    const name = str(entry.name) || 'Untitled';
+    if (Array.isArray(entry.item)) {
+      const inner = [...path, name];
+      for (const child of [...entry.item].reverse()) stack.push([child, inner]);
+    } else if (entry.request)
+      pages.push(
+        pageOf(postmanRequest(name, obj(entry.request), list(entry.response)), name, path, runApi),
+      );
+  }
   const info = obj(collection.info);
   return {
     source: 'postman',

@@ -5,7 +5,7 @@
  * API specifications in importApiSpecs.ts.
  */
 import { unescapeFromClient } from '../pages';
-import { errors } from '../platform';
+import { assertDepth, errors, MAX_INPUT_DEPTH, tooDeep } from '../platform';
 
 /** Catalogs nest three levels deep (levels 2–4). */
 export const MAX_CATALOG_DEPTH = 3;
@@ -69,6 +69,7 @@ export function planFromShowdocInfo(raw: string): ImportPlan {
     throw errors.failed('info.json in the zip is not valid JSON');
   }
   if (!info || typeof info !== 'object') throw errors.failed('info.json is empty');
+  assertDepth(info, 'info.json in the zip');
   const pages: PlannedPage[] = [];
   const folded = new Set<string>();
   const addPages = (list: unknown, path: string[]) => {
@@ -84,15 +85,18 @@ export function planFromShowdocInfo(raw: string): ImportPlan {
       });
     }
   };
-  const walk = (node: ShowdocNode, path: string[]) => {
+  // Depth first in document order, with a stack of its own rather than the call stack.
+  const stack: [ShowdocNode, string[]][] = [[(info.pages ?? {}) as ShowdocNode, []]];
+  while (stack.length) {
+    const [node, path] = stack.pop()!;
     addPages(node.pages, path);
-    if (!Array.isArray(node.catalogs)) return;
-    for (const cat of node.catalogs as ShowdocNode[]) {
-      if (!cat || typeof cat !== 'object') continue;
-      walk(cat, [...path, unescapeFromClient(text(cat.cat_name)).trim() || 'Catalog']);
-    }
-  };
-  walk((info.pages ?? {}) as ShowdocNode, []);
+    if (!Array.isArray(node.catalogs)) continue;
+    const children = (node.catalogs as ShowdocNode[]).filter(
+      (cat) => cat && typeof cat === 'object',
+    );
+    for (const cat of children.reverse())
+      stack.push([cat, [...path, unescapeFromClient(text(cat.cat_name)).trim() || 'Catalog']]);
+  }
   const type = Number(info.item_type);
   return {
     source: 'showdoc',
@@ -135,6 +139,7 @@ export function planFromMarkdownZip(
   const sorted = [...files].sort((a, b) => a.path.localeCompare(b.path));
   const pages = sorted.map((file) => {
     const parts = file.path.split('/').filter(Boolean);
+    if (parts.length > MAX_INPUT_DEPTH) throw tooDeep('A folder in the zip');
     const base = parts.pop() ?? '';
     return {
       title: stem(base).trim() || 'Untitled',

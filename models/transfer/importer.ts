@@ -12,7 +12,16 @@ import { requireAction, type Actor } from '../access';
 import { insertItem, MAX_ITEM_NAME } from '../items';
 import { MAX_TITLE_LENGTH, savePage } from '../pages';
 import { Page } from '../pages/schemas';
-import { errors, events, holdEvents, isApiError, releaseEvents, connection } from '../platform';
+import {
+  assertDepth,
+  assertYamlTextDepth,
+  connection,
+  errors,
+  events,
+  holdEvents,
+  isApiError,
+  releaseEvents,
+} from '../platform';
 import { DEFAULT_ZIP_LIMITS, readZip, type ZipLimits } from './zipArchive';
 import {
   isMarkdownPath,
@@ -52,24 +61,32 @@ export interface ImportResult {
 }
 
 function parseJson(text: string): Record<string, unknown> {
+  let value: unknown;
   try {
-    const value: unknown = JSON.parse(text);
-    if (value && typeof value === 'object' && !Array.isArray(value))
-      return value as Record<string, unknown>;
+    value = JSON.parse(text);
   } catch {
-    // reported below
+    throw errors.failed('The file is not valid JSON');
   }
+  // JSON.parse itself does not recurse; the spec readers after it do.
+  assertDepth(value, 'The file');
+  if (value && typeof value === 'object' && !Array.isArray(value))
+    return value as Record<string, unknown>;
   throw errors.failed('The file is not valid JSON');
 }
 
 /** The YAML parser loads with the first YAML import, not when a process starts. */
 async function parseYamlDoc(text: string): Promise<Record<string, unknown>> {
+  // The YAML composer recurses (seconds, then a RangeError, on a few thousand levels): the text's
+  // nesting is bounded before it parses, the value's exactly after.
+  assertYamlTextDepth(text, 'The file');
   const { parse: parseYaml } = await import('yaml');
   try {
     const value: unknown = parseYaml(text, { maxAliasCount: 100 });
+    assertDepth(value, 'The file');
     if (value && typeof value === 'object' && !Array.isArray(value))
       return value as Record<string, unknown>;
   } catch (error) {
+    if (isApiError(error)) throw error;
     const message = error instanceof Error ? error.message.split('\n')[0] : '';
     throw errors.failed(`The file is not valid YAML: ${message}`);
   }

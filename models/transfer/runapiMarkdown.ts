@@ -4,6 +4,7 @@
  * Swagger, code comments) all produce RunApi JSON first and convert it here, so every source
  * yields the same page layout a ShowDoc user knows.
  */
+import { isWithinDepth } from '../platform';
 
 export interface RunApiParam {
   name: string;
@@ -59,7 +60,8 @@ export function indentJson(text: unknown): string {
   if (typeof text !== 'string') return phpJson(text, true);
   try {
     const parsed: unknown = JSON.parse(text);
-    if (parsed !== null) return phpJson(parsed, true);
+    // Re-indenting recurses (JSON.stringify): a page nested past the input bound stays as written.
+    if (parsed !== null && isWithinDepth(parsed)) return phpJson(parsed, true);
   } catch {
     // not JSON: shown as written
   }
@@ -110,6 +112,8 @@ export function runapiToMarkdown(input: string | RunApiDoc): string | null {
     return null;
   }
   if (!doc || typeof doc !== 'object' || !doc.info || !filled(doc.info.url)) return null;
+  // Rendering walks and re-serialises the document: one nested past the bound is shown as text.
+  if (!isWithinDepth(doc)) return null;
   const request = doc.request ?? { params: { mode: '' }, headers: [], query: [] };
   const params = request.params ?? { mode: '' };
   let query = rows(request.query);

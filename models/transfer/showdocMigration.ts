@@ -18,7 +18,16 @@ import { connection, events, fileStorage, newStorageKey, raiseCounter } from '..
 import { hashItemPassword } from '../access';
 import { FIRST_ADMIN_USERNAME } from '../accounts';
 import { User, UserToken, ADMIN_GROUP } from '../accounts/schemas';
-import { Item, ItemGroup, ItemSort, ItemStar, ItemToken, ItemTop } from '../items/schemas';
+import {
+  Item,
+  ItemChangeLog,
+  ItemGroup,
+  ItemSort,
+  ItemStar,
+  ItemToken,
+  ItemTop,
+} from '../items/schemas';
+import { Subscription } from '../notices/schemas';
 import { Catalog } from '../catalogs/schemas';
 import { Page, PageHistory, Recycle, SinglePage } from '../pages/schemas';
 import { packVersionText } from '../pages';
@@ -53,6 +62,8 @@ const MODELS: Record<string, Model<any>> = {
   SinglePage,
   ItemToken,
   Recycle,
+  Subscription,
+  ItemChangeLog,
 };
 
 const BATCH = 500;
@@ -71,7 +82,7 @@ export interface ShowdocMigrationOptions {
 }
 
 export interface ShowdocMigrationReport {
-  tables: { table: string; rows: number; duplicates: number }[];
+  tables: { table: string; rows: number; duplicates: number; unusable: number }[];
   files: { found: number; missing: string[] };
   /** ShowDoc tables with rows that Quire has no place for. */
   skipped: { table: string; rows: number }[];
@@ -263,6 +274,7 @@ export async function migrateShowdoc(
       table: t.spec.table,
       rows: t.docs.length,
       duplicates: t.duplicates,
+      unusable: t.unusable,
     })),
     files: { found: files.found.length, missing: files.missing },
     skipped: source.skipped,

@@ -15,8 +15,10 @@
  * - comma lists (`cat_ids`) become arrays, datetime strings become Unix seconds where Quire keeps
  *   numbers, and the columns an old ShowDoc lacks get ShowDoc's own defaults.
  *
- * Tables of features Quire does not have (RunApi environments and flows, AI settings, messages)
- * are counted and reported, not migrated.
+ * Subscriptions and the item change log come over as they are (their rows a Quire cannot hold —
+ * no user or object, an action ShowDoc's log never names — are counted and left out). Tables of
+ * features Quire does not have (RunApi environments and flows, AI settings, messages) are counted
+ * and reported, not migrated.
  */
 import fs from 'node:fs';
 import type { Database as SqliteDatabase } from 'sql.js';
@@ -35,10 +37,8 @@ const NOT_MIGRATED = [
   'runapi_flow',
   'runapi_flow_page',
   'runapi_db_config',
-  'item_change_log',
   'message',
   'message_content',
-  'subscription',
   'export_log',
   'user_setting',
   'file_flow',
@@ -57,6 +57,8 @@ export interface SourceTable {
   docs: ImportDoc[];
   /** Rows left out because they repeat a unique value of an earlier row (ShowDoc had no index). */
   duplicates: number;
+  /** Rows left out because Quire cannot hold them (TableSpec.usable). */
+  unusable: number;
   /** The next id ShowDoc would have handed out minus one (sqlite_sequence), or the highest id. */
   highestId: number;
 }
@@ -110,8 +112,13 @@ export async function readShowdocDatabase(file: string): Promise<ShowdocSource> 
       const pairs = new Set<string>();
       const docs: ImportDoc[] = [];
       let duplicates = 0;
+      let unusable = 0;
       for (const row of rows) {
         const doc = spec.convert(row);
+        if (spec.usable && !spec.usable(doc)) {
+          unusable++;
+          continue;
+        }
         const id = doc[spec.idField] as number;
         const together = (spec.uniqueTogether ?? []).map((fields) =>
           JSON.stringify(fields.map((f) => doc[f])),
@@ -131,7 +138,7 @@ export async function readShowdocDatabase(file: string): Promise<ShowdocSource> 
       }
       let highestId = seq.get(spec.table) ?? 0;
       for (const id of ids) if (id > highestId) highestId = id;
-      return { spec, docs, duplicates, highestId };
+      return { spec, docs, duplicates, unusable, highestId };
     });
     const skipped = NOT_MIGRATED.filter((t) => names.has(t))
       .map((table) => ({

@@ -6,6 +6,7 @@
 import { inflateSync } from 'node:zlib';
 import type { SqlValue } from 'sql.js';
 import { unescapeFromClient } from '../pages';
+import { CHANGE_ACTIONS, CHANGE_OBJECTS } from '../items/schemas';
 
 export type Row = Record<string, SqlValue>;
 export type ImportDoc = Record<string, unknown>;
@@ -23,6 +24,11 @@ export interface TableSpec {
   /** Field sets Quire keeps unique together; ShowDoc had no such index, so repeats are dropped. */
   uniqueTogether?: string[][];
   convert(row: Row): ImportDoc;
+  /**
+   * Whether Quire can hold a converted row; the others are left out and counted (`unusable`),
+   * never a reason to refuse the whole site.
+   */
+  usable?(doc: ImportDoc): boolean;
 }
 
 export const int = (value: SqlValue | undefined, fallback = 0): number => {
@@ -461,6 +467,52 @@ export const TABLES: TableSpec[] = [
       del_by_username: text(r.del_by_username),
       del_time: int(r.del_time),
     }),
+  },
+  {
+    // Who follows what (ShowDoc writes only page/update: "save and notify" reminds them).
+    table: 'subscription',
+    model: 'Subscription',
+    uniqueTogether: [['object_id', 'object_type', 'action_type', 'uid']],
+    idField: 'id',
+    counter: 'subscription_id',
+    uniqueFields: [],
+    convert: (r) => ({
+      id: int(r.id),
+      uid: int(r.uid),
+      object_id: int(r.object_id),
+      object_type: text(r.object_type),
+      action_type: text(r.action_type),
+      sub_time: text(r.sub_time),
+    }),
+    // ShowDoc's addSub refused these; a row without them follows nothing.
+    usable: (d) =>
+      (d.uid as number) > 0 &&
+      (d.object_id as number) > 0 &&
+      d.object_type !== '' &&
+      d.action_type !== '',
+  },
+  {
+    table: 'item_change_log',
+    model: 'ItemChangeLog',
+    idField: 'id',
+    counter: 'item_change_log_id',
+    uniqueFields: [],
+    convert: (r) => ({
+      id: int(r.id),
+      uid: int(r.uid),
+      item_id: int(r.item_id),
+      op_action_type: text(r.op_action_type),
+      op_object_type: text(r.op_object_type),
+      op_object_id: int(r.op_object_id),
+      op_object_name: text(r.op_object_name),
+      remark: text(r.remark),
+      // `Y-m-d H:i:s`, as Quire's own rows (formatNow) keep it.
+      optime: text(r.optime),
+    }),
+    // The actions and objects ShowDoc's log names (others it showed as "undefined").
+    usable: (d) =>
+      (CHANGE_ACTIONS as readonly unknown[]).includes(d.op_action_type) &&
+      (CHANGE_OBJECTS as readonly unknown[]).includes(d.op_object_type),
   },
 ];
 

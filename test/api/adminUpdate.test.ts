@@ -7,12 +7,15 @@
 import { afterAll, beforeAll, expect, test } from '@jest/globals';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { configureAddressPolicy } from '../../models/platform';
 import { startTestServer, type TestServer } from '../helpers/server';
 import { makeUser, type TestUser } from '../helpers/users';
 
 let feed: http.Server;
 let feedBody = '';
 let feedHits = 0;
+/** When set, the feed answers with a redirect there. */
+let feedRedirect = '';
 let server: TestServer;
 let admin: TestUser;
 let user: TestUser;
@@ -20,13 +23,23 @@ let user: TestUser;
 beforeAll(async () => {
   feed = http.createServer((_req, res) => {
     feedHits += 1;
+    if (feedRedirect) {
+      res.writeHead(302, { location: feedRedirect });
+      res.end();
+      return;
+    }
     res.setHeader('content-type', 'application/json');
     res.end(feedBody);
   });
   await new Promise<void>((resolve) => feed.listen(0, '127.0.0.1', resolve));
   const { port } = feed.address() as AddressInfo;
   server = await startTestServer({
-    env: { LOG_LEVEL: 'silent', UPDATE_FEED_URL: `http://127.0.0.1:${port}/latest` },
+    // The feed listens on loopback: the address policy must name it (ALLOW_PRIVATE_HOSTS).
+    env: {
+      LOG_LEVEL: 'silent',
+      UPDATE_FEED_URL: `http://127.0.0.1:${port}/latest`,
+      ALLOW_PRIVATE_HOSTS: '127.0.0.1',
+    },
   });
   admin = await makeUser({ admin: true });
   user = await makeUser();
@@ -77,6 +90,37 @@ test('visitors and users are answered without a login; they ask the feed at most
   // Nothing else of the update screen opens up.
   for (const action of ['adminUpdate/download', 'adminUpdate/updateFiles'])
     expect((await server.api.fail(action)).error_code).toBe(10102);
+});
+
+test('the address policy: a loopback feed not on the allow-list, or a redirect to a metadata address, is refused unasked', async () => {
+  feedBody = JSON.stringify({ version: '99.1.0' });
+  configureAddressPolicy([]);
+  const before = feedHits;
+  try {
+    const refused = await server.api.withToken(admin.user_token).fail('adminUpdate/checkUpdate');
+    expect(refused).toMatchObject({
+      error_code: 10403,
+      error_message: 'Quire does not connect to 127.0.0.1: a loopback address',
+    });
+    expect(feedHits).toBe(before);
+  } finally {
+    configureAddressPolicy(['127.0.0.1']);
+  }
+  feedRedirect = 'http://169.254.169.254/latest/meta-data/';
+  try {
+    const redirected = await server.api.withToken(admin.user_token).fail('adminUpdate/checkUpdate');
+    expect(redirected.error_code).toBe(10403);
+    expect(redirected.error_message).toMatch(/169\.254\.169\.254: a link-local address/);
+  } finally {
+    feedRedirect = '';
+  }
+  expect(
+    (
+      await server.api
+        .withToken(admin.user_token)
+        .ok<{ new_version: string }>('adminUpdate/checkUpdate')
+    ).new_version,
+  ).toBe('v99.1.0');
 });
 
 test('a feed answering garbage, then no feed at all: one sentence, code 10101', async () => {

@@ -10,8 +10,10 @@ import { apiSuite } from '../helpers/apiSuite';
 import { type AiStub, startAiStub } from '../helpers/assistantServers';
 import { makeUser } from '../helpers/users';
 import { deleteSetting, setSettings } from '../../models/settings/settings';
+import { configureAddressPolicy } from '../../models/platform';
 
-const suite = apiSuite({ env: { LOG_LEVEL: 'info' } });
+// The stub listens on loopback: the address policy must name it (ALLOW_PRIVATE_HOSTS).
+const suite = apiSuite({ env: { LOG_LEVEL: 'info', ALLOW_PRIVATE_HOSTS: '127.0.0.1' } });
 const KEY = 'sk-quire-test-secret-0123456789';
 let stub: AiStub;
 
@@ -136,6 +138,24 @@ describe('ai/create', () => {
     expect(events(text)).toEqual([
       { error_code: 10101, error_message: expect.stringContaining('Cannot reach the AI service') },
     ]);
+  });
+
+  test('a service on loopback not on the allow-list is not asked: one error event saying why', async () => {
+    await configure();
+    const asked = stub.requests.length;
+    configureAddressPolicy([]);
+    try {
+      const { text } = await create(suite.owner.user_token, 'Write a changelog');
+      expect(events(text)).toEqual([
+        {
+          error_code: 10101,
+          error_message: expect.stringContaining('private address this site may not connect to'),
+        },
+      ]);
+    } finally {
+      configureAddressPolicy(['127.0.0.1']);
+    }
+    expect(stub.requests.length).toBe(asked);
   });
 
   test('empty or over-long requests are refused before the service is asked', async () => {

@@ -4,6 +4,7 @@
  * files uploaded before keep working from the local disk; switched off again, new uploads go to
  * the disk and the cloud files stay readable; deleting a cloud file removes the object.
  */
+import { configureAddressPolicy } from '../../models/platform';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { HeadObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import fs from 'node:fs';
@@ -38,7 +39,10 @@ beforeAll(async () => {
   });
   const { port } = await s3.run();
   endpoint = `http://127.0.0.1:${port}`;
-  server = await startTestServer({ env: { LOG_LEVEL: 'silent' } });
+  // s3rver listens on loopback: the address policy must name it (ALLOW_PRIVATE_HOSTS).
+  server = await startTestServer({
+    env: { LOG_LEVEL: 'silent', ALLOW_PRIVATE_HOSTS: '127.0.0.1' },
+  });
   admin = await makeUser({ admin: true });
   owner = await makeUser();
   const { item_id } = await makeItem(owner);
@@ -135,6 +139,27 @@ describe('S3-compatible cloud storage', () => {
       .withToken(owner.user_token)
       .ok('attachment/deleteMyAttachment', { file_id: inCloud.file_id });
     expect(await objectExists(inCloud.storage_key.slice(3))).toBe(false);
+  });
+
+  test('an endpoint on loopback not on the allow-list is not connected to: the upload is refused, nothing stored', async () => {
+    await cloud(1);
+    const before = await UploadFile.countDocuments();
+    configureAddressPolicy([]);
+    try {
+      const answer = await postMultipart(server.url, 'page/upload', [
+        { name: 'user_token', value: owner.user_token },
+        { name: 'page_id', value: String(pageId) },
+        { name: 'file', filename: 'notes.pdf', content: samples.pdf() },
+      ]);
+      expect(answer.body.success).not.toBe(1);
+      expect(JSON.stringify(answer.body)).toContain(
+        'The S3 storage does not connect to 127.0.0.1: a loopback address',
+      );
+    } finally {
+      configureAddressPolicy(['127.0.0.1']);
+      await cloud(0);
+    }
+    expect(await UploadFile.countDocuments()).toBe(before);
   });
 
   test('switching on without a bucket is refused and changes nothing', async () => {

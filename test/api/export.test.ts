@@ -10,6 +10,7 @@ import SwaggerParser from '@apidevtools/swagger-parser';
 import { strFromU8, unzipSync } from 'fflate';
 import { download as downloadApi, makeExportedItem } from '../helpers/exportFixture';
 import { makeItem } from '../helpers/factories';
+import { makePage } from '../helpers/pages';
 import { serverSuite } from '../helpers/apiSuite';
 import { makeUser, type TestUser } from '../helpers/users';
 
@@ -117,6 +118,24 @@ describe('export/word', () => {
       user_token: restricted.user_token,
     });
     expect(JSON.parse(strFromU8(refused.bytes)).error_code).toBe(10302);
+  });
+
+  test('a page of API-document JSON nested 10,000 deep exports as its text, not a 500', async () => {
+    const { item_id: deepItem } = await makeItem(owner, { item_name: 'Deep' });
+    const deep = '{"a":'.repeat(10_000) + '1' + '}'.repeat(10_000);
+    await makePage(owner, deepItem, {
+      title: 'Deep API',
+      content:
+        '{"info":{"method":"post","url":"https://x.test/","title":"Deep API"},' +
+        `"request":{"params":{"mode":"json","json":${deep}}},"response":${deep}}`,
+    });
+    const { response, bytes } = await download('export/word', {
+      item_id: deepItem,
+      user_token: owner.user_token,
+    });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toContain('wordprocessingml');
+    expect(paragraphs(documentXml(bytes).xml)[0]).toMatch(/Deep API$/);
   });
 
   test('a read-only member and an anonymous visitor are refused', async () => {

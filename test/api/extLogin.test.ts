@@ -8,6 +8,7 @@
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { createHash } from 'node:crypto';
 import { User } from '../../models/accounts/schemas';
+import { configureAddressPolicy } from '../../models/platform';
 import { BROWSER_UA } from '../helpers/client';
 import { startOAuth2Provider, type TestOAuth2Provider } from '../helpers/oauth2Provider';
 import { startTestServer, type TestServer } from '../helpers/server';
@@ -19,7 +20,10 @@ let admin: TestUser;
 
 beforeAll(async () => {
   provider = await startOAuth2Provider();
-  server = await startTestServer({ env: { LOG_LEVEL: 'silent' } });
+  // The provider listens on loopback: the address policy must name it (ALLOW_PRIVATE_HOSTS).
+  server = await startTestServer({
+    env: { LOG_LEVEL: 'silent', ALLOW_PRIVATE_HOSTS: '127.0.0.1' },
+  });
   admin = await makeUser({ admin: true });
 });
 
@@ -129,6 +133,22 @@ describe('OAuth2', () => {
     const answer = await get(callback.toString(), cookie);
     expect((await answer.json()).error_code).toBe(10101);
     expect(await User.exists({ username: 'oauth_carol' })).toBeNull();
+  });
+
+  test('a provider on loopback not on the allow-list is not asked: the login says why, without the address', async () => {
+    await enableOauth2();
+    await provider.setUser('oauth_dora');
+    const { callback, cookie } = await throughProvider();
+    configureAddressPolicy([]);
+    try {
+      const answer = await (await get(callback.toString(), cookie)).json();
+      expect(answer.error_code).toBe(10101);
+      expect(answer.error_message).toMatch(/private address this site may not connect to/);
+      expect(answer.error_message).not.toContain('127.0.0.1');
+    } finally {
+      configureAddressPolicy(['127.0.0.1']);
+    }
+    expect(await User.exists({ username: 'oauth_dora' })).toBeNull();
   });
 
   test('a provider user named like a local administrator is refused', async () => {

@@ -220,6 +220,24 @@ function casesFor(token: string, seed: number): Case[] {
         ),
     },
     {
+      // Fields the actions read as JSON text (catalog trees, sort maps, mock templates, lists):
+      // the depth bound must hold for JSON inside a form too, not only for JSON bodies.
+      name: 'form fields holding JSON nested 10,000 deep',
+      run: (t) => {
+        const deep = '['.repeat(10_000) + ']'.repeat(10_000);
+        // Three of them fit the 64 kB body limit; the fourth field rotates through the rest.
+        const more = ['page_content', 'uids', 'ext_info', 'data', 'item_ids'][
+          Math.floor(next() * 5)
+        ];
+        return request(
+          t,
+          { 'Content-Type': 'application/x-www-form-urlencoded' },
+          `user_token=${token}&item_id=${itemId}&page_id=${pageId}&cats=${deep}&pages=${deep}&` +
+            `template=${deep}&${more}=${'['.repeat(1000)}`,
+        );
+      },
+    },
+    {
       name: 'form with PHP arrays, operators and broken escapes',
       run: (t) =>
         request(
@@ -345,4 +363,47 @@ test('a body that stalls half-way is dropped by the server, which keeps answerin
   const { token } = await issueToken(user.uid, { ip: '127.0.0.1' });
   const after = await server.api.withToken(token).call('item/myList');
   expect(after.body.error_code).toBe(0);
+});
+
+test('a JSON body nested 10,000 deep is refused at once with the error envelope; nothing is written', async () => {
+  const { token } = await issueToken(user.uid, { ip: '127.0.0.1' });
+  const deep = '['.repeat(10_000) + '"x"' + ']'.repeat(10_000);
+  const before = await server.api.withToken(token).ok<{ page_content: string }>('page/info', {
+    page_id: pageId,
+  });
+  for (const [path, body] of [
+    [
+      '/api/page/save',
+      `{"user_token":"${token}","page_id":${pageId},"item_id":${itemId},"page_title":"Fuzzed","page_content":${deep}}`,
+    ],
+    [
+      '/server/index.php?s=/api/item/info',
+      `{"user_token":"${token}","item_id":${itemId},"x":${deep}}`,
+    ],
+  ]) {
+    const started = performance.now();
+    const response = await server.request(path, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body,
+    });
+    expect(performance.now() - started).toBeLessThan(1000);
+    expect(response.status).toBe(400);
+    expect(await response.json()).toEqual({
+      error_code: 10101,
+      error_message: 'The request body is nested too deeply (at most 100 levels)',
+    });
+  }
+  const after = await server.api.withToken(token).ok<{ page_content: string }>('page/info', {
+    page_id: pageId,
+  });
+  expect(after.page_content).toBe(before.page_content);
+  // Ordinary nesting (a RunApi document, PHP-style arrays) is far inside the limit.
+  const nested = '{"a":'.repeat(50) + '1' + '}'.repeat(50);
+  const fine = await server.request('/api/item/info', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: `{"user_token":"${token}","item_id":${itemId},"x":${nested}}`,
+  });
+  expect((await fine.json()).error_code).toBe(0);
 });

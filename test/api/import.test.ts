@@ -414,6 +414,103 @@ describe('bad input changes nothing', () => {
   });
 });
 
+describe('nesting depth: every importer answers a clear error quickly, nothing written', () => {
+  /** `open` + `inner` + `close`, `levels` times around `inner` — built as text, not recursively. */
+  const nest = (levels: number, open: string, inner: string, close: string) =>
+    open.repeat(levels) + inner + close.repeat(levels);
+  const catalogs = (levels: number) =>
+    JSON.stringify({
+      item_name: 'Deep',
+      item_type: 1,
+      pages: { pages: [], catalogs: ['@'] },
+    }).replace(
+      '"@"',
+      nest(
+        levels,
+        '{"cat_name":"c","pages":[{"page_title":"p","page_content":"x"}],"catalogs":[',
+        '',
+        ']}',
+      ),
+    );
+
+  test.each([
+    [
+      'a ShowDoc zip whose catalogs nest 10,000 deep',
+      'showdoc.zip',
+      () => zip({ 'info.json': strToU8(catalogs(10_000)) }),
+      /info\.json in the zip is nested too deeply \(at most 100 levels\)/,
+    ],
+    [
+      'a Markdown zip with folders 10,000 deep',
+      'notes.zip',
+      () => zip({ [`${'d/'.repeat(10_000)}deep.md`]: strToU8('# deep') }),
+      /A folder in the zip is nested too deeply/,
+    ],
+    [
+      'a Postman collection with folders 10,000 deep',
+      'collection.json',
+      () =>
+        Buffer.from(
+          `{"info":{"name":"Deep","schema":"https://schema.getpostman.com/json/collection/v2.1.0/collection.json"},"item":[${nest(10_000, '{"name":"f","item":[', '{"name":"r","request":{"method":"GET","url":"https://x.test/"}}', ']}')}]}`,
+        ),
+      /The file is nested too deeply/,
+    ],
+    [
+      'an OpenAPI JSON whose schema nests 10,000 deep',
+      'api.json',
+      () =>
+        Buffer.from(
+          `{"openapi":"3.0.0","info":{"title":"Deep","version":"1"},"paths":{"/a":{"get":{"responses":{"200":{"description":"ok","content":{"application/json":{"schema":${nest(10_000, '{"type":"object","properties":{"a":', '{"type":"string"}', '}}')}}}}}}}}}`,
+        ),
+      /The file is nested too deeply/,
+    ],
+    [
+      'an OpenAPI YAML with flow collections 10,000 deep',
+      'api.yaml',
+      () =>
+        Buffer.from(
+          `openapi: 3.0.0\ninfo: {title: Deep, version: '1'}\npaths: {}\nx-deep: ${nest(10_000, '[', '1', ']')}\n`,
+        ),
+      /The file is nested too deeply/,
+    ],
+    [
+      'an OpenAPI YAML with block mappings 3,000 deep',
+      'api.yml',
+      () =>
+        Buffer.from(
+          `openapi: 3.0.0\ninfo:\n  title: Deep\n  version: '1'\npaths: {}\nx-deep:\n${Array.from({ length: 3000 }, (_, i) => `${' '.repeat(i + 1)}a:`).join('\n')} 1\n`,
+        ),
+      /The file is nested too deeply/,
+    ],
+  ])('%s', async (_label, filename, content, message) => {
+    const body = content();
+    const before = await counts();
+    const started = performance.now();
+    const answer = await importFile(owner, filename, body);
+    const elapsed = performance.now() - started;
+    expect(answer.body).toEqual({
+      error_code: 10101,
+      error_message: expect.stringMatching(message),
+    });
+    // Refused before any walk: no stall (the recursive walk took over a second, then a 500).
+    expect(elapsed).toBeLessThan(2000);
+    expect(await counts()).toEqual(before);
+  });
+
+  test('real nesting stays well inside the limit: ShowDoc catalogs 40 deep import, folded to three levels', async () => {
+    const answer = await importFile(
+      owner,
+      'showdoc.zip',
+      zip({ 'info.json': strToU8(catalogs(40)) }),
+    );
+    expect(answer.body.error_code).toBe(0);
+    const { item_id: itemId, pages } = answer.body.data as { item_id: number; pages: number };
+    expect(pages).toBe(40);
+    const tree = await treeOf(itemId);
+    expect(new Set(tree.map((p) => p.path))).toEqual(new Set(['/c', '/c/c', '/c/c/c']));
+  });
+});
+
 test('unzip helper sanity: the exported zip is readable by a standard unzipper', () => {
   const files = unzipSync(zip({ 'a.md': strToU8('x') }));
   expect(strFromU8(files['a.md'])).toBe('x');

@@ -11,7 +11,7 @@ import { Option } from '../../models/settings/schemas';
 import { startSlapd, LDAP_ADMIN_DN, LDAP_BASE, type TestSlapd } from '../helpers/slapd';
 import { startTestServer, type TestServer } from '../helpers/server';
 import { makeUser, type TestUser } from '../helpers/users';
-import { forgetCachedReads } from '../../models/platform';
+import { configureAddressPolicy, forgetCachedReads } from '../../models/platform';
 
 let slapd: TestSlapd;
 let server: TestServer;
@@ -29,7 +29,10 @@ beforeAll(async () => {
     ],
     'directory-admin-secret',
   );
-  server = await startTestServer({ env: { LOG_LEVEL: 'silent' } });
+  // slapd listens on loopback: the address policy must name it (ALLOW_PRIVATE_HOSTS).
+  server = await startTestServer({
+    env: { LOG_LEVEL: 'silent', ALLOW_PRIVATE_HOSTS: '127.0.0.1' },
+  });
   admin = await makeUser({ admin: true, username: 'siteboss', password: 'Local-admin-1' });
 }, 60_000);
 
@@ -183,5 +186,47 @@ describe('adminSetting/syncLdapUsers', () => {
     const refused = await server.api.withToken(admin.user_token).fail('adminSetting/syncLdapUsers');
     expect(refused.error_code).toBe(10011);
     expect(await User.exists({ username: 'dave_ldap' })).toBeNull();
+  });
+});
+
+describe('the address policy (ALLOW_PRIVATE_HOSTS)', () => {
+  test('a loopback directory not on the allow-list is never asked: saving names the address, a login says why without it', async () => {
+    await saveLdap(1);
+    configureAddressPolicy([]);
+    try {
+      const saved = await server.api
+        .withToken(admin.user_token)
+        .call('adminSetting/saveLdapConfig', {
+          ldap_open: 1,
+          ldap_form: JSON.stringify({
+            host: slapd.host,
+            port: slapd.port,
+            base_dn: LDAP_BASE,
+            bind_dn: LDAP_ADMIN_DN,
+            bind_password: slapd.adminPassword,
+            user_field: 'uid',
+            search_filter: '(objectClass=person)',
+          }),
+        });
+      expect(saved.body).toEqual({
+        error_code: 10403,
+        error_message: 'LDAP does not connect to 127.0.0.1: a loopback address',
+      });
+      const stored = JSON.parse(
+        (await Option.findOne({ option_name: 'ldap_form' }).lean())!.option_value,
+      );
+      expect(stored.search_filter).toBe('(objectClass=inetOrgPerson)');
+
+      const refused = await login('alice_ldap', 'Ldap-pw-1');
+      expect(refused.body.error_code).toBe(10011);
+      expect(refused.body.error_message).toMatch(/private address/);
+      expect(refused.body.error_message).not.toContain('127.0.0.1');
+      const stranger = await login('not_in_quire', 'Ldap-pw-1');
+      expect(stranger.body.error_code).toBe(10011);
+      expect(await User.exists({ username: 'not_in_quire' })).toBeNull();
+    } finally {
+      configureAddressPolicy(['127.0.0.1']);
+    }
+    expect((await login('alice_ldap', 'Ldap-pw-1')).body.error_code).toBe(0);
   });
 });

@@ -99,6 +99,20 @@ describe('mock/add', () => {
     await addMock(suite.owner, { page_id: page.page_id, template: '{&quot;a&quot;: 1}' });
   });
 
+  test('a template nested deeper than the input limit is refused with a clear error, nothing stored', async () => {
+    const page = await makePage(suite.owner, suite.itemId);
+    const deep = '{"a":'.repeat(10_000) + '1' + '}'.repeat(10_000);
+    const answer = await as(suite.owner).fail('mock/add', {
+      page_id: page.page_id,
+      template: deep,
+    });
+    expect(answer).toMatchObject({
+      error_code: 10101,
+      error_message: 'The mock template is nested too deeply (at most 100 levels)',
+    });
+    expect(await Mock.countDocuments({ page_id: page.page_id })).toBe(0);
+  });
+
   test('regex paths must compile, stay short and be safe from catastrophic backtracking', async () => {
     const page = await makePage(suite.owner, suite.itemId);
     const refuse = async (path: string, message: RegExp) => {

@@ -30,7 +30,7 @@ describe('loadConfig', () => {
       role: 'all',
       lockGraceSeconds: 60,
       updateFeedUrl: '',
-      httpRelayAllowHosts: [],
+      allowPrivateHosts: [],
       pdfChromiumPath: '/usr/bin/chromium',
       workers: os.availableParallelism(),
     });
@@ -65,10 +65,25 @@ describe('loadConfig', () => {
       'loopback, 10.0.0.0/8',
     );
     expect(
-      loadConfig({ HTTP_RELAY_ALLOW_HOSTS: ' Intranet.example, 10.1.0.0/16,,127.0.0.1 ' })
-        .httpRelayAllowHosts,
+      loadConfig({ ALLOW_PRIVATE_HOSTS: ' Intranet.example, 10.1.0.0/16,,127.0.0.1 ' })
+        .allowPrivateHosts,
     ).toEqual(['intranet.example', '10.1.0.0/16', '127.0.0.1']);
-    expect(() => loadConfig({ HTTP_RELAY_ALLOW_HOSTS: '10.0.0.0/99' })).toThrow(
+    expect(() => loadConfig({ ALLOW_PRIVATE_HOSTS: '10.0.0.0/99' })).toThrow(
+      /ALLOW_PRIVATE_HOSTS must be a comma list of host names, IP addresses or CIDR ranges/,
+    );
+  });
+
+  test('HTTP_RELAY_ALLOW_HOSTS stays an alias of ALLOW_PRIVATE_HOSTS: both read, entries joined', () => {
+    expect(loadConfig({ HTTP_RELAY_ALLOW_HOSTS: 'Intranet.example' }).allowPrivateHosts).toEqual([
+      'intranet.example',
+    ]);
+    expect(
+      loadConfig({
+        ALLOW_PRIVATE_HOSTS: 'localhost, 10.0.0.0/8',
+        HTTP_RELAY_ALLOW_HOSTS: '10.0.0.0/8,::1',
+      }).allowPrivateHosts,
+    ).toEqual(['localhost', '10.0.0.0/8', '::1']);
+    expect(() => loadConfig({ HTTP_RELAY_ALLOW_HOSTS: 'bad host!' })).toThrow(
       /HTTP_RELAY_ALLOW_HOSTS must be a comma list of host names, IP addresses or CIDR ranges/,
     );
   });

@@ -13,12 +13,13 @@ import bcrypt from 'bcryptjs';
 import initSqlJs from 'sql.js';
 import { User } from '../../models/accounts/schemas';
 import { Captcha } from '../../models/accounts/schemas/captcha';
-import { Item, ItemStar } from '../../models/items/schemas';
+import { Item, ItemChangeLog, ItemStar } from '../../models/items/schemas';
 import { Catalog } from '../../models/catalogs/schemas';
 import { Page, PageHistory, SinglePage } from '../../models/pages/schemas';
 import { unescapeFromClient, versionText } from '../../models/pages';
 import { ItemMember, TeamItemMember, TeamMember } from '../../models/members/schemas';
 import { FilePage, UploadFile } from '../../models/files/schemas';
+import { Message, MessageContent, Subscription } from '../../models/notices/schemas';
 import { inspectDataDir as inspect, killAllChildren, runCli } from '../helpers/processes';
 import { makeTempDir, startTestServer, type TestServer } from '../helpers/server';
 import { filesUnder, samples } from '../helpers/uploads';
@@ -59,6 +60,46 @@ const HISTORY = [
   { id: 31, content: 'first <draft> & "q"', compressed: false },
   // Long enough that Quire stores it deflated again (models/pages/versionText.ts).
   { id: 32, content: `second <version> & more ${'detail '.repeat(60)}`, compressed: true },
+];
+
+/** ShowDoc's item_change_log rows (ItemChangeLog::addLog); the last names an action it never logs. */
+const CHANGE_LOG = [
+  {
+    id: 41,
+    uid: 2,
+    op_action_type: 'create',
+    op_object_type: 'page',
+    op_object_id: PAGES[0],
+    op_object_name: 'Install',
+    optime: '2024-01-02 03:04:05',
+  },
+  {
+    id: 42,
+    uid: 2,
+    op_action_type: 'binding',
+    op_object_type: 'member',
+    op_object_id: 7,
+    op_object_name: 'bob',
+    optime: '2024-01-02 04:00:00',
+  },
+  {
+    id: 43,
+    uid: 7,
+    op_action_type: 'update',
+    op_object_type: 'page',
+    op_object_id: PAGES[0],
+    op_object_name: 'Install',
+    optime: '2024-01-03 09:30:00',
+  },
+  {
+    id: 44,
+    uid: 7,
+    op_action_type: 'teleport',
+    op_object_type: 'page',
+    op_object_id: PAGES[0],
+    op_object_name: 'Install',
+    optime: '2024-01-03 09:31:00',
+  },
 ];
 
 const dirs: string[] = [];
@@ -273,6 +314,26 @@ async function buildShowdocDatabase(
     api_token: API_TOKEN,
     addtime: NOW,
   });
+  // Who follows PAGES[0] (alice created it, bob asked to be told), as ShowDoc's addSub wrote them;
+  // a row without a user follows nothing and is left out.
+  insert('subscription', {
+    id: 51,
+    uid: 2,
+    object_id: PAGES[0],
+    object_type: 'page',
+    action_type: 'update',
+    sub_time: '2024-01-02 03:04:05',
+  });
+  insert('subscription', {
+    id: 52,
+    uid: 7,
+    object_id: PAGES[0],
+    object_type: 'page',
+    action_type: 'update',
+    sub_time: '2024-01-03 08:00:00',
+  });
+  insert('subscription', { id: 53, uid: 0, object_id: PAGES[1], object_type: 'page' });
+  for (const log of CHANGE_LOG) insert('item_change_log', { item_id: ITEM, remark: '', ...log });
   if (options.broken) {
     // A row Quire cannot take (a mock without its key)…
     insert('mock', { id: 9, unique_key: '', uid: 2, page_id: PAGES[0], item_id: ITEM });
@@ -324,6 +385,9 @@ describe('import:showdoc', () => {
     expect(dry.stdout).toContain('  user: 3 rows');
     expect(dry.stdout).toContain('  page: 3 rows');
     expect(dry.stdout).toContain('  page_history: 2 rows');
+    expect(dry.stdout).toContain('  subscription: 2 rows (1 rows Quire cannot hold left out)');
+    expect(dry.stdout).toContain('  item_change_log: 3 rows (1 rows Quire cannot hold left out)');
+    expect(dry.stdout).not.toMatch(/not migrated.*(subscription|item_change_log)/);
     // A real_url climbing out of the uploads folder is never read.
     expect(dry.stdout).toContain(
       '  files: 1 found, 1 missing\n    missing: secret.txt (file_id 23)',
@@ -341,6 +405,8 @@ describe('import:showdoc', () => {
     expect({ code: run.code, stderr: run.stderr }).toEqual({ code: 0, stderr: expect.any(String) });
     expect(run.stderr).toContain('  page: 3 rows written');
     expect(run.stderr).toContain('  single_page: 1 rows written');
+    expect(run.stderr).toContain('  subscription: 2 rows written');
+    expect(run.stderr).toContain('  item_change_log: 3 rows written');
     expect(run.stdout).toContain('Imported the ShowDoc site');
   });
 
@@ -352,9 +418,13 @@ describe('import:showdoc', () => {
     expect(merged.code).toBe(1);
     expect(merged.stderr).toContain(`item.item_id already used in Quire: ${ITEM}, ${SECRET_ITEM}`);
     expect(merged.stderr).toContain('user.username already used in Quire');
+    expect(merged.stderr).toContain('subscription.id already used in Quire: 51, 52');
+    expect(merged.stderr).toContain('item_change_log.id already used in Quire: 41, 42, 43');
     await inspect(dataDir, async () => {
       expect(await Page.countDocuments()).toBe(3);
       expect(await UploadFile.countDocuments()).toBe(2);
+      expect(await Subscription.countDocuments()).toBe(2);
+      expect(await ItemChangeLog.countDocuments()).toBe(3);
     });
   });
 
@@ -534,6 +604,79 @@ describe('import:showdoc', () => {
         page_title: 'Ping API',
       });
       expect(byScript.page_id).toBe(String(PAGES[1]));
+    });
+
+    test('the item change log reads back through item/getChangeLog, row for row', async () => {
+      const alice = server.api.withToken(await tokenOf('alice'));
+      const log = await alice.ok<{ total: number; list: Array<Record<string, unknown>> }>(
+        'item/getChangeLog',
+        { item_id: ITEM },
+      );
+      expect(Number(log.total)).toBe(3);
+      expect(
+        log.list.map((row) => [
+          String(row.id),
+          String(row.uid),
+          row.op_action_type,
+          row.op_object_type,
+          String(row.op_object_id),
+          row.op_object_name,
+          row.optime,
+          row.username,
+        ]),
+      ).toEqual(
+        CHANGE_LOG.slice(0, 3)
+          .reverse()
+          .map((c) => [
+            String(c.id),
+            String(c.uid),
+            c.op_action_type,
+            c.op_object_type,
+            String(c.op_object_id),
+            c.op_object_name,
+            c.optime,
+            c.uid === 2 ? 'alice' : 'bob',
+          ]),
+      );
+    });
+
+    test('subscriptions answer through subscription/getPageList, and a save with notify reminds the migrated subscribers', async () => {
+      const alice = server.api.withToken(await tokenOf('alice'));
+      const bob = server.api.withToken(await tokenOf('bob'));
+      const list = await alice.ok<Array<Record<string, unknown>>>('subscription/getPageList', {
+        page_id: PAGES[0],
+      });
+      expect(
+        list
+          .map((row) => [String(row.id), String(row.uid), row.username, row.sub_time])
+          .sort((a, b) => String(a[0]).localeCompare(String(b[0]))),
+      ).toEqual([
+        ['51', '2', 'alice', '2024-01-02 03:04:05'],
+        ['52', '7', 'bob', '2024-01-03 08:00:00'],
+      ]);
+      const unreadBefore = await bob.ok<{ remind: unknown }>('message/getUnread');
+      expect(unreadBefore.remind).toEqual([]);
+      await alice.ok('page/save', {
+        page_id: PAGES[0],
+        item_id: ITEM,
+        cat_id: CATS[2],
+        page_title: 'Install',
+        page_content: 'Install, revised',
+        is_notify: 1,
+        notify_content: 'Install was revised',
+      });
+      const content = await MessageContent.findOne({
+        message_content: 'Install was revised',
+      }).lean();
+      expect(content).not.toBeNull();
+      expect(await Message.distinct('to_uid', { message_content_id: content!.id })).toContain(7);
+      const unread = await bob.ok<{ remind: Record<string, unknown> | [] }>('message/getUnread');
+      expect(unread.remind).toMatchObject({ message_content_id: String(content!.id) });
+      // The save is logged after the migrated rows, with the next id.
+      const log = await alice.ok<{ list: Array<Record<string, unknown>> }>('item/getChangeLog', {
+        item_id: ITEM,
+      });
+      expect(Number(log.list[0].id)).toBeGreaterThan(43);
     });
 
     test("new ids continue after the highest imported ones (and ShowDoc's page sequence)", async () => {

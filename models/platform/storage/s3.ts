@@ -5,9 +5,12 @@
  * then sent. Path-style addressing, which every S3-compatible server understands.
  */
 import fs from 'node:fs';
+import http from 'node:http';
+import https from 'node:https';
 import { Readable } from 'node:stream';
 import type * as S3Sdk from '@aws-sdk/client-s3';
 import type { S3Client } from '@aws-sdk/client-s3';
+import { addressPolicy, checkedLookup, checkLiteralHost } from '../addressPolicy';
 import { assertStorageKey } from './keys';
 import type { FileStorage, StoredFile } from './types';
 
@@ -22,8 +25,14 @@ export interface S3Settings {
 
 type Sdk = typeof S3Sdk;
 
+/** ALLOW_PRIVATE_HOSTS opens a MinIO on the LAN or on this machine. */
+const s3Policy = () => addressPolicy('The S3 storage');
+
 /** The SDK (several MB in every process) loads on the first file operation, not at start. */
 async function connect(settings: S3Settings): Promise<{ sdk: Sdk; client: S3Client }> {
+  // A named endpoint passes the address policy on every connection the agents open (and they
+  // connect to the address that was checked); an address literal is checked by `sdk()`.
+  const lookup = checkedLookup(s3Policy);
   const sdk = await import('@aws-sdk/client-s3');
   return {
     sdk,
@@ -31,6 +40,10 @@ async function connect(settings: S3Settings): Promise<{ sdk: Sdk; client: S3Clie
       endpoint: settings.endpoint,
       region: settings.region || 'us-east-1',
       forcePathStyle: true,
+      requestHandler: {
+        httpAgent: new http.Agent({ keepAlive: true, lookup }),
+        httpsAgent: new https.Agent({ keepAlive: true, lookup }),
+      },
       // Newer SDKs add CRC trailers (aws-chunked uploads) by default, which many S3-compatible
       // servers store verbatim or refuse: checksums only where the operation requires them.
       requestChecksumCalculation: 'WHEN_REQUIRED',
@@ -52,7 +65,9 @@ export class S3FileStorage implements FileStorage {
     private readonly staging: Pick<FileStorage, 'stagingDir'>,
   ) {}
 
-  private sdk(): Promise<{ sdk: Sdk; client: S3Client }> {
+  private async sdk(): Promise<{ sdk: Sdk; client: S3Client }> {
+    if (this.settings.endpoint)
+      checkLiteralHost(s3Policy(), new URL(this.settings.endpoint).hostname);
     return (this.connection ??= connect(this.settings));
   }
 

@@ -9,7 +9,6 @@
  * as `flow.progress` (pushed to everyone watching the item, without request or answer contents).
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import { JSONPath } from 'jsonpath-plus';
 import { requireAction, type Actor } from '../access';
 import { relayHttpRequest, type AddressPolicy, type RelayAnswer } from '../assistants';
 import { Page } from '../pages/schemas';
@@ -51,10 +50,10 @@ export interface FlowRunResult {
   variables: Record<string, string>;
 }
 
-function extract(
+async function extract(
   body: string,
   rules: Extraction[],
-): { values: Record<string, string>; missing: string[] } {
+): Promise<{ values: Record<string, string>; missing: string[] }> {
   const values: Record<string, string> = {};
   const missing: string[] = [];
   if (rules.length === 0) return { values, missing };
@@ -64,6 +63,8 @@ function extract(
   } catch {
     return { values, missing: rules.map((r) => r.var) };
   }
+  // Loaded on the first extraction: a serving process that never runs a flow never needs it.
+  const { JSONPath } = await import('jsonpath-plus');
   for (const rule of rules) {
     let found: unknown[];
     try {
@@ -206,7 +207,7 @@ export async function runFlow(
           step.response_headers = answer.headers;
           step.response_body = answer.body.slice(0, MAX_KEPT_BODY);
           step.duration_ms = answer.duration_ms;
-          const { values, missing } = extract(answer.body, parseRules(row.extract ?? ''));
+          const { values, missing } = await extract(answer.body, parseRules(row.extract ?? ''));
           Object.assign(variables, values);
           step.extracted = values;
           const ok = answer.status >= 200 && answer.status < 300;

@@ -6,6 +6,7 @@
  */
 import {
   ApiOutlined,
+  NodeIndexOutlined,
   NotificationOutlined,
   PaperClipOutlined,
   RobotOutlined,
@@ -34,11 +35,14 @@ const TemplateListDialog = lazy(() =>
   import('./TemplateListDialog').then((m) => ({ default: m.TemplateListDialog })),
 );
 
-type AssetDialog = 'attachments' | 'templates' | 'notify' | 'mock' | 'http' | 'ai';
+type AssetDialog = 'attachments' | 'templates' | 'notify' | 'mock' | 'http' | 'flow' | 'ai';
 
 // The assistants load when first opened: the editor's first load does not carry them.
 const HttpTestDialog = lazy(() =>
   import('./HttpTestDialog').then((module) => ({ default: module.HttpTestDialog })),
+);
+const FlowDialog = lazy(() =>
+  import('../../workbench/FlowDialog').then((module) => ({ default: module.FlowDialog })),
 );
 const AiDialog = lazy(() => import('./AiDialog').then((module) => ({ default: module.AiDialog })));
 
@@ -168,6 +172,12 @@ export function AssetTools({ editor, page }: EditorToolProps) {
             tip={t('assistants.http.title')}
             onClick={() => setDialog('http')}
           />
+          <ToolButton
+            testId="editor-tool-flow"
+            icon={<NodeIndexOutlined />}
+            tip={t('workbench.flow.title')}
+            onClick={() => setDialog('flow')}
+          />
         </>
       )}
       {showAi && (
@@ -198,6 +208,7 @@ export function AssetTools({ editor, page }: EditorToolProps) {
         {dialog === 'notify' && <NotifyDialog page={page} onClose={close} />}
         {dialog === 'mock' && <MockDialog page={page} editor={editor} onClose={close} />}
         {dialog === 'http' && <HttpTestDialog page={page} editor={editor} onClose={close} />}
+        {dialog === 'flow' && <FlowDialog itemId={page.itemId} onClose={close} />}
         {dialog === 'ai' && <AiDialog editor={editor} onClose={close} />}
       </Suspense>
     </>

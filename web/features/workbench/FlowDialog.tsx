@@ -26,6 +26,7 @@ import { useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { getItemPassword } from '../../auth/storage';
 import { useLive } from '../../live/context';
+import { LiveProvider } from '../../live/LiveProvider';
 import { useLiveEvent } from '../../live/useLiveEvent';
 import type { FlowProgressPayload } from '../../../realtime/socketEvents';
 import {
@@ -199,7 +200,7 @@ function ResultTable({ steps }: { steps: StepResult[] }) {
   );
 }
 
-export function FlowDialog({ itemId, onClose }: { itemId: number; onClose: () => void }) {
+function FlowDialogBody({ itemId, onClose }: { itemId: number; onClose: () => void }) {
   const { t } = useTranslation();
   const { socket } = useLive();
   const [flows, setFlows] = useState<Flow[]>([]);
@@ -509,5 +510,20 @@ export function FlowDialog({ itemId, onClose }: { itemId: number; onClose: () =>
         )}
       </div>
     </Modal>
+  );
+}
+
+/**
+ * The editor has no live connection of its own (its collaboration runs apart): the dialog opens
+ * one while it is shown, so it follows runs on the item; elsewhere it uses the app's.
+ */
+export function FlowDialog(props: { itemId: number; onClose: () => void }) {
+  const { socket } = useLive();
+  return socket ? (
+    <FlowDialogBody {...props} />
+  ) : (
+    <LiveProvider>
+      <FlowDialogBody {...props} />
+    </LiveProvider>
   );
 }

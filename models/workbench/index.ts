@@ -4,3 +4,4 @@ export * from './flows';
 export * from './paramDescLib';
 export { runFlow, type FlowRunResult, type FlowStepResult } from './flowRunner';
 export { fill, stepRequest, substitute } from './stepRequest';
+export { learnFromPage, paramsOfPage, startParamLearning } from './paramLearning';

@@ -8,6 +8,7 @@
 import { describe, expect, test } from '@jest/globals';
 import { ParamDescEntry } from '../../models/workbench/schemas';
 import { apiSuite } from '../helpers/apiSuite';
+import { eventually } from '../helpers/embedded';
 import { addMember, makeItem } from '../helpers/factories';
 
 const suite = apiSuite();
@@ -426,5 +427,85 @@ describe('stats, import and export', () => {
     expect((await as(suite.stranger).fail('paramDescLib/export', { itemId })).error_code).toBe(
       10303,
     );
+  });
+});
+
+describe('learning from saved API pages', () => {
+  test('a saved Markdown API template adds its described parameters as temp entries, once', async () => {
+    const itemId = await newItem();
+    await add(itemId, { name: 'username', type: 'string', description: 'Known already' });
+    const content = [
+      '##### 参数',
+      '',
+      '|参数名|必选|类型|说明|',
+      '|:----|:---|:-----|-----|',
+      '|username |是 |string |用户名 |',
+      '|password |是 |string | 密码 |',
+      '|nickname |否 |string | |',
+      '',
+      '##### 返回参数说明',
+      '',
+      '|参数名|类型|说明|',
+      '|:-----|:-----|-----|',
+      '|groupid |int |用户组id |',
+    ].join('\n');
+    await as(suite.editor).ok('page/save', {
+      item_id: itemId,
+      page_title: 'Register',
+      page_content: content,
+    });
+    const learnt = async () =>
+      (await ParamDescEntry.find({ item_id: itemId, source: 'auto-extracted' }).lean())
+        .map((e) => [e.name, e.type, e.description, e.status, e.created_by])
+        .sort();
+    await eventually(async () => expect(await learnt()).toHaveLength(2));
+    expect(await learnt()).toEqual([
+      ['groupid', 'int', '用户组id', 'temp', suite.editor.uid],
+      ['password', 'string', '密码', 'temp', suite.editor.uid],
+    ]);
+    // The known entry is untouched; saving again adds nothing.
+    expect(
+      (await ParamDescEntry.findOne({ item_id: itemId, name: 'username' }).lean())?.description,
+    ).toBe('Known already');
+    // Saving again with one more row adds only that row (learnt in save order).
+    await as(suite.editor).ok('page/save', {
+      item_id: itemId,
+      page_title: 'Register 2',
+      page_content: `${content}\n|token |string |登录令牌 |`,
+    });
+    await eventually(async () =>
+      expect(await ParamDescEntry.countDocuments({ item_id: itemId, name: 'token' })).toBe(1),
+    );
+    expect(await ParamDescEntry.countDocuments({ item_id: itemId })).toBe(4);
+  });
+
+  test('a saved RunApi page teaches the remarks of its rows', async () => {
+    const itemId = await newItem();
+    const doc = {
+      info: { method: 'POST', url: 'https://api.example/login' },
+      request: {
+        query: [{ name: 'lang', type: 'string', remark: 'Interface language' }],
+        params: {
+          mode: 'urlencoded',
+          urlencoded: [{ name: 'code', type: 'int', remark: 'SMS code' }],
+        },
+      },
+    };
+    await as(suite.owner).ok('page/save', {
+      item_id: itemId,
+      page_title: 'Login',
+      page_content: JSON.stringify(doc),
+    });
+    await eventually(async () =>
+      expect(await ParamDescEntry.countDocuments({ item_id: itemId })).toBe(2),
+    );
+    const entries = await as(suite.reader).ok<{ data: Entry[] }>('paramDescLib/getEntries', {
+      itemId,
+      status: 'temp',
+    });
+    expect(entries.data.map((e) => [e.name, e.type, e.description, e.source]).sort()).toEqual([
+      ['code', 'int', 'SMS code', 'auto-extracted'],
+      ['lang', 'string', 'Interface language', 'auto-extracted'],
+    ]);
   });
 });

@@ -5,16 +5,18 @@
  * choice is remembered for the user); a two-step test flow built from the item's API pages runs
  * against local servers (reached through HTTP_RELAY_ALLOW_HOSTS), step 2 sending the token
  * extracted from step 1's answer, both steps passing — and with the other environment, the other
- * server is called. A secret variable is shown masked.
+ * server is called. A secret variable is shown masked. Typing a parameter name in a Markdown
+ * API table offers the parameter library's entry and fills its type and description.
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, expect, test } from '@jest/globals';
 import type { Page } from 'playwright-core';
+import { eventually } from '../helpers/embedded';
 import { makeItem } from '../helpers/factories';
 import { makePage } from '../helpers/pages';
 import { makeUser, type TestUser } from '../helpers/users';
-import { editorReady, openEditor } from './editorHelpers';
+import { editorReady, editorText, openEditor, typeAtEnd } from './editorHelpers';
 import { browserSuite, screenshot } from './helpers';
 
 interface Target {
@@ -220,4 +222,39 @@ test('a two-step flow passes a token from step 1 to step 2; the other environmen
     ['/me', 'Bearer prod-token-1'],
   ]);
   expect(dev.seen).toHaveLength(2);
+});
+
+test('typing a parameter name in an API table suggests the library entry and fills the row', async () => {
+  const api = suite.server.api.withToken(owner.user_token);
+  const entry = await api.ok<{ id: string }>('paramDescLib/addEntry', {
+    itemId,
+    name: 'user_id',
+    type: 'int',
+    description: 'The user id',
+  });
+  const made = await makePage(owner, itemId, {
+    title: 'Params',
+    content: '|参数名|必选|类型|说明|\n|:---|:---|:---|:---|',
+  });
+  const page = await openEditor(suite, owner, itemId, made.page_id);
+  await typeAtEnd(page, '\n|user_');
+  const tooltip = page.locator('.cm-tooltip-autocomplete');
+  await tooltip.getByText('user_id').waitFor();
+  // CodeMirror ignores accepting within its interactionDelay (75 ms) of the list opening.
+  await page.waitForTimeout(200);
+  await page.keyboard.press('Enter');
+  await page.waitForFunction(() =>
+    document.querySelector('[data-testid="editor-cm"]')?.textContent?.includes('The user id|'),
+  );
+  expect((await editorText(page)).split('\n').pop()).toBe('|user_id| |int|The user id|');
+  const stats = async () =>
+    (
+      await api.ok<{ data: { id: string; usageCount: number }[] }>('paramDescLib/getEntries', {
+        itemId,
+        name: 'user_id',
+      })
+    ).data;
+  await eventually(async () =>
+    expect((await stats()).map((e) => [e.id, e.usageCount])).toEqual([[entry.id, 1]]),
+  );
 });

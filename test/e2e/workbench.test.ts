@@ -258,3 +258,38 @@ test('typing a parameter name in an API table suggests the library entry and fil
     expect((await stats()).map((e) => [e.id, e.usageCount])).toEqual([[entry.id, 1]]),
   );
 });
+
+test('the parameter library dialog promotes a learnt entry and imports new ones', async () => {
+  const api = suite.server.api.withToken(owner.user_token);
+  await api.ok('paramDescLib/addTempEntry', { itemId, name: 'order_no', description: '订单号' });
+  const page = await editInChinese(loginPage);
+  await page.locator('[data-testid="editor-tool-library"]').click();
+  const dialog = page.locator('[data-testid="workbench-lib-dialog"]');
+  const learnt = dialog.locator('[data-testid="workbench-lib-entry-order_no"]');
+  await learnt.locator('[data-testid="workbench-lib-temp"]').waitFor();
+  await learnt.locator('[data-testid="workbench-lib-promote"]').click();
+  await learnt.locator('[data-testid="workbench-lib-temp"]').waitFor({ state: 'detached' });
+
+  await dialog
+    .locator('[data-testid="workbench-lib-text"]')
+    .fill('session_id: 会话标识\norder_no: 重复');
+  await dialog.locator('[data-testid="workbench-lib-preview"]').click();
+  await dialog.locator('[data-testid="workbench-lib-confirm"]').click();
+  await dialog
+    .locator('[data-testid="workbench-lib-entry-session_id"]', { hasText: '会话标识' })
+    .waitFor();
+  const entries = await api.ok<{ data: { name: string; status: string; description: string }[] }>(
+    'paramDescLib/getEntries',
+    { itemId, pageSize: 50 },
+  );
+  expect(
+    entries.data
+      .filter((e) => e.name !== 'user_id')
+      .map((e) => [e.name, e.status, e.description])
+      .sort(),
+  ).toEqual([
+    ['order_no', 'permanent', '订单号'],
+    ['session_id', 'permanent', '会话标识'],
+  ]);
+  await screenshot(page, 'workbench-parameter-library');
+});

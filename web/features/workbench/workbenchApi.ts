@@ -105,3 +105,22 @@ export async function itemPages(itemId: number): Promise<{ page_id: number; titl
   visit(menu.catalogs);
   return out;
 }
+
+export const libraryEntries = (itemId: number) =>
+  request<{ data: LibraryEntry[]; total: number }>(
+    'paramDescLib/getEntries',
+    { itemId, pageSize: 500 },
+    quiet,
+  ).then((page) => page.data);
+export const promoteEntries = (ids: string[]) =>
+  request<{ promoted: number }>('paramDescLib/promoteTemp', { ids: ids.join(',') });
+export const deleteEntry = (id: string) => request('paramDescLib/deleteEntry', { id });
+export const previewImport = (itemId: number, format: string, rawText: string) =>
+  request<{ new: (LibraryEntry & { itemId: number })[]; duplicated: LibraryEntry[] }>(
+    'paramDescLib/import',
+    { itemId, format, rawText },
+  );
+export const confirmImport = (entries: unknown[]) =>
+  request<LibraryEntry[]>('paramDescLib/confirmImport', { entries: JSON.stringify(entries) });
+export const exportLibrary = (itemId: number, format: 'json' | 'csv') =>
+  request<string>('paramDescLib/export', { itemId, format });

@@ -6,6 +6,7 @@
  */
 import {
   ApiOutlined,
+  BookOutlined,
   NodeIndexOutlined,
   NotificationOutlined,
   PaperClipOutlined,
@@ -35,7 +36,8 @@ const TemplateListDialog = lazy(() =>
   import('./TemplateListDialog').then((m) => ({ default: m.TemplateListDialog })),
 );
 
-type AssetDialog = 'attachments' | 'templates' | 'notify' | 'mock' | 'http' | 'flow' | 'ai';
+type AssetDialog =
+  'attachments' | 'templates' | 'notify' | 'mock' | 'http' | 'flow' | 'library' | 'ai';
 
 // The assistants load when first opened: the editor's first load does not carry them.
 const HttpTestDialog = lazy(() =>
@@ -43,6 +45,11 @@ const HttpTestDialog = lazy(() =>
 );
 const FlowDialog = lazy(() =>
   import('../../workbench/FlowDialog').then((module) => ({ default: module.FlowDialog })),
+);
+const ParamLibraryDialog = lazy(() =>
+  import('../../workbench/ParamLibraryDialog').then((module) => ({
+    default: module.ParamLibraryDialog,
+  })),
 );
 const AiDialog = lazy(() => import('./AiDialog').then((module) => ({ default: module.AiDialog })));
 
@@ -178,6 +185,12 @@ export function AssetTools({ editor, page }: EditorToolProps) {
             tip={t('workbench.flow.title')}
             onClick={() => setDialog('flow')}
           />
+          <ToolButton
+            testId="editor-tool-library"
+            icon={<BookOutlined />}
+            tip={t('workbench.lib.title')}
+            onClick={() => setDialog('library')}
+          />
         </>
       )}
       {showAi && (
@@ -209,6 +222,7 @@ export function AssetTools({ editor, page }: EditorToolProps) {
         {dialog === 'mock' && <MockDialog page={page} editor={editor} onClose={close} />}
         {dialog === 'http' && <HttpTestDialog page={page} editor={editor} onClose={close} />}
         {dialog === 'flow' && <FlowDialog itemId={page.itemId} onClose={close} />}
+        {dialog === 'library' && <ParamLibraryDialog itemId={page.itemId} onClose={close} />}
         {dialog === 'ai' && <AiDialog editor={editor} onClose={close} />}
       </Suspense>
     </>

@@ -11,6 +11,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { requireAction, type Actor } from '../access';
 import { relayHttpRequest, type AddressPolicy, type RelayAnswer } from '../assistants';
+import { pageVisible } from '../pages';
 import { Page } from '../pages/schemas';
 import { errors, events, isApiError } from '../platform';
 import { readGlobalParams, readVariables, type GlobalParams } from './environments';
@@ -114,7 +115,7 @@ export async function runFlow(
   if (!(input.flowId > 0)) throw errors.failed('flow_id is missing');
   const flow = await flowOrFail(input.flowId);
   const itemId = flow.item_id;
-  await requireAction(actor, 'workbench.edit', itemId);
+  const access = await requireAction(actor, 'workbench.edit', itemId);
   const envId = input.envId > 0 ? input.envId : flow.env_id;
   const rows = await RunapiFlowPage.find({ flow_id: flow.id, enabled: 1 }, { _id: 0 })
     .sort({ s_number: 1, id: 1 })
@@ -122,9 +123,12 @@ export async function runFlow(
   if (rows.length === 0) throw errors.failed('The flow has no enabled step');
   const pages = await Page.find(
     { page_id: { $in: rows.map((r) => r.page_id) }, item_id: itemId, is_del: 0 },
-    { page_id: 1, page_title: 1, page_content: 1, _id: 0 },
+    { _id: 0 },
   ).lean();
-  const byId = new Map(pages.map((p) => [p.page_id, p]));
+  // Only pages the actor may read (a catalog restriction, others' drafts) are sent.
+  const byId = new Map<number, (typeof pages)[number]>();
+  for (const page of pages)
+    if (await pageVisible(actor, access, page)) byId.set(page.page_id, page);
   // Unbound variables (env 0) first, the environment's own override them.
   const variables: Record<string, string> = {};
   const all = await readVariables(itemId, 0);

@@ -6,6 +6,7 @@
  * item the actor may edit. Running a flow is models/workbench/flowRunner.ts.
  */
 import { requireAction, type Actor } from '../access';
+import { pageVisible, requirePage } from '../pages';
 import { Page } from '../pages/schemas';
 import { errors, formatNow, nextId } from '../platform';
 import { RunapiEnv, RunapiFlow, RunapiFlowPage, type RunapiFlowDoc } from './schemas';
@@ -118,7 +119,12 @@ export async function addFlowPage(
   if (!(flowId > 0) || !(pageId > 0)) throw errors.failed('Parameter error');
   const flow = await flowOrFail(flowId);
   await requireAction(actor, 'workbench.edit', flow.item_id);
-  await requireAction(actor, 'workbench.edit', await livePageItem(pageId));
+  // The page's own rules too: a member limited to some catalogs adds only pages they can see.
+  await requirePage(actor, pageId, {
+    level: 'edit',
+    denied: 10303,
+    deniedMessage: 'No edit permission',
+  });
   const last = await RunapiFlowPage.findOne({ flow_id: flowId }, NO_ID)
     .sort({ s_number: -1 })
     .lean();
@@ -150,13 +156,16 @@ export async function listFlowPages(actor: Actor, flowId: number) {
   needLogin(actor);
   if (!(flowId > 0)) throw errors.failed('flow_id is missing');
   const flow = await flowOrFail(flowId);
-  await requireAction(actor, 'workbench.read', flow.item_id);
+  const access = await requireAction(actor, 'workbench.read', flow.item_id);
   const rows = await RunapiFlowPage.find({ flow_id: flowId }, NO_ID).sort({ s_number: 1 }).lean();
   const pages = await Page.find(
-    { page_id: { $in: rows.map((r) => r.page_id) }, is_del: 0 },
-    { page_id: 1, page_title: 1, _id: 0 },
+    { page_id: { $in: rows.map((r) => r.page_id) }, item_id: flow.item_id, is_del: 0 },
+    NO_ID,
   ).lean();
-  const titles = new Map(pages.map((p) => [p.page_id, p.page_title]));
+  // Titles of pages the actor may not see (other catalogs, others' drafts) stay hidden.
+  const titles = new Map<number, string>();
+  for (const page of pages)
+    if (await pageVisible(actor, access, page)) titles.set(page.page_id, page.page_title);
   return rows.map((row) => ({ ...row, page_title: titles.get(row.page_id) ?? false }));
 }
 

@@ -111,9 +111,10 @@ export function paramsOfPage(content: string): LearntParam[] {
 export async function learnFromPage(pageId: number, byUid: number): Promise<number> {
   const page = await Page.findOne(
     { page_id: pageId, is_del: 0 },
-    { item_id: 1, page_content: 1, _id: 0 },
+    { item_id: 1, page_content: 1, is_draft: 1, _id: 0 },
   ).lean();
-  if (!page) return 0;
+  // A draft is its author's alone: nothing of it goes into the item-wide library.
+  if (!page || page.is_draft) return 0;
   const params = paramsOfPage(page.page_content ?? '').slice(0, 200);
   if (params.length === 0) return 0;
   const known = await ParamDescEntry.find(

@@ -13,7 +13,8 @@ import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { RunapiFlow, RunapiFlowPage } from '../../models/workbench/schemas';
 import { apiSuite } from '../helpers/apiSuite';
 import { addMember, makeItem } from '../helpers/factories';
-import { makePage } from '../helpers/pages';
+import { makeCatalog, makePage } from '../helpers/pages';
+import { makeUser } from '../helpers/users';
 import { closeAllSockets, connectClient } from '../helpers/sockets';
 
 interface Seen {
@@ -245,6 +246,48 @@ describe('flow pages', () => {
       enabled: 1,
       extract: '',
     });
+  });
+});
+
+describe('catalog restriction', () => {
+  test('a member limited to some catalogs neither adds, sees the title of, nor runs a page outside them', async () => {
+    const itemId = await newItem();
+    const open = await makeCatalog(suite.owner, itemId, 'Open');
+    const closed = await makeCatalog(suite.owner, itemId, 'Closed');
+    const limited = await makeUser();
+    await addMember(itemId, limited, 1, [open]);
+    const hidden = await makePage(suite.owner, itemId, {
+      title: 'Hidden',
+      catId: closed,
+      content: apiPage('GET', `http://127.0.0.1:${targetPort}/hidden`),
+    });
+    const visible = await makePage(suite.owner, itemId, { title: 'Visible', catId: open });
+    const flow = await flowOf(itemId);
+    expect(
+      (await as(limited).fail('flow/addFlowPage', { flow_id: flow.id, page_id: hidden.page_id }))
+        .error_code,
+    ).toBe(10101);
+    await as(suite.editor).ok('flow/addFlowPage', { flow_id: flow.id, page_id: hidden.page_id });
+    await as(limited).ok('flow/addFlowPage', { flow_id: flow.id, page_id: visible.page_id });
+    const steps = await as(limited).ok<{ page_id: number; page_title: unknown }[]>(
+      'flow/getFlowPageList',
+      { flow_id: flow.id },
+    );
+    expect(steps.map((s) => [s.page_id, s.page_title])).toEqual([
+      [hidden.page_id, false],
+      [visible.page_id, 'Visible'],
+    ]);
+    seen.length = 0;
+    const run = await as(limited).ok<{ steps: { page_id: number; error: string; url: string }[] }>(
+      'flow/run',
+      { flow_id: flow.id },
+    );
+    expect(run.steps[0]).toMatchObject({
+      page_id: hidden.page_id,
+      error: 'Page not found',
+      url: '',
+    });
+    expect(seen.filter((s) => s.url === '/hidden')).toEqual([]);
   });
 });
 

@@ -205,6 +205,19 @@ export function startFanout(deps: FanoutDeps): () => void {
       local().to(room).emit('import:progress', { import_id: importId, done, total });
     },
 
+    'flow.progress'({ itemId, flowId, runId, byUid, done, total, finished, step }) {
+      local().to(rooms.item(itemId)).emit('flow:progress', {
+        item_id: itemId,
+        flow_id: flowId,
+        run_id: runId,
+        by_uid: byUid,
+        done,
+        total,
+        finished,
+        step,
+      });
+    },
+
     /** Logged out or password changed: the user's sockets end now, not at their next request. */
     'session.revoked'({ uid }) {
       const room = rooms.user(uid);

@@ -161,6 +161,29 @@ export interface ImportProgressPayload {
   total: number;
 }
 
+/**
+ * A test flow run's progress (`flow/run`): a finished step (`step`), or the end (`finished`).
+ * Pushed to `item:<id>`, so everyone watching the item follows the run.
+ */
+export interface FlowProgressPayload {
+  item_id: number;
+  flow_id: number;
+  run_id: string;
+  by_uid: number;
+  done: number;
+  total: number;
+  finished: boolean;
+  step: {
+    round: number;
+    page_id: number;
+    page_title: string;
+    method: string;
+    status: number;
+    pass: boolean;
+    duration_ms: number;
+  } | null;
+}
+
 export interface ServerToClientEvents {
   unread: (payload: UnreadPayload) => void;
   notice: (payload: NoticePayload) => void;
@@ -175,6 +198,7 @@ export interface ServerToClientEvents {
   unwatched: (payload: UnwatchedPayload) => void;
   presence: (payload: PresencePayload) => void;
   'import:progress': (payload: ImportProgressPayload) => void;
+  'flow:progress': (payload: FlowProgressPayload) => void;
 }
 
 export type ServerEventName = keyof ServerToClientEvents;

@@ -51,6 +51,7 @@ import { flagPagesWithDrafts, startRecyclePurge } from '../models/pages';
 import { startComments } from '../models/comments';
 import { startAttachments } from '../models/files';
 import { startNotifications } from '../models/notices';
+import { startParamLearning } from '../models/workbench';
 import { WEB_DIST } from './paths';
 import { createRealtimeOnlyApp } from './realtimeApp';
 
@@ -275,6 +276,9 @@ async function startInContext(
   const stopNotifications = startNotifications({
     onError: (error, event) => logger.error({ err: error, event }, 'notification failed'),
   });
+  const stopParamLearning = startParamLearning({
+    onError: (error) => logger.error({ err: error }, 'parameter library learning failed'),
+  });
   const stopComments = startComments({
     onError: (error) => logger.error({ err: error }, 'comment clean-up failed'),
   });
@@ -302,6 +306,7 @@ async function startInContext(
         stopPurge();
         stopAttachments();
         stopNotifications();
+        stopParamLearning();
         stopComments();
         const closed = closeServer(server, open);
         await realtime.close();

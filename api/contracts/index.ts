@@ -41,6 +41,13 @@ import { exportContract, openContract, updatePageByApi } from './open';
 import { catalogContract, pageContract, pageHistoryContract } from './page';
 import { readContract } from './read';
 import { commonContract, userContract } from './user';
+import {
+  flowContract,
+  itemVariableContract,
+  paramDescLibContract,
+  pingContract,
+  runapiContract,
+} from './workbench';
 
 export * from './coerce';
 export * from './admin';
@@ -56,6 +63,7 @@ export * from './open';
 export * from './page';
 export * from './read';
 export * from './user';
+export * from './workbench';
 
 /** Keyed by the controller's lookup key (`itemgroup`, `teamitemmember`): see api/showdocRoute.ts. */
 export const contracts = {
@@ -95,6 +103,11 @@ export const contracts = {
   scriptcron: scriptCronContract,
   publicsquare: publicSquareContract,
   read: readContract,
+  runapi: runapiContract,
+  itemvariable: itemVariableContract,
+  flow: flowContract,
+  paramdesclib: paramDescLibContract,
+  ping: pingContract,
 } satisfies Record<string, ControllerContract>;
 
 /** The contract of `controllerKey/action` (action names match case-insensitively), if declared. */

@@ -44,6 +44,11 @@ import { kanbanController } from './kanban';
 import { publicSquareController, scriptCronController, updateController } from './maintenance';
 import { pageCommentController, pageFeedbackController } from './pageComment';
 import { readController } from './read';
+import { runapiController } from './runapi';
+import { itemVariableController } from './itemVariable';
+import { flowController } from './flow';
+import { paramDescLibController } from './paramDescLib';
+import { importPostmanController, importSwaggerController, pingController } from './ping';
 
 export const controllers: ControllerDefinition[] = [
   itemController,
@@ -90,6 +95,13 @@ export const controllers: ControllerDefinition[] = [
   updateController,
   scriptCronController,
   readController,
+  runapiController,
+  itemVariableController,
+  flowController,
+  paramDescLibController,
+  pingController,
+  importPostmanController,
+  importSwaggerController,
 ];
 
 /** A registry holding every controller above (one per app, so tests can add their own). */

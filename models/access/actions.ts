@@ -56,6 +56,10 @@ export const ACTIONS = {
     message: 'No permission to upload files to this item',
   },
   'attachment.update': { needs: 'edit', missing: 10101, denied: 10101 },
+  // API workbench (runapi/*, itemVariable/*, flow/*, paramDescLib/*): ShowDoc's checkItemEdit
+  // answers 10303 for a missing item as for a refused one.
+  'workbench.read': { needs: 'visit', missing: 10303, denied: 10303, message: 'No permission' },
+  'workbench.edit': { needs: 'edit', missing: 10303, denied: 10303, message: 'No edit permission' },
   // Templates
   'template.share': { needs: 'editor', missing: 10103, denied: 10103, message: 'No permission' },
 } as const satisfies Record<string, ActionRule>;

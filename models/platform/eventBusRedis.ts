@@ -47,6 +47,7 @@ export const RELAYED: Record<EventName, true> = {
   'notice.created': true,
   'unread.changed': true,
   'import.progress': true,
+  'flow.progress': true,
   'session.revoked': true,
   'settings.changed': true,
   'data.replaced': true,

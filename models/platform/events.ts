@@ -130,6 +130,28 @@ export interface DomainEvents {
   'unread.changed': { uids: number[] };
   /** How far a file import of this user has got (pushed while the import runs). */
   'import.progress': { uid: number; importId: string; done: number; total: number };
+  /**
+   * A test flow run (`flow/run`) finished a step (`step`) or ended (`finished`). Carries no request
+   * or answer contents: everyone watching the item sees it.
+   */
+  'flow.progress': {
+    itemId: number;
+    flowId: number;
+    runId: string;
+    byUid: number;
+    done: number;
+    total: number;
+    finished: boolean;
+    step: {
+      round: number;
+      page_id: number;
+      page_title: string;
+      method: string;
+      status: number;
+      pass: boolean;
+      duration_ms: number;
+    } | null;
+  };
   /** Every login token of the user was revoked (logout, password change): live sessions end. */
   'session.revoked': { uid: number };
   /**

@@ -35,6 +35,16 @@ import { ItemMember, Team, TeamItem, TeamItemMember, TeamMember } from '../membe
 import { Template, TemplateItem } from '../templates/schemas';
 import { FilePage, UploadFile } from '../files/schemas';
 import { Mock } from '../mocks/schemas';
+import {
+  ItemVariable,
+  ParamDescEntry,
+  RunapiDbConfig,
+  RunapiEnv,
+  RunapiEnvSelectd,
+  RunapiFlow,
+  RunapiFlowPage,
+  RunapiGlobalParam,
+} from '../workbench/schemas';
 import { detectKind, KIND_MIME, SNIFF_BYTES } from '../files';
 import { readShowdocDatabase, type ImportDoc, type SourceTable } from './showdocSource';
 
@@ -64,6 +74,14 @@ const MODELS: Record<string, Model<any>> = {
   Recycle,
   Subscription,
   ItemChangeLog,
+  RunapiEnv,
+  RunapiEnvSelectd,
+  RunapiGlobalParam,
+  RunapiDbConfig,
+  ItemVariable,
+  RunapiFlow,
+  RunapiFlowPage,
+  ParamDescEntry,
 };
 
 const BATCH = 500;

@@ -16,13 +16,15 @@
  *   numbers, and the columns an old ShowDoc lacks get ShowDoc's own defaults.
  *
  * Subscriptions and the item change log come over as they are (their rows a Quire cannot hold —
- * no user or object, an action ShowDoc's log never names — are counted and left out). Tables of
- * features Quire does not have (RunApi environments and flows, AI settings, messages) are counted
- * and reported, not migrated.
+ * no user or object, an action ShowDoc's log never names — are counted and left out), and so do
+ * the API workbench's tables (RunApi environments, variables, flows, the parameter library).
+ * Tables of features Quire does not have (AI settings, messages) are counted and reported, not
+ * migrated.
  */
 import fs from 'node:fs';
 import type { Database as SqliteDatabase } from 'sql.js';
 import { int, text, TABLES, type ImportDoc, type Row, type TableSpec } from './showdocTables';
+import { WORKBENCH_TABLES } from './showdocWorkbenchTables';
 
 export { TABLES, type ImportDoc, type TableSpec } from './showdocTables';
 
@@ -30,13 +32,6 @@ const NOT_MIGRATED = [
   'user_token',
   'captcha',
   'page_lock',
-  'item_variable',
-  'runapi_env',
-  'runapi_env_selectd',
-  'runapi_global_param',
-  'runapi_flow',
-  'runapi_flow_page',
-  'runapi_db_config',
   'message',
   'message_content',
   'export_log',
@@ -49,7 +44,6 @@ const NOT_MIGRATED = [
   'ai_chat_sessions',
   'ai_chat_messages',
   'kanban_activity_log',
-  'parameter_description_entry',
 ];
 
 export interface SourceTable {
@@ -105,7 +99,7 @@ export async function readShowdocDatabase(file: string): Promise<ShowdocSource> 
     if (!names.has('user') || !names.has('item') || !names.has('page'))
       throw new Error(`${file} has no ShowDoc tables (user, item, page)`);
     const seq = sequences(db, names);
-    const tables: SourceTable[] = TABLES.map((spec) => {
+    const tables: SourceTable[] = [...TABLES, ...WORKBENCH_TABLES].map((spec) => {
       const rows = names.has(spec.table) ? allRows(db, spec.table) : [];
       const seen = new Map(spec.uniqueFields.map((f) => [f, new Set<unknown>()]));
       const ids = new Set<number>();

@@ -39,6 +39,8 @@ const WITHOUT_CONTRACT: Record<string, string> = {
   'export/markdown': 'a zip download',
   'import/auto': 'multipart upload',
   'exporthtml/export': 'a zip download',
+  'importpostman/import': 'multipart upload (import/auto)',
+  'importswagger/import': 'multipart upload (import/auto)',
 };
 
 interface Fixture {
@@ -398,6 +400,147 @@ const VALID: Record<string, Request> = {
   'user/logout': { as: 'throwaway' },
 };
 
+/** The API workbench's actions (runapi, itemVariable, flow, paramDescLib, ping). */
+const WORKBENCH_VALID: Record<string, Request> = {
+  'ping/index': { as: 'anonymous' },
+  'runapi/addenv': { params: (f) => ({ item_id: f.itemId, env_name: 'Contract env' }) },
+  'runapi/updateenv': {
+    params: async (f) => ({ item_id: f.itemId, env_id: await newEnv(f), env_name: 'Renamed' }),
+  },
+  'runapi/getenvlist': { params: (f) => ({ item_id: f.itemId }) },
+  'runapi/delenv': { params: async (f) => ({ env_id: await newEnv(f) }) },
+  'runapi/selectenv': { params: async (f) => ({ env_id: await newEnv(f) }) },
+  'runapi/getselectenv': { params: (f) => ({ item_id: f.itemId }) },
+  'runapi/getglobalparam': { params: (f) => ({ item_id: f.itemId }) },
+  'runapi/updateglobalparam': {
+    params: (f) => ({ item_id: f.itemId, param_type: 'query', content_json_str: '[]' }),
+  },
+  'runapi/getdbconfiglist': {
+    params: async (f) => ({ item_id: f.itemId, env_id: await newEnv(f) }),
+  },
+  'runapi/savedbconfig': { params: async (f) => ({ item_id: f.itemId, env_id: await newEnv(f) }) },
+  'runapi/deldbconfig': {
+    params: async (f) => {
+      const saved = await suite
+        .as(suite.owner)
+        .call('runapi/saveDbConfig', { item_id: f.itemId, env_id: await newEnv(f) });
+      return { config_id: (saved.body.data as { config_id: number }).config_id };
+    },
+  },
+  'itemvariable/save': { params: (f) => ({ item_id: f.itemId, var_name: 'v', var_value: '1' }) },
+  'itemvariable/getlist': { params: (f) => ({ item_id: f.itemId }) },
+  'itemvariable/delete': {
+    params: async (f) => {
+      const saved = await suite
+        .as(suite.owner)
+        .call('itemVariable/save', { item_id: f.itemId, var_name: 'gone', var_value: '1' });
+      return { item_id: f.itemId, id: saved.body.data as number };
+    },
+  },
+  'itemvariable/deletebyname': {
+    params: async (f) => {
+      await suite
+        .as(suite.owner)
+        .call('itemVariable/save', { item_id: f.itemId, var_name: 'byname', var_value: '1' });
+      return { item_id: f.itemId, var_name: 'byname' };
+    },
+  },
+  'flow/save': { params: (f) => ({ item_id: f.itemId, flow_name: 'Contract flow' }) },
+  'flow/getlist': { params: (f) => ({ item_id: f.itemId }) },
+  'flow/delete': { params: async (f) => ({ id: (await newFlow(f)).flowId }) },
+  'flow/addflowpage': {
+    params: async (f) => ({ flow_id: (await newFlow(f)).flowId, page_id: f.pageId }),
+  },
+  'flow/deleteflowpage': { params: async (f) => ({ id: (await newFlow(f)).stepId }) },
+  'flow/getflowpagelist': { params: async (f) => ({ flow_id: (await newFlow(f)).flowId }) },
+  'flow/savesort': {
+    params: async (f) => {
+      const { flowId, stepId } = await newFlow(f);
+      return { flow_id: flowId, orders: JSON.stringify([{ id: stepId, s_number: 3 }]) };
+    },
+  },
+  'flow/setflowpageenabled': {
+    params: async (f) => {
+      const { flowId, stepId } = await newFlow(f);
+      return { flow_id: flowId, ids: JSON.stringify([stepId]) };
+    },
+  },
+  'flow/setflowpageextract': {
+    params: async (f) => ({
+      id: (await newFlow(f)).stepId,
+      extract: JSON.stringify([{ var: 'x', path: '$.x' }]),
+    }),
+  },
+  'flow/run': {
+    params: async (f) => {
+      const page = await makePage(suite.owner, f.itemId, {
+        content: JSON.stringify({ info: { method: 'GET', url: `${suite.server.url}/healthz` } }),
+      });
+      return { flow_id: (await newFlow(f, page.page_id)).flowId };
+    },
+  },
+  'paramdesclib/getentries': { params: (f) => ({ itemId: f.itemId }) },
+  'paramdesclib/addentry': { params: (f) => ({ itemId: f.itemId, name: 'n1', description: 'D' }) },
+  'paramdesclib/addtempentry': {
+    params: (f) => ({ itemId: f.itemId, name: 'n2', description: 'D' }),
+  },
+  'paramdesclib/temp': { params: (f) => ({ itemId: f.itemId, name: 'n3', description: 'D' }) },
+  'paramdesclib/updateentry': { params: async (f) => ({ id: await newEntry(f), example: 'e' }) },
+  'paramdesclib/deleteentry': { params: async (f) => ({ id: await newEntry(f) }) },
+  'paramdesclib/deleteentries': { params: async (f) => ({ ids: await newEntry(f) }) },
+  'paramdesclib/promotetemp': { params: async (f) => ({ ids: await newEntry(f, 'temp') }) },
+  'paramdesclib/addbatchentries': {
+    params: (f) => ({
+      entries: JSON.stringify([{ itemId: f.itemId, name: 'b1', type: 'string', description: 'B' }]),
+    }),
+  },
+  'paramdesclib/confirmimport': {
+    params: (f) => ({
+      entries: JSON.stringify([{ itemId: f.itemId, name: 'c1', type: 'string', description: 'C' }]),
+    }),
+  },
+  'paramdesclib/batchsave': {
+    params: (f) => ({
+      itemId: f.itemId,
+      entries: JSON.stringify([{ name: 's1', type: 'string', description: 'S' }]),
+    }),
+  },
+  'paramdesclib/updateusage': { params: async (f) => ({ id: await newEntry(f) }) },
+  'paramdesclib/stats': { params: (f) => ({ itemId: f.itemId }) },
+  'paramdesclib/import': { params: (f) => ({ itemId: f.itemId, format: 'kv', rawText: 'a: b' }) },
+  'paramdesclib/export': { params: (f) => ({ itemId: f.itemId }) },
+};
+
+Object.assign(VALID, WORKBENCH_VALID);
+
+let workbenchCount = 0;
+
+async function newEnv(f: Fixture): Promise<number> {
+  const added = await suite
+    .as(suite.owner)
+    .call('runapi/addEnv', { item_id: f.itemId, env_name: `Env ${++workbenchCount}` });
+  return (added.body.data as { env_id: number }).env_id;
+}
+
+/** A flow of the fixture item with one step (the given page, else the fixture page). */
+async function newFlow(f: Fixture, pageId = f.pageId): Promise<{ flowId: number; stepId: number }> {
+  const owner = suite.as(suite.owner);
+  const flow = await owner.call('flow/save', { item_id: f.itemId, flow_name: 'F' });
+  const flowId = (flow.body.data as { id: number }).id;
+  const step = await owner.call('flow/addFlowPage', { flow_id: flowId, page_id: pageId });
+  return { flowId, stepId: (step.body.data as { id: number }).id };
+}
+
+async function newEntry(f: Fixture, status = 'permanent'): Promise<string> {
+  const added = await suite.as(suite.owner).call('paramDescLib/addEntry', {
+    itemId: f.itemId,
+    name: `entry${++workbenchCount}`,
+    description: 'D',
+    status,
+  });
+  return (added.body.data as { id: string }).id;
+}
+
 /** Declared actions whose valid request cannot succeed here, and why. */
 const NO_VALID_REQUEST: Record<string, string> = {
   'ai/create': 'answers a server-sent event stream, not an envelope (test/api/ai.test.ts)',
@@ -617,6 +760,7 @@ describe('the declared REST contract', () => {
       'common/createcaptcha',
       // ShowDoc answers it without a login, and its back office asks it without a token.
       'adminupdate/checkupdate',
+      'ping/index',
     ]);
     const failures: string[] = [];
     for (const route of declared) {

@@ -307,6 +307,51 @@ async function buildShowdocDatabase(
     addtime: '2024-01-02 03:04:05',
   });
   insert('single_page', { id: 4, unique_key: SHARE_KEY, page_id: PAGES[1] });
+  // The API workbench (RunApi side).
+  insert('runapi_env', {
+    id: 11,
+    env_name: 'Dev',
+    item_id: ITEM,
+    uid: 2,
+    addtime: '2024-01-02 03:04:05',
+  });
+  insert('item_variable', {
+    id: 12,
+    var_name: 'host',
+    var_value: 'http://dev.example',
+    uid: 2,
+    item_id: ITEM,
+    addtime: NOW,
+    env_id: 11,
+  });
+  insert('runapi_global_param', {
+    id: 13,
+    item_id: ITEM,
+    param_type: 'header',
+    content_json_str: htmlspecialchars('[{"name":"X-App","value":"1"}]'),
+  });
+  insert('runapi_flow', {
+    id: 14,
+    flow_name: 'Smoke',
+    uid: 2,
+    username: 'alice',
+    item_id: ITEM,
+    env_id: 11,
+    times: 2,
+  });
+  insert('runapi_flow_page', { id: 15, flow_id: 14, page_id: PAGES[0], s_number: 1 });
+  insert('parameter_description_entry', {
+    id: 'abc_1234',
+    item_id: String(ITEM),
+    name: 'user_id',
+    type: 'int',
+    description: 'User id',
+    source: 'manual',
+    status: 'permanent',
+    usage_count: 3,
+    quality_score: 0.46,
+    created_by: '2',
+  });
   insert('item_token', {
     id: 5,
     item_id: ITEM,
@@ -549,6 +594,48 @@ describe('import:showdoc', () => {
         .withToken(await tokenOf('alice'))
         .ok<Array<Record<string, string>>>('template/getMyList');
       expect(template.map((t) => [String(t.id), t.template_title])).toEqual([['12', 'API']]);
+    });
+
+    test('RunApi environments, variables, global params, flows and the parameter library come over', async () => {
+      const alice = server.api.withToken(await tokenOf('alice'));
+      const envs = await alice.ok<Array<Record<string, unknown>>>('runapi/getEnvList', {
+        item_id: ITEM,
+      });
+      expect(envs.map((e) => [e.id, e.env_name])).toEqual([[11, 'Dev']]);
+      const vars = await alice.ok<Array<Record<string, unknown>>>('itemVariable/getList', {
+        item_id: ITEM,
+        env_id: 11,
+      });
+      expect(vars.map((v) => [v.id, v.var_name, v.var_value])).toEqual([
+        [12, 'host', 'http://dev.example'],
+      ]);
+      const globals = await alice.ok<Record<string, unknown>>('runapi/getGlobalParam', {
+        item_id: ITEM,
+      });
+      expect(globals.header).toEqual([{ name: 'X-App', value: '1' }]);
+      const flows = await alice.ok<Array<Record<string, unknown>>>('flow/getList', {
+        item_id: ITEM,
+      });
+      expect(flows.map((f) => [f.id, f.flow_name, f.env_id, f.times])).toEqual([
+        [14, 'Smoke', 11, 2],
+      ]);
+      const steps = await alice.ok<Array<Record<string, unknown>>>('flow/getFlowPageList', {
+        flow_id: 14,
+      });
+      expect(steps.map((p) => [p.id, p.page_id, p.enabled])).toEqual([[15, PAGES[0], 1]]);
+      const lib = await alice.ok<{ data: Array<Record<string, unknown>> }>(
+        'paramDescLib/getEntries',
+        { itemId: ITEM },
+      );
+      expect(lib.data.map((e) => [e.id, e.name, e.usageCount])).toEqual([
+        ['abc_1234', 'user_id', 3],
+      ]);
+      // New rows continue after the imported ids.
+      const added = await alice.ok<{ env_id: number }>('runapi/addEnv', {
+        item_id: ITEM,
+        env_name: 'Prod',
+      });
+      expect(added.env_id).toBeGreaterThan(11);
     });
 
     test('the item password is hashed and still opens the item', async () => {

@@ -28,7 +28,7 @@ function packagesLoadedAtStart(metafile: Metafile, entry: string): Set<string> {
   return packages;
 }
 
-/** Exports, imports, LDAP, the AI assistant, QR codes, the Socket.IO Redis adapter. */
+/** Exports, imports, LDAP, the AI assistant, QR codes, the Socket.IO Redis adapter, flow runs. */
 const ON_FIRST_USE = [
   'fflate',
   'yauzl',
@@ -43,6 +43,7 @@ const ON_FIRST_USE = [
   '@aws-sdk/client-s3',
   'mockjs',
   'sql.js',
+  'jsonpath-plus',
 ];
 
 /**

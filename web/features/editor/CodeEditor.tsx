@@ -4,6 +4,7 @@
  * and selections come from the awareness states), or holding the text itself for a page that has
  * not been saved yet. Tools reach it only through the EditorHandle it hands up.
  */
+import type { CompletionSource } from '@codemirror/autocomplete';
 import { markdown } from '@codemirror/lang-markdown';
 import { Compartment, EditorState } from '@codemirror/state';
 import { EditorView, placeholder as placeholderText } from '@codemirror/view';
@@ -27,6 +28,8 @@ export interface CodeEditorProps {
   onChange(text: string): void;
   /** A paste the editor should handle itself: return true to stop CodeMirror's own. */
   onPaste(event: ClipboardEvent, handle: EditorHandle): boolean;
+  /** Completions offered while typing (the parameter library's, web/features/workbench/). */
+  completion?: CompletionSource;
 }
 
 const theme = EditorView.theme({
@@ -96,6 +99,10 @@ export function CodeEditor(props: CodeEditorProps) {
         paste: (event) => (handle ? latest.current.onPaste(event, handle) : false),
       }),
     ];
+    const completion = latest.current.completion;
+    // basicSetup's autocompletion asks the language data at the cursor for its sources.
+    if (completion)
+      extensions.push(EditorState.languageData.of(() => [{ autocomplete: completion }]));
     if (shared)
       extensions.push(
         yCollab(shared.text, shared.awareness, { undoManager: new Y.UndoManager(shared.text) }),

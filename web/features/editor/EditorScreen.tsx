@@ -42,6 +42,7 @@ import { usePreview } from './usePreview';
 import { uploadPastedImage } from './assets/imageUpload';
 import { OnDemand } from '../../components/OnDemand';
 import { useAppFeedback } from '../../components/AppFeedback';
+import { paramCompletionSource } from '../workbench/paramCompletion';
 
 // The preview (the Markdown renderer) loads when shown: a page past the preview limit opens
 // without it. The dialogs load when first opened (issue #22).
@@ -83,6 +84,8 @@ export function EditorScreen({ session }: { session: EditorSession }) {
   const { modal, message } = useAppFeedback();
   const navigate = useNavigate();
   const { item, itemId, pageId } = session;
+  // Parameter names typed in an API table are completed from the item's parameter library.
+  const completion = useMemo(() => paramCompletionSource(itemId), [itemId]);
 
   const collab = useCollabDoc(pageId);
   const lock = useEditorLock(pageId, itemId);
@@ -375,6 +378,7 @@ export function EditorScreen({ session }: { session: EditorSession }) {
               onReady={onReady}
               onChange={onChange}
               onPaste={onPaste}
+              completion={completion}
             />
           )}
         </div>

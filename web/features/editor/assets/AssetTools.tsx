@@ -6,6 +6,8 @@
  */
 import {
   ApiOutlined,
+  BookOutlined,
+  NodeIndexOutlined,
   NotificationOutlined,
   PaperClipOutlined,
   RobotOutlined,
@@ -34,11 +36,20 @@ const TemplateListDialog = lazy(() =>
   import('./TemplateListDialog').then((m) => ({ default: m.TemplateListDialog })),
 );
 
-type AssetDialog = 'attachments' | 'templates' | 'notify' | 'mock' | 'http' | 'ai';
+type AssetDialog =
+  'attachments' | 'templates' | 'notify' | 'mock' | 'http' | 'flow' | 'library' | 'ai';
 
 // The assistants load when first opened: the editor's first load does not carry them.
 const HttpTestDialog = lazy(() =>
   import('./HttpTestDialog').then((module) => ({ default: module.HttpTestDialog })),
+);
+const FlowDialog = lazy(() =>
+  import('../../workbench/FlowDialog').then((module) => ({ default: module.FlowDialog })),
+);
+const ParamLibraryDialog = lazy(() =>
+  import('../../workbench/ParamLibraryDialog').then((module) => ({
+    default: module.ParamLibraryDialog,
+  })),
 );
 const AiDialog = lazy(() => import('./AiDialog').then((module) => ({ default: module.AiDialog })));
 
@@ -168,6 +179,18 @@ export function AssetTools({ editor, page }: EditorToolProps) {
             tip={t('assistants.http.title')}
             onClick={() => setDialog('http')}
           />
+          <ToolButton
+            testId="editor-tool-flow"
+            icon={<NodeIndexOutlined />}
+            tip={t('workbench.flow.title')}
+            onClick={() => setDialog('flow')}
+          />
+          <ToolButton
+            testId="editor-tool-library"
+            icon={<BookOutlined />}
+            tip={t('workbench.lib.title')}
+            onClick={() => setDialog('library')}
+          />
         </>
       )}
       {showAi && (
@@ -198,6 +221,8 @@ export function AssetTools({ editor, page }: EditorToolProps) {
         {dialog === 'notify' && <NotifyDialog page={page} onClose={close} />}
         {dialog === 'mock' && <MockDialog page={page} editor={editor} onClose={close} />}
         {dialog === 'http' && <HttpTestDialog page={page} editor={editor} onClose={close} />}
+        {dialog === 'flow' && <FlowDialog itemId={page.itemId} onClose={close} />}
+        {dialog === 'library' && <ParamLibraryDialog itemId={page.itemId} onClose={close} />}
         {dialog === 'ai' && <AiDialog editor={editor} onClose={close} />}
       </Suspense>
     </>

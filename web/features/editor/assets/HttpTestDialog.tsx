@@ -4,6 +4,7 @@
  * template), editable, sent with the item's global parameters; the answer's status, timing,
  * headers and formatted body. Sent from the browser when the target's CORS allows it, else
  * through the server relay, which refuses private addresses (its refusal is shown as such).
+ * `{{name}}` is filled from the chosen environment's variables (web/features/workbench/).
  * Loaded on demand (AssetTools' lazy import).
  */
 import { Alert, Button, Input, Modal, Radio, Select, Space, Tabs, Tag, Typography } from 'antd';
@@ -27,6 +28,8 @@ import {
   toSendable,
 } from './httpTestRequest';
 import { KeyValueRows } from './KeyValueRows';
+import { EnvironmentBar, type WorkbenchState } from '../../workbench/EnvironmentBar';
+import { fillGlobals, fillRequest } from '../../workbench/variables';
 
 const RELAY_REFUSED = 10403;
 
@@ -120,6 +123,9 @@ export function HttpTestDialog({
   const [answer, setAnswer] = useState<HttpTestAnswer | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
   const [sending, setSending] = useState(false);
+  // The chosen environment's variables fill `{{name}}`; the workbench's global parameters win
+  // over item/info's when the item has any.
+  const [bench, setBench] = useState<WorkbenchState>({ envId: 0, variables: {}, globals: null });
   const abort = useRef<AbortController | null>(null);
 
   useEffect(() => {
@@ -136,12 +142,16 @@ export function HttpTestDialog({
 
   const change = (patch: Partial<HttpTestRequest>) => setRequest((r) => ({ ...r, ...patch }));
   const withBody = request.method !== 'GET' && request.method !== 'HEAD';
-  const globals = globalCount(global);
+  const activeGlobal = bench.globals && globalCount(bench.globals) > 0 ? bench.globals : global;
+  const globals = globalCount(activeGlobal);
 
   async function send() {
     let sendable;
     try {
-      sendable = toSendable(request, global);
+      sendable = toSendable(
+        fillRequest(request, bench.variables),
+        fillGlobals(activeGlobal, bench.variables),
+      );
     } catch {
       setProblem(t('assistants.http.badUrl'));
       return;
@@ -176,6 +186,7 @@ export function HttpTestDialog({
       destroyOnHidden
     >
       <div data-testid="http-test-dialog">
+        <EnvironmentBar itemId={page.itemId} onChange={setBench} />
         <Space.Compact block style={{ marginBottom: 12 }}>
           <Select
             aria-label={t('assistants.http.method')}

@@ -1,0 +1,7 @@
+/** The API workbench: RunApi environments, variables, global parameters, test flows, parameter library. */
+export * from './environments';
+export * from './flows';
+export * from './paramDescLib';
+export { runFlow, type FlowRunResult, type FlowStepResult } from './flowRunner';
+export { fill, stepRequest, substitute } from './stepRequest';
+export { learnFromPage, paramsOfPage, startParamLearning } from './paramLearning';

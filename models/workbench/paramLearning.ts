@@ -1,0 +1,170 @@
+/**
+ * The parameter library learns from saved API pages: on `page.saved`, the page's parameters
+ * (RunApi JSON rows with a `remark`, or the rows of Markdown API-template tables — a header
+ * naming the parameter, type and description columns) that have a description and are not in the
+ * item's library yet are added as `temp` entries (`source: auto-extracted`), for an editor to
+ * review and promote. Entries already there are left as they are: usage counts come from
+ * suggestions being used (`paramDescLib/updateUsage`).
+ */
+import { randomBytes } from 'node:crypto';
+import { Page } from '../pages/schemas';
+import { events, formatNow } from '../platform';
+import { qualityScore } from './paramDescLib';
+import { ParamDescEntry } from './schemas';
+
+export interface LearntParam {
+  name: string;
+  type: string;
+  description: string;
+}
+
+const NAME_HEADERS = /^(参数名|参数|字段|字段名|name|parameter|param|field|名称)$/i;
+const TYPE_HEADERS = /^(类型|type)$/i;
+const DESC_HEADERS = /^(说明|描述|备注|含义|description|desc|remark|comment)$/i;
+
+const cells = (line: string) =>
+  line
+    .trim()
+    .replace(/^\|/, '')
+    .replace(/\|$/, '')
+    .split('|')
+    .map((c) => c.trim());
+
+function fromMarkdown(content: string): LearntParam[] {
+  const lines = content.split('\n');
+  const out: LearntParam[] = [];
+  for (let i = 0; i + 1 < lines.length; i++) {
+    if (!lines[i].includes('|') || !/^\s*\|?\s*:?-{2,}/.test(lines[i + 1])) continue;
+    const header = cells(lines[i]);
+    const nameAt = header.findIndex((h) => NAME_HEADERS.test(h));
+    const descAt = header.findIndex((h) => DESC_HEADERS.test(h));
+    if (nameAt < 0 || descAt < 0) continue;
+    const typeAt = header.findIndex((h) => TYPE_HEADERS.test(h));
+    for (let j = i + 2; j < lines.length && lines[j].includes('|'); j++) {
+      const row = cells(lines[j]);
+      const name = (row[nameAt] ?? '').replace(/`/g, '');
+      if (/^[\w.[\]$-]{1,100}$/.test(name) && row[descAt])
+        out.push({
+          name,
+          type: (typeAt >= 0 && row[typeAt]) || 'string',
+          description: row[descAt],
+        });
+    }
+  }
+  return out;
+}
+
+function fromRunApi(doc: Record<string, unknown>): LearntParam[] {
+  const request = (doc.request ?? {}) as Record<string, unknown>;
+  const params = (request.params ?? {}) as Record<string, unknown>;
+  const response = (doc.response ?? {}) as Record<string, unknown>;
+  const lists = [
+    request.query,
+    request.headers,
+    request.pathVariable,
+    params.urlencoded,
+    params.formdata,
+    params.jsonDesc,
+    response.responseParamsDesc,
+  ];
+  const out: LearntParam[] = [];
+  for (const list of lists) {
+    if (!Array.isArray(list)) continue;
+    for (const row of list) {
+      if (!row || typeof row !== 'object') continue;
+      const r = row as Record<string, unknown>;
+      const name = typeof r.name === 'string' ? r.name.trim() : '';
+      const description = typeof r.remark === 'string' ? r.remark.trim() : '';
+      if (name && description && name.length <= 100)
+        out.push({
+          name,
+          type: typeof r.type === 'string' && r.type ? r.type : 'string',
+          description,
+        });
+    }
+  }
+  return out;
+}
+
+/** The described parameters a page documents (first description of a name+type wins). */
+export function paramsOfPage(content: string): LearntParam[] {
+  const text = content.trim();
+  let found: LearntParam[] = [];
+  if (text.startsWith('{')) {
+    try {
+      const doc: unknown = JSON.parse(text);
+      if (doc && typeof doc === 'object') found = fromRunApi(doc as Record<string, unknown>);
+    } catch {
+      found = fromMarkdown(content);
+    }
+  } else found = fromMarkdown(content);
+  const seen = new Set<string>();
+  return found.filter((p) => {
+    const key = `${p.type}\u0000${p.name}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
+/** Adds the page's new described parameters to its item's library as temp entries. */
+export async function learnFromPage(pageId: number, byUid: number): Promise<number> {
+  const page = await Page.findOne(
+    { page_id: pageId, is_del: 0 },
+    { item_id: 1, page_content: 1, is_draft: 1, _id: 0 },
+  ).lean();
+  // A draft is its author's alone: nothing of it goes into the item-wide library.
+  if (!page || page.is_draft) return 0;
+  const params = paramsOfPage(page.page_content ?? '').slice(0, 200);
+  if (params.length === 0) return 0;
+  const known = await ParamDescEntry.find(
+    { item_id: page.item_id, name: { $in: params.map((p) => p.name) } },
+    { name: 1, type: 1, _id: 0 },
+  ).lean();
+  const taken = new Set(known.map((k) => `${k.type}\u0000${k.name}`));
+  let added = 0;
+  for (const p of params) {
+    if (taken.has(`${p.type}\u0000${p.name}`)) continue;
+    const now = formatNow();
+    try {
+      await ParamDescEntry.create({
+        id: `${Date.now().toString(16)}${randomBytes(3).toString('hex')}_${1000 + Math.floor(Math.random() * 9000)}`,
+        item_id: page.item_id,
+        name: p.name,
+        type: p.type.slice(0, 50),
+        description: p.description.slice(0, 1000),
+        source: 'auto-extracted',
+        status: 'temp',
+        usage_count: 0,
+        quality_score: qualityScore({ description: p.description }),
+        created_by: byUid,
+        created_at: now,
+        updated_at: now,
+      });
+      added += 1;
+    } catch (error) {
+      // Another save learnt it first.
+      if ((error as { code?: unknown }).code !== 11000) throw error;
+    }
+  }
+  return added;
+}
+
+/** Learns from every page saved in this process. Returns the stop function. */
+export function startParamLearning(
+  options: { onError?: (error: unknown) => void } = {},
+): () => void {
+  return events.subscribe(
+    'page.saved',
+    async ({ pageId, byUid, origin }) => {
+      // Imports bring whole sites: their pages are learnt when next saved by hand.
+      if (origin === 'import') return;
+      try {
+        await learnFromPage(pageId, byUid);
+      } catch (error) {
+        options.onError?.(error);
+      }
+    },
+    { localOnly: true },
+  );
+}

@@ -1,0 +1,529 @@
+/**
+ * Test flows (ShowDoc's RunApi flows): build a flow from the item's API pages (add, order,
+ * enable or disable steps, JSONPath extractions that pass a value from a step's answer to the
+ * next steps as `{{name}}`), choose the environment, rounds, interval and whether to continue on
+ * error, run it on the server (`flow/run`, through the HTTP relay's address policy) and see each
+ * step's request, answer, time and pass/fail. Runs started by others on the item show live
+ * (`flow:progress`). Loaded on demand (AssetTools).
+ */
+import { ArrowDownOutlined, ArrowUpOutlined, DeleteOutlined } from '@ant-design/icons';
+import {
+  Alert,
+  Button,
+  Checkbox,
+  Input,
+  InputNumber,
+  Modal,
+  Progress,
+  Select,
+  Space,
+  Switch,
+  Table,
+  Tag,
+  Typography,
+} from 'antd';
+import { useCallback, useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { getItemPassword } from '../../auth/storage';
+import { useLive } from '../../live/context';
+import { LiveProvider } from '../../live/LiveProvider';
+import { useLiveEvent } from '../../live/useLiveEvent';
+import type { FlowProgressPayload } from '../../../realtime/socketEvents';
+import {
+  addFlowStep,
+  deleteFlow,
+  deleteFlowStep,
+  type Env,
+  enableFlowSteps,
+  type Flow,
+  type FlowRun,
+  type FlowStep,
+  flowSteps,
+  itemPages,
+  listEnvs,
+  listFlows,
+  runFlow,
+  saveFlow,
+  setStepExtract,
+  sortFlowSteps,
+} from './workbenchApi';
+
+type StepResult = FlowRun['steps'][number] & {
+  url?: string;
+  method?: string;
+  page_title?: string;
+  error?: string;
+  request_headers?: [string, string][];
+  request_body?: string;
+  response_body?: string;
+};
+
+function rulesOf(step: FlowStep): { var: string; path: string }[] {
+  try {
+    const list: unknown = JSON.parse(String((step as { extract?: string }).extract || '[]'));
+    return Array.isArray(list) ? (list as { var: string; path: string }[]) : [];
+  } catch {
+    return [];
+  }
+}
+
+function ExtractEditor({ step, onSaved }: { step: FlowStep; onSaved: () => void }) {
+  const { t } = useTranslation();
+  const rules = rulesOf(step);
+  const [name, setName] = useState('');
+  const [path, setPath] = useState('');
+  const save = async (next: { var: string; path: string }[]) => {
+    await setStepExtract(step.id, next);
+    onSaved();
+  };
+  return (
+    <Space direction="vertical" size={4} style={{ width: '100%' }}>
+      <Space wrap size={4}>
+        {rules.map((rule) => (
+          <Tag
+            key={rule.var}
+            closable
+            data-testid="workbench-flow-rule"
+            onClose={() => save(rules.filter((r) => r.var !== rule.var))}
+          >
+            {`{{${rule.var}}} ← ${rule.path}`}
+          </Tag>
+        ))}
+      </Space>
+      <Space.Compact size="small">
+        <Input
+          data-testid="workbench-flow-extract-var"
+          aria-label={t('workbench.flow.extractVar')}
+          placeholder={t('workbench.flow.extractVar')}
+          value={name}
+          onChange={(e) => setName(e.target.value)}
+          style={{ width: 120 }}
+        />
+        <Input
+          data-testid="workbench-flow-extract-path"
+          aria-label={t('workbench.flow.extractPath')}
+          placeholder="$.data.token"
+          value={path}
+          onChange={(e) => setPath(e.target.value)}
+          style={{ width: 180 }}
+        />
+        <Button
+          data-testid="workbench-flow-extract-add"
+          onClick={async () => {
+            if (!name.trim() || !path.trim()) return;
+            await save([
+              ...rules.filter((r) => r.var !== name.trim()),
+              { var: name.trim(), path: path.trim() },
+            ]);
+            setName('');
+            setPath('');
+          }}
+        >
+          {t('workbench.flow.extractAdd')}
+        </Button>
+      </Space.Compact>
+    </Space>
+  );
+}
+
+function ResultTable({ steps }: { steps: StepResult[] }) {
+  const { t } = useTranslation();
+  return (
+    <Table<StepResult>
+      size="small"
+      data-testid="workbench-flow-results"
+      rowKey={(row) =>
+        `${row.round}-${(row as { flow_page_id?: number }).flow_page_id ?? row.page_id}`
+      }
+      pagination={false}
+      dataSource={steps}
+      onRow={(row) =>
+        ({
+          'data-testid': 'workbench-flow-result',
+          'data-pass': row.pass ? 'true' : 'false',
+        }) as object
+      }
+      expandable={{
+        expandedRowRender: (row) => (
+          <div>
+            <Typography.Text strong>{t('workbench.flow.request')}</Typography.Text>
+            <pre style={{ maxHeight: 200, overflow: 'auto' }}>
+              {[
+                `${row.method ?? ''} ${row.url ?? ''}`,
+                ...(row.request_headers ?? []).map(([n, v]) => `${n}: ${v}`),
+                '',
+                row.request_body ?? '',
+              ].join('\n')}
+            </pre>
+            <Typography.Text strong>{t('workbench.flow.response')}</Typography.Text>
+            <pre style={{ maxHeight: 200, overflow: 'auto' }} data-testid="workbench-flow-response">
+              {row.response_body ?? ''}
+            </pre>
+          </div>
+        ),
+      }}
+      columns={[
+        { title: t('workbench.flow.round'), dataIndex: 'round', width: 64 },
+        { title: t('workbench.flow.step'), dataIndex: 'page_title' },
+        {
+          title: t('workbench.flow.url'),
+          render: (_, row) => (
+            <Typography.Text
+              data-testid="workbench-flow-result-url"
+              ellipsis
+              style={{ maxWidth: 260 }}
+            >
+              {`${row.method ?? ''} ${row.url ?? ''}`}
+            </Typography.Text>
+          ),
+        },
+        { title: t('workbench.flow.status'), render: (_, row) => row.status || '—', width: 72 },
+        {
+          title: t('workbench.flow.time'),
+          render: (_, row) => t('workbench.flow.ms', { ms: row.duration_ms }),
+          width: 90,
+        },
+        {
+          title: t('workbench.flow.result'),
+          width: 120,
+          render: (_, row) =>
+            row.pass ? (
+              <Tag color="green">{t('workbench.flow.pass')}</Tag>
+            ) : (
+              <Tag color="red" title={row.error}>
+                {t('workbench.flow.fail')}
+              </Tag>
+            ),
+        },
+      ]}
+    />
+  );
+}
+
+function FlowDialogBody({ itemId, onClose }: { itemId: number; onClose: () => void }) {
+  const { t } = useTranslation();
+  const { socket } = useLive();
+  const [flows, setFlows] = useState<Flow[]>([]);
+  const [flowId, setFlowId] = useState(0);
+  const [steps, setSteps] = useState<FlowStep[]>([]);
+  const [envs, setEnvs] = useState<Env[]>([]);
+  const [pages, setPages] = useState<{ page_id: number; title: string }[]>([]);
+  const [newName, setNewName] = useState('');
+  const [pickPage, setPickPage] = useState<number | undefined>(undefined);
+  const [running, setRunning] = useState(false);
+  const [run, setRun] = useState<FlowRun | null>(null);
+  const [problem, setProblem] = useState<string | null>(null);
+  const [live, setLive] = useState<FlowProgressPayload | null>(null);
+  const flow = flows.find((f) => f.id === flowId) ?? null;
+
+  const reloadFlows = useCallback(async () => {
+    const list = await listFlows(itemId).catch(() => [] as Flow[]);
+    setFlows(list);
+    setFlowId((current) => (list.some((f) => f.id === current) ? current : (list[0]?.id ?? 0)));
+  }, [itemId]);
+  const reloadSteps = useCallback(async () => {
+    setSteps(flowId ? await flowSteps(flowId).catch(() => []) : []);
+  }, [flowId]);
+
+  useEffect(() => {
+    void reloadFlows();
+    listEnvs(itemId).then(setEnvs, () => {});
+    itemPages(itemId).then(setPages, () => {});
+  }, [itemId, reloadFlows]);
+  useEffect(() => {
+    void reloadSteps();
+    setRun(null);
+  }, [reloadSteps]);
+
+  // The item's room brings the progress of runs started by others.
+  useEffect(() => {
+    if (!socket) return;
+    const watch = () =>
+      socket.emit(
+        'watch',
+        { item_id: itemId, item_password: getItemPassword() || undefined },
+        () => {},
+      );
+    if (socket.connected) watch();
+    socket.on('connect', watch);
+    return () => {
+      socket.off('connect', watch);
+    };
+  }, [socket, itemId]);
+  useLiveEvent('flow:progress', (payload) => {
+    if (payload.item_id === itemId) setLive(payload);
+  });
+
+  async function create() {
+    if (!newName.trim()) return;
+    const made = await saveFlow({ item_id: itemId, flow_name: newName.trim() });
+    setNewName('');
+    await reloadFlows();
+    setFlowId(made.id);
+  }
+
+  async function update(patch: Record<string, number>) {
+    if (!flow) return;
+    await saveFlow({ id: flow.id, ...patch });
+    await reloadFlows();
+  }
+
+  async function move(index: number, delta: number) {
+    const order = steps.map((s) => s.id);
+    const [moved] = order.splice(index, 1);
+    order.splice(index + delta, 0, moved);
+    await sortFlowSteps(flowId, order);
+    await reloadSteps();
+  }
+
+  async function toggle(step: FlowStep, enabled: boolean) {
+    const ids = steps.filter((s) => (s.id === step.id ? enabled : s.enabled)).map((s) => s.id);
+    await enableFlowSteps(flowId, ids.length ? ids : [0]);
+    await reloadSteps();
+  }
+
+  async function start() {
+    if (!flow) return;
+    setRunning(true);
+    setProblem(null);
+    setRun(null);
+    try {
+      const runId = `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 8)}`;
+      setRun(await runFlow(flow.id, flow.env_id, runId));
+    } catch (error) {
+      setProblem(error instanceof Error ? error.message : String(error));
+    } finally {
+      setRunning(false);
+    }
+  }
+
+  return (
+    <Modal
+      open
+      width={1000}
+      title={t('workbench.flow.title')}
+      onCancel={onClose}
+      footer={null}
+      destroyOnHidden
+    >
+      <div data-testid="workbench-flow-dialog">
+        <Space wrap style={{ marginBottom: 12 }}>
+          <Select
+            aria-label={t('workbench.flow.pick')}
+            data-testid="workbench-flow-select"
+            style={{ minWidth: 200 }}
+            placeholder={t('workbench.flow.none')}
+            value={flowId || undefined}
+            options={flows.map((f) => ({ value: f.id, label: f.flow_name || `#${f.id}` }))}
+            onChange={setFlowId}
+          />
+          <Space.Compact>
+            <Input
+              data-testid="workbench-flow-name"
+              aria-label={t('workbench.flow.name')}
+              placeholder={t('workbench.flow.name')}
+              value={newName}
+              onChange={(e) => setNewName(e.target.value)}
+              onPressEnter={create}
+            />
+            <Button data-testid="workbench-flow-create" onClick={create}>
+              {t('workbench.flow.create')}
+            </Button>
+          </Space.Compact>
+          {flow && (
+            <Button
+              danger
+              icon={<DeleteOutlined />}
+              aria-label={t('workbench.flow.delete')}
+              onClick={async () => {
+                await deleteFlow(flow.id);
+                await reloadFlows();
+              }}
+            />
+          )}
+        </Space>
+        {flow && (
+          <>
+            <Space wrap style={{ marginBottom: 12 }}>
+              <span>{t('workbench.env.label')}</span>
+              <Select
+                aria-label={t('workbench.env.label')}
+                data-testid="workbench-flow-env"
+                style={{ minWidth: 160 }}
+                value={flow.env_id || undefined}
+                placeholder={t('workbench.env.none')}
+                options={envs.map((e) => ({ value: e.id, label: e.env_name }))}
+                onChange={(env_id: number) => update({ env_id })}
+              />
+              <span>{t('workbench.flow.times')}</span>
+              <InputNumber
+                aria-label={t('workbench.flow.times')}
+                min={1}
+                max={100}
+                value={flow.times}
+                onChange={(times) => times && update({ times })}
+              />
+              <span>{t('workbench.flow.interval')}</span>
+              <InputNumber
+                aria-label={t('workbench.flow.interval')}
+                min={0}
+                max={3600}
+                value={flow.time_interval}
+                onChange={(time_interval) => time_interval !== null && update({ time_interval })}
+              />
+              <Switch
+                checked={Boolean(flow.error_continue)}
+                onChange={(on) => update({ error_continue: on ? 1 : 0 })}
+              />
+              <span>{t('workbench.flow.continueOnError')}</span>
+            </Space>
+            <Table<FlowStep>
+              size="small"
+              rowKey="id"
+              pagination={false}
+              dataSource={steps}
+              locale={{ emptyText: t('workbench.flow.noSteps') }}
+              onRow={(row) => ({ 'data-testid': `workbench-flow-step-${row.page_id}` }) as object}
+              columns={[
+                {
+                  title: t('workbench.flow.enabled'),
+                  width: 64,
+                  render: (_, row) => (
+                    <Checkbox
+                      aria-label={t('workbench.flow.enabled')}
+                      checked={Boolean(row.enabled)}
+                      onChange={(e) => toggle(row, e.target.checked)}
+                    />
+                  ),
+                },
+                {
+                  title: t('workbench.flow.step'),
+                  render: (_, row) => row.page_title || `#${row.page_id}`,
+                },
+                {
+                  title: t('workbench.flow.extract'),
+                  render: (_, row) => <ExtractEditor step={row} onSaved={reloadSteps} />,
+                },
+                {
+                  title: '',
+                  width: 120,
+                  render: (_, row, index) => (
+                    <Space size={2}>
+                      <Button
+                        size="small"
+                        icon={<ArrowUpOutlined />}
+                        aria-label={t('workbench.flow.up')}
+                        disabled={index === 0}
+                        onClick={() => move(index, -1)}
+                      />
+                      <Button
+                        size="small"
+                        icon={<ArrowDownOutlined />}
+                        aria-label={t('workbench.flow.down')}
+                        disabled={index === steps.length - 1}
+                        onClick={() => move(index, 1)}
+                      />
+                      <Button
+                        size="small"
+                        danger
+                        icon={<DeleteOutlined />}
+                        aria-label={t('workbench.flow.remove')}
+                        onClick={async () => {
+                          await deleteFlowStep(row.id);
+                          await reloadSteps();
+                        }}
+                      />
+                    </Space>
+                  ),
+                },
+              ]}
+            />
+            <Space.Compact style={{ marginTop: 8 }}>
+              <Select
+                aria-label={t('workbench.flow.addStep')}
+                data-testid="workbench-flow-page"
+                style={{ minWidth: 260 }}
+                showSearch
+                optionFilterProp="label"
+                placeholder={t('workbench.flow.addStep')}
+                value={pickPage}
+                options={pages.map((p) => ({ value: p.page_id, label: p.title }))}
+                onChange={setPickPage}
+              />
+              <Button
+                data-testid="workbench-flow-add-step"
+                onClick={async () => {
+                  if (!pickPage) return;
+                  await addFlowStep(flowId, pickPage);
+                  setPickPage(undefined);
+                  await reloadSteps();
+                }}
+              >
+                {t('workbench.flow.add')}
+              </Button>
+            </Space.Compact>
+            <div style={{ marginTop: 12 }}>
+              <Button
+                type="primary"
+                loading={running}
+                data-testid="workbench-flow-run"
+                onClick={start}
+              >
+                {t('workbench.flow.run')}
+              </Button>
+            </div>
+          </>
+        )}
+        {live && live.flow_id === flowId && (
+          <div data-testid="workbench-flow-live" data-finished={live.finished ? 'true' : 'false'}>
+            <Progress
+              percent={Math.round((live.done / Math.max(live.total, 1)) * 100)}
+              size="small"
+            />
+            {live.step && (
+              <Typography.Text type="secondary">
+                {t('workbench.flow.liveStep', {
+                  title: live.step.page_title,
+                  status: live.step.status,
+                })}
+              </Typography.Text>
+            )}
+          </div>
+        )}
+        {problem && <Alert type="error" showIcon message={problem} style={{ marginTop: 12 }} />}
+        {run && (
+          <div
+            style={{ marginTop: 12 }}
+            data-testid="workbench-flow-run-result"
+            data-passed={run.passed}
+            data-failed={run.failed}
+          >
+            <Space style={{ marginBottom: 8 }}>
+              <Tag color="green">{t('workbench.flow.passed', { count: run.passed })}</Tag>
+              <Tag color={run.failed ? 'red' : undefined}>
+                {t('workbench.flow.failed', { count: run.failed })}
+              </Tag>
+              {run.stopped && <Tag color="orange">{t('workbench.flow.stopped')}</Tag>}
+            </Space>
+            <ResultTable steps={run.steps as StepResult[]} />
+          </div>
+        )}
+      </div>
+    </Modal>
+  );
+}
+
+/**
+ * The editor has no live connection of its own (its collaboration runs apart): the dialog opens
+ * one while it is shown, so it follows runs on the item; elsewhere it uses the app's.
+ */
+export function FlowDialog(props: { itemId: number; onClose: () => void }) {
+  const { socket } = useLive();
+  return socket ? (
+    <FlowDialogBody {...props} />
+  ) : (
+    <LiveProvider>
+      <FlowDialogBody {...props} />
+    </LiveProvider>
+  );
+}

@@ -84,7 +84,7 @@ export const flowController = defineController('flow', flowContract, {
     return runFlow(
       actor,
       { flowId: ctx.input.flow_id, envId: ctx.input.env_id, runId: ctx.input.run_id.slice(0, 64) },
-      { allowHosts: ctx.config.httpRelayAllowHosts },
+      { allowHosts: ctx.config.allowPrivateHosts, subject: 'The flow runner' },
     );
   },
 });

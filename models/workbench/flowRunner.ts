@@ -10,10 +10,10 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { requireAction, type Actor } from '../access';
-import { relayHttpRequest, type AddressPolicy, type RelayAnswer } from '../assistants';
+import { relayHttpRequest, type RelayAnswer } from '../assistants';
 import { pageVisible } from '../pages';
 import { Page } from '../pages/schemas';
-import { errors, events, isApiError } from '../platform';
+import { errors, events, isApiError, type AddressPolicy } from '../platform';
 import { readGlobalParams, readVariables, type GlobalParams } from './environments';
 import { flowOrFail } from './flows';
 import { RunapiFlowPage } from './schemas';

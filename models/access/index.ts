@@ -43,6 +43,19 @@ export interface Actor {
   username: string;
   /** 1 = site admin. */
   groupid: number;
+  /**
+   * Set when the actor calls through an AI (MCP) token: the token's limits apply on top of the
+   * user's rights, here in the policy, so every models/ function a tool calls obeys them.
+   */
+  token?: ActorToken;
+}
+
+/** An AI token's limits: read-only tokens never edit or manage; `itemIds` (when set) bound the items. */
+export interface ActorToken {
+  id: number;
+  permission: 'read' | 'write';
+  /** null = all the user's items. */
+  itemIds: number[] | null;
 }
 
 export const ANONYMOUS: Actor = { uid: 0, username: '', groupid: 0 };
@@ -250,21 +263,28 @@ function accessFrom(actor: Actor, item: ItemDoc, rows: MemberRows): ItemAccess {
     memberGroupId = Math.max(memberGroupId, row.member_group_id);
     if (!catalogRestriction) catalogRestriction = restrictionOf(row);
   }
-  const manage = owner || siteAdmin || memberGroupId === MEMBER_ADMIN;
-  const edit = manage || memberGroupId === MEMBER_EDIT;
-  const visit = manage || isMember || !item.password;
+  let manager = owner || siteAdmin || memberGroupId === MEMBER_ADMIN;
+  let editor = manager || memberGroupId === MEMBER_EDIT;
+  let visit = manager || isMember || !item.password;
+  if (manager) catalogRestriction = null;
+  // An AI token narrows the user's rights: outside its items nothing, read-only never writes
+  // (the editor/manager roles stay: they gate reads such as the change log).
+  let writes = true;
+  const token = actor.token;
+  if (token?.itemIds && !token.itemIds.includes(item.item_id)) {
+    manager = editor = visit = writes = false;
+  } else if (token?.permission === 'read') writes = false;
   const archived = item.is_archived === 1;
-  if (manage) catalogRestriction = null;
   return {
     item,
     visit,
-    edit: edit && !archived,
-    manage: manage && !archived,
+    edit: editor && writes && !archived,
+    manage: manager && writes && !archived,
     owner,
     siteAdmin,
     archived,
-    editor: edit,
-    manager: manage,
+    editor,
+    manager,
     memberGroupId,
     catalogRestriction: catalogRestriction && catalogRestriction.length ? catalogRestriction : null,
   };
@@ -285,7 +305,7 @@ export function allows(access: ItemAccess, level: AccessLevel): boolean {
     case 'manage':
       return access.manage;
     case 'owner':
-      return access.owner && !access.archived;
+      return access.owner && access.manage;
   }
 }
 

@@ -145,6 +145,18 @@ const schema = z.object({
       'must be a comma list of host names, IP addresses or CIDR ranges',
     )
     .transform(commaList),
+  // MCP endpoint (AI tokens): calls one token may make, and all of one user's tokens together,
+  // per 10 minutes. ShowDoc allows 10000 per token.
+  MCP_TOKEN_RATE_LIMIT: z
+    .string()
+    .default('10000')
+    .refine((v) => /^\d+$/.test(v) && Number(v) >= 1, 'must be a positive integer')
+    .transform(Number),
+  MCP_USER_RATE_LIMIT: z
+    .string()
+    .default('20000')
+    .refine((v) => /^\d+$/.test(v) && Number(v) >= 1, 'must be a positive integer')
+    .transform(Number),
 });
 
 /** The keys Quire reads; `.env.example` lists exactly these. */
@@ -171,6 +183,9 @@ export interface Config {
   updateFeedUrl: string;
   /** HTTP_RELAY_ALLOW_HOSTS, lower case. */
   httpRelayAllowHosts: string[];
+  /** MCP calls per token / per user in 10 minutes. */
+  mcpTokenRateLimit: number;
+  mcpUserRateLimit: number;
 }
 
 export class ConfigError extends Error {
@@ -228,5 +243,7 @@ export function loadConfig(
     trustProxy: c.TRUST_PROXY,
     updateFeedUrl: c.UPDATE_FEED_URL,
     httpRelayAllowHosts: c.HTTP_RELAY_ALLOW_HOSTS,
+    mcpTokenRateLimit: c.MCP_TOKEN_RATE_LIMIT,
+    mcpUserRateLimit: c.MCP_USER_RATE_LIMIT,
   };
 }

@@ -23,6 +23,8 @@ export interface McpCaller {
   /** From initialize's clientInfo.name, '' if unknown (e.g. "Claude"). */
   clientName: string;
   ip: string;
+  /** Absolute base of the links tools answer (`page_url`, `share_url`), no trailing slash. */
+  baseUrl: string;
 }
 
 export interface McpTool {

@@ -377,6 +377,8 @@ async function writePage(
         object: 'page',
         objectId: page.page_id,
         objectName: page.page_title,
+        // An AI agent's save names it ("Claude via token 'docs-bot'") beside the token's owner.
+        ...(options.agent ? { remark: options.agent.label } : {}),
       },
       logRow,
     ),

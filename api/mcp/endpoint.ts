@@ -104,7 +104,11 @@ export function mcpEndpoint(options: McpEndpointOptions) {
       }
       if (req.method !== 'POST') {
         res.set('Allow', 'POST, OPTIONS');
-        sendJson(res, rpcError(null, MCP_ERRORS.INVALID_REQUEST, 'Method not allowed: use POST'), 405);
+        sendJson(
+          res,
+          rpcError(null, MCP_ERRORS.INVALID_REQUEST, 'Method not allowed: use POST'),
+          405,
+        );
         return;
       }
       await handlePost(req, res, options);
@@ -122,7 +126,11 @@ async function handlePost(req: Request, res: Response, options: McpEndpointOptio
     req.resume();
     sendJson(
       res,
-      rpcError(null, MCP_ERRORS.INVALID_REQUEST, `Request body too large (at most ${MAX_BODY_BYTES} bytes)`),
+      rpcError(
+        null,
+        MCP_ERRORS.INVALID_REQUEST,
+        `Request body too large (at most ${MAX_BODY_BYTES} bytes)`,
+      ),
     );
     return;
   }

@@ -28,7 +28,11 @@ export interface ToolResult {
 }
 
 export function listTools() {
-  return ALL_TOOLS.map(({ name, description, inputSchema }) => ({ name, description, inputSchema }));
+  return ALL_TOOLS.map(({ name, description, inputSchema }) => ({
+    name,
+    description,
+    inputSchema,
+  }));
 }
 
 /** tools/call: the tool's answer object as JSON text content (ShowDoc's shape). */

@@ -10,7 +10,7 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import type { Actor, ActorToken } from '../access';
-import { User } from '../accounts/schemas/user';
+import { User } from '../accounts/schemas';
 import { Item } from '../items/schemas';
 import { myItemList } from '../items';
 import { errors, formatNow, formatUnix, nextId, nowSeconds } from '../platform';

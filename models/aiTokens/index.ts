@@ -18,5 +18,10 @@ export {
   touchAiToken,
   updateAiToken,
 } from './aiTokens';
-export { consumeAiTokenCall, RATE_WINDOW_SECONDS, type RateLimits, type RateRefusal } from './rateLimit';
+export {
+  consumeAiTokenCall,
+  RATE_WINDOW_SECONDS,
+  type RateLimits,
+  type RateRefusal,
+} from './rateLimit';
 export { UserAiToken, type UserAiTokenDoc } from './schemas';

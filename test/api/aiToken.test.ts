@@ -54,8 +54,12 @@ describe('ai_token actions', () => {
     );
     const foreign = await makeItem(suite.stranger);
     expect(
-      (await api.fail('ai_token/create', { scope: 'selected', allowed_items: String(foreign.item_id) }))
-        .error_message,
+      (
+        await api.fail('ai_token/create', {
+          scope: 'selected',
+          allowed_items: String(foreign.item_id),
+        })
+      ).error_message,
     ).toMatch(/cannot access/);
     expect((await api.ok<{ total: number }>('ai_token/list')).total).toBe(before);
     expect((await suite.server.api.fail('ai_token/list')).error_code).toBe(10102);
@@ -71,13 +75,18 @@ describe('ai_token actions', () => {
       allowed_items: String(suite.itemId),
       expires_at: '2099-01-01 00:00:00',
     });
-    const detail = await api.ok<TokenRow & { allowed_items_detail: unknown[] }>(
-      'ai_token/detail',
-      { id },
-    );
-    expect(detail).toMatchObject({ name: 'renamed', scope: 'selected', expires_at: '2099-01-01 00:00:00' });
+    const detail = await api.ok<TokenRow & { allowed_items_detail: unknown[] }>('ai_token/detail', {
+      id,
+    });
+    expect(detail).toMatchObject({
+      name: 'renamed',
+      scope: 'selected',
+      expires_at: '2099-01-01 00:00:00',
+    });
     expect(JSON.parse(detail.allowed_items)).toEqual([suite.itemId]);
-    expect(detail.allowed_items_detail).toEqual([{ item_id: suite.itemId, item_name: 'Token item' }]);
+    expect(detail.allowed_items_detail).toEqual([
+      { item_id: suite.itemId, item_name: 'Token item' },
+    ]);
     expect((await api.fail('ai_token/update', { id })).error_message).toMatch(/Nothing to update/);
 
     await api.ok('ai_token/revoke', { id });
@@ -95,9 +104,9 @@ describe('ai_token actions', () => {
     const { id } = await makeAiToken(suite.server, suite.owner);
     const api = suite.as(suite.stranger);
     for (const action of ['detail', 'update', 'reset', 'revoke', 'delete'])
-      expect(
-        (await api.fail(`ai_token/${action}`, { id, name: 'x' })).error_message,
-      ).toMatch(/does not exist/);
+      expect((await api.fail(`ai_token/${action}`, { id, name: 'x' })).error_message).toMatch(
+        /does not exist/,
+      );
     expect((await suite.as(suite.owner).ok<TokenRow>('ai_token/detail', { id })).is_active).toBe(1);
   });
 });
@@ -105,7 +114,9 @@ describe('ai_token actions', () => {
 describe('what a token allows on the endpoint', () => {
   test('a read-only token reads but never writes', async () => {
     const { token } = await makeAiToken(suite.server, suite.owner, { permission: 'read' });
-    expect((await callTool(suite.server, token, 'get_item', { item_id: suite.itemId })).data).toMatchObject({
+    expect(
+      (await callTool(suite.server, token, 'get_item', { item_id: suite.itemId })).data,
+    ).toMatchObject({
       item_id: suite.itemId,
       role: 'owner',
     });
@@ -129,9 +140,9 @@ describe('what a token allows on the endpoint', () => {
       item_id: number;
     }>;
     expect(items.map((i) => i.item_id)).toEqual([suite.itemId]);
-    expect((await callTool(suite.server, token, 'get_item', { item_id: other.item_id })).error?.code).toBe(
-      -32002,
-    );
+    expect(
+      (await callTool(suite.server, token, 'get_item', { item_id: other.item_id })).error?.code,
+    ).toBe(-32002);
   });
 
   test('expired, revoked and reset tokens stop working', async () => {

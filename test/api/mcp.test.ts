@@ -16,19 +16,60 @@ const suite = apiSuite({ item: { item_name: 'Agent docs' } });
 
 /** ShowDoc's McpServer.php, in its order. */
 const SHOWDOC_TOOLS = [
-  'list_items', 'get_item', 'create_item', 'update_item', 'delete_item', 'get_item_overview',
-  'get_catalog', 'create_catalog', 'update_catalog', 'delete_catalog',
-  'list_pages', 'get_page', 'batch_get_pages', 'search_pages', 'search_all_pages',
-  'get_page_template', 'create_page', 'create_page_by_comment', 'update_page', 'update_page_diff',
-  'upsert_page', 'batch_upsert_pages', 'delete_page',
-  'get_page_history', 'get_page_version', 'diff_page_versions', 'restore_page_version',
-  'create_single_page_link', 'get_single_page_link', 'delete_single_page_link',
-  'upload_attachment', 'list_attachments', 'delete_attachment', 'import_openapi',
-  'kanban_get_board', 'kanban_get_lists', 'kanban_get_task', 'kanban_list_tasks',
-  'kanban_search_tasks', 'kanban_create_task', 'kanban_update_task', 'kanban_move_task',
-  'kanban_delete_task', 'kanban_add_list', 'kanban_update_list', 'kanban_delete_list',
-  'kanban_archive_list', 'kanban_restore_list', 'kanban_list_archived_lists', 'kanban_get_activity',
-  'get_runapi_page', 'create_runapi_page', 'update_runapi_page', 'upsert_runapi_page',
+  'list_items',
+  'get_item',
+  'create_item',
+  'update_item',
+  'delete_item',
+  'get_item_overview',
+  'get_catalog',
+  'create_catalog',
+  'update_catalog',
+  'delete_catalog',
+  'list_pages',
+  'get_page',
+  'batch_get_pages',
+  'search_pages',
+  'search_all_pages',
+  'get_page_template',
+  'create_page',
+  'create_page_by_comment',
+  'update_page',
+  'update_page_diff',
+  'upsert_page',
+  'batch_upsert_pages',
+  'delete_page',
+  'get_page_history',
+  'get_page_version',
+  'diff_page_versions',
+  'restore_page_version',
+  'create_single_page_link',
+  'get_single_page_link',
+  'delete_single_page_link',
+  'upload_attachment',
+  'list_attachments',
+  'delete_attachment',
+  'import_openapi',
+  'kanban_get_board',
+  'kanban_get_lists',
+  'kanban_get_task',
+  'kanban_list_tasks',
+  'kanban_search_tasks',
+  'kanban_create_task',
+  'kanban_update_task',
+  'kanban_move_task',
+  'kanban_delete_task',
+  'kanban_add_list',
+  'kanban_update_list',
+  'kanban_delete_list',
+  'kanban_archive_list',
+  'kanban_restore_list',
+  'kanban_list_archived_lists',
+  'kanban_get_activity',
+  'get_runapi_page',
+  'create_runapi_page',
+  'update_runapi_page',
+  'upsert_runapi_page',
 ];
 
 const clients: Client[] = [];
@@ -90,7 +131,12 @@ describe('the SDK client', () => {
     const createPage = tools.find((t) => t.name === 'create_page')!;
     expect(createPage.inputSchema.required).toEqual(['item_id', 'page_title', 'page_content']);
     expect(Object.keys(createPage.inputSchema.properties!)).toEqual([
-      'item_id', 'page_title', 'page_content', 'cat_name', 'cat_id', 's_number',
+      'item_id',
+      'page_title',
+      'page_content',
+      'cat_name',
+      'cat_id',
+      's_number',
     ]);
     await expect(client.ping()).resolves.toEqual({});
   });
@@ -113,7 +159,9 @@ describe('item tools', () => {
     expect(item).toMatchObject({ item_id: suite.itemId, role: 'owner', page_count: 0 });
     expect(item.share_url).toBe(`${suite.server.url}/${suite.itemId}`);
     expect((await refused('get_item', { item_id: 'abc' })).code).toBe(-32602);
-    expect((await call('get_item_overview', { item_id: suite.itemId })).item_name).toBe('Agent docs');
+    expect((await call('get_item_overview', { item_id: suite.itemId })).item_name).toBe(
+      'Agent docs',
+    );
     expect((await refused('get_item_overview', { item_id: 987654 })).code).toBe(-32006);
     // list_items needs a live token like every tool.
     const dead = await connect('ai_' + '1'.repeat(86));
@@ -121,14 +169,19 @@ describe('item tools', () => {
   });
 
   test('create_item, update_item, delete_item', async () => {
-    const created = await call('create_item', { item_name: 'Made by agent', item_description: 'd' });
+    const created = await call('create_item', {
+      item_name: 'Made by agent',
+      item_description: 'd',
+    });
     expect(created).toMatchObject({ item_name: 'Made by agent', item_type: 1 });
     expect((await refused('create_item', {})).code).toBe(-32602);
     const id = created.item_id as number;
     expect(await call('update_item', { item_id: id, item_name: 'Renamed' })).toMatchObject({
       item_id: id,
     });
-    const info = await suite.as(suite.owner).ok<{ item_name: string }>('item/detail', { item_id: id });
+    const info = await suite
+      .as(suite.owner)
+      .ok<{ item_name: string }>('item/detail', { item_id: id });
     expect(info.item_name).toBe('Renamed');
     expect((await refused('update_item', { item_id: id })).code).toBe(-32602);
     expect((await refused('delete_item', { item_id: 0 })).code).toBe(-32602);
@@ -142,8 +195,13 @@ describe('catalog tools', () => {
     const made = await call('create_catalog', { item_id: suite.itemId, cat_name: 'Guides' });
     expect(made).toMatchObject({ cat_name: 'Guides', parent_cat_id: 0 });
     expect(
-      (await refused('create_catalog', { item_id: suite.itemId, cat_name: 'X', parent_cat_id: 999999 }))
-        .code,
+      (
+        await refused('create_catalog', {
+          item_id: suite.itemId,
+          cat_name: 'X',
+          parent_cat_id: 999999,
+        })
+      ).code,
     ).toBe(-32006);
     const catId = made.cat_id as number;
     const child = await call('create_catalog', {
@@ -184,16 +242,23 @@ describe('page tools', () => {
     expect(made).toMatchObject({ page_title: 'Install', item_id: suite.itemId });
     pageId = made.page_id;
     expect(
-      (await refused('create_page', { item_id: suite.itemId, page_title: 'Empty', page_content: '' }))
-        .code,
+      (
+        await refused('create_page', {
+          item_id: suite.itemId,
+          page_title: 'Empty',
+          page_content: '',
+        })
+      ).code,
     ).toBe(-32602);
     expect(
-      (await refused('create_page', {
-        item_id: suite.itemId,
-        page_title: 'Install',
-        page_content: 'again',
-        cat_id: made.cat_id,
-      })).code,
+      (
+        await refused('create_page', {
+          item_id: suite.itemId,
+          page_title: 'Install',
+          page_content: 'again',
+          cat_id: made.cat_id,
+        })
+      ).code,
     ).toBe(-32010);
     const page = await call('get_page', { page_id: pageId });
     expect(page).toMatchObject({
@@ -205,7 +270,9 @@ describe('page tools', () => {
       page_url: `${suite.server.url}/${suite.itemId}/${pageId}`,
     });
     expect(page.content_hash).toMatch(/^[0-9a-f]{12}$/);
-    expect((await call('get_page', { item_id: suite.itemId, page_title: 'Install' })).page_id).toBe(pageId);
+    expect((await call('get_page', { item_id: suite.itemId, page_title: 'Install' })).page_id).toBe(
+      pageId,
+    );
     expect((await refused('get_page', {})).code).toBe(-32602);
     const listed = await call('list_pages', { item_id: suite.itemId });
     expect(listed).toMatchObject({ total: 1, page: 1, page_size: 50 });
@@ -227,13 +294,15 @@ describe('page tools', () => {
       expected_hash: before.content_hash,
     });
     expect(conflict.code).toBe(-32009);
-    expect(conflict.data).toMatchObject({ error_type: 'version_conflict', your_hash: before.content_hash });
+    expect(conflict.data).toMatchObject({
+      error_type: 'version_conflict',
+      your_hash: before.content_hash,
+    });
     const history = await call('get_page_history', { page_id: pageId });
     expect(history.total).toBe(1);
-    const log = await suite.as(suite.owner).ok<{ list: Array<{ remark: string }> }>(
-      'item/getChangeLog',
-      { item_id: suite.itemId },
-    );
+    const log = await suite
+      .as(suite.owner)
+      .ok<{ list: Array<{ remark: string }> }>('item/getChangeLog', { item_id: suite.itemId });
     expect(JSON.stringify(log)).toContain("Claude via token 'docs-bot'");
     // The stored version remembers who wrote the text it holds.
     const rows = await suite.as(suite.owner).ok<Array<{ page_comments: string }>>('page/history', {
@@ -302,7 +371,11 @@ describe('page tools', () => {
       -32602,
     );
     const many = await call('batch_get_pages', { page_ids: [pageId, created.page_id, 999999] });
-    expect(many.pages.map((p: { status: string }) => p.status)).toEqual(['success', 'success', 'failed']);
+    expect(many.pages.map((p: { status: string }) => p.status)).toEqual([
+      'success',
+      'success',
+      'failed',
+    ]);
     expect((await refused('batch_get_pages', { page_ids: 'all' })).code).toBe(-32602);
   });
 
@@ -315,7 +388,9 @@ describe('page tools', () => {
     expect((await refused('search_pages', {})).code).toBe(-32602);
     const all = await call('search_all_pages', { keywords: 'FAQ Changelog', limit: 1 });
     expect(all.total).toBe(1);
-    expect((await refused('search_all_pages', { keywords: 'FAQ', mode: 'fuzzy' })).code).toBe(-32602);
+    expect((await refused('search_all_pages', { keywords: 'FAQ', mode: 'fuzzy' })).code).toBe(
+      -32602,
+    );
     const template = await call('get_page_template', { type: 'database' });
     expect(template.type).toBe('database');
     expect(template.template).toContain('| Field');
@@ -343,8 +418,12 @@ describe('page tools', () => {
     expect(page.page_content).toContain('https://example.com/api/register');
     expect(page.page_content).toContain('| username | yes | string | The name |');
     expect(
-      (await refused('create_page_by_comment', { item_id: suite.itemId, comment_content: 'showdoc' }))
-        .code,
+      (
+        await refused('create_page_by_comment', {
+          item_id: suite.itemId,
+          comment_content: 'showdoc',
+        })
+      ).code,
     ).toBe(-32602);
   });
 
@@ -353,7 +432,10 @@ describe('page tools', () => {
     expect(history.total).toBeGreaterThanOrEqual(2);
     const [newest, older] = history.history;
     expect(newest).toMatchObject({ author: suite.owner.username });
-    const version = await call('get_page_version', { page_id: pageId, version_id: older.version_id });
+    const version = await call('get_page_version', {
+      page_id: pageId,
+      version_id: older.version_id,
+    });
     expect(version.content).toContain('npm install');
     expect((await refused('get_page_version', { page_id: pageId, version_id: 999999 })).code).toBe(
       -32006,
@@ -374,9 +456,9 @@ describe('page tools', () => {
     });
     expect(restored).toMatchObject({ page_id: pageId, page_title: 'Install' });
     expect((await call('get_page', { page_id: pageId })).page_content).toContain('npm install');
-    expect((await refused('restore_page_version', { page_id: pageId, version_id: 999999 })).code).toBe(
-      -32006,
-    );
+    expect(
+      (await refused('restore_page_version', { page_id: pageId, version_id: 999999 })).code,
+    ).toBe(-32006);
   });
 
   test('single-page links: create, get (and open by unique_key), delete', async () => {
@@ -415,24 +497,37 @@ describe('rights come from the same access rules as the REST API', () => {
     const reader = await connect(readerToken, 'Cursor');
     expect((await call('get_item', { item_id: suite.itemId }, reader)).role).toBe('readonly');
     expect(
-      (await refused('create_page', { item_id: suite.itemId, page_title: 'R', page_content: 'r' }, reader))
-        .code,
+      (
+        await refused(
+          'create_page',
+          { item_id: suite.itemId, page_title: 'R', page_content: 'r' },
+          reader,
+        )
+      ).code,
     ).toBe(-32004);
 
     const item = await makeItem(suite.owner, { item_name: 'Restricted' });
     const owner = await connect((await makeAiToken(suite.server, suite.owner)).token);
-    const open = await call('create_page', {
-      item_id: item.item_id,
-      page_title: 'Open',
-      page_content: 'o',
-      cat_name: 'Open',
-    }, owner);
-    const hidden = await call('create_page', {
-      item_id: item.item_id,
-      page_title: 'Hidden',
-      page_content: 'h',
-      cat_name: 'Hidden',
-    }, owner);
+    const open = await call(
+      'create_page',
+      {
+        item_id: item.item_id,
+        page_title: 'Open',
+        page_content: 'o',
+        cat_name: 'Open',
+      },
+      owner,
+    );
+    const hidden = await call(
+      'create_page',
+      {
+        item_id: item.item_id,
+        page_title: 'Hidden',
+        page_content: 'h',
+        cat_name: 'Hidden',
+      },
+      owner,
+    );
     await addMember(item.item_id, suite.stranger, 1, [open.cat_id]);
     const stranger = await connect((await makeAiToken(suite.server, suite.stranger)).token);
     const listed = await call('list_pages', { item_id: item.item_id }, stranger);

@@ -40,28 +40,37 @@ describe('plain JSON-RPC on /mcp.php', () => {
 
   test('initialize, ping and an unknown method answer as JSON-RPC; a call without a token is -32001', async () => {
     const init = (
-      await mcpPost(suite.server, '', rpc(1, 'initialize', {
-        protocolVersion: '2024-11-05',
-        clientInfo: { name: 'script', version: '1' },
-        capabilities: {},
-      }))
+      await mcpPost(
+        suite.server,
+        '',
+        rpc(1, 'initialize', {
+          protocolVersion: '2024-11-05',
+          clientInfo: { name: 'script', version: '1' },
+          capabilities: {},
+        }),
+      )
     ).body as RpcAnswer;
     expect(init.result).toMatchObject({
       protocolVersion: '2024-11-05',
       capabilities: { tools: { listChanged: false } },
     });
-    expect(((await mcpPost(suite.server, '', rpc(2, 'ping'))).body as RpcAnswer).result).toEqual({});
-    const { token } = await makeAiToken(suite.server, suite.owner);
-    expect(((await mcpPost(suite.server, token, rpc(3, 'nope/nope'))).body as RpcAnswer).error?.code).toBe(
-      -32601,
+    expect(((await mcpPost(suite.server, '', rpc(2, 'ping'))).body as RpcAnswer).result).toEqual(
+      {},
     );
+    const { token } = await makeAiToken(suite.server, suite.owner);
+    expect(
+      ((await mcpPost(suite.server, token, rpc(3, 'nope/nope'))).body as RpcAnswer).error?.code,
+    ).toBe(-32601);
     const anonymous = (await mcpPost(suite.server, '', rpc(4, 'tools/list'))).body as RpcAnswer;
     expect(anonymous.error).toMatchObject({ code: -32001 });
     const wrong = (await mcpPost(suite.server, 'ai_' + 'a'.repeat(86), rpc(5, 'tools/list')))
       .body as RpcAnswer;
     expect(wrong.error?.code).toBe(-32001);
     // A notification alone gets 202 and no body.
-    const note = await mcpPost(suite.server, token, { jsonrpc: '2.0', method: 'notifications/initialized' });
+    const note = await mcpPost(suite.server, token, {
+      jsonrpc: '2.0',
+      method: 'notifications/initialized',
+    });
     expect(note.status).toBe(202);
     expect(note.text).toBe('');
   });
@@ -93,7 +102,11 @@ describe('plain JSON-RPC on /mcp.php', () => {
     const huge = JSON.stringify(
       rpc(1, 'tools/call', {
         name: 'create_page',
-        arguments: { item_id: suite.itemId, page_title: 'Huge', page_content: 'x'.repeat(1_100_000) },
+        arguments: {
+          item_id: suite.itemId,
+          page_title: 'Huge',
+          page_content: 'x'.repeat(1_100_000),
+        },
       }),
     );
     const big = await mcpPost(suite.server, token, huge);
@@ -114,7 +127,8 @@ describe('plain JSON-RPC on /mcp.php', () => {
   test('every URL form is the endpoint, and a query string never re-routes it', async () => {
     const { token } = await makeAiToken(suite.server, suite.owner);
     for (const path of ['/mcp', '/mcp.php', '/server/mcp.php', '/server/mcp']) {
-      const answer = (await mcpPost(suite.server, token, rpc(1, 'ping'), { path })).body as RpcAnswer;
+      const answer = (await mcpPost(suite.server, token, rpc(1, 'ping'), { path }))
+        .body as RpcAnswer;
       expect(answer).toEqual({ jsonrpc: '2.0', id: 1, result: {} });
     }
     // ShowDoc's 2026-08 hole: `mcp.php?s=/api/user/info` reached the user controller.

@@ -30,7 +30,7 @@ export async function mcpPost(
     body: typeof body === 'string' ? body : JSON.stringify(body),
   });
   const text = await response.text();
-  let parsed: unknown = null;
+  let parsed: unknown;
   try {
     parsed = text ? JSON.parse(text) : null;
   } catch {

@@ -55,7 +55,13 @@ export async function resolveCatId(
     parent = existing
       ? existing.cat_id
       : await attempt(() =>
-          saveCatalog(caller.actor, { itemId, catId: 0, catName: name, parentCatId: parent, sNumber: 99 }),
+          saveCatalog(caller.actor, {
+            itemId,
+            catId: 0,
+            catName: name,
+            parentCatId: parent,
+            sNumber: 99,
+          }),
         );
   }
   return parent;
@@ -159,7 +165,7 @@ export const catalogTools = defineTools(
       const { catalog } = await catalogFor(caller, id, 'manage');
       const all = await itemCatalogs(catalog.item_id);
       const below = new Set([id]);
-      for (let grew = true; grew; ) {
+      for (let grew = true; grew;) {
         grew = false;
         for (const c of all)
           if (below.has(c.parent_cat_id) && !below.has(c.cat_id)) {

@@ -13,7 +13,11 @@ import { defineTools, MCP_ERRORS, type McpCaller, McpToolError } from '../toolki
 
 const pageId = integer('Page ID');
 
-async function versionOf(caller: McpCaller, page: number, version: number): Promise<PageHistoryDoc> {
+async function versionOf(
+  caller: McpCaller,
+  page: number,
+  version: number,
+): Promise<PageHistoryDoc> {
   try {
     return (await pageAndVersion(caller.actor, page, version)).version;
   } catch {
@@ -32,8 +36,10 @@ function lineDiff(before: string, after: string) {
     const oldLine = a[i] ?? '';
     const newLine = b[i] ?? '';
     if (oldLine === newLine) continue;
-    if (i < a.length && oldLine !== '') changes.push({ type: 'removed', line: i + 1, content: oldLine });
-    if (i < b.length && newLine !== '') changes.push({ type: 'added', line: i + 1, content: newLine });
+    if (i < a.length && oldLine !== '')
+      changes.push({ type: 'removed', line: i + 1, content: oldLine });
+    if (i < b.length && newLine !== '')
+      changes.push({ type: 'added', line: i + 1, content: newLine });
   }
   return {
     changes,
@@ -71,10 +77,10 @@ export const historyTools = defineTools(
   {
     name: 'get_page_version',
     description: 'The content of one version of a page (kanban task pages too)',
-    inputSchema: objectSchema(
-      { page_id: pageId, version_id: integer('Version ID') },
-      ['page_id', 'version_id'],
-    ),
+    inputSchema: objectSchema({ page_id: pageId, version_id: integer('Version ID') }, [
+      'page_id',
+      'version_id',
+    ]),
     write: false,
     async handler(caller, args) {
       const id = idArg(args, 'page_id');

@@ -10,12 +10,7 @@ import {
   type ItemAccess,
 } from '../../../models/access';
 import { itemCatalogs } from '../../../models/catalogs';
-import {
-  createItem,
-  deleteItemByToken,
-  myItemList,
-  updateItem,
-} from '../../../models/items';
+import { createItem, deleteItemByToken, myItemList, updateItem } from '../../../models/items';
 import { Page } from '../../../models/pages/schemas';
 import { attempt, itemFor } from '../access';
 import { idArg, intArg, has, optionalStringArg, stringArg } from '../args';
@@ -118,7 +113,11 @@ export const itemTools = defineTools(
       const type = intArg(args, 'item_type', 1, 1);
       const description = optionalStringArg(args, 'item_description').trim();
       const { item_id: created } = await attempt(() =>
-        createItem(caller.actor, { item_name: name, item_type: type, item_description: description }),
+        createItem(caller.actor, {
+          item_name: name,
+          item_type: type,
+          item_description: description,
+        }),
       );
       const token = await UserAiToken.findOne({ id: caller.token.id }, { _id: 0 }).lean();
       if (token) await addCreatedItemToScope(token, created);

@@ -85,8 +85,7 @@ export function applyDiffs(content: string, diffs: TextDiff[]): string {
         {
           error_type: 'diff_match_failed',
           diff_index: i,
-          old_text_preview:
-            diff.old_text.slice(0, 200) + (diff.old_text.length > 200 ? '...' : ''),
+          old_text_preview: diff.old_text.slice(0, 200) + (diff.old_text.length > 200 ? '...' : ''),
           context: similarContext(current, diff.old_text),
           suggestion:
             'Fetch the latest content with get_page and copy old_text exactly (spaces, line breaks, letter case)',
@@ -102,7 +101,10 @@ export function applyDiffs(content: string, diffs: TextDiff[]): string {
           occurrence_count: found.length,
           occurrences: found.map((position) => ({
             position,
-            context: current.slice(Math.max(0, position - 30), position + diff.old_text.length + 30),
+            context: current.slice(
+              Math.max(0, position - 30),
+              position + diff.old_text.length + 30,
+            ),
           })),
           suggestion: 'Use a longer, more specific old_text',
         },

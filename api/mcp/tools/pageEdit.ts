@@ -211,9 +211,7 @@ export const pageEditTools = defineTools(
         page_id: pageIdProp,
         page_content: contentProp,
         page_title: string('Page title (optional)'),
-        cat_name: string(
-          'Catalog name (optional: moves the page there, created when missing)',
-        ),
+        cat_name: string('Catalog name (optional: moves the page there, created when missing)'),
         cat_id: integer('Target catalog ID (optional, wins over cat_name: moves the page there)'),
         expected_hash: expectedHashProp,
       },
@@ -245,9 +243,7 @@ export const pageEditTools = defineTools(
           },
         },
         page_title: string('Page title (optional)'),
-        cat_name: string(
-          'Catalog name (optional: moves the page there, created when missing)',
-        ),
+        cat_name: string('Catalog name (optional: moves the page there, created when missing)'),
         cat_id: integer('Catalog ID (optional, wins over cat_name)'),
         expected_hash: expectedHashProp,
       },

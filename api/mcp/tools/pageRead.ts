@@ -9,7 +9,15 @@ import { Page, type PageDoc } from '../../../models/pages/schemas';
 import { formatUnix } from '../../../models/platform';
 import { searchPages } from '../../../models/search';
 import { asToolError, attempt, itemFor, pageFor } from '../access';
-import { arrayArg, enumArg, idArg, intArg, optionalIdArg, optionalStringArg, stringArg } from '../args';
+import {
+  arrayArg,
+  enumArg,
+  idArg,
+  intArg,
+  optionalIdArg,
+  optionalStringArg,
+  stringArg,
+} from '../args';
 import { contentHash } from '../pageWrite';
 import { integer, objectSchema, string } from '../schema';
 import { PAGE_TEMPLATES } from './pageTemplates';
@@ -238,8 +246,7 @@ export const pageReadTools = defineTools(
     write: false,
     async handler(_caller, args) {
       const type = optionalStringArg(args, 'type', 'api') || 'api';
-      const template =
-        PAGE_TEMPLATES[type as keyof typeof PAGE_TEMPLATES] ?? PAGE_TEMPLATES.api;
+      const template = PAGE_TEMPLATES[type as keyof typeof PAGE_TEMPLATES] ?? PAGE_TEMPLATES.api;
       return { type, template };
     },
   },

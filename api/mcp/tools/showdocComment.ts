@@ -64,7 +64,13 @@ export function commentToPage(comment: string, itemType: number): CommentPage | 
     return {
       ...base,
       content: JSON.stringify({
-        info: { url: info.url, method: info.method, name: title, description: info.description, remark: info.remark },
+        info: {
+          url: info.url,
+          method: info.method,
+          name: title,
+          description: info.description,
+          remark: info.remark,
+        },
         request: { params: params.map(row), headers: headers.map(row), body: [] },
         response: {
           example: info.example,
@@ -78,17 +84,30 @@ export function commentToPage(comment: string, itemType: number): CommentPage | 
   lines.push('**URL:**', '', `- \`${info.url}\``, '', '**Method:**', '', `- ${info.method}`, '');
   const table = (heading: string, rows: Field[]) => {
     if (!rows.length) return;
-    lines.push(`**${heading}:**`, '', '| Name | Required | Type | Description |', '| :--- | :--- | :--- | :--- |');
+    lines.push(
+      `**${heading}:**`,
+      '',
+      '| Name | Required | Type | Description |',
+      '| :--- | :--- | :--- | :--- |',
+    );
     for (const f of rows)
-      lines.push(`| ${cell(f.name)} | ${isRequired(f.required) ? 'yes' : 'no'} | ${cell(f.type)} | ${cell(f.description)} |`);
+      lines.push(
+        `| ${cell(f.name)} | ${isRequired(f.required) ? 'yes' : 'no'} | ${cell(f.type)} | ${cell(f.description)} |`,
+      );
     lines.push('');
   };
   table('Headers', headers);
   table('Parameters', params);
   if (info.example) lines.push('**Response example**', '', '```', info.example, '```', '');
   if (returns.length) {
-    lines.push('**Response fields**', '', '| Name | Type | Description |', '| :--- | :--- | :--- |');
-    for (const f of returns) lines.push(`| ${cell(f.name)} | ${cell(f.type)} | ${cell(f.description)} |`);
+    lines.push(
+      '**Response fields**',
+      '',
+      '| Name | Type | Description |',
+      '| :--- | :--- | :--- |',
+    );
+    for (const f of returns)
+      lines.push(`| ${cell(f.name)} | ${cell(f.type)} | ${cell(f.description)} |`);
     lines.push('');
   }
   if (info.remark) lines.push('**Remarks**', '', `- ${info.remark}`, '');

@@ -31,6 +31,8 @@ describe('loadConfig', () => {
       lockGraceSeconds: 60,
       updateFeedUrl: '',
       httpRelayAllowHosts: [],
+      mcpTokenRateLimit: 10_000,
+      mcpUserRateLimit: 20_000,
       workers: os.availableParallelism(),
     });
   });

@@ -214,6 +214,9 @@ async function viaSdk(
     const headers = new Headers();
     for (const [name, value] of Object.entries(req.headers))
       if (typeof value === 'string') headers.set(name, value);
+    // The body was read here already: the SDK gets it parsed, the request carries none.
+    headers.delete('content-length');
+    headers.delete('transfer-encoding');
     headers.set('content-type', 'application/json');
     const answer = await transport.handleRequest(
       new Request(`http://localhost${req.path}`, { method: 'POST', headers }),

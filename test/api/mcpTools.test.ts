@@ -210,7 +210,10 @@ describe('import_openapi', () => {
       item_id: fresh.item_id as number,
     });
     expect(Number(item.item_type)).toBe(3);
-    const page = await Page.findOne({ item_id: fresh.item_id, page_title: 'List pets' }).lean();
+    const page = await Page.findOne({
+      item_id: fresh.item_id as number,
+      page_title: 'List pets',
+    }).lean();
     expect(JSON.parse(page!.page_content)).toMatchObject({
       info: { method: 'get', url: 'https://api.example.com/pets' },
     });

@@ -3,7 +3,8 @@
  * save carrying an `agent` (an MCP token's) is replayed as only its own hunks on the live text, so
  * what an editor typed and has not saved — or types at the same moment — survives it; the agent
  * shows in the document's awareness with its label while it writes and is removed
- * AGENT_PRESENCE_MS after its last write; no client may forge or drop such an entry.
+ * AGENT_PRESENCE_MS after its last write; no client may forge or drop such an entry. Watchers of
+ * the page (the reader's Socket.IO presence list) see the agent editing for the same time.
  */
 import { afterEach, describe, expect, test } from '@jest/globals';
 import { savePage } from '../../models/pages/pages';
@@ -17,12 +18,22 @@ import {
   type CollabClient,
 } from '../helpers/collab';
 import { eventually } from '../helpers/embedded';
+import { closeAllSockets, connectClient } from '../helpers/sockets';
 import { actorOf } from '../helpers/factories';
 import { makePage } from '../helpers/pages';
 import { type TestUser } from '../helpers/users';
 
-const suite = apiSuite({ item: { password: 'pw' }, teardown: () => closeAllCollabClients() });
-afterEach(() => closeAllCollabClients());
+const suite = apiSuite({
+  item: { password: 'pw' },
+  teardown: () => {
+    closeAllCollabClients();
+    closeAllSockets();
+  },
+});
+afterEach(() => {
+  closeAllCollabClients();
+  closeAllSockets();
+});
 
 const open = (user: TestUser, pageId: number) =>
   openSynced(suite.server.url, pageId, user.user_token);
@@ -177,4 +188,40 @@ describe('agents in presence', () => {
     await eventually(() => expect(agentsSeenBy(late)).toEqual([]));
     expect(agentsSeenBy(watcher)).toEqual([]);
   });
+});
+
+describe('agents in the Socket.IO presence list (the reader’s)', () => {
+  test('a watcher of the page is told the agent is editing, after the people, and then that it left', async () => {
+    const page = await makePage(suite.owner, suite.itemId, { content: 'watched page' });
+    const watcher = await connectClient(suite.server.url, { user_token: suite.reader.user_token });
+    await watcher.watch({ page_id: page.page_id, mode: 'viewing' });
+    await agentSave(page.page_id, 'watched page, agent edit');
+    const agentEntry = {
+      uid: suite.owner.uid,
+      username: AGENT.label,
+      mode: 'editing',
+      agent: { token_id: AGENT.tokenId },
+    };
+    const withAgent = await watcher.waitFor('presence', (p) =>
+      p.users.some((u) => u.agent !== undefined),
+    );
+    expect(withAgent.users).toEqual([
+      { uid: suite.reader.uid, username: suite.reader.username, mode: 'viewing' },
+      agentEntry,
+    ]);
+    // Then a later push without it, once the agent has not written for AGENT_PRESENCE_MS.
+    const seen = watcher.all('presence').length;
+    const started = Date.now();
+    await eventually(
+      () => {
+        const pushes = watcher.all('presence');
+        expect(pushes.length).toBeGreaterThan(seen);
+        expect(pushes.at(-1)?.users).toEqual([
+          { uid: suite.reader.uid, username: suite.reader.username, mode: 'viewing' },
+        ]);
+      },
+      { timeoutMs: AGENT_PRESENCE_MS + 5000 },
+    );
+    expect(Date.now() - started).toBeGreaterThan(AGENT_PRESENCE_MS / 2);
+  }, 30_000);
 });

@@ -8,6 +8,7 @@ import qs from 'qs';
 import { type Config, DEFAULT_CHROMIUM_PATH, errors, type Logger } from '../models/platform';
 import { errorHandler } from './errorHandler';
 import { healthCheck } from './health';
+import { mcpEndpoint, MCP_PATHS } from './mcp';
 import { mockServing } from './mockServing';
 import type { ControllerRegistry } from './registry';
 import { requestLog } from './requestLog';
@@ -19,7 +20,9 @@ import { webApp } from './web';
 
 export interface AppOptions {
   config: Pick<Config, 'bodyLimitBytes' | 'trustProxy'> &
-    Partial<Pick<Config, 'allowPrivateHosts' | 'pdfChromiumPath'>>;
+    Partial<
+      Pick<Config, 'allowPrivateHosts' | 'pdfChromiumPath' | 'mcpTokenRateLimit' | 'mcpUserRateLimit'>
+    >;
   logger: Logger;
   state: AppState;
   /** Folder of the built web app (index.html + assets/). */
@@ -41,6 +44,17 @@ export function createApp(options: AppOptions): Express {
   app.use(requestLog(logger));
   app.use(securityHeaders());
   app.get('/healthz', healthCheck(state));
+  // Before the ShowDoc transport, which would read `/server/mcp.php?s=…` as a route.
+  app.all(
+    MCP_PATHS,
+    mcpEndpoint({
+      logger,
+      limits: {
+        perToken: config.mcpTokenRateLimit ?? 10_000,
+        perUser: config.mcpUserRateLimit ?? 20_000,
+      },
+    }),
+  );
   app.use(mockServing(state));
   app.use(
     ['/api', '/server'],

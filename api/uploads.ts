@@ -236,7 +236,7 @@ export async function uploadLimitBytes(): Promise<number> {
  * actually reached. Never the request's own Host header: a client could name any site there and
  * have Quire hand out links to it.
  */
-export async function publicBaseUrl(ctx: ActionContext): Promise<string> {
+export async function publicBaseUrl(ctx: Pick<ActionContext, 'req'>): Promise<string> {
   const configured = (await getSiteSettings()).siteUrl.trim().replace(/\/+$/, '');
   if (/^https?:\/\//i.test(configured)) return configured;
   const { req } = ctx;

@@ -72,7 +72,24 @@ export interface CollabAwarenessState {
   user?: CollabUser;
   mode?: CollabMode;
   cursor?: unknown;
+  /**
+   * An AI agent writing the page through an MCP token: set by the server only (a client state
+   * carrying it is refused), while the agent writes and AGENT_PRESENCE_MS after its last write.
+   */
+  agent?: CollabAgent;
 }
+
+/** An AI agent in a page's presence ("Claude via token 'docs-bot'"). */
+export interface CollabAgent {
+  label: string;
+  tokenId: number;
+  /** Whose token it is: the agent writes as this account. */
+  uid: number;
+  color: string;
+}
+
+/** How long an agent stays in a page's presence after its last write. */
+export const AGENT_PRESENCE_MS = 10_000;
 
 /** Largest accepted awareness state, as JSON. */
 export const MAX_AWARENESS_BYTES = 4096;

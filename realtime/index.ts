@@ -64,6 +64,10 @@ export function attachRealtime(httpServer: HttpServer, deps: RealtimeDeps): Real
   const lockExpiry = createLockExpiry(io, log);
   setupSockets(io, { logger: log, presence, lockGrace, lockExpiry });
   const stopFanout = startFanout({ io, events: deps.events, presence, lockExpiry, logger: log });
+  const stopAgents = deps.events.subscribe('page.saved', async (event) => {
+    if (event.agent && !event.created)
+      presence.agentWrote(event.pageId, { ...event.agent, uid: event.byUid });
+  });
   // Loaded before the process listens (it awaits `ready`), where documents can open at all.
   const ownsDocuments = !deps.worker || deps.worker.slot === 0;
   const collab: Promise<CollabService | undefined> = ownsDocuments
@@ -99,6 +103,7 @@ export function attachRealtime(httpServer: HttpServer, deps: RealtimeDeps): Real
         // First: it writes the open documents' drafts while the database is still there.
         await (await collab.catch(() => undefined))?.close();
         stopFanout();
+        stopAgents();
         lockGrace.close();
         lockExpiry.close();
         presence.close();

@@ -139,6 +139,11 @@ export interface PresenceUser {
   username: string;
   /** `editing` when any of the user's sockets on the page is editing. */
   mode: PresenceMode;
+  /**
+   * An AI agent writing the page through an MCP token (it writes as `uid`, the token's owner;
+   * `username` is its label, "Claude via token 'docs-bot'"), listed while it writes.
+   */
+  agent?: { token_id: number };
 }
 
 /**

@@ -1,6 +1,6 @@
 /**
  * Controllers Quire answers for ShowDoc clients without the feature behind them (reference
- * accounts §12): the AI assistant and its tokens, the kanban log, the public square, maintenance.
+ * accounts §12): the AI assistant, the kanban log, the public square, maintenance.
  * Most actions refuse after ShowDoc's own checks; the contract still says how they read input.
  */
 import { z } from 'zod';
@@ -31,14 +31,6 @@ export const agentContract = {
   sessionDelete: action({ session_id: id() }, refused),
   agentCancel: action({ session_id: id() }, refused),
   feedback: action({ msg_id: id() }, refused),
-};
-
-export const aiTokenContract = {
-  list: action({}, z.object({ tokens: z.array(z.never()), total: z.literal(0) })),
-  detail: action({ id: id() }, refused),
-  update: action({ id: id() }, refused),
-  delete: action({ id: id() }, refused),
-  create: action({}, refused),
 };
 
 export const kanbanContract = {

@@ -16,12 +16,12 @@ import {
   adminUserContract,
   extLoginContract,
 } from './admin';
+import { aiTokenContract } from './aiToken';
 import { aiContract, httpRelayContract } from './assistant';
 import { attachmentContract } from './attachment';
 import { mockContract, pageCommentContract, pageFeedbackContract } from './comment';
 import {
   agentContract,
-  aiTokenContract,
   kanbanContract,
   publicSquareContract,
   scriptCronContract,
@@ -55,6 +55,7 @@ export * from './assistant';
 export * from './attachment';
 export * from './comment';
 export * from './compat';
+export * from './aiToken';
 export * from './subscription';
 export * from './item';
 export * from './member';

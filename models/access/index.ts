@@ -50,6 +50,19 @@ export interface Actor {
    * so such an item is read-only to people but not to its key.
    */
   viaApiKey?: boolean;
+  /**
+   * Set when the actor calls through an AI (MCP) token: the token's limits apply on top of the
+   * user's rights, here in the policy, so every models/ function a tool calls obeys them.
+   */
+  token?: ActorToken;
+}
+
+/** An AI token's limits: read-only tokens never edit or manage; `itemIds` (when set) bound the items. */
+export interface ActorToken {
+  id: number;
+  permission: 'read' | 'write';
+  /** null = all the user's items. */
+  itemIds: number[] | null;
 }
 
 export const ANONYMOUS: Actor = { uid: 0, username: '', groupid: 0 };
@@ -267,23 +280,30 @@ function accessFrom(actor: Actor, item: ItemDoc, rows: MemberRows): ItemAccess {
     memberGroupId = Math.max(memberGroupId, row.member_group_id);
     if (!catalogRestriction) catalogRestriction = restrictionOf(row);
   }
-  const manage = owner || siteAdmin || memberGroupId === MEMBER_ADMIN;
-  const edit = manage || memberGroupId === MEMBER_EDIT;
-  const visit = manage || isMember || !item.password;
+  let manager = owner || siteAdmin || memberGroupId === MEMBER_ADMIN;
+  let editor = manager || memberGroupId === MEMBER_EDIT;
+  let visit = manager || isMember || !item.password;
+  if (manager) catalogRestriction = null;
+  // An AI token narrows the user's rights: outside its items nothing, read-only never writes
+  // (the editor/manager roles stay: they gate reads such as the change log).
+  let writes = true;
+  const token = actor.token;
+  if (token?.itemIds && !token.itemIds.includes(item.item_id)) {
+    manager = editor = visit = writes = false;
+  } else if (token?.permission === 'read') writes = false;
   const archived = item.is_archived === 1;
   const readOnly = archived || (item.item_type === READ_ONLY_ITEM_TYPE && !actor.viaApiKey);
-  if (manage) catalogRestriction = null;
   return {
     item,
     visit,
-    edit: edit && !readOnly,
-    manage: manage && !readOnly,
+    edit: editor && writes && !readOnly,
+    manage: manager && writes && !readOnly,
     owner,
     siteAdmin,
     archived,
     readOnly,
-    editor: edit,
-    manager: manage,
+    editor,
+    manager,
     memberGroupId,
     catalogRestriction: catalogRestriction && catalogRestriction.length ? catalogRestriction : null,
   };
@@ -304,7 +324,7 @@ export function allows(access: ItemAccess, level: AccessLevel): boolean {
     case 'manage':
       return access.manage;
     case 'owner':
-      return access.owner && !access.readOnly;
+      return access.owner && access.manage;
   }
 }
 

@@ -5,6 +5,7 @@ export {
   catalogRow,
   type CatalogRow,
   deleteCatalog,
+  itemCatalogs,
   listCatalogs,
   pagesOfCatalog,
   saveCatalog,

@@ -1,6 +1,6 @@
 /**
- * The AI features Quire leaves out (ShowDoc's AI assistant `agent/*`, the per-item knowledge-base
- * settings `item/getAiConfig|setAiConfig`, and the MCP access tokens `ai_token/*`), answered as
+ * The AI features Quire leaves out (ShowDoc's AI assistant `agent/*` and the per-item knowledge-base
+ * settings `item/getAiConfig|setAiConfig`), answered as
  * ShowDoc 3.9 answers them while no AI service is configured: the same permission checks first,
  * then "disabled" shapes or the same errors. ShowDoc's clients hide the AI entry points on these
  * answers instead of failing.
@@ -104,20 +104,4 @@ export async function setItemAiConfig(
   await requireAction(actor, 'item.readSettings', itemId);
   if (!fields.length) throw errors.failed('Nothing to update');
   throw errors.failed(AI_NOT_CONFIGURED);
-}
-
-/** ai_token/list: the MCP tokens of the caller — Quire has no MCP server, so none. */
-export function listAiTokens(): { tokens: []; total: 0 } {
-  return { tokens: [], total: 0 };
-}
-
-/** ai_token/detail|update|delete: no token exists. */
-export function aiTokenMissing(id: number): never {
-  if (!(id > 0)) throw errors.failed('Token ID is required');
-  throw errors.failed('Token does not exist');
-}
-
-/** ai_token/create: refused (ShowDoc's own failure answer), as no MCP server would accept it. */
-export function createAiToken(): never {
-  throw errors.failed('Token creation failed: Quire has no MCP server');
 }

@@ -1,16 +1,13 @@
 /**
  * Compatibility: ShowDoc features Quire leaves out, answered as ShowDoc does with them switched
- * off (AI assistant, MCP tokens, kanban, public square), and its maintenance hooks.
+ * off (AI assistant, kanban, public square), and its maintenance hooks.
  */
 export {
   agentConfig,
   agentSessionAction,
   agentSessions,
   agentUnavailable,
-  aiTokenMissing,
-  createAiToken,
   itemAiConfig,
-  listAiTokens,
   setItemAiConfig,
 } from './aiOff';
 export { adminActionMissing, aiServiceTest, selfUpdateRefused } from './adminOff';

@@ -21,6 +21,7 @@ export {
   archiveItem,
   createItem,
   deleteItem,
+  deleteItemByToken,
   findUserByNameOrEmail,
   insertItem,
   itemDetail,

@@ -398,6 +398,22 @@ export async function deleteItem(
     if (confirm.projectName !== access.item.item_name)
       throw errors.confirmPasswordWrong('The item name does not match');
   } else await confirmCallerPassword(actor, confirm.password);
+  await moveItemToBin(actor, itemId);
+}
+
+/**
+ * The MCP `delete_item` of an AI token allowed to delete items (its owner chose so when creating
+ * it, which stands in for the password): only the item's owner, with a write token (ShowDoc).
+ */
+export async function deleteItemByToken(actor: Actor, itemId: number): Promise<void> {
+  if (!actor.token || actor.token.permission !== 'write')
+    throw errors.noEditPermission('Only the item owner can do this');
+  const access = await requireAction(actor, 'item.readSettings', itemId);
+  if (!access.owner) throw errors.noEditPermission('Only the item owner can delete the item');
+  await moveItemToBin(actor, itemId);
+}
+
+async function moveItemToBin(actor: Actor, itemId: number): Promise<void> {
   const now = nowSeconds();
   const result = await Item.updateOne(
     { item_id: itemId, is_del: 0 },

@@ -30,6 +30,7 @@ export {
   readPage,
   resolvePageId,
   type SaveOrigin,
+  type SaveAgent,
   savePage,
   setAttachmentCounter,
   sortPages,

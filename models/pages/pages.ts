@@ -46,6 +46,8 @@ export const MAX_SORT_ENTRIES = 5000;
 export const CUSTOM_ID_RULE = /^[A-Za-z0-9_-]{1,64}$/;
 
 export type SaveOrigin = DomainEvents['page.saved']['origin'];
+/** An AI agent saving through an MCP token ("Claude via token 'docs-bot'"). */
+export type SaveAgent = NonNullable<DomainEvents['page.saved']['agent']>;
 
 const SPREADSHEET = 4;
 /** More changed cells than this in one save: viewers reload the workbook instead. */
@@ -69,6 +71,10 @@ export interface LivePageDocuments {
     content: string;
     byUid: number;
     origin: SaveOrigin;
+    /** The stored text this save replaced: what the agent's change is relative to. */
+    previous: string;
+    /** Set for an AI agent's save (MCP): shown in the document's presence while it writes. */
+    agent?: SaveAgent;
   }): Promise<boolean>;
 }
 
@@ -263,7 +269,7 @@ function prepareNotice(
 export async function savePage(
   actor: Actor,
   input: SavePageInput,
-  options: { origin: SaveOrigin; now?: number },
+  options: { origin: SaveOrigin; now?: number; agent?: SaveAgent },
 ): Promise<SavePageResult> {
   if (!(actor.uid > 0)) throw errors.notLoggedIn();
   checkInput(input);
@@ -325,7 +331,7 @@ async function writePage(
   existing: PageDoc | null,
   fields: PageFields,
   now: number,
-  options: { origin: SaveOrigin },
+  options: { origin: SaveOrigin; agent?: SaveAgent },
   notice: PreparedNotice | null,
 ): Promise<SavePageResult> {
   // The version's and the log row's ids (and the log trim's bound, when this row trims) are
@@ -371,6 +377,8 @@ async function writePage(
         object: 'page',
         objectId: page.page_id,
         objectName: page.page_title,
+        // An AI agent's save names it ("Claude via token 'docs-bot'") beside the token's owner.
+        ...(options.agent ? { remark: options.agent.label } : {}),
       },
       logRow,
     ),
@@ -386,6 +394,8 @@ async function writePage(
                   content: page.page_content,
                   byUid: actor.uid,
                   origin: options.origin,
+                  previous: before?.page_content ?? page.page_content,
+                  ...(options.agent ? { agent: options.agent } : {}),
                 })
                 // The bridge reports its own failures; the stored version stands.
                 .catch(() => false)
@@ -408,6 +418,7 @@ async function writePage(
     notify: !created && input.notify ? { content: input.notify.content } : null,
     at: now,
     live,
+    ...(options.agent ? { agent: options.agent } : {}),
   });
   if (existing && access.item.item_type === SPREADSHEET) {
     const cells = sheetCellChanges(existing.page_content, page.page_content);

@@ -160,6 +160,18 @@ const schema = z.object({
   // The Chromium export/pdf prints with (headless, started per export). Missing = PDF export
   // answers an error saying it is unavailable; everything else works.
   PDF_CHROMIUM_PATH: z.string().min(1).default(DEFAULT_CHROMIUM_PATH),
+  // MCP endpoint (AI tokens): calls one token may make, and all of one user's tokens together,
+  // per 10 minutes. ShowDoc allows 10000 per token.
+  MCP_TOKEN_RATE_LIMIT: z
+    .string()
+    .default('10000')
+    .refine((v) => /^\d+$/.test(v) && Number(v) >= 1, 'must be a positive integer')
+    .transform(Number),
+  MCP_USER_RATE_LIMIT: z
+    .string()
+    .default('20000')
+    .refine((v) => /^\d+$/.test(v) && Number(v) >= 1, 'must be a positive integer')
+    .transform(Number),
 });
 
 /** The keys Quire reads; `.env.example` lists exactly these. */
@@ -188,6 +200,9 @@ export interface Config {
   allowPrivateHosts: string[];
   /** PDF_CHROMIUM_PATH. */
   pdfChromiumPath: string;
+  /** MCP calls per token / per user in 10 minutes. */
+  mcpTokenRateLimit: number;
+  mcpUserRateLimit: number;
 }
 
 export class ConfigError extends Error {
@@ -246,5 +261,7 @@ export function loadConfig(
     updateFeedUrl: c.UPDATE_FEED_URL,
     allowPrivateHosts: [...new Set([...c.ALLOW_PRIVATE_HOSTS, ...c.HTTP_RELAY_ALLOW_HOSTS])],
     pdfChromiumPath: c.PDF_CHROMIUM_PATH,
+    mcpTokenRateLimit: c.MCP_TOKEN_RATE_LIMIT,
+    mcpUserRateLimit: c.MCP_USER_RATE_LIMIT,
   };
 }

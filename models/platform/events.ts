@@ -54,6 +54,11 @@ export interface DomainEvents {
      * typed after it, and setting the text would undo that.
      */
     live?: boolean;
+    /**
+     * The save came from an AI agent through an MCP token: who it is ("Claude via token
+     * 'docs-bot'"), for presence in the open document and the history's author line.
+     */
+    agent?: { label: string; tokenId: number };
   };
   /**
    * A spreadsheet page (item type 4) was saved: the cells whose text changed, or null when the

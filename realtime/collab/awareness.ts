@@ -5,7 +5,8 @@
  * An incoming awareness update is refused — and its document connection closed with
  * `awareness-identity` — when any state in it that would change the server's awareness carries a
  * `user` other than the connection's own (uid, and the name `hello` gave it), touches a client id
- * whose current state is another user's, is not a JSON object, or exceeds MAX_AWARENESS_BYTES.
+ * whose current state is another user's, claims or touches an AI agent's entry (the server's own),
+ * is not a JSON object, or exceeds MAX_AWARENESS_BYTES.
  * States without `user` (a provider's empty initial state) claim nobody and pass; echoes of states
  * the server already has (providers send back what they receive) change nothing and pass. Clients
  * may not broadcast stateless messages either (`refused-message`): those are the server's channel
@@ -32,6 +33,10 @@ function userOf(state: unknown): { id?: unknown; name?: unknown } | undefined {
   if (state === null || typeof state !== 'object') return undefined;
   const user = (state as { user?: unknown }).user;
   return user === undefined ? undefined : ((user ?? {}) as { id?: unknown; name?: unknown });
+}
+
+function isAgentState(state: unknown): boolean {
+  return state !== null && typeof state === 'object' && 'agent' in state;
 }
 
 /** The server's awareness as far as the check needs it (y-protocols Awareness fits). */
@@ -65,7 +70,10 @@ export function checkAwarenessUpdate(
       const applies =
         known < clock || (known === clock && state === null && current.states.has(clientId));
       if (!applies) continue;
-      const owner = userOf(current.states.get(clientId));
+      const existing = current.states.get(clientId);
+      // AI agents' entries are the server's (agentPresence.ts): nobody adds, changes or drops one.
+      if (isAgentState(existing) || isAgentState(state)) return 'spoofed';
+      const owner = userOf(existing);
       if (owner && owner.id !== self.uid) return 'spoofed';
       const claimed = userOf(state);
       if (claimed && (claimed.id !== self.uid || claimed.name !== self.name)) return 'spoofed';

@@ -6,7 +6,8 @@
  * extension: authentication (who may open a page, read-write or read-only), persistence (the
  * page's live shared draft), awareness (nobody speaks for someone else), the lock bridge (who may
  * write while a lock is held), the editor's save command (saveCommand.ts) and the live bridge
- * (server-side saves into open documents). With
+ * (server-side saves into open documents, AI agents' among them, shown in presence while they
+ * write: agentPresence.ts). With
  * REDIS_URL, Hocuspocus's Redis extension joins the processes.
  */
 import type { IncomingMessage, Server as HttpServer } from 'node:http';
@@ -16,6 +17,7 @@ import { WebSocketServer } from 'ws';
 import type { Config, EventBus, Logger } from '../../models/platform';
 import { deleteDrafts, connectLiveDocuments } from '../../models/pages';
 import { COLLAB_PATH } from '../collabProtocol';
+import { agentPresence } from './agentPresence';
 import { authentication, watchAccess } from './authentication';
 import { awarenessGuard } from './awareness';
 import { liveBridge } from './liveBridge';
@@ -64,6 +66,7 @@ export function attachCollab(httpServer: HttpServer, deps: CollabDeps): CollabSe
   });
   const locks = lockBridge(runtime);
   const live = liveBridge(runtime);
+  const agents = agentPresence(runtime);
 
   const hocuspocus = new Hocuspocus({
     name: 'quire-collab',
@@ -120,6 +123,7 @@ export function attachCollab(httpServer: HttpServer, deps: CollabDeps): CollabSe
         stopPurge();
         locks.stop();
         live.stop();
+        agents.stop();
         // Dropping the sockets makes Hocuspocus store each document whose last editor left.
         for (const ws of wss.clients) ws.terminate();
         const deadline = Date.now() + CLOSE_TIMEOUT_MS;

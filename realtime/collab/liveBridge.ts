@@ -6,6 +6,9 @@
  * are a command on the document itself (saveCommand.ts), which stores the document's text, so
  * there is nothing to apply back (savePage skips the bridge for origin 'collab').
  *
+ * An AI agent's save (MCP, `agent` set) is replayed as only its own hunks relative to the text it
+ * replaced (text.ts rebaseOnLive): what an editor typed and has not saved yet survives it.
+ *
  * Either way the draft is rebased on the saved content and stored at once.
  *
  * Several processes (REDIS_URL, or worker processes): the save's own process applies it when it has the document
@@ -21,7 +24,7 @@ import { Page } from '../../models/pages/schemas';
 import { pageDocumentName } from '../collabProtocol';
 import type { LivePage } from './livePages';
 import { loadedPage, type CollabRuntime } from './runtime';
-import { setPageTextDeterministically } from './text';
+import { pageText, rebaseOnLive, setPageTextDeterministically } from './text';
 
 /** The socketId Hocuspocus hooks see for stores the server starts. */
 const SERVER_SOCKET = 'quire-bridge';
@@ -38,6 +41,7 @@ export function rebaseAndStore(
   byUid: number,
 ): void {
   live.baseHash = contentHash(content);
+  live.baseText = content;
   runtime.hocuspocus
     .storeDocumentHooks(
       document,
@@ -62,6 +66,11 @@ interface SaveFacts {
   pageId: number;
   content: string;
   byUid: number;
+  /**
+   * An agent's save (MCP) was made against this saved text: only its own hunks are replayed on
+   * the document, so what editors typed meanwhile stays. Other saves set the saved text as is.
+   */
+  agentBase?: string;
 }
 
 export function liveBridge(runtime: CollabRuntime): {
@@ -74,7 +83,11 @@ export function liveBridge(runtime: CollabRuntime): {
   function applyInto(document: Document, save: SaveFacts): void {
     // The origin doubles as the store's context: the draft records who changed it.
     const origin = { source: SERVER_SOCKET, context: { user: { uid: save.byUid } } };
-    setPageTextDeterministically(document, save.content, `save:${save.pageId}`, origin);
+    const target =
+      save.agentBase === undefined
+        ? save.content
+        : rebaseOnLive(save.agentBase, save.content, pageText(document).toString());
+    setPageTextDeterministically(document, target, `save:${save.pageId}`, origin);
   }
 
   const bridge: LivePageDocuments = {
@@ -83,7 +96,12 @@ export function liveBridge(runtime: CollabRuntime): {
         const loaded = loadedPage(runtime, pageDocumentName(save.pageId));
         // No editor here: savePage marks a stored draft the save caught up with.
         if (!loaded || loaded.document.getConnectionsCount() === 0) return false;
-        applyInto(loaded.document, save);
+        applyInto(loaded.document, {
+          ...save,
+          // The text the save replaced is the base an agent worked from; the document's own
+          // base when another process's save has not reached it yet.
+          ...(save.agent ? { agentBase: save.previous } : {}),
+        });
         rebaseAndStore(runtime, loaded.document, loaded.live, save.content, save.byUid);
         return true;
       } catch (error) {
@@ -106,6 +124,7 @@ export function liveBridge(runtime: CollabRuntime): {
     byUid: number,
     origin: SaveOrigin,
     live: boolean,
+    agent: boolean,
   ): Promise<void> {
     const name = pageDocumentName(pageId);
     if (!loadedPage(runtime, name)) return;
@@ -122,16 +141,29 @@ export function liveBridge(runtime: CollabRuntime): {
     // save the saving process applied to its open document — that change arrives (or already
     // arrived) through Redis, and editors here may have typed after it: setting the saved text
     // now would undo their typing.
+    const base = loaded.live.baseText;
     loaded.live.baseHash = hash;
+    loaded.live.baseText = page.page_content;
     if (origin !== 'collab' && !live)
-      applyInto(loaded.document, { pageId, content: page.page_content, byUid });
+      applyInto(loaded.document, {
+        pageId,
+        content: page.page_content,
+        byUid,
+        ...(agent ? { agentBase: base } : {}),
+      });
   }
 
   const stop = runtime.multiProcess
     ? runtime.events.subscribe('page.saved', async (event) => {
         if (event.created) return;
         try {
-          await onRelayedSave(event.pageId, event.byUid, event.origin, event.live === true);
+          await onRelayedSave(
+            event.pageId,
+            event.byUid,
+            event.origin,
+            event.live === true,
+            event.agent !== undefined,
+          );
         } catch (error) {
           log.error({ err: error, pageId: event.pageId }, 'applying a relayed save failed');
         }

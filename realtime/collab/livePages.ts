@@ -11,6 +11,11 @@ export interface LivePage {
   itemId: number;
   /** contentHash of the saved page content the document is reconciled with. */
   baseHash: string;
+  /**
+   * That saved content itself: an agent's change (made against the saved text) is replayed on
+   * the document's text relative to it, keeping what editors typed since (text.ts rebaseOnLive).
+   */
+  baseText: string;
   /** Signature of the last state written to the draft (or loaded from it): unchanged → no write. */
   storedSignature: string;
   /** The item's "simultaneous editing" setting (`item.co_edit`). */

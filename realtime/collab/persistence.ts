@@ -74,6 +74,7 @@ export function persistence(runtime: CollabRuntime): Extension {
         pageId,
         itemId: page.item_id,
         baseHash,
+        baseText: page.page_content,
         storedSignature,
         coEdit: item?.co_edit === 1,
         lock: null,

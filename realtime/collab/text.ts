@@ -72,3 +72,58 @@ export function setPageTextDeterministically(
   Y.applyUpdate(doc, change, origin);
   return true;
 }
+
+/**
+ * Three-way merge for a server-side change made against `base` (the saved text) while the live
+ * document holds `live` (the saved text plus whatever editors typed since): the change's hunks
+ * (fast-diff base→target) are replayed on `live` at the positions the editors' edits moved them
+ * to. Text the editors typed is kept; text the change deletes is deleted only where it still is
+ * (an editor may have deleted it already); an insertion lands after anything an editor typed at
+ * the same spot. Returns the text `live` becomes.
+ */
+export function rebaseOnLive(base: string, target: string, live: string): string {
+  if (live === base) return target;
+  if (target === base) return live;
+  // Where each base character sits in `live` (-1: an editor deleted it), and where the gap
+  // before base character i sits (after any text an editor inserted there).
+  const at = new Int32Array(base.length);
+  const gap = new Int32Array(base.length + 1);
+  let b = 0;
+  let l = 0;
+  for (const [op, chunk] of diff(base, live)) {
+    if (op === diff.INSERT) {
+      l += chunk.length;
+      continue;
+    }
+    for (let k = 0; k < chunk.length; k++, b++) {
+      gap[b] = l;
+      at[b] = op === diff.EQUAL ? l++ : -1;
+    }
+  }
+  gap[base.length] = live.length;
+
+  const deleted = new Uint8Array(live.length);
+  const inserts = new Map<number, string>();
+  b = 0;
+  for (const [op, chunk] of diff(base, target)) {
+    if (op === diff.EQUAL) b += chunk.length;
+    else if (op === diff.DELETE) {
+      for (let k = 0; k < chunk.length; k++, b++) if (at[b] >= 0) deleted[at[b]] = 1;
+    } else {
+      const spot = gap[b];
+      inserts.set(spot, (inserts.get(spot) ?? '') + chunk);
+    }
+  }
+
+  let out = '';
+  let run = 0; // start of the current run of kept characters
+  for (let i = 0; i <= live.length; i++) {
+    const insert = inserts.get(i);
+    if (insert !== undefined || i === live.length || deleted[i]) {
+      out += live.slice(run, i);
+      if (insert !== undefined) out += insert;
+      run = deleted[i] ? i + 1 : i;
+    }
+  }
+  return out;
+}

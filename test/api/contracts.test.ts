@@ -64,6 +64,12 @@ interface Request {
   params?: (f: Fixture) => ApiParams | Promise<ApiParams>;
 }
 
+/** A fresh AI token of the owner (ai_token/*'s valid requests each use their own). */
+async function aiTokenId(): Promise<number> {
+  return (await suite.as(suite.owner).ok<{ id: number }>('ai_token/create', { name: 'fixture' }))
+    .id;
+}
+
 /** A valid request per declared action (owner, no parameters unless given). */
 const VALID: Record<string, Request> = {
   'user/login': { as: 'anonymous', params: () => ({ username: 'x', password: 'y' }) },
@@ -162,6 +168,13 @@ const VALID: Record<string, Request> = {
   'agent/config': { params: (f) => ({ item_id: f.itemId }) },
   'agent/sessionlist': {},
   'aitoken/list': {},
+  'aitoken/create': { params: () => ({ name: 'contract-bot', permission: 'read' }) },
+  'aitoken/detail': { params: async () => ({ id: await aiTokenId() }) },
+  'aitoken/update': { params: async () => ({ id: await aiTokenId(), name: 'renamed' }) },
+  'aitoken/reset': { params: async () => ({ id: await aiTokenId() }) },
+  'aitoken/revoke': { params: async () => ({ id: await aiTokenId() }) },
+  'aitoken/delete': { params: async () => ({ id: await aiTokenId() }) },
+  'aitoken/availableitems': {},
   'update/checkdb': {},
   'publicsquare/checkenabled': { as: 'anonymous' },
   'subscription/getpagelist': { params: (f) => ({ page_id: f.pageId }) },
@@ -573,10 +586,6 @@ const NO_VALID_REQUEST: Record<string, string> = {
   'agent/sessiondelete': 'the AI assistant is left out: no session exists',
   'agent/agentcancel': 'the AI assistant is left out: no session exists',
   'agent/feedback': 'the AI assistant is left out: no message exists',
-  'aitoken/detail': 'AI tokens are left out: no token exists',
-  'aitoken/update': 'AI tokens are left out: no token exists',
-  'aitoken/delete': 'AI tokens are left out: no token exists',
-  'aitoken/create': 'AI tokens are left out: creating one always refuses',
   'kanban/logevent': 'kanban items are left out: always refuses',
   'kanban/getactivity': 'kanban items are left out: always refuses',
   'kanban/exportactivity': 'kanban items are left out: always refuses',

@@ -76,6 +76,7 @@ describe('savePage and live documents', () => {
       content: 'from rest',
       byUid: actor.uid,
       origin: 'rest',
+      previous: 'v0',
     });
   });
 

@@ -32,6 +32,8 @@ describe('loadConfig', () => {
       updateFeedUrl: '',
       allowPrivateHosts: [],
       pdfChromiumPath: '/usr/bin/chromium',
+      mcpTokenRateLimit: 10_000,
+      mcpUserRateLimit: 20_000,
       workers: os.availableParallelism(),
     });
   });

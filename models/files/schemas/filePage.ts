@@ -30,5 +30,7 @@ filePageSchema.index({ id: 1 }, { unique: true });
 filePageSchema.index({ file_id: 1, page_id: 1 }, { unique: true });
 // A page's attachments, newest binding first (and their count).
 filePageSchema.index({ page_id: 1, addtime: -1 });
+// An item's attachments, newest binding first (the MCP list_attachments tool).
+filePageSchema.index({ item_id: 1, addtime: -1 });
 
 export const FilePage = defineModel<FilePageDoc>('FilePage', filePageSchema);

@@ -11,6 +11,7 @@ import {
   FolderOpenOutlined,
   LockOutlined,
   NotificationOutlined,
+  RobotOutlined,
   SaveOutlined,
   SnippetsOutlined,
   UnlockOutlined,
@@ -62,6 +63,8 @@ export interface EditorHeaderProps {
 
 export function EditorHeader(props: EditorHeaderProps) {
   const { t } = useTranslation();
+  const people = props.coEditors.filter((person) => !person.agent);
+  const agents = props.coEditors.filter((person) => person.agent);
   const treeData = useMemo(
     () => [{ value: 0, title: t('editor.rootCatalog'), children: catalogOptions(props.catalogs) }],
     [props.catalogs, t],
@@ -150,10 +153,22 @@ export function EditorHeader(props: EditorHeaderProps) {
         </Tooltip>
       )}
       <div style={{ flex: 1 }} />
-      {props.coEditors.length > 0 && (
+      {agents.map((agent) => (
+        <Tooltip key={agent.id} title={t('aiTokens.agentWriting', { label: agent.name })}>
+          <Tag
+            icon={<RobotOutlined />}
+            color={agent.color}
+            data-testid="editor-agent"
+            style={{ maxWidth: 260, overflow: 'hidden', textOverflow: 'ellipsis' }}
+          >
+            {agent.name}
+          </Tag>
+        </Tooltip>
+      ))}
+      {people.length > 0 && (
         <span data-testid="editor-coeditors" aria-label={t('editor.coEditors')}>
           <Avatar.Group max={{ count: 4 }}>
-            {props.coEditors.map((person) => (
+            {people.map((person) => (
               <Tooltip key={person.id} title={person.name}>
                 <Avatar size="small" style={{ background: person.color }}>
                   {person.name.slice(0, 1).toUpperCase()}

@@ -181,7 +181,7 @@ export function EditorScreen({ session }: { session: EditorSession }) {
     waiting: !!metaModal,
     title: meta.title,
     savedContent,
-    coEditorCount: coEditors.length,
+    coEditorCount: coEditors.filter((person) => !person.agent).length,
     onRestoreTitle: (title) => setMeta((m) => ({ ...m, title })),
   });
   const { liveDraftBanner, hideLiveDraftBanner, keepLocalDraft } = drafts.current;

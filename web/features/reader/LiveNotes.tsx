@@ -3,7 +3,7 @@
  * is editing it (the lock holder), who else is reading it, and that a newer version was saved —
  * a discreet note with a reload button, so a reader is never yanked away mid-sentence.
  */
-import { EditOutlined, EyeOutlined, ReloadOutlined } from '@ant-design/icons';
+import { EditOutlined, EyeOutlined, ReloadOutlined, RobotOutlined } from '@ant-design/icons';
 import { Alert, Avatar, Button, Space, Tag, Tooltip } from 'antd';
 import { useTranslation } from 'react-i18next';
 import type { PageSavedPayload, PresenceUser } from '../../../realtime/socketEvents';
@@ -22,8 +22,9 @@ export function LiveNotes({
   onReload: () => void;
 }) {
   const { t } = useTranslation();
-  const viewers = others.filter((u) => u.username !== lockHolder);
-  const hasBar = !!lockHolder || viewers.length > 0;
+  const viewers = others.filter((u) => !u.agent && u.username !== lockHolder);
+  const agents = others.filter((u) => u.agent);
+  const hasBar = !!lockHolder || viewers.length > 0 || agents.length > 0;
   return (
     <>
       {hasBar && (
@@ -33,6 +34,17 @@ export function LiveNotes({
               {t('reader.live.editing', { name: lockHolder })}
             </Tag>
           )}
+          {agents.map((agent) => (
+            <Tag
+              key={`agent-${agent.agent?.token_id}`}
+              icon={<RobotOutlined />}
+              color="purple"
+              data-testid="presence-agent"
+            >
+              {/* The label names the agent ("Claude via token 'docs-bot'"); the icon says what it is. */}
+              {agent.username}
+            </Tag>
+          ))}
           {viewers.length > 0 && (
             <span data-testid="presence">
               <EyeOutlined style={{ color: '#8c8c8c', marginRight: 6 }} />

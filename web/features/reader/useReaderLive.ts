@@ -117,7 +117,11 @@ export function useReaderLive(
   });
   useLiveEvent('presence', (payload) => {
     if (payload.page_id !== pageId) return;
-    setState((s) => ({ ...s, others: payload.users.filter((u) => u.uid !== selfUid) }));
+    // An agent writing with the reader's own token is still someone else at work on the page.
+    setState((s) => ({
+      ...s,
+      others: payload.users.filter((u) => u.uid !== selfUid || u.agent),
+    }));
   });
 
   // Stable, so that an effect depending on it runs when a save arrives, not on every render.

@@ -1,6 +1,7 @@
-/** `/user/setting`: the user centre — profile, password, plan, logout. */
+/** `/user/setting`: the user centre — profile, password, plan, AI tokens, logout. */
 import { Card, Col, Row } from 'antd';
 import { useTranslation } from 'react-i18next';
+import { AiTokensCard } from '../aiTokens/AiTokensCard';
 import { ScreenCard } from '../layout/ScreenCard';
 import { LogoutButton } from './LogoutButton';
 import { PasswordForm } from './PasswordForm';
@@ -25,6 +26,11 @@ export default function UserCentrePage() {
         <Col xs={24} md={12}>
           <Card size="small" title={t('user.changePassword')}>
             <PasswordForm />
+          </Card>
+        </Col>
+        <Col xs={24} id="ai-tokens">
+          <Card size="small" title={t('aiTokens.title')}>
+            <AiTokensCard />
           </Card>
         </Col>
       </Row>

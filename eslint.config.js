@@ -42,7 +42,7 @@ export default tseslint.config(
     languageOptions: { globals: { ...globals.browser } },
   },
   {
-    files: ['api/**/*.ts', 'realtime/**/*.ts', 'scripts/**/*.ts', 'web/**/*.{ts,tsx}', '*.ts'],
+    files: ['api/**/*.ts', 'realtime/**/*.ts', 'server/**/*.ts', 'scripts/**/*.ts', 'web/**/*.{ts,tsx}', '*.ts'],
     rules: {
       'no-restricted-imports': [
         'error',
@@ -56,11 +56,11 @@ export default tseslint.config(
     // The processes that stay up beside the workers (the supervisor, the primary) read only the
     // configuration: `models/platform/index.ts` would load mongoose and the rest of the app.
     files: [
-      'scripts/prepare.ts',
-      'scripts/serve.ts',
-      'scripts/startup.ts',
-      'scripts/cluster/primary.ts',
-      'scripts/cluster/serveCluster.ts',
+      'server/prepare.ts',
+      'server/serve.ts',
+      'server/startup.ts',
+      'server/cluster/primary.ts',
+      'server/cluster/serveCluster.ts',
       'scripts/bench/server.ts',
     ],
     rules: {

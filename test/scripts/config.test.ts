@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { CONFIG_KEYS, ConfigError, loadConfig } from '../../models/platform/config';
-import { ROOT } from '../../scripts/paths';
+import { ROOT } from '../../server/paths';
 import { killAllChildren, startScript } from '../helpers/processes';
 import { makeTempDir } from '../helpers/server';
 

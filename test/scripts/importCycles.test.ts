@@ -10,7 +10,7 @@ import path from 'node:path';
 import ts from 'typescript';
 
 const ROOT = path.resolve(__dirname, '../..');
-const SOURCE_FOLDERS = ['api', 'realtime', 'models', 'scripts', 'web'];
+const SOURCE_FOLDERS = ['api', 'realtime', 'models', 'server', 'scripts', 'web'];
 
 function sourceFiles(dir: string): string[] {
   if (!fs.existsSync(dir)) return [];

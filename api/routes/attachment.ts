@@ -16,15 +16,15 @@ import {
   deleteAnyFile,
   deleteFiles,
   deleteMyFile,
+  type FileVisit,
   listAllFiles,
+  type ListFilter,
   listMyFiles,
   listUnusedFiles,
   monthlyTraffic,
-  type ListFilter,
   openFileForVisit,
-  type FileVisit,
+  type UploadFileDoc,
 } from '../../models/files';
-import type { UploadFileDoc } from '../../models/files/schemas';
 import { formatUnix } from '../../models/platform';
 import { itemPassword, requireAdmin, requireLogin } from '../auth';
 import type { Params } from '../params';

@@ -10,15 +10,15 @@
 import { rm } from 'node:fs/promises';
 import { authenticateToken } from '../../models/accounts';
 import {
-  pageAttachments,
-  removeFileFromPage,
   acceptFileName,
   authorizeUpload,
+  pageAttachments,
+  removeFileFromPage,
   storeUpload,
+  type UploadFileDoc,
   type UploadPurpose,
 } from '../../models/files';
 import { errors, fileStorage, formatUnix, isApiError } from '../../models/platform';
-import type { UploadFileDoc } from '../../models/files/schemas';
 import { itemPassword, optionalLogin, requireLogin } from '../auth';
 import type { Params } from '../params';
 import { defineController, type ActionContext, type ActionHandler } from '../registry';

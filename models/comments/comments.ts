@@ -10,16 +10,12 @@
  * someone else's draft or a page of a private item answers as one that does not exist.
  */
 import type { Actor } from '../access';
-import { errors, nextId } from '../platform';
-import { events } from '../platform';
-import { createReminders } from '../notices';
+import { errors, events, nextId, nowSeconds } from '../platform';
+import { createReminders, pageAudience } from '../notices';
 import { requirePage, type PageWithAccess } from '../pages';
-import { ItemMember } from '../members/schemas';
+import { ItemMember, TeamItemMember } from '../members';
 import { PageComment, type PageCommentDoc } from './schemas/pageComment';
 import { PageFeedback } from './schemas/pageFeedback';
-import { TeamItemMember } from '../members/schemas';
-import { pageAudience } from '../notices';
-import { nowSeconds } from '../platform';
 
 /** ShowDoc's limit on a comment's length, in characters. */
 export const MAX_COMMENT_LENGTH = 500;

@@ -23,10 +23,9 @@ import {
 } from '../platform';
 import { servingOf } from './fileTypes';
 import { monthOf } from './attachments';
-import { requirePage, activeShareKey } from '../pages';
+import { activeShareKey, Page, requirePage } from '../pages';
 import { FileFlow } from './schemas/fileFlow';
 import { FilePage } from './schemas/filePage';
-import { Page } from '../pages/schemas';
 import { UploadFile, type UploadFileDoc } from './schemas/uploadFile';
 
 const SIGN_RULE = /^[0-9a-f]{32}$/i;

@@ -25,3 +25,6 @@ export {
   saveTeam,
   transferTeam,
 } from './teams';
+
+// Collections other domains still read directly (eslint `quire/domain-faces` sends them here).
+export { ItemMember, Team, TeamItem, TeamItemMember, TeamMember } from './schemas';

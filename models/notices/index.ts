@@ -21,3 +21,6 @@ export {
   subscribeUsers,
   unsubscribeUsers,
 } from './subscriptions';
+
+// Collections other domains still read directly (eslint `quire/domain-faces` sends them here).
+export type { MessageContentDoc } from './schemas';

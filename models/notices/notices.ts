@@ -33,13 +33,18 @@ import {
   reservedId,
   ReadCache,
 } from '../platform';
-import { connectPageNotifier, findLivePage, type PageNotifier, pageVisible } from '../pages';
+import {
+  connectPageNotifier,
+  findLivePage,
+  Page,
+  type PageDoc,
+  type PageNotifier,
+  pageVisible,
+} from '../pages';
 import { DELETED, Message, READ, UNREAD, type MessageDoc } from './schemas/message';
 import { MessageContent, REMIND, type MessageContentDoc } from './schemas/messageContent';
-import { Page, type PageDoc } from '../pages/schemas';
 import { PAGE_OBJECT, UPDATE_ACTION } from './schemas/subscription';
-import { actorRowsOf } from '../accounts';
-import { User } from '../accounts/schemas';
+import { actorRowsOf, User } from '../accounts';
 import {
   dropPageSubscriptions,
   pageAudience,

@@ -16,7 +16,7 @@
  * (carrying the notify text) and `menu.changed` when the menu moved.
  */
 import { requireAction, type Actor, type ItemAccess } from '../access';
-import { logChange, planLogRow, MAX_ITEM_NAME } from '../items';
+import { Item, logChange, MAX_ITEM_NAME, planLogRow } from '../items';
 import { type DomainEvents, errors, events, nextId, nowSeconds, perContext } from '../platform';
 import {
   findLivePage,
@@ -32,7 +32,6 @@ import { checkPageQuota } from './pageQuota';
 import { historyVersionCount, recordVersion } from './pageHistory';
 import { moveToRecycleBin } from './recycle';
 import { Catalog } from '../catalogs/schemas';
-import { Item } from '../items/schemas';
 import { DEFAULT_PAGE_ORDER, Page, type PageDoc } from './schemas/page';
 import { activeShareKey } from './shareLinks';
 import { checkSheetContent, sheetCellChanges } from './sheetContent';

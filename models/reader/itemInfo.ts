@@ -13,12 +13,11 @@ import {
 } from '../access';
 import { checkCaptcha } from '../accounts';
 import { errors, RawJson } from '../platform';
-import { AI_CONFIG_OFF, type AiConfig } from '../items';
+import { AI_CONFIG_OFF, type AiConfig, type ItemDoc } from '../items';
 import { buildMenu, defaultCatalogs, flagMenuPages, type Menu, menuText } from '../catalogs';
 import { unreadRemindCount } from '../notices';
 import { changedMenuPages } from '../reads';
-import { Page } from '../pages/schemas';
-import type { ItemDoc } from '../items/schemas';
+import { Page } from '../pages';
 import { getSiteSettings } from '../settings';
 
 export const ITEM_GONE = 'The item does not exist or was deleted';

@@ -22,10 +22,9 @@ import {
   type ItemAccess,
 } from '../access';
 import { errors } from '../platform';
-import { escapeForClient, findLivePages } from '../pages';
-import { Item } from '../items/schemas';
+import { escapeForClient, findLivePages, Page, type PageDoc } from '../pages';
+import { Item } from '../items';
 import { ItemMember, TeamItemMember } from '../members/schemas';
-import { Page, type PageDoc } from '../pages/schemas';
 import { candidatePageIds } from './pageIndex';
 
 export const MAX_KEYWORD_LENGTH = 100;

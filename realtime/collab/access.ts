@@ -9,8 +9,7 @@
  */
 import type { Connection } from '@hocuspocus/server';
 import type { Actor } from '../../models/access';
-import { requirePage } from '../../models/pages';
-import type { PageDoc } from '../../models/pages/schemas';
+import { type PageDoc, requirePage } from '../../models/pages';
 import type { CollabLock, CollabRefusal, CollabServerMessage } from '../collabProtocol';
 import type { LivePage } from './livePages';
 

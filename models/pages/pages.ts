@@ -15,7 +15,7 @@
  * and notify" (the notice centre plugs in with `connectPageNotifier`) and publishes `page.saved`
  * (carrying the notify text) and `menu.changed` when the menu moved.
  */
-import { requireAction, type Actor, type ItemAccess } from '../access';
+import { permits, requireAction, type Actor, type ItemAccess } from '../access';
 import { Item, logChange, MAX_ITEM_NAME, planLogRow } from '../items';
 import { type DomainEvents, errors, events, nextId, nowSeconds, perContext } from '../platform';
 import {
@@ -565,7 +565,7 @@ export async function deletePage(
     denied: 10303,
     deniedMessage: 'No delete permission',
   });
-  if (!access.manage && page.author_uid !== actor.uid)
+  if (!permits(access, 'page.deleteAnyones') && page.author_uid !== actor.uid)
     throw errors.noEditPermission('Only the item managers or the page author may delete this page');
   const now = options.now ?? nowSeconds();
   if (!(await moveToRecycleBin(actor, page, now))) throw pageMissing();

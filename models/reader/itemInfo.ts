@@ -7,6 +7,7 @@ import {
   clientFlags,
   findLiveItem,
   itemAccess,
+  permits,
   type Actor,
   type ItemAccess,
   verifyItemPassword,
@@ -69,7 +70,8 @@ async function visitAccess(
   const item = await findLiveItem(idOrDomain);
   if (!item) throw errors.failed(ITEM_GONE);
   const access = await itemAccess(actor, item, { itemPassword });
-  if (!access || !access.visit) throw errors.noEditPermission('No permission to visit this item');
+  if (!access || !permits(access, 'item.read'))
+    throw errors.noEditPermission('No permission to visit this item');
   return access;
 }
 

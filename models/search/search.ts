@@ -17,6 +17,7 @@ import {
   catalogParents,
   catalogVisible,
   itemAccess,
+  permits,
   requireAction,
   type Actor,
   type ItemAccess,
@@ -157,7 +158,7 @@ async function readableItems(actor: Actor): Promise<ItemAccess[]> {
   ]);
   const ids = [...new Set([...owned, ...personal, ...team].map((r) => r.item_id))];
   const accesses = await Promise.all(ids.map((id) => itemAccess(actor, id)));
-  return accesses.filter((a): a is ItemAccess => a !== null && a.visit);
+  return accesses.filter((a): a is ItemAccess => a !== null && permits(a, 'item.read'));
 }
 
 /**

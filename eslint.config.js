@@ -1,15 +1,94 @@
 // ESLint flat config: JavaScript's and typescript-eslint's recommended rules everywhere, with the
 // globals of where each folder runs (browser for web/, Node elsewhere). Formatting is Prettier's.
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import js from '@eslint/js';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
 // models/ is one folder per domain plus platform/ and the sealed embedded/ engine. From outside a
-// folder only its public faces may be imported: `models/<domain>` (its index.ts) and
-// `models/<domain>/schemas` (its collections, which import nothing but mongoose, so any domain may
-// read another's without an import cycle). Tests may import anything.
+// folder only its public face may be imported: `models/<domain>` (its index.ts). A domain's
+// `schemas/` (its collections) are its own: another domain, api/, realtime/ or server/ reaches
+// them through the owner's index.ts, which exports the functions (or, for now, the models) it
+// offers, so the owner sees who reads its data (rule `quire/domain-faces` below). Tests may
+// import anything.
 const MODELS_FACES =
-  'Import models/<domain> (its index.ts) or models/<domain>/schemas, not a file inside the folder; export what you need from the index.';
+  'Import models/<domain> (its index.ts), not a file inside the folder; export what you need from the index.';
+
+const ROOT_DIR = path.dirname(fileURLToPath(import.meta.url));
+const MODELS_DIR = path.join(ROOT_DIR, 'models');
+
+/**
+ * Reads of another domain's collections that cannot go through its index.ts yet: each goes
+ * "down" against the order the domains import one another's faces in (test/scripts/
+ * importCycles.test.ts), so the owner's index would close a cycle. They wait for an inversion —
+ * the item purge and copy as domain events each domain answers, access's membership reads as a
+ * port the members and items domains fill, the admin listings as face functions. Shrink this list;
+ * never grow it.
+ */
+const SCHEMA_READS_TO_INVERT = {
+  'models/access/cache.ts': ['items', 'members', 'catalogs'],
+  'models/access/policy.ts': ['items', 'members', 'catalogs'],
+  'models/access/itemPasswords.ts': ['items'],
+  'models/accounts/adminUsers.ts': ['items', 'members'],
+  'models/items/adminItems.ts': ['members'],
+  'models/items/itemCopy.ts': ['catalogs', 'pages'],
+  'models/items/itemList.ts': ['members'],
+  'models/items/itemPurge.ts': [
+    'catalogs',
+    'comments',
+    'files',
+    'members',
+    'mocks',
+    'notices',
+    'pages',
+    'reads',
+  ],
+  'models/items/items.ts': ['pages'],
+  'models/pages/pages.ts': ['catalogs'],
+  'models/pages/recycle.ts': ['catalogs'],
+  'models/search/search.ts': ['members'],
+  'models/settings/adminSettings.ts': ['items'],
+};
+
+/** The domain folder under models/ a path lies in, or undefined outside models/. */
+function domainOf(file) {
+  const [first, ...rest] = path.relative(MODELS_DIR, file).split(path.sep);
+  return first === '..' || rest.length === 0 ? undefined : first;
+}
+
+/** Refuses an import of another domain's `schemas/` (type-only imports too). */
+const domainFacesRule = {
+  meta: {
+    type: 'problem',
+    // { "<file from the repository root>": ["<domain>", …] }: reads allowed for now (below).
+    schema: [
+      { type: 'object', additionalProperties: { type: 'array', items: { type: 'string' } } },
+    ],
+    messages: {
+      schemas:
+        'models/{{domain}}/schemas belongs to the {{domain}} domain: import it from models/{{domain}} (export it from its index.ts).',
+    },
+  },
+  create(context) {
+    const own = domainOf(context.filename);
+    const allowed = context.options[0]?.[path.relative(ROOT_DIR, context.filename)] ?? [];
+    const check = (node, source) => {
+      if (typeof source !== 'string' || !source.startsWith('.')) return;
+      const target = path.resolve(path.dirname(context.filename), source);
+      const [domain, inside] = path.relative(MODELS_DIR, target).split(path.sep);
+      if (domain === '..' || inside !== 'schemas' || domain === own || allowed.includes(domain))
+        return;
+      context.report({ node, messageId: 'schemas', data: { domain } });
+    };
+    return {
+      ImportDeclaration: (node) => check(node, node.source.value),
+      ExportNamedDeclaration: (node) => node.source && check(node, node.source.value),
+      ExportAllDeclaration: (node) => check(node, node.source.value),
+      ImportExpression: (node) => node.source.type === 'Literal' && check(node, node.source.value),
+    };
+  },
+};
 
 export default tseslint.config(
   {
@@ -42,7 +121,14 @@ export default tseslint.config(
     languageOptions: { globals: { ...globals.browser } },
   },
   {
-    files: ['api/**/*.ts', 'realtime/**/*.ts', 'scripts/**/*.ts', 'web/**/*.{ts,tsx}', '*.ts'],
+    files: [
+      'api/**/*.ts',
+      'realtime/**/*.ts',
+      'server/**/*.ts',
+      'scripts/**/*.ts',
+      'web/**/*.{ts,tsx}',
+      '*.ts',
+    ],
     rules: {
       'no-restricted-imports': [
         'error',
@@ -56,11 +142,11 @@ export default tseslint.config(
     // The processes that stay up beside the workers (the supervisor, the primary) read only the
     // configuration: `models/platform/index.ts` would load mongoose and the rest of the app.
     files: [
-      'scripts/prepare.ts',
-      'scripts/serve.ts',
-      'scripts/startup.ts',
-      'scripts/cluster/primary.ts',
-      'scripts/cluster/serveCluster.ts',
+      'server/prepare.ts',
+      'server/serve.ts',
+      'server/startup.ts',
+      'server/cluster/primary.ts',
+      'server/cluster/serveCluster.ts',
       'scripts/bench/server.ts',
     ],
     rules: {
@@ -91,6 +177,19 @@ export default tseslint.config(
         },
       ],
     },
+  },
+  {
+    // One door per domain: another domain's collections only through its index.ts.
+    files: [
+      'api/**/*.ts',
+      'realtime/**/*.ts',
+      'server/**/*.ts',
+      'scripts/**/*.ts',
+      'models/**/*.ts',
+    ],
+    ignores: ['models/embedded/**'],
+    plugins: { quire: { rules: { 'domain-faces': domainFacesRule } } },
+    rules: { 'quire/domain-faces': ['error', SCHEMA_READS_TO_INVERT] },
   },
   {
     // Error codes come from the table through its named factories (`errors.notLoggedIn()`), so

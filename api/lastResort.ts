@@ -7,7 +7,7 @@
  * An exception with no request behind it means the process's state is
  * unknown: it is logged as fatal and `onFatal` stops the process (the supervisor restarts it).
  *
- * Installed by the real server entry (scripts/serve.ts) only — never in a test worker, where a
+ * Installed by the real server entry (server/serve.ts) only — never in a test worker, where a
  * process-wide handler would swallow the failures the tests are meant to see.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';

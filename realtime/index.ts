@@ -5,10 +5,10 @@
  *
  * With REDIS_URL, Socket.IO uses the Redis adapter, so room broadcasts (presence) and
  * `fetchSockets()` (presence lists, "does this user still have a socket?") span every process.
- * Domain events reach every process through models/platform/eventBusRedis.ts (started by scripts/quire.ts,
+ * Domain events reach every process through models/platform/eventBusRedis.ts (started by server/quire.ts,
  * which every role needs), and each process pushes them to its own sockets (realtime/fanout.ts).
  *
- * As one of several worker processes (WORKERS > 1, scripts/cluster/) without Redis, Socket.IO
+ * As one of several worker processes (WORKERS > 1, server/cluster/) without Redis, Socket.IO
  * uses the Node cluster adapter (the primary relays between workers), and every engine.io
  * session id starts with the worker's slot (`w2-…`), which is how the primary sends a session's
  * later HTTP requests back to the worker that holds it (sessionIds.ts).
@@ -16,7 +16,7 @@
  * The two share only the HTTP server and these deps: `attachCollab(httpServer, deps)`
  * (realtime/collab/index.ts) takes only `/collab` upgrades, Socket.IO only `/socket.io`. The
  * process entry wires this one service, in every role that serves realtime. Among worker
- * processes only the lead (slot 0) gets `/collab` connections (scripts/cluster/route.ts), so only
+ * processes only the lead (slot 0) gets `/collab` connections (server/cluster/route.ts), so only
  * it loads Hocuspocus and Yjs; the others learn of documents through relayed events.
  */
 import type { Server as HttpServer } from 'node:http';
@@ -37,7 +37,7 @@ export interface RealtimeDeps {
   config: Config;
   logger: Logger;
   events: EventBus;
-  /** Set in a worker process: its slot (see scripts/cluster/). */
+  /** Set in a worker process: its slot (see server/cluster/). */
   worker?: { slot: number };
 }
 

@@ -6,8 +6,8 @@
  * `lock.changed` and from the lock state a new watcher is sent. When it fires, the lock row is read
  * again: if no live lock remains, the process's watchers get `lock` with `locked: false`.
  */
-import { type Logger, nowSeconds } from '../models/platform';
-import { PageLock } from '../models/pages/schemas';
+import { liveLockOf } from '../models/pages';
+import type { Logger } from '../models/platform';
 import { rooms } from './socketEvents';
 import { hasLocalSockets, type QuireServer } from './types';
 
@@ -29,7 +29,7 @@ export function createLockExpiry(io: QuireServer, logger: Logger): LockExpiry {
     timers.delete(pageId);
     const room = rooms.page(pageId);
     if (closed || !hasLocalSockets(io, room)) return;
-    const live = await PageLock.exists({ page_id: pageId, lock_to: { $gt: nowSeconds() } });
+    const live = await liveLockOf(pageId);
     if (live || closed) return; // renewed meanwhile: its own lock.changed set a new timer
     io.local.to(room).emit('lock', { item_id: itemId, page_id: pageId, locked: false });
   }

@@ -1,6 +1,6 @@
 /**
  * Socket.IO session ids of a worker process (WORKERS > 1) start with its slot, `w<slot>-…`, so
- * the primary (scripts/cluster/route.ts) and the other workers can tell where a session lives
+ * the primary (server/cluster/route.ts) and the other workers can tell where a session lives
  * from its id alone. Imports nothing: the primary reads it without loading the realtime service.
  */
 import { randomBytes } from 'node:crypto';

@@ -6,8 +6,8 @@
  *
  * Nothing here is per socket beyond the socket itself: no timers, no closures held elsewhere.
  */
-import { isApiError, type Logger, nowSeconds, runForClient, tryConsume } from '../models/platform';
-import { PageLock } from '../models/pages/schemas';
+import { liveLockOf } from '../models/pages';
+import { isApiError, type Logger, runForClient, tryConsume } from '../models/platform';
 import { authenticateSocket, currentActor, NOT_LOGGED_IN } from './auth';
 import type { LockExpiry } from './lockExpiry';
 import type { LockGrace } from './lockGrace';
@@ -59,18 +59,15 @@ function modeOf(value: unknown): PresenceMode | null | undefined {
 
 /** The page's current lock, as pushed by `lock` events. */
 async function lockOf(itemId: number, pageId: number): Promise<LockPayload> {
-  const row = await PageLock.findOne(
-    { page_id: pageId, lock_to: { $gt: nowSeconds() } },
-    { lock_uid: 1, lock_username: 1, lock_to: 1, _id: 0 },
-  ).lean();
-  return row
+  const lock = await liveLockOf(pageId);
+  return lock
     ? {
         item_id: itemId,
         page_id: pageId,
         locked: true,
-        lock_uid: row.lock_uid,
-        lock_username: row.lock_username,
-        lock_to: row.lock_to,
+        lock_uid: lock.uid,
+        lock_username: lock.username,
+        lock_to: lock.lockTo,
       }
     : { item_id: itemId, page_id: pageId, locked: false };
 }

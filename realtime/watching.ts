@@ -9,7 +9,7 @@
  * some catalogs / rests on the item being public or on its visit password. Those rooms let the
  * fan-out re-check only the sockets a change can affect.
  */
-import { allows, itemAccess, type Actor, type ItemAccess } from '../models/access';
+import { itemAccess, permits, type Actor, type ItemAccess } from '../models/access';
 import { ApiError, errors, isApiError } from '../models/platform';
 import { requirePage } from '../models/pages';
 import { rooms, type PresenceMode } from './socketEvents';
@@ -43,7 +43,7 @@ function grantOf(access: ItemAccess): Grant {
 async function checkItem(actor: Actor, itemId: number, password?: string): Promise<Grant> {
   const access = await itemAccess(actor, itemId, { itemPassword: password });
   if (!access) throw new ApiError(NOT_FOUND, 'Item not found');
-  if (!allows(access, 'visit')) throw new ApiError(NO_ITEM_ACCESS);
+  if (!permits(access, 'item.read')) throw new ApiError(NO_ITEM_ACCESS);
   return grantOf(access);
 }
 

@@ -10,8 +10,8 @@ import { makeCatalog, makePage } from '../test/helpers/pages';
 import { makeItem } from '../test/helpers/factories';
 import { startTestServer } from '../test/helpers/server';
 import { makeUser, type TestUser } from '../test/helpers/users';
-import { ensureWebBuilt } from './webBuild';
-import { ROOT } from './paths';
+import { ensureWebBuilt } from '../server/webBuild';
+import { ROOT } from '../server/paths';
 
 const OUT = path.join(ROOT, 'docs', 'images');
 

@@ -22,9 +22,9 @@ import { loadConfig, createLogger } from '../models/platform';
 import { createItem } from '../models/items';
 import { savePage } from '../models/pages';
 import { createUser, issueToken } from '../models/accounts';
-import { ROOT } from './paths';
-import { startQuire } from './quire';
-import { ensureWebBuilt } from './webBuild';
+import { ROOT } from '../server/paths';
+import { startQuire } from '../server/quire';
+import { ensureWebBuilt } from '../server/webBuild';
 
 // ------------------------------------------------------------------------------------------------
 // The 1,000-page item: realistic Markdown (headings, a table, code, a list) in 40 top-level

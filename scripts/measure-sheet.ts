@@ -19,8 +19,7 @@ import type { Actor } from '../models/access';
 import { createUser, issueToken } from '../models/accounts';
 import { createItem } from '../models/items';
 import { addMembers } from '../models/members';
-import { Page as PageModel } from '../models/pages/schemas';
-import { savePage } from '../models/pages';
+import { Page as PageModel, savePage } from '../models/pages';
 import { SAVE_DEBOUNCE_MS } from '../web/features/sheet/sheetStore';
 import { LatencyLog } from './bench/stats';
 import {

@@ -147,6 +147,50 @@ export function bool(fallback = false) {
 }
 
 /**
+ * The absent-aware forms: `undefined` when the client did not send the parameter (or sent null),
+ * so an action can tell "leave it as it is" from "set it to '' or 0"; a present value reads as
+ * `str`, `int` and `bool` read it. (What `params.has(x) ? params.int(x) : undefined` said.)
+ */
+export function maybeStr() {
+  return z
+    .unknown()
+    .optional()
+    .transform((value, ctx): string | undefined =>
+      value === undefined || value === null ? undefined : (readStr(value, '') ?? refuse(ctx)),
+    );
+}
+
+export function maybeInt(fallback = 0) {
+  return z
+    .unknown()
+    .optional()
+    .transform((value, ctx): number | undefined =>
+      value === undefined || value === null ? undefined : (readInt(value, fallback) ?? refuse(ctx)),
+    );
+}
+
+/** An id the client may leave out (`undefined`), else read as strictly as `id`. */
+export function maybeId(fallback = 0) {
+  return z
+    .unknown()
+    .optional()
+    .transform((value, ctx): number | undefined =>
+      value === undefined || value === null ? undefined : (readId(value, fallback) ?? refuse(ctx)),
+    );
+}
+
+export function maybeBool(fallback = false) {
+  return z
+    .unknown()
+    .optional()
+    .transform((value, ctx): boolean | undefined =>
+      value === undefined || value === null
+        ? undefined
+        : (readBool(value, fallback) ?? refuse(ctx)),
+    );
+}
+
+/**
  * A list given as an array, a JSON array string or a comma list ("1,2,3"): its entries as trimmed
  * strings, empties dropped; `null` when it is none of those (nested objects, bad JSON). The one
  * reading of a ShowDoc list, for the contracts and for `Params.list`.

@@ -1,7 +1,7 @@
 /** `page`, `pageHistory`, `catalog` (reference pages §2–§4): reading and writing pages. */
 import { z } from 'zod';
 import { PageAttachment } from './attachment';
-import { action, bool, id, int, nothing, raw, str } from './coerce';
+import { action, bool, id, int, maybeId, maybeInt, maybeStr, nothing, raw, str } from './coerce';
 
 export const MenuPage = z.object({
   page_id: z.string(),
@@ -107,11 +107,12 @@ export const pageContract = {
       is_urlencode: bool(),
       is_notify: bool(),
       notify_content: str(),
-      cat_id: id(),
-      s_number: int(),
+      // Absent: the page keeps its catalog, order, extra info and custom id.
+      cat_id: maybeId(),
+      s_number: maybeInt(),
       is_draft: int(-1),
-      ext_info: str(),
-      page_custom_id: str(),
+      ext_info: maybeStr(),
+      page_custom_id: maybeStr(),
     },
     z.looseObject({ page_id: z.union([z.number(), z.string()]) }),
   ),
@@ -130,7 +131,7 @@ export const pageContract = {
     { page_id: id(), item_id: id() },
     z.looseObject({ lock: z.union([z.number(), z.string(), z.boolean()]) }),
   ),
-  setLock: action({ page_id: id(), item_id: id(), lock_to: int() }, z.unknown()),
+  setLock: action({ page_id: id(), item_id: id(), lock_to: maybeInt() }, z.unknown()),
   uploadList: action({ page_id: id() }, z.array(PageAttachment)),
   deleteUploadFile: action({ file_id: id(), page_id: id() }, nothing),
 };
@@ -153,7 +154,7 @@ export const catalogContract = {
   catListName: action({ item_id: id() }, z.array(CatalogRow)),
   getPagesBycat: action({ item_id: id(), cat_id: id() }, z.array(z.looseObject({}))),
   save: action(
-    { item_id: id(), cat_id: id(), cat_name: str(), parent_cat_id: id(), s_number: int() },
+    { item_id: id(), cat_id: id(), cat_name: str(), parent_cat_id: maybeId(), s_number: int() },
     z.number(),
   ),
   delete: action({ cat_id: id() }, z.object({ success: z.boolean() })),

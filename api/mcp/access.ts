@@ -7,7 +7,7 @@
  */
 import { itemAccess, type ItemAccess } from '../../models/access';
 import { findLivePage, pageVisible } from '../../models/pages';
-import type { PageDoc } from '../../models/pages/schemas';
+import type { PageDoc } from '../../models/pages';
 import { isApiError } from '../../models/platform';
 import { MCP_ERRORS, type McpCaller, McpToolError } from './toolkit';
 

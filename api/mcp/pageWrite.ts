@@ -9,8 +9,8 @@ import { createHash } from 'node:crypto';
 import type { ItemAccess } from '../../models/access';
 import { pageLockState, savePage } from '../../models/pages';
 import { MAX_TITLE_LENGTH } from '../../models/pages';
-import type { PageDoc } from '../../models/pages/schemas';
-import { Page } from '../../models/pages/schemas';
+import type { PageDoc } from '../../models/pages';
+import { Page } from '../../models/pages';
 import { attempt } from './access';
 import { agentOf, MCP_ERRORS, type McpCaller, McpToolError } from './toolkit';
 

@@ -16,18 +16,18 @@ import {
   deleteAnyFile,
   deleteFiles,
   deleteMyFile,
+  type FileVisit,
   listAllFiles,
+  type ListFilter,
   listMyFiles,
   listUnusedFiles,
   monthlyTraffic,
-  type ListFilter,
   openFileForVisit,
-  type FileVisit,
+  type UploadFileDoc,
 } from '../../models/files';
-import type { UploadFileDoc } from '../../models/files/schemas';
 import { formatUnix } from '../../models/platform';
 import { itemPassword, requireAdmin, requireLogin } from '../auth';
-import type { Params } from '../params';
+import { attachmentContract, type Input } from '../contracts';
 import { defineController, type ActionContext, type ActionHandler } from '../registry';
 import { publicBaseUrl } from '../uploads';
 import {
@@ -45,12 +45,12 @@ function megabytes(bytes: number): number {
   return Math.round((bytes / MB) * 1000) / 1000;
 }
 
-function listFilter(params: Params): ListFilter {
+function listFilter(input: Input<'attachment', 'getMyList'>): ListFilter {
   return {
-    attachmentType: params.int('attachment_type'),
-    displayName: params.str('display_name'),
-    page: params.int('page', 1),
-    count: params.int('count', 20),
+    attachmentType: input.attachment_type,
+    displayName: input.display_name,
+    page: input.page,
+    count: input.count,
   };
 }
 
@@ -133,11 +133,11 @@ export const visitFile: ActionHandler = async (ctx) => {
 
 // ---------------------------------------------------------------------------------------------
 
-export const attachmentController = defineController('attachment', {
+const declared = defineController('attachment', attachmentContract, {
   async getMyList(ctx) {
     const { actor } = await requireLogin(ctx);
     const [result, flow] = await Promise.all([
-      listMyFiles(actor, listFilter(ctx.params)),
+      listMyFiles(actor, listFilter(ctx.input)),
       monthlyTraffic(actor.uid),
     ]);
     const base = await publicBaseUrl(ctx);
@@ -152,15 +152,15 @@ export const attachmentController = defineController('attachment', {
 
   async deleteMyAttachment(ctx) {
     const { actor } = await requireLogin(ctx);
-    await deleteMyFile(actor, ctx.params.int('file_id'));
+    await deleteMyFile(actor, ctx.input.file_id);
     return [];
   },
 
   async getAllList(ctx) {
     const { actor } = await requireAdmin(ctx);
     const result = await listAllFiles(actor, {
-      ...listFilter(ctx.params),
-      username: ctx.params.str('username'),
+      ...listFilter(ctx.input),
+      username: ctx.input.username,
     });
     const base = await publicBaseUrl(ctx);
     return {
@@ -178,10 +178,10 @@ export const attachmentController = defineController('attachment', {
   async getUnusedList(ctx) {
     const { actor } = await requireAdmin(ctx);
     const result = await listUnusedFiles(actor, {
-      page: ctx.params.int('page', 1),
-      count: ctx.params.int('count', 10),
-      displayName: ctx.params.str('display_name'),
-      username: ctx.params.str('username'),
+      page: ctx.input.page,
+      count: ctx.input.count,
+      displayName: ctx.input.display_name,
+      username: ctx.input.username,
     });
     return {
       list: result.rows.map((file) => ({
@@ -199,26 +199,32 @@ export const attachmentController = defineController('attachment', {
 
   async batchDeleteAttachments(ctx) {
     const { actor } = await requireAdmin(ctx);
-    return deleteFiles(actor, ctx.params.list('file_ids').map(Number));
+    return deleteFiles(actor, ctx.input.file_ids.map(Number));
   },
 
   async deleteAttachment(ctx) {
     const { actor } = await requireAdmin(ctx);
-    await deleteAnyFile(actor, ctx.params.int('file_id'));
+    await deleteAnyFile(actor, ctx.input.file_id);
     return [];
   },
 
   async bindingPage(ctx) {
     const { actor } = await requireLogin(ctx);
-    await bindFileToPage(actor, ctx.params.int('file_id'), ctx.params.int('page_id'));
+    await bindFileToPage(actor, ctx.input.file_id, ctx.input.page_id);
     return [];
   },
-
-  visitFile,
-
-  // ShowDoc's older names of the page upload actions.
-  uploadImg: uploadImage,
-  attachmentUpload: uploadAttachment,
-  pageAttachmentUploadList: pageUploadList,
-  deletePageUploadFile,
 });
+
+/** The declared actions, and those that read the multipart form or a file `sign` themselves. */
+export const attachmentController = {
+  name: 'attachment',
+  actions: {
+    ...declared.actions,
+    visitFile,
+    // ShowDoc's older names of the page upload actions.
+    uploadImg: uploadImage,
+    attachmentUpload: uploadAttachment,
+    pageAttachmentUploadList: pageUploadList,
+    deletePageUploadFile,
+  },
+};

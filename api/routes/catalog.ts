@@ -34,8 +34,8 @@ function listing(shape: 'flat' | 'group' | 'names') {
  * batUpdate's `cats`: a JSON array — as a string (form posts; ShowDoc clients may send it
  * HTML-escaped) or already parsed (JSON bodies).
  */
-function treeNodes(ctx: ActionContext): TreeNode[] {
-  let value = ctx.params.value('cats');
+function treeNodes(cats: unknown): TreeNode[] {
+  let value = cats;
   if (value === undefined || value === '') throw errors.failed('Parameter error: cats');
   if (typeof value === 'string') {
     try {
@@ -72,7 +72,7 @@ export const catalogController = defineController('catalog', catalogContract, {
       itemId: ctx.input.item_id,
       catId: ctx.input.cat_id,
       catName: ctx.input.cat_name,
-      parentCatId: ctx.params.has('parent_cat_id') ? ctx.params.int('parent_cat_id') : undefined,
+      parentCatId: ctx.input.parent_cat_id,
       sNumber: ctx.input.s_number,
     });
   },
@@ -87,7 +87,7 @@ export const catalogController = defineController('catalog', catalogContract, {
     const { actor } = await requireLogin(ctx);
     const itemId = ctx.input.item_id;
     if (!(itemId > 0)) throw errors.failed('Parameter error: item_id');
-    const nodes = treeNodes(ctx);
+    const nodes = treeNodes(ctx.input.cats);
     await saveCatalogTree(actor, itemId, nodes, {
       id: ctx.input.dragged_id,
       title: ctx.input.dragged_title,

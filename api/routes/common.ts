@@ -23,7 +23,7 @@ let version: string | undefined;
 
 /**
  * The package.json nearest above this module: the root's both from the sources (api/routes/)
- * and from the bundle `npm start` runs (dist-server/, scripts/serverBuild.ts).
+ * and from the bundle `npm start` runs (dist-server/, server/serverBuild.ts).
  */
 function nearestPackageJson(): string {
   for (let dir = path.dirname(fileURLToPath(import.meta.url)); ; dir = path.dirname(dir)) {

@@ -9,15 +9,15 @@
  * does and reads it).
  */
 import {
-  listAnnouncements,
   deleteNotice,
+  listAnnouncements,
   listReminders,
   markRead,
+  type MessageContentDoc,
   paging,
-  unreadNotices,
   type Reminder,
+  unreadNotices,
 } from '../../models/notices';
-import type { MessageContentDoc } from '../../models/notices/schemas';
 import { requireLogin } from '../auth';
 import { messageContract } from '../contracts';
 import { defineController } from '../registry';

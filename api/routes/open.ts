@@ -20,27 +20,30 @@ import {
   updateCatalogOfItem,
   type KeyHolder,
 } from '../../models/transfer';
+import { openContract, type Input } from '../contracts';
 import type { ActionContext, ActionHandler } from '../registry';
 import { defineController } from '../registry';
 import { pageRow } from './pagePresent';
 import { fileUrl } from './pageUpload';
 import { paramsWithForm, publicBaseUrl, receiveMultipart, uploadLimitBytes } from '../uploads';
 
-function keyHolder(ctx: ActionContext): Promise<KeyHolder> {
-  return authenticateApiKey(ctx.params.str('api_key').trim(), ctx.params.str('api_token').trim());
+/** The item whose `api_key` + `api_token` the script sent (ordinary parameters of every action). */
+function keyHolder(input: { api_key: string; api_token: string }): Promise<KeyHolder> {
+  return authenticateApiKey(input.api_key.trim(), input.api_token.trim());
 }
 
+/** open/updatePage, open/updateItem and item/updateByApi: one contract (updatePageByApi). */
 const updatePage: ActionHandler = async (ctx) => {
-  const holder = await keyHolder(ctx);
-  const p = ctx.params;
-  let catPath = p.str('cat_name');
+  const input = ctx.input as Input<'open', 'updatePage'>;
+  const holder = await keyHolder(input);
+  let catPath = input.cat_name;
   // ShowDoc's older scripts send the second level separately.
-  if (p.str('cat_name_sub')) catPath = `${catPath}/${p.str('cat_name_sub')}`;
+  if (input.cat_name_sub) catPath = `${catPath}/${input.cat_name_sub}`;
   const page = await savePageByTitle(holder, {
-    title: p.str('page_title'),
-    content: p.str('page_content'),
+    title: input.page_title,
+    content: input.page_content,
     catPath,
-    sNumber: p.int('s_number', 99),
+    sNumber: input.s_number,
   });
   return pageRow(page, { times: 'raw' });
 };
@@ -52,7 +55,11 @@ function text(ctx: ActionContext, body: string): void {
 const fromComments: ActionHandler = async (ctx) => {
   let holder: KeyHolder;
   try {
-    holder = await keyHolder(ctx);
+    // No contract: also reached as `fromComments/generate`, ShowDoc's older name.
+    holder = await keyHolder({
+      api_key: ctx.params.str('api_key'),
+      api_token: ctx.params.str('api_token'),
+    });
   } catch (error) {
     if (!isApiError(error)) throw error;
     return text(ctx, '\napi_key或者api_token不匹配\n\n');
@@ -67,83 +74,51 @@ const fromComments: ActionHandler = async (ctx) => {
   }
 };
 
-export const openController = defineController('open', {
+const declared = defineController('open', openContract, {
   updatePage,
   updateItem: updatePage,
-  fromComments,
 
   async getPage(ctx) {
-    const holder = await keyHolder(ctx);
-    const page = await pageOfItem(holder, ctx.params.int('page_id'), ctx.params.str('page_title'));
+    const holder = await keyHolder(ctx.input);
+    const page = await pageOfItem(holder, ctx.input.page_id, ctx.input.page_title);
     return { ...pageRow(page, { times: 'raw' }), addtime: formatUnix(page.addtime) };
   },
 
   async deletePage(ctx) {
-    const holder = await keyHolder(ctx);
-    const pageId = ctx.params.int('page_id');
+    const holder = await keyHolder(ctx.input);
+    const pageId = ctx.input.page_id;
     await deletePageOfItem(holder, pageId);
     return { page_id: pageId };
   },
 
   async getCatalogTree(ctx) {
-    return catalogTree(await keyHolder(ctx));
+    return catalogTree(await keyHolder(ctx.input));
   },
 
   async createCatalog(ctx) {
-    const holder = await keyHolder(ctx);
+    const holder = await keyHolder(ctx.input);
     const cat = await createCatalogOfItem(holder, {
-      name: ctx.params.str('cat_name').trim(),
-      parentCatId: ctx.params.int('parent_cat_id'),
-      sNumber: ctx.params.int('s_number', 99),
+      name: ctx.input.cat_name.trim(),
+      parentCatId: ctx.input.parent_cat_id,
+      sNumber: ctx.input.s_number,
     });
     return catalogRow(cat);
   },
 
   async updateCatalog(ctx) {
-    const holder = await keyHolder(ctx);
+    const holder = await keyHolder(ctx.input);
     const cat = await updateCatalogOfItem(holder, {
-      catId: ctx.params.int('cat_id'),
-      name: ctx.params.str('cat_name').trim(),
-      sNumber: ctx.params.int('s_number'),
+      catId: ctx.input.cat_id,
+      name: ctx.input.cat_name.trim(),
+      sNumber: ctx.input.s_number,
     });
     return catalogRow(cat);
   },
 
-  async uploadAttachment(ctx) {
-    if (!ctx.req.is('multipart/form-data'))
-      throw errors.failed('Please send the file as multipart/form-data');
-    const form = await receiveMultipart(ctx, {
-      fileFields: ['file'],
-      maxBytes: await uploadLimitBytes(),
-      stagingDir: await fileStorage().stagingDir(),
-    });
-    try {
-      const params = paramsWithForm(ctx, form.fields);
-      const holder = await authenticateApiKey(
-        params.str('api_key').trim(),
-        params.str('api_token').trim(),
-      );
-      if (!form.file) throw errors.failed('Please upload a file');
-      const file = await storeUpload(holder.actor, {
-        target: { itemId: holder.itemId, pageId: params.int('page_id') },
-        purpose: 'file',
-        clientName: form.file.filename,
-        staged: form.file,
-      });
-      return {
-        url: fileUrl(await publicBaseUrl(ctx), file.sign),
-        file_id: file.file_id,
-        sign: file.sign,
-      };
-    } finally {
-      if (form.file) await rm(form.file.path, { force: true });
-    }
-  },
-
   async deleteAttachment(ctx) {
-    const holder = await keyHolder(ctx);
-    let sign = ctx.params.str('sign').trim();
-    const url = ctx.params.str('file_url').trim();
+    const holder = await keyHolder(ctx.input);
+    let sign = ctx.input.sign.trim();
+    const url = ctx.input.file_url.trim();
     if (!sign && url) {
       try {
         sign = new URL(url, 'http://x').searchParams.get('sign') ?? '';
@@ -152,19 +127,57 @@ export const openController = defineController('open', {
       }
     }
     const fileId = await deleteItemFile(holder.actor, holder.itemId, {
-      fileId: ctx.params.int('file_id'),
+      fileId: ctx.input.file_id,
       sign,
     });
     return { file_id: fileId };
   },
 
   async deleteCatalog(ctx) {
-    const holder = await keyHolder(ctx);
-    const catId = ctx.params.int('cat_id');
+    const holder = await keyHolder(ctx.input);
+    const catId = ctx.input.cat_id;
     await deleteCatalogOfItem(holder, catId);
     return { cat_id: catId };
   },
 });
+
+/** open/uploadAttachment: a multipart form, read by its own fields (no contract). */
+const uploadAttachment: ActionHandler = async (ctx) => {
+  if (!ctx.req.is('multipart/form-data'))
+    throw errors.failed('Please send the file as multipart/form-data');
+  const form = await receiveMultipart(ctx, {
+    fileFields: ['file'],
+    maxBytes: await uploadLimitBytes(),
+    stagingDir: await fileStorage().stagingDir(),
+  });
+  try {
+    const params = paramsWithForm(ctx, form.fields);
+    const holder = await authenticateApiKey(
+      params.str('api_key').trim(),
+      params.str('api_token').trim(),
+    );
+    if (!form.file) throw errors.failed('Please upload a file');
+    const file = await storeUpload(holder.actor, {
+      target: { itemId: holder.itemId, pageId: params.int('page_id') },
+      purpose: 'file',
+      clientName: form.file.filename,
+      staged: form.file,
+    });
+    return {
+      url: fileUrl(await publicBaseUrl(ctx), file.sign),
+      file_id: file.file_id,
+      sign: file.sign,
+    };
+  } finally {
+    if (form.file) await rm(form.file.path, { force: true });
+  }
+};
+
+/** The declared actions, and those that read a multipart form or plain-text script input. */
+export const openController = {
+  name: 'open',
+  actions: { ...declared.actions, fromComments, uploadAttachment },
+};
 
 /** ShowDoc's older names for the same calls. */
 export const openAliasControllers = [

@@ -19,13 +19,13 @@ import {
   sqlToMarkdownTable,
 } from '../../models/pages';
 import { itemPassword, optionalLogin, requireLogin } from '../auth';
-import type { Params } from '../params';
+import { pageContract } from '../contracts';
 import { defineController } from '../registry';
 import { pageRow } from './pagePresent';
 
 /** `pages` of page/sort: a JSON object (maybe HTML-escaped) or a form map `pages[<id>]=<n>`. */
-function sortOrders(params: Params): Map<number, number> {
-  let value = params.value('pages');
+function sortOrders(pages: unknown): Map<number, number> {
+  let value = pages;
   if (typeof value === 'string') {
     try {
       value = JSON.parse(unescapeFromClient(value));
@@ -49,12 +49,12 @@ function sortOrders(params: Params): Map<number, number> {
   return orders;
 }
 
-export const pageController = defineController('page', {
+export const pageController = defineController('page', pageContract, {
   async info(ctx) {
     const { actor } = await optionalLogin(ctx);
-    const details = await readPage(actor, ctx.params.int('page_id'), {
+    const details = await readPage(actor, ctx.input.page_id, {
       itemPassword: itemPassword(ctx),
-      withPath: ctx.params.bool('with_path'),
+      withPath: ctx.input.with_path,
     });
     const row: Record<string, unknown> = {
       ...pageRow(details.page, { times: 'formatted' }),
@@ -73,7 +73,7 @@ export const pageController = defineController('page', {
   },
 
   async infoByKey(ctx) {
-    const { page, expireTime } = await pageByShareKey(ctx.params.str('unique_key').trim());
+    const { page, expireTime } = await pageByShareKey(ctx.input.unique_key.trim());
     // A public link does not reveal where the page sits in its item.
     const { item_id: _item, cat_id: _cat, ...row } = pageRow(page, { times: 'raw' });
     return {
@@ -86,26 +86,25 @@ export const pageController = defineController('page', {
 
   async save(ctx) {
     const { actor } = await requireLogin(ctx);
-    const p = ctx.params;
+    const input = ctx.input;
     // ShowDoc checks for empty content before URL-decoding it.
-    let content = p.str('page_content');
+    let content = input.page_content;
     if (content === '') throw errors.failed('Saving empty content is not allowed');
-    if (p.bool('is_urlencode')) content = phpUrlDecode(content);
-    const isNotify = p.bool('is_notify');
+    if (input.is_urlencode) content = phpUrlDecode(content);
     const { page, created } = await savePage(
       actor,
       {
-        pageId: p.int('page_id'),
-        itemId: p.int('item_id'),
-        title: p.str('page_title'),
+        pageId: input.page_id,
+        itemId: input.item_id,
+        title: input.page_title,
         content,
-        remark: p.str('page_comments'),
-        catId: p.has('cat_id') ? p.int('cat_id') : undefined,
-        sNumber: p.has('s_number') ? p.int('s_number') : undefined,
-        isDraft: p.int('is_draft', -1),
-        extInfo: p.has('ext_info') ? p.str('ext_info') : undefined,
-        customId: p.has('page_custom_id') ? p.str('page_custom_id').trim() : undefined,
-        notify: isNotify ? { content: p.str('notify_content') } : null,
+        remark: input.page_comments,
+        catId: input.cat_id,
+        sNumber: input.s_number,
+        isDraft: input.is_draft,
+        extInfo: input.ext_info,
+        customId: input.page_custom_id?.trim(),
+        notify: input.is_notify ? { content: input.notify_content } : null,
       },
       { origin: 'rest' },
     );
@@ -115,17 +114,17 @@ export const pageController = defineController('page', {
 
   async delete(ctx) {
     const { actor } = await requireLogin(ctx);
-    await deletePage(actor, ctx.params.int('page_id'));
+    await deletePage(actor, ctx.input.page_id);
     return [];
   },
 
   async createSinglePage(ctx) {
     const { actor } = await optionalLogin(ctx);
     const link = await toggleShareLink(actor, {
-      pageId: ctx.params.int('page_id'),
+      pageId: ctx.input.page_id,
       // Only the literal string "true" switches the link on (ShowDoc's client sends it so).
-      enable: ctx.params.str('isCreateSiglePage') === 'true',
-      expireDays: ctx.params.int('expire_days'),
+      enable: ctx.input.isCreateSiglePage === 'true',
+      expireDays: ctx.input.expire_days,
     });
     return link ?? [];
   },
@@ -133,9 +132,9 @@ export const pageController = defineController('page', {
   async getPageID(ctx) {
     const { actor } = await optionalLogin(ctx);
     const ids = await resolvePageId(actor, {
-      pageId: ctx.params.int('page_id'),
-      itemId: ctx.params.int('item_id'),
-      customId: ctx.params.str('page_custom_id').trim(),
+      pageId: ctx.input.page_id,
+      itemId: ctx.input.item_id,
+      customId: ctx.input.page_custom_id.trim(),
       itemPassword: itemPassword(ctx),
     });
     return { page_id: String(ids.page_id), page_custom_id: ids.page_custom_id };
@@ -143,15 +142,15 @@ export const pageController = defineController('page', {
 
   async sort(ctx) {
     const { actor } = await requireLogin(ctx);
-    const itemId = ctx.params.int('item_id');
-    if (!(itemId > 0) || !ctx.params.has('pages')) throw errors.failed('Parameter error');
-    await sortPages(actor, itemId, sortOrders(ctx.params));
+    const itemId = ctx.input.item_id;
+    if (!(itemId > 0) || ctx.input.pages === undefined) throw errors.failed('Parameter error');
+    await sortPages(actor, itemId, sortOrders(ctx.input.pages));
     return [];
   },
 
   async sqlToMarkdownTable(ctx) {
     // ShowDoc let anyone feed its parser; Quire asks for a login (the editor always has one).
     await requireLogin(ctx);
-    return { markdown: await sqlToMarkdownTable(ctx.params.str('sql')) };
+    return { markdown: await sqlToMarkdownTable(ctx.input.sql) };
   },
 });

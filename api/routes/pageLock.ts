@@ -4,13 +4,14 @@
  */
 import { pageLockState, setPageLock } from '../../models/pages';
 import { itemPassword, requireLogin } from '../auth';
+import { pageContract } from '../contracts';
 import { defineController } from '../registry';
 
-export const pageLockController = defineController('page', {
+export const pageLockController = defineController('page', pageContract, {
   async isLock(ctx) {
     const { actor } = await requireLogin(ctx);
-    return pageLockState(actor, ctx.params.int('page_id'), {
-      itemId: ctx.params.int('item_id'),
+    return pageLockState(actor, ctx.input.page_id, {
+      itemId: ctx.input.item_id,
       itemPassword: itemPassword(ctx),
     });
   },
@@ -18,9 +19,9 @@ export const pageLockController = defineController('page', {
   async setLock(ctx) {
     const { actor } = await requireLogin(ctx);
     return setPageLock(actor, {
-      pageId: ctx.params.int('page_id'),
-      itemId: ctx.params.int('item_id'),
-      lockTo: ctx.params.has('lock_to') ? ctx.params.int('lock_to') : undefined,
+      pageId: ctx.input.page_id,
+      itemId: ctx.input.item_id,
+      lockTo: ctx.input.lock_to,
     });
   },
 });

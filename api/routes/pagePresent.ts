@@ -4,8 +4,7 @@
  * on the way out — Quire stores raw Markdown and ShowDoc's clients un-escape once (see
  * models/pages/pageContent.ts).
  */
-import { escapeForClient } from '../../models/pages';
-import type { PageDoc, PageHistoryDoc } from '../../models/pages/schemas';
+import { escapeForClient, type PageDoc, type PageHistoryDoc } from '../../models/pages';
 import { formatUnix } from '../../models/platform';
 
 export interface PageRowOptions {

@@ -10,17 +10,18 @@
 import { rm } from 'node:fs/promises';
 import { authenticateToken } from '../../models/accounts';
 import {
-  pageAttachments,
-  removeFileFromPage,
   acceptFileName,
   authorizeUpload,
+  pageAttachments,
+  removeFileFromPage,
   storeUpload,
+  type UploadFileDoc,
   type UploadPurpose,
 } from '../../models/files';
 import { errors, fileStorage, formatUnix, isApiError } from '../../models/platform';
-import type { UploadFileDoc } from '../../models/files/schemas';
 import { itemPassword, optionalLogin, requireLogin } from '../auth';
 import type { Params } from '../params';
+import type { Input } from '../contracts';
 import { defineController, type ActionContext, type ActionHandler } from '../registry';
 import {
   paramsWithForm,
@@ -111,7 +112,9 @@ export const uploadImage: ActionHandler = async (ctx) => {
 /** page/uploadList (= attachment/pageAttachmentUploadList): a page's files, for its readers. */
 export const pageUploadList: ActionHandler = async (ctx) => {
   const { actor } = await optionalLogin(ctx);
-  const rows = await pageAttachments(actor, ctx.params.int('page_id'), {
+  // Both controllers that offer it declare the same input (page and attachment contracts).
+  const { page_id: pageId } = ctx.input as Input<'page', 'uploadList'>;
+  const rows = await pageAttachments(actor, pageId, {
     itemPassword: itemPassword(ctx),
   });
   const base = await publicBaseUrl(ctx);
@@ -127,7 +130,8 @@ export const pageUploadList: ActionHandler = async (ctx) => {
 /** page/deleteUploadFile (= attachment/deletePageUploadFile). */
 export const deletePageUploadFile: ActionHandler = async (ctx) => {
   const { actor } = await requireLogin(ctx);
-  await removeFileFromPage(actor, ctx.params.int('file_id'), ctx.params.int('page_id'));
+  const input = ctx.input as Input<'page', 'deleteUploadFile'>;
+  await removeFileFromPage(actor, input.file_id, input.page_id);
   return [];
 };
 

@@ -4,13 +4,14 @@
  * the content as written (ShowDoc un-escaped it once on the way out, so clients get the same text).
  */
 import { errors, formatUnix } from '../../models/platform';
-import type { TemplateDoc, TemplateItemDoc } from '../../models/templates/schemas';
 import {
   deleteTemplate,
   listItemTemplates,
   listMyTemplates,
   saveTemplate,
   shareTemplate,
+  type TemplateDoc,
+  type TemplateItemDoc,
   templateShares,
 } from '../../models/templates';
 import { requireLogin } from '../auth';

@@ -48,6 +48,11 @@ export const ACTIONS = {
   // Pages
   'page.update': { needs: 'edit', missing: 10101, denied: 10101, message: 'No edit permission' },
   'recycle.manage': { needs: 'manage', denied: 10303, message: 'No manage permission' },
+  /** Delete a page someone else wrote (its author may always delete it, given edit access). */
+  'page.deleteAnyones': { needs: 'manage' },
+  // Comments
+  /** Delete someone else's comment (a reading that needs the role: archived items too). */
+  'comment.moderate': { needs: 'manager' },
   // Files
   'file.upload': {
     needs: 'edit',
@@ -62,6 +67,8 @@ export const ACTIONS = {
   'workbench.edit': { needs: 'edit', missing: 10303, denied: 10303, message: 'No edit permission' },
   // Templates
   'template.share': { needs: 'editor', missing: 10103, denied: 10103, message: 'No permission' },
+  /** Receive a shared template (the target item of `template.share`). */
+  'template.receive': { needs: 'edit' },
 } as const satisfies Record<string, ActionRule>;
 
 export type ItemAction = keyof typeof ACTIONS;

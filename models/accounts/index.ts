@@ -31,3 +31,7 @@ export {
   verifyPassword,
   type ActorRow,
 } from './users';
+
+// Collections other domains still read directly (eslint `quire/domain-faces` sends them here).
+export { ADMIN_GROUP, User, UserToken } from './schemas';
+export type { UserDoc } from './schemas';

@@ -10,8 +10,8 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import type { Actor, ActorToken } from '../access';
-import { User } from '../accounts/schemas';
-import { Item } from '../items/schemas';
+import { User } from '../accounts';
+import { Item } from '../items';
 import { myItemList } from '../items';
 import { errors, formatNow, formatUnix, nextId, nowSeconds } from '../platform';
 import { UserAiToken, type UserAiTokenDoc } from './schemas';

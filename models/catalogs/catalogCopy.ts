@@ -24,7 +24,7 @@ import {
 import { planTreeUpdate, subtreeHeight, subtreeOf } from './catalogTree';
 import { errors, events, nextId, nowSeconds, connection } from '../platform';
 import { Catalog, MAX_LEVEL, TOP_LEVEL, type CatalogDoc } from './schemas/catalog';
-import { Page, type PageDoc } from '../pages/schemas';
+import { Page, type PageDoc } from '../pages';
 
 const OUTSIDE_RESTRICTION =
   'You may only change catalogs inside the catalogs you were given access to';

@@ -27,9 +27,8 @@ import {
 } from './catalogTree';
 import { logChange } from '../items';
 import { ApiError, errors, events, formatUnix, nextId, nowSeconds, connection } from '../platform';
-import { moveToRecycleBin } from '../pages';
+import { moveToRecycleBin, Page, type PageDoc } from '../pages';
 import { Catalog, MAX_LEVEL, TOP_LEVEL, type CatalogDoc } from './schemas/catalog';
-import { Page, type PageDoc } from '../pages/schemas';
 
 /** Catalogs per item (ShowDoc's quota; creating more answers 10100). */
 export const MAX_CATALOGS_PER_ITEM = 1500;

@@ -21,3 +21,7 @@ export {
   menuText,
   type MenuText,
 } from './menu';
+
+// Collections other domains still read directly (eslint `quire/domain-faces` sends them here).
+export { Catalog, TOP_LEVEL } from './schemas';
+export type { CatalogDoc } from './schemas';

@@ -16,9 +16,8 @@
 import type { Actor, ItemAccess } from '../access';
 import { byOrder, parentMap, insideRestriction, type CatalogRow, catalogRow } from './catalogs';
 import { errors, perContext, ReadCache } from '../platform';
-import { escapeForClient } from '../pages';
+import { escapeForClient, Page, type PageDoc } from '../pages';
 import { Catalog, type CatalogDoc } from './schemas/catalog';
-import { Page, type PageDoc } from '../pages/schemas';
 import { findMatchingPages } from '../search';
 
 /** Items whose menus are kept (least recently used ones are dropped beyond this). */

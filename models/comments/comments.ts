@@ -9,17 +9,13 @@
  * Access goes through models/pageAccess.ts, so a page outside the reader's catalog restriction,
  * someone else's draft or a page of a private item answers as one that does not exist.
  */
-import type { Actor } from '../access';
-import { errors, nextId } from '../platform';
-import { events } from '../platform';
-import { createReminders } from '../notices';
+import { permits, type Actor } from '../access';
+import { errors, events, nextId, nowSeconds } from '../platform';
+import { createReminders, pageAudience } from '../notices';
 import { requirePage, type PageWithAccess } from '../pages';
-import { ItemMember } from '../members/schemas';
+import { ItemMember, TeamItemMember } from '../members';
 import { PageComment, type PageCommentDoc } from './schemas/pageComment';
 import { PageFeedback } from './schemas/pageFeedback';
-import { TeamItemMember } from '../members/schemas';
-import { pageAudience } from '../notices';
-import { nowSeconds } from '../platform';
 
 /** ShowDoc's limit on a comment's length, in characters. */
 export const MAX_COMMENT_LENGTH = 500;
@@ -85,7 +81,7 @@ export async function listComments(
   )
     .sort({ addtime: 1, comment_id: 1 })
     .lean<PageCommentDoc[]>();
-  const manager = found.access.manager;
+  const manager = permits(found.access, 'comment.moderate');
   const view = (comment: PageCommentDoc): CommentView => {
     const isOwner = actor.uid > 0 && comment.uid === actor.uid;
     return { comment, isOwner, canDelete: isOwner || manager };
@@ -188,7 +184,8 @@ export async function deleteComment(actor: Actor, commentId: number): Promise<vo
   }).lean<PageCommentDoc>();
   if (!comment) throw errors.failed('Comment does not exist');
   const found = await requirePage(actor, comment.page_id, { level: 'visit' }).catch(() => null);
-  const allowed = comment.uid === actor.uid || (found?.access.manager ?? false);
+  const allowed =
+    comment.uid === actor.uid || (found ? permits(found.access, 'comment.moderate') : false);
   if (!allowed) throw errors.noEditPermission('No permission to delete this comment');
   await PageComment.updateOne({ comment_id: commentId }, { $set: { is_deleted: 1 } });
   events.publish('comment.changed', {

@@ -11,9 +11,9 @@ import { type Actor, isSiteAdmin } from '../access';
 import { destroyFile, findFile } from './attachments';
 import { errors } from '../platform';
 import { FilePage } from './schemas/filePage';
-import { Page } from '../pages/schemas';
+import { Page } from '../pages';
 import { UploadFile, type UploadFileDoc } from './schemas/uploadFile';
-import { User } from '../accounts/schemas';
+import { User } from '../accounts';
 
 const SIGN = /[0-9a-f]{32}/gi;
 const MAX_COUNT = 100;

@@ -25,13 +25,12 @@ import {
   perContext,
   ReadCache,
 } from '../platform';
-import { requirePage, setAttachmentCounter } from '../pages';
+import { Page, requirePage, setAttachmentCounter } from '../pages';
 import { cloudResolver } from './cloudStorage';
 import { FileFlow } from './schemas/fileFlow';
 import { FilePage } from './schemas/filePage';
-import { Page } from '../pages/schemas';
 import { UploadFile, type UploadFileDoc } from './schemas/uploadFile';
-import { User } from '../accounts/schemas';
+import { User } from '../accounts';
 
 export const DEFAULT_LIST_COUNT = 20;
 export const MAX_LIST_COUNT = 100;

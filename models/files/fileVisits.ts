@@ -12,7 +12,7 @@
  *     uploads pasted pictures that way and pages embed them — other files by the uploader only.
  * A file of a deleted page or item is therefore no longer served except to its uploader.
  */
-import { isSiteAdmin, itemAccess, type Actor } from '../access';
+import { isSiteAdmin, itemAccess, permits, type Actor } from '../access';
 import {
   type ApiError,
   errors,
@@ -23,10 +23,9 @@ import {
 } from '../platform';
 import { servingOf } from './fileTypes';
 import { monthOf } from './attachments';
-import { requirePage, activeShareKey } from '../pages';
+import { activeShareKey, Page, requirePage } from '../pages';
 import { FileFlow } from './schemas/fileFlow';
 import { FilePage } from './schemas/filePage';
-import { Page } from '../pages/schemas';
 import { UploadFile, type UploadFileDoc } from './schemas/uploadFile';
 
 const SIGN_RULE = /^[0-9a-f]{32}$/i;
@@ -70,7 +69,7 @@ export async function mayReadFile(
   }
   if (file.item_id > 0) {
     const access = await itemAccess(actor, file.item_id, { itemPassword: options.itemPassword });
-    return Boolean(access?.visit);
+    return access ? permits(access, 'item.read') : false;
   }
   return servingOf(file.file_type).inline;
 }

@@ -17,3 +17,7 @@ export { itemAttachments, MAX_ITEM_ATTACHMENTS } from './itemAttachments';
 export { type ExportedFile, type FileVisit, filesForExport, openFileForVisit } from './fileVisits';
 export { detectKind, KIND_MIME, SNIFF_BYTES } from './fileTypes';
 export { acceptFileName, authorizeUpload, storeUpload, type UploadPurpose } from './uploads';
+
+// Collections other domains still read directly (eslint `quire/domain-faces` sends them here).
+export { FilePage, UploadFile } from './schemas';
+export type { UploadFileDoc } from './schemas';

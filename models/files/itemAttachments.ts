@@ -6,7 +6,7 @@
  */
 import { requireAction, type Actor } from '../access';
 import { pageVisible } from '../pages';
-import { Page } from '../pages/schemas';
+import { Page } from '../pages';
 import { FilePage } from './schemas/filePage';
 import { UploadFile, type UploadFileDoc } from './schemas/uploadFile';
 

@@ -7,7 +7,7 @@
  * whether there is one. Transfer refuses deleted items (ShowDoc moved them silently).
  */
 import { requireSiteAdmin, type Actor } from '../access';
-import { User } from '../accounts/schemas';
+import { User } from '../accounts';
 import { ItemMember, TeamItemMember } from '../members/schemas';
 import { errors, events, formatUnix, nowSeconds } from '../platform';
 import { giveItemTo, itemRow, type ItemRow } from './items';

@@ -10,7 +10,7 @@
  * see only the newest MAX_ROWS, as before.
  */
 import { nextId, formatNow } from '../platform';
-import { User } from '../accounts/schemas';
+import { User } from '../accounts';
 import {
   ItemChangeLog,
   type ChangeAction,

@@ -2,6 +2,7 @@
 export { adminDeleteItem, adminRecoverItem, adminTransferItem, listAllItems } from './adminItems';
 export { adminHardDeleteItem } from './itemPurge';
 export { listChangeLog, logChange, planLogRow } from './changeLog';
+export { itemCoEditOn } from './coEdit';
 export { copyItem } from './itemCopy';
 export { deleteGroup, listGroups, saveGroup, sortGroups } from './itemGroups';
 export { getItemKey, itemIdForApiKey, resetItemKey } from './itemKeys';
@@ -31,3 +32,8 @@ export {
   transferItem,
   updateItem,
 } from './items';
+
+// Collections other domains still read directly (eslint `quire/domain-faces` sends them here).
+export { CHANGE_ACTIONS, CHANGE_OBJECTS } from './schemas';
+export { Item, ItemChangeLog, ItemGroup, ItemSort, ItemStar, ItemToken, ItemTop } from './schemas';
+export type { ItemChangeLogDoc, ItemDoc } from './schemas';

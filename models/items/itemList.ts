@@ -3,7 +3,7 @@
  * `myList`, stars, pins, custom order, and leaving an item. Nothing here changes an item, so
  * these work on archived items too.
  */
-import { itemAccess, type Actor } from '../access';
+import { itemAccess, permits, type Actor } from '../access';
 import { errors, events, formatNow, nextId, nowSeconds } from '../platform';
 import { groupItemIds } from './itemGroups';
 import { itemRow, type ItemRow } from './items';
@@ -177,7 +177,8 @@ export async function starItem(
   itemPassword: string,
 ): Promise<{ id: number }> {
   const access = await itemAccess(actor, itemId, { itemPassword });
-  if (!access || !access.visit) throw errors.starDenied('No permission to visit this item');
+  if (!access || !permits(access, 'item.read'))
+    throw errors.starDenied('No permission to visit this item');
   const now = formatNow();
   await ItemStar.deleteMany({ uid: actor.uid, item_id: itemId });
   const id = await nextId('item_star_id');
@@ -209,7 +210,8 @@ export async function pinItem(
   }
   if (action !== 'top') throw errors.failed('action must be top or cancel');
   const access = await itemAccess(actor, itemId, { itemPassword });
-  if (!access || !access.visit) throw errors.failed('No permission to visit this item');
+  if (!access || !permits(access, 'item.read'))
+    throw errors.failed('No permission to visit this item');
   if (await ItemTop.exists({ uid: actor.uid, item_id: itemId })) return;
   try {
     await ItemTop.create({

@@ -19,7 +19,7 @@ import { Subscription } from '../notices/schemas';
 import { Page, PageDraft, PageHistory, PageLock, Recycle, SinglePage } from '../pages/schemas';
 import { PageRead } from '../reads/schemas';
 import { errors, events, fileStorage, connection } from '../platform';
-import { TemplateItem } from '../templates/schemas';
+import { TemplateItem } from '../templates';
 import {
   Item,
   ItemChangeLog,

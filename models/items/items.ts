@@ -17,8 +17,7 @@ import { errors, events, nextId, nowSeconds } from '../platform';
 import { addItemToGroups, groupIdsOf, setItemGroups } from './itemGroups';
 import { Item, type ItemDoc } from './schemas/item';
 import { Page } from '../pages/schemas';
-import { User, type UserDoc } from '../accounts/schemas';
-import { verifyPassword } from '../accounts';
+import { User, type UserDoc, verifyPassword } from '../accounts';
 
 export const MAX_ITEM_NAME = 100;
 export const MAX_DESCRIPTION = 1000;

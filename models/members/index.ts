@@ -26,3 +26,6 @@ export {
   transferTeam,
 } from './teams';
 export { coworkerUids, pickablePeople, type PersonOption } from './people';
+
+// Collections other domains still read directly (eslint `quire/domain-faces` sends them here).
+export { ItemMember, Team, TeamItem, TeamItemMember, TeamMember } from './schemas';

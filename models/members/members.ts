@@ -5,16 +5,15 @@
  * affected uids, and leave a change-log row (binding / unbound member).
  */
 import { requireAction, type Actor } from '../access';
-import { logChange, findUserByNameOrEmail } from '../items';
+import { findUserByNameOrEmail, Item, logChange } from '../items';
 import { errors, events, formatUnix, nextId, nowSeconds } from '../platform';
 import { getSiteSettings } from '../settings';
-import { Catalog, TOP_LEVEL } from '../catalogs/schemas';
-import { Item } from '../items/schemas';
+import { Catalog, TOP_LEVEL } from '../catalogs';
 import { ItemMember, MEMBER_ADMIN, type ItemMemberDoc } from './schemas/itemMember';
 import { Team } from './schemas/team';
 import { TeamItemMember } from './schemas/teamItemMember';
 import { TeamMember } from './schemas/teamMember';
-import { User } from '../accounts/schemas';
+import { User } from '../accounts';
 
 export const MEMBER_GROUPS = [0, 1, 2] as const;
 /** Usernames accepted in one member/save call. */

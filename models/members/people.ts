@@ -17,8 +17,8 @@ import {
   USER_SEARCH_MIN_PREFIX,
   type UserSummary,
 } from '../accounts';
-import { User } from '../accounts/schemas';
-import { Item } from '../items/schemas';
+import { User } from '../accounts';
+import { Item } from '../items';
 import { throttle } from '../platform';
 import { getSiteSettings } from '../settings';
 import { ItemMember, Team, TeamItemMember, TeamMember } from './schemas';

@@ -5,15 +5,14 @@
  * archived item (bindings, authorities) are refused like every other write to it.
  */
 import { requireAction, itemAccess, readOnlyMessage, type Actor } from '../access';
-import { logChange, itemRow, type ItemRow } from '../items';
+import { Item, type ItemDoc, itemRow, type ItemRow, logChange } from '../items';
 import { errors, events, formatUnix, nextId, nowSeconds } from '../platform';
 import { catalogLabels, checkMemberGroup, validTopCatalogs } from './members';
-import { Item, type ItemDoc } from '../items/schemas';
 import { Team, type TeamDoc } from './schemas/team';
 import { TeamItem } from './schemas/teamItem';
 import { TeamItemMember, type TeamItemMemberDoc } from './schemas/teamItemMember';
 import { TeamMember } from './schemas/teamMember';
-import { User } from '../accounts/schemas';
+import { User } from '../accounts';
 import { grantTeamItemAccess, requireTeamManage, requireTeamView } from './teams';
 
 const MAX_ITEMS_PER_CALL = 100;

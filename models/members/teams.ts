@@ -8,15 +8,13 @@
  */
 import { isSiteAdmin, type Actor } from '../access';
 import { errors, events, formatUnix, nextId, nowSeconds } from '../platform';
-import { findUserByNameOrEmail } from '../items';
+import { findUserByNameOrEmail, Item } from '../items';
 import { checkMemberQuota } from './members';
-import { Item } from '../items/schemas';
 import { Team, type TeamDoc } from './schemas/team';
 import { TeamItem } from './schemas/teamItem';
 import { TeamItemMember } from './schemas/teamItemMember';
 import { TEAM_ADMIN, TEAM_MEMBER, TeamMember, type TeamMemberDoc } from './schemas/teamMember';
-import { User } from '../accounts/schemas';
-import { verifyPassword } from '../accounts';
+import { User, verifyPassword } from '../accounts';
 
 export const MAX_TEAM_NAME = 100;
 /** Authority a new team member gets on the team's items (ShowDoc: edit). */

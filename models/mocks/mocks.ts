@@ -22,10 +22,9 @@ import {
   normalizeMockPath,
 } from './mockPath';
 import { expandMockTemplate, parseMockTemplate } from './mockTemplate';
-import { requirePage, escapeForClient } from '../pages';
-import { Item } from '../items/schemas';
+import { escapeForClient, Page, requirePage } from '../pages';
+import { Item } from '../items';
 import { Mock, type MockDoc } from './schemas/mock';
-import { Page } from '../pages/schemas';
 
 export interface SaveMockInput {
   pageId: number;

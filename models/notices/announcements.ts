@@ -19,7 +19,7 @@ import {
   type MessageContentDoc,
 } from './schemas/messageContent';
 import { Message } from './schemas/message';
-import { User } from '../accounts/schemas';
+import { User } from '../accounts';
 
 export const MAX_ANNOUNCEMENT_LENGTH = 20_000;
 export const ANNOUNCEMENT_SENDER = '系统公告';

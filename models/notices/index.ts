@@ -21,3 +21,7 @@ export {
   subscribeUsers,
   unsubscribeUsers,
 } from './subscriptions';
+
+// Collections other domains still read directly (eslint `quire/domain-faces` sends them here).
+export { Subscription } from './schemas';
+export type { MessageContentDoc } from './schemas';

@@ -20,7 +20,7 @@ import {
   isVisibleAnnouncement,
   unreadAnnouncementCounts,
 } from './announcements';
-import { findLiveItem, itemAccess, type Actor } from '../access';
+import { findLiveItem, itemAccess, permits, type Actor } from '../access';
 import {
   type DomainEvents,
   errors,
@@ -33,13 +33,18 @@ import {
   reservedId,
   ReadCache,
 } from '../platform';
-import { connectPageNotifier, findLivePage, type PageNotifier, pageVisible } from '../pages';
+import {
+  connectPageNotifier,
+  findLivePage,
+  Page,
+  type PageDoc,
+  type PageNotifier,
+  pageVisible,
+} from '../pages';
 import { DELETED, Message, READ, UNREAD, type MessageDoc } from './schemas/message';
 import { MessageContent, REMIND, type MessageContentDoc } from './schemas/messageContent';
-import { Page, type PageDoc } from '../pages/schemas';
 import { PAGE_OBJECT, UPDATE_ACTION } from './schemas/subscription';
-import { actorRowsOf } from '../accounts';
-import { User } from '../accounts/schemas';
+import { actorRowsOf, User } from '../accounts';
 import {
   dropPageSubscriptions,
   pageAudience,
@@ -281,7 +286,8 @@ async function render(actor: Actor, messages: MessageDoc[]): Promise<Reminder[]>
       accessByItem.set(page.item_id, item ? await itemAccess(actor, item) : null);
     }
     const access = accessByItem.get(page.item_id);
-    if (access?.visit && (await pageVisible(actor, access, page))) visible.set(page.page_id, page);
+    if (access && permits(access, 'item.read') && (await pageVisible(actor, access, page)))
+      visible.set(page.page_id, page);
   }
   return messages.map((message) => {
     const content = contentById.get(message.message_content_id) ?? null;

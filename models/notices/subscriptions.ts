@@ -11,16 +11,14 @@
  */
 import { findLiveItem, itemAccessOfMany, type Actor } from '../access';
 import { errors, events, formatNow, nextId, perContext, ReadCache } from '../platform';
-import { pageVisibleToMany, requirePage } from '../pages';
-import type { PageDoc } from '../pages/schemas';
+import { type PageDoc, pageVisibleToMany, requirePage } from '../pages';
 import {
   PAGE_OBJECT,
   Subscription,
   UPDATE_ACTION,
   type SubscriptionDoc,
 } from './schemas/subscription';
-import { actorRowsOf } from '../accounts';
-import { User } from '../accounts/schemas';
+import { actorRowsOf, User } from '../accounts';
 
 /** User ids one savePage/deletePage call may name. */
 export const MAX_SUBSCRIBERS_PER_CALL = 500;

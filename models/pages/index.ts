@@ -8,6 +8,7 @@ export {
   storeDraft,
 } from './drafts';
 export { pageLockState, releaseLocksOf, setPageLock } from './locks';
+export { type LiveLock, liveLockOf, livePageContent, type LivePageContent } from './liveReads';
 export {
   findLivePage,
   findLivePages,
@@ -44,3 +45,7 @@ export {
 } from './recycle';
 export { activeShareKey, pageByShareKey, toggleShareLink } from './shareLinks';
 export { sqlToMarkdownTable } from './sqlTable';
+
+// Collections other domains still read directly (eslint `quire/domain-faces` sends them here).
+export { Page, PageHistory, Recycle, SinglePage } from './schemas';
+export type { PageDoc, PageHistoryDoc } from './schemas';

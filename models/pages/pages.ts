@@ -15,8 +15,8 @@
  * and notify" (the notice centre plugs in with `connectPageNotifier`) and publishes `page.saved`
  * (carrying the notify text) and `menu.changed` when the menu moved.
  */
-import { requireAction, type Actor, type ItemAccess } from '../access';
-import { logChange, planLogRow, MAX_ITEM_NAME } from '../items';
+import { permits, requireAction, type Actor, type ItemAccess } from '../access';
+import { Item, logChange, MAX_ITEM_NAME, planLogRow } from '../items';
 import { type DomainEvents, errors, events, nextId, nowSeconds, perContext } from '../platform';
 import {
   findLivePage,
@@ -32,7 +32,6 @@ import { checkPageQuota } from './pageQuota';
 import { historyVersionCount, recordVersion } from './pageHistory';
 import { moveToRecycleBin } from './recycle';
 import { Catalog } from '../catalogs/schemas';
-import { Item } from '../items/schemas';
 import { DEFAULT_PAGE_ORDER, Page, type PageDoc } from './schemas/page';
 import { activeShareKey } from './shareLinks';
 import { checkSheetContent, sheetCellChanges } from './sheetContent';
@@ -577,7 +576,7 @@ export async function deletePage(
     denied: 10303,
     deniedMessage: 'No delete permission',
   });
-  if (!access.manage && page.author_uid !== actor.uid)
+  if (!permits(access, 'page.deleteAnyones') && page.author_uid !== actor.uid)
     throw errors.noEditPermission('Only the item managers or the page author may delete this page');
   const now = options.now ?? nowSeconds();
   if (!(await moveToRecycleBin(actor, page, now))) throw pageMissing();

@@ -12,7 +12,7 @@ import { randomBytes } from 'node:crypto';
 import type { Actor } from '../access';
 import { errors, events, nextId, nowSeconds, perContext, ReadCache } from '../platform';
 import { requirePage } from './pageAccess';
-import { Item } from '../items/schemas';
+import { Item } from '../items';
 import { Page, type PageDoc } from './schemas/page';
 import { SinglePage } from './schemas/singlePage';
 

@@ -1,9 +1,9 @@
 /**
  * One Quire's context: everything a running Quire holds that is not in the database — its event
  * bus, logger, clock zone, database connection, file storage, live documents, and each domain's
- * caches (per-context slots). `scripts/quire.ts` builds one per instance and runs the instance's
+ * caches (per-context slots). `server/quire.ts` builds one per instance and runs the instance's
  * servers inside it, so two Quires on different data directories can live in one process (the
- * test in test/scripts/twoInstances.test.ts does).
+ * test in test/server/twoInstances.test.ts does).
  *
  * How a domain function reaches its context: the instance's HTTP server, sockets, timers and
  * listeners are created inside `runInContext(ctx, …)`, and Node's AsyncLocalStorage carries the

@@ -127,7 +127,7 @@ export interface OpenOptions {
    */
   role: 'serve' | 'tool';
   /**
-   * A worker process other than the lead (scripts/cluster/): the engine runs in the lead and this is its
+   * A worker process other than the lead (server/cluster/): the engine runs in the lead and this is its
    * connection string (its unix socket); the worker never opens the directory itself.
    */
   engineUri?: string;

@@ -2,7 +2,7 @@
  * Relays the domain-event bus between the worker processes of one machine (WORKERS > 1, no
  * REDIS_URL) over the IPC channel each worker has to the cluster primary: a worker sends every
  * event its models publish to the primary, which forwards it to every other worker
- * (scripts/cluster/primary.ts). The same contract as the Redis relay (eventBusRedis.ts):
+ * (server/cluster/primary.ts). The same contract as the Redis relay (eventBusRedis.ts):
  *
  * - Out first: one `localOnly`, `synchronous` listener per event sends it once, inside
  *   `publish`, before the publishing worker's own listeners run — a notice to a thousand sockets

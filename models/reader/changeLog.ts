@@ -11,10 +11,8 @@ import {
   catalogVisible,
   type ItemAccess,
 } from '../access';
-import { listChangeLog } from '../items';
-import type { ItemChangeLogDoc } from '../items/schemas';
-import { pageVisible } from '../pages';
-import { Page, type PageDoc } from '../pages/schemas';
+import { type ItemChangeLogDoc, listChangeLog } from '../items';
+import { Page, type PageDoc, pageVisible } from '../pages';
 
 async function visibleRows(
   actor: Actor,

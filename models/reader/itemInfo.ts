@@ -7,18 +7,18 @@ import {
   clientFlags,
   findLiveItem,
   itemAccess,
+  permits,
   type Actor,
   type ItemAccess,
   verifyItemPassword,
 } from '../access';
 import { checkCaptcha } from '../accounts';
 import { errors, RawJson } from '../platform';
-import { AI_CONFIG_OFF, type AiConfig } from '../items';
+import { AI_CONFIG_OFF, type AiConfig, type ItemDoc } from '../items';
 import { buildMenu, defaultCatalogs, flagMenuPages, type Menu, menuText } from '../catalogs';
 import { unreadRemindCount } from '../notices';
 import { changedMenuPages } from '../reads';
-import { Page } from '../pages/schemas';
-import type { ItemDoc } from '../items/schemas';
+import { Page } from '../pages';
 import { getSiteSettings } from '../settings';
 
 export const ITEM_GONE = 'The item does not exist or was deleted';
@@ -70,7 +70,8 @@ async function visitAccess(
   const item = await findLiveItem(idOrDomain);
   if (!item) throw errors.failed(ITEM_GONE);
   const access = await itemAccess(actor, item, { itemPassword });
-  if (!access || !access.visit) throw errors.noEditPermission('No permission to visit this item');
+  if (!access || !permits(access, 'item.read'))
+    throw errors.noEditPermission('No permission to visit this item');
   return access;
 }
 

@@ -7,8 +7,7 @@
  * saved the versions in between and the history id the full diff screen opens with.
  */
 import type { Actor } from '../access';
-import { requirePage, versionText } from '../pages';
-import { PageHistory, type PageHistoryDoc } from '../pages/schemas';
+import { PageHistory, type PageHistoryDoc, requirePage, versionText } from '../pages';
 import { errors } from '../platform';
 import { changedBlocks, type ChangedBlock } from './blocks';
 import { changedSinceRead, type Marker, readDoc } from './markers';

@@ -3,7 +3,7 @@
  * the pages they may see changed since they read them. Asked by the item list after it has shown
  * (read/itemCounts), so `item/myList` itself costs no more than it did.
  */
-import { itemAccess, type Actor } from '../access';
+import { itemAccess, permits, type Actor } from '../access';
 import { errors } from '../platform';
 import { changedPageCount } from './markers';
 import { PageRead, type PageReadDoc } from './schemas';
@@ -17,7 +17,7 @@ export async function changedCountsByItem(
     docs.map(async (doc) => {
       const access = await itemAccess(actor, doc.item_id);
       // Items left or deleted since: nothing to count.
-      if (!access?.visit) return null;
+      if (!access || !permits(access, 'item.read')) return null;
       return { item_id: doc.item_id, changed_pages: await changedPageCount(actor, access, doc) };
     }),
   );

@@ -19,7 +19,7 @@ import {
   type ItemAccess,
 } from '../access';
 import { buildMenu, type Menu, type MenuCatalog, type MenuPage } from '../catalogs';
-import { Page, PageHistory } from '../pages/schemas';
+import { Page, PageHistory } from '../pages';
 import { errors, nowSeconds } from '../platform';
 import { readDoc, readDocChanged } from './readCache';
 import { PageRead, type PageReadDoc } from './schemas';

@@ -20,7 +20,7 @@
  * the item's index.
  */
 import { events, perContext, type DomainEvents } from '../platform';
-import { Page } from '../pages/schemas';
+import { Page } from '../pages';
 
 /** Items whose index is kept (least recently searched dropped first). */
 export const MAX_INDEXED_ITEMS = 64;

@@ -17,15 +17,15 @@ import {
   catalogParents,
   catalogVisible,
   itemAccess,
+  permits,
   requireAction,
   type Actor,
   type ItemAccess,
 } from '../access';
 import { errors } from '../platform';
-import { escapeForClient, findLivePages } from '../pages';
-import { Item } from '../items/schemas';
+import { escapeForClient, findLivePages, Page, type PageDoc } from '../pages';
+import { Item } from '../items';
 import { ItemMember, TeamItemMember } from '../members/schemas';
-import { Page, type PageDoc } from '../pages/schemas';
 import { candidatePageIds } from './pageIndex';
 
 export const MAX_KEYWORD_LENGTH = 100;
@@ -158,7 +158,7 @@ async function readableItems(actor: Actor): Promise<ItemAccess[]> {
   ]);
   const ids = [...new Set([...owned, ...personal, ...team].map((r) => r.item_id))];
   const accesses = await Promise.all(ids.map((id) => itemAccess(actor, id)));
-  return accesses.filter((a): a is ItemAccess => a !== null && a.visit);
+  return accesses.filter((a): a is ItemAccess => a !== null && permits(a, 'item.read'));
 }
 
 /**

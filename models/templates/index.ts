@@ -7,3 +7,7 @@ export {
   shareTemplate,
   templateShares,
 } from './templates';
+
+// Collections other domains still read directly (eslint `quire/domain-faces` sends them here).
+export { Template, TemplateItem } from './schemas';
+export type { TemplateDoc, TemplateItemDoc } from './schemas';

@@ -7,7 +7,7 @@
  * first and could stop half-way); an item's templates are listed to its editors. Content is stored
  * and returned exactly as written.
  */
-import { requireAction, allows, itemAccess, readOnlyMessage, type Actor } from '../access';
+import { requireAction, itemAccess, permits, readOnlyMessage, type Actor } from '../access';
 import { errors, formatNow, nextId, nowSeconds } from '../platform';
 import { Template, type TemplateDoc } from './schemas/template';
 import { TemplateItem, type TemplateItemDoc } from './schemas/templateItem';
@@ -133,7 +133,7 @@ export async function shareTemplate(
   for (const itemId of wanted) {
     // Missing items answer like forbidden ones, so ids cannot be probed.
     const access = await itemAccess(actor, itemId);
-    if (!access || !allows(access, 'edit'))
+    if (!access || !permits(access, 'template.receive'))
       throw errors.noPermission(
         access?.readOnly && access.editor
           ? `Item ${itemId}: ${readOnlyMessage(access)}`

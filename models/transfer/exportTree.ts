@@ -11,10 +11,9 @@ import {
   type Actor,
   type ItemAccess,
 } from '../access';
-import { Catalog, type CatalogDoc } from '../catalogs/schemas';
-import { Page, type PageDoc } from '../pages/schemas';
-import { logChange } from '../items';
-import type { ItemDoc } from '../items/schemas';
+import { Catalog, type CatalogDoc } from '../catalogs';
+import { Page, type PageDoc } from '../pages';
+import { type ItemDoc, logChange } from '../items';
 import { errors } from '../platform';
 
 export interface ExportPage {

@@ -24,8 +24,8 @@ import {
   type ParagraphChild,
 } from 'docx';
 import { type Actor } from '../access';
-import { FilePage, UploadFile, type UploadFileDoc } from '../files/schemas';
-import { Page } from '../pages/schemas';
+import { FilePage, UploadFile, type UploadFileDoc } from '../files';
+import { Page } from '../pages';
 import { fileStorage } from '../platform';
 import { runapiToMarkdown } from './runapiMarkdown';
 import {

@@ -6,9 +6,8 @@
  * first matching line; a multi-line tag's values are split on whitespace), so existing comment
  * blocks produce the same pages.
  */
-import { Item } from '../items/schemas';
-import { escapeForClient, unescapeFromClient } from '../pages';
-import { Page, type PageDoc } from '../pages/schemas';
+import { Item } from '../items';
+import { escapeForClient, Page, type PageDoc, unescapeFromClient } from '../pages';
 import { catalogForPath, savePageByTitle, type KeyHolder } from './openApi';
 import {
   emptyRunApiDoc,

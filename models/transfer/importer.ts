@@ -10,8 +10,7 @@
 import { readFile } from 'node:fs/promises';
 import { requireAction, type Actor } from '../access';
 import { insertItem, MAX_ITEM_NAME } from '../items';
-import { MAX_TITLE_LENGTH, savePage } from '../pages';
-import { Page } from '../pages/schemas';
+import { MAX_TITLE_LENGTH, Page, savePage } from '../pages';
 import {
   assertDepth,
   assertYamlTextDepth,

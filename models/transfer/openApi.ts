@@ -5,14 +5,18 @@
  * the actor: permissions, archive rules, history, change log, events and the live-document bridge
  * all apply as for a save from the editor.
  */
-import { User } from '../accounts/schemas';
+import { User } from '../accounts';
 import { requireAction, type Actor } from '../access';
-import { buildMenu, deleteCatalog, saveCatalog, type Menu } from '../catalogs';
-import { Catalog, type CatalogDoc } from '../catalogs/schemas';
-import { itemIdForApiKey } from '../items';
-import { Item } from '../items/schemas';
-import { deletePage, savePage, unescapeFromClient } from '../pages';
-import { Page, type PageDoc } from '../pages/schemas';
+import {
+  buildMenu,
+  Catalog,
+  type CatalogDoc,
+  deleteCatalog,
+  type Menu,
+  saveCatalog,
+} from '../catalogs';
+import { Item, itemIdForApiKey } from '../items';
+import { deletePage, Page, type PageDoc, savePage, unescapeFromClient } from '../pages';
 import { errors } from '../platform';
 
 /** ShowDoc refuses open-API page creation past this many pages in one item. */

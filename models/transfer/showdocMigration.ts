@@ -16,25 +16,15 @@ import { randomBytes } from 'node:crypto';
 import { type Model } from 'mongoose';
 import { connection, events, fileStorage, newStorageKey, raiseCounter } from '../platform';
 import { hashItemPassword } from '../access';
-import { FIRST_ADMIN_USERNAME } from '../accounts';
-import { User, UserToken, ADMIN_GROUP } from '../accounts/schemas';
-import {
-  Item,
-  ItemChangeLog,
-  ItemGroup,
-  ItemSort,
-  ItemStar,
-  ItemToken,
-  ItemTop,
-} from '../items/schemas';
-import { Subscription } from '../notices/schemas';
-import { Catalog } from '../catalogs/schemas';
-import { Page, PageHistory, Recycle, SinglePage } from '../pages/schemas';
-import { packVersionText } from '../pages';
-import { ItemMember, Team, TeamItem, TeamItemMember, TeamMember } from '../members/schemas';
-import { Template, TemplateItem } from '../templates/schemas';
-import { FilePage, UploadFile } from '../files/schemas';
-import { Mock } from '../mocks/schemas';
+import { ADMIN_GROUP, FIRST_ADMIN_USERNAME, User, UserToken } from '../accounts';
+import { Item, ItemChangeLog, ItemGroup, ItemSort, ItemStar, ItemToken, ItemTop } from '../items';
+import { Catalog } from '../catalogs';
+import { packVersionText, Page, PageHistory, Recycle, SinglePage } from '../pages';
+import { ItemMember, Team, TeamItem, TeamItemMember, TeamMember } from '../members';
+import { Template, TemplateItem } from '../templates';
+import { detectKind, FilePage, KIND_MIME, SNIFF_BYTES, UploadFile } from '../files';
+import { Mock } from '../mocks';
+import { Subscription } from '../notices';
 import {
   ItemVariable,
   ParamDescEntry,
@@ -44,8 +34,7 @@ import {
   RunapiFlow,
   RunapiFlowPage,
   RunapiGlobalParam,
-} from '../workbench/schemas';
-import { detectKind, KIND_MIME, SNIFF_BYTES } from '../files';
+} from '../workbench';
 import { readShowdocDatabase, type ImportDoc, type SourceTable } from './showdocSource';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- one loop writes every collection

@@ -6,7 +6,7 @@
 import { inflateSync } from 'node:zlib';
 import type { SqlValue } from 'sql.js';
 import { unescapeFromClient } from '../pages';
-import { CHANGE_ACTIONS, CHANGE_OBJECTS } from '../items/schemas';
+import { CHANGE_ACTIONS, CHANGE_OBJECTS } from '../items';
 
 export type Row = Record<string, SqlValue>;
 export type ImportDoc = Record<string, unknown>;

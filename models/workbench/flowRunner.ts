@@ -12,7 +12,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { requireAction, type Actor } from '../access';
 import { relayHttpRequest, type RelayAnswer } from '../assistants';
 import { pageVisible } from '../pages';
-import { Page } from '../pages/schemas';
+import { Page } from '../pages';
 import { errors, events, isApiError, type AddressPolicy } from '../platform';
 import { readGlobalParams, readVariables, type GlobalParams } from './environments';
 import { flowOrFail } from './flows';

@@ -7,7 +7,7 @@
  */
 import { requireAction, type Actor } from '../access';
 import { pageVisible, requirePage } from '../pages';
-import { Page } from '../pages/schemas';
+import { Page } from '../pages';
 import { errors, formatNow, nextId } from '../platform';
 import { RunapiEnv, RunapiFlow, RunapiFlowPage, type RunapiFlowDoc } from './schemas';
 

@@ -5,3 +5,15 @@ export * from './paramDescLib';
 export { runFlow, type FlowRunResult, type FlowStepResult } from './flowRunner';
 export { fill, stepRequest, substitute } from './stepRequest';
 export { learnFromPage, paramsOfPage, startParamLearning } from './paramLearning';
+
+// Collections the ShowDoc migration writes (eslint `quire/domain-faces` sends them here).
+export {
+  ItemVariable,
+  ParamDescEntry,
+  RunapiDbConfig,
+  RunapiEnv,
+  RunapiEnvSelectd,
+  RunapiFlow,
+  RunapiFlowPage,
+  RunapiGlobalParam,
+} from './schemas';

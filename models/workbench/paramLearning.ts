@@ -7,7 +7,7 @@
  * suggestions being used (`paramDescLib/updateUsage`).
  */
 import { randomBytes } from 'node:crypto';
-import { Page } from '../pages/schemas';
+import { Page } from '../pages';
 import { events, formatNow } from '../platform';
 import { qualityScore } from './paramDescLib';
 import { ParamDescEntry } from './schemas';

@@ -8,9 +8,8 @@
  * (the flag is read per message, so it can change while the connection is open).
  */
 import type { Connection } from '@hocuspocus/server';
-import type { Actor } from '../../models/access';
-import { requirePage } from '../../models/pages';
-import type { PageDoc } from '../../models/pages/schemas';
+import { permits, type Actor } from '../../models/access';
+import { type PageDoc, requirePage } from '../../models/pages';
 import type { CollabLock, CollabRefusal, CollabServerMessage } from '../collabProtocol';
 import type { LivePage } from './livePages';
 
@@ -52,7 +51,11 @@ export async function pageRole(
 ): Promise<{ page: PageDoc; canEdit: boolean; coEdit: boolean } | null> {
   try {
     const { page, access } = await requirePage(actor, pageId, { level: 'visit' });
-    return { page, canEdit: access.edit, coEdit: access.item.co_edit === 1 };
+    return {
+      page,
+      canEdit: permits(access, 'page.update'),
+      coEdit: access.item.co_edit === 1,
+    };
   } catch {
     return null;
   }

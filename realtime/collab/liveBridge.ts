@@ -19,8 +19,12 @@
  */
 import type { Document } from '@hocuspocus/server';
 import { URLSearchParams } from 'node:url';
-import { contentHash, type LivePageDocuments, type SaveOrigin } from '../../models/pages';
-import { Page } from '../../models/pages/schemas';
+import {
+  contentHash,
+  type LivePageDocuments,
+  livePageContent,
+  type SaveOrigin,
+} from '../../models/pages';
 import { pageDocumentName } from '../collabProtocol';
 import type { LivePage } from './livePages';
 import { loadedPage, type CollabRuntime } from './runtime';
@@ -128,13 +132,10 @@ export function liveBridge(runtime: CollabRuntime): {
   ): Promise<void> {
     const name = pageDocumentName(pageId);
     if (!loadedPage(runtime, name)) return;
-    const page = await Page.findOne(
-      { page_id: pageId, is_del: 0 },
-      { page_content: 1, _id: 0 },
-    ).lean();
+    const page = await livePageContent(pageId);
     const loaded = loadedPage(runtime, name);
     if (!page || !loaded || loaded.document.getConnectionsCount() === 0) return;
-    const hash = contentHash(page.page_content);
+    const hash = contentHash(page.content);
     if (hash === loaded.live.baseHash) return;
     // The saving process stored the draft; here only the base moves, and the text when no open
     // document carries it here: not for an editor's save (it stored this very text), nor for a
@@ -143,11 +144,11 @@ export function liveBridge(runtime: CollabRuntime): {
     // now would undo their typing.
     const base = loaded.live.baseText;
     loaded.live.baseHash = hash;
-    loaded.live.baseText = page.page_content;
+    loaded.live.baseText = page.content;
     if (origin !== 'collab' && !live)
       applyInto(loaded.document, {
         pageId,
-        content: page.page_content,
+        content: page.content,
         byUid,
         ...(agent ? { agentBase: base } : {}),
       });

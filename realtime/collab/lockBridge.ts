@@ -11,7 +11,7 @@
  * access with a `hello` when it opens and an `access` message whenever it changes.
  */
 import type { connectedPayload, Extension } from '@hocuspocus/server';
-import { PageLock } from '../../models/pages/schemas';
+import { liveLockOf } from '../../models/pages';
 import { nowSeconds } from '../../models/platform';
 import { pageDocumentName, type CollabLock } from '../collabProtocol';
 import { applyAccess, contextOf, sendMessage } from './access';
@@ -19,13 +19,7 @@ import { loadedPage, type CollabRuntime } from './runtime';
 
 /** The page's lock if it is live, else null. */
 export async function readLiveLock(pageId: number): Promise<CollabLock | null> {
-  const row = await PageLock.findOne(
-    { page_id: pageId },
-    { lock_uid: 1, lock_username: 1, lock_to: 1, _id: 0 },
-  ).lean();
-  return liveOnly(
-    row ? { uid: row.lock_uid, username: row.lock_username, lockTo: row.lock_to } : null,
-  );
+  return liveLockOf(pageId);
 }
 
 function liveOnly(lock: CollabLock | null): CollabLock | null {

@@ -17,9 +17,8 @@ import type {
   onStoreDocumentPayload,
 } from '@hocuspocus/server';
 import * as Y from 'yjs';
-import { contentHash, loadDraft, storeDraft } from '../../models/pages';
-import { Item } from '../../models/items/schemas';
-import { Page } from '../../models/pages/schemas';
+import { itemCoEditOn } from '../../models/items';
+import { contentHash, livePageContent, loadDraft, storeDraft } from '../../models/pages';
 import { pageIdOfDocument } from '../collabProtocol';
 import { refusal, type CollabContext } from './access';
 import type { CollabRuntime } from './runtime';
@@ -43,15 +42,10 @@ export function persistence(runtime: CollabRuntime): Extension {
 
     async onLoadDocument({ documentName, document }: onLoadDocumentPayload) {
       const pageId = pageIdOfDocument(documentName);
-      const page = pageId
-        ? await Page.findOne(
-            { page_id: pageId, is_del: 0 },
-            { page_content: 1, item_id: 1, _id: 0 },
-          ).lean()
-        : null;
+      const page = pageId ? await livePageContent(pageId) : null;
       if (!pageId || !page) throw refusal('forbidden');
-      const item = await Item.findOne({ item_id: page.item_id }, { co_edit: 1, _id: 0 }).lean();
-      const baseHash = contentHash(page.page_content);
+      const coEdit = await itemCoEditOn(page.itemId);
+      const baseHash = contentHash(page.content);
       const draft = await loadDraft(pageId);
 
       let storedSignature = '';
@@ -60,23 +54,18 @@ export function persistence(runtime: CollabRuntime): Extension {
         storedSignature = signature(Y.encodeStateAsUpdate(document), draft.baseHash);
         // Saved while nobody had it open: the saved content wins, as it does for open documents.
         if (draft.baseHash !== baseHash)
-          setPageTextDeterministically(
-            document,
-            page.page_content,
-            `reconcile:${pageId}`,
-            LOAD_ORIGIN,
-          );
+          setPageTextDeterministically(document, page.content, `reconcile:${pageId}`, LOAD_ORIGIN);
       } else {
-        setPageTextDeterministically(document, page.page_content, `init:${pageId}`, LOAD_ORIGIN);
+        setPageTextDeterministically(document, page.content, `init:${pageId}`, LOAD_ORIGIN);
       }
 
       runtime.pages.set(documentName, {
         pageId,
-        itemId: page.item_id,
+        itemId: page.itemId,
         baseHash,
-        baseText: page.page_content,
+        baseText: page.content,
         storedSignature,
-        coEdit: item?.co_edit === 1,
+        coEdit,
         lock: null,
       });
     },

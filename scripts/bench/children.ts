@@ -8,7 +8,7 @@ import { fork, spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { CONFIG_KEYS } from '../../models/platform';
-import { ROOT } from '../paths';
+import { ROOT } from '../../server/paths';
 import { inspectorUrlsIn } from './gc';
 
 const TSX_LOADER = pathToFileURL(path.join(ROOT, 'node_modules', 'tsx', 'dist', 'loader.mjs')).href;

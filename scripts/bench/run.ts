@@ -9,8 +9,8 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { ROOT } from '../paths';
-import { ensureServerBuilt } from '../serverBuild';
+import { ROOT } from '../../server/paths';
+import { ensureServerBuilt } from '../../server/serverBuild';
 import { startChild, type BenchChild } from './children';
 import { measureEditor } from '../measure-editor';
 import { measureSheet } from '../measure-sheet';
@@ -144,7 +144,7 @@ export async function openBenchSession(options: BenchOptions): Promise<BenchSess
     log(`  seeded in ${seed.seconds.toFixed(1)} s`);
 
     log('Starting the server (and the bare Node ceiling)…');
-    // The server runs compiled, as `npm start` runs it (scripts/serverBuild.ts).
+    // The server runs compiled, as `npm start` runs it (server/serverBuild.ts).
     await ensureServerBuilt(ROOT, log);
     const quire = await startChild(
       'dist-server/bench-server.js',

@@ -8,7 +8,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, expect, test } from '@jest/globals';
-import { ROOT } from '../../scripts/paths';
+import { ROOT } from '../../server/paths';
 
 const TSX_LOADER = pathToFileURL(path.join(ROOT, 'node_modules', 'tsx', 'dist', 'loader.mjs')).href;
 let child: ChildProcess;

@@ -11,9 +11,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { Captcha } from '../../models/accounts/schemas/captcha';
-import { ROOT } from '../../scripts/paths';
+import { ROOT } from '../../server/paths';
 import { MOTION_OFF_FLAG } from '../../web/motion';
-import { webBuildIsStale } from '../../scripts/webBuild';
+import { webBuildIsStale } from '../../server/webBuild';
 import { BROWSER_UA } from '../helpers/client';
 import { startTestServer, type TestServer, type TestServerOptions } from '../helpers/server';
 import type { TestUser } from '../helpers/users';
@@ -41,7 +41,7 @@ export async function launchBrowser(): Promise<Browser> {
 
 /**
  * `npm test` builds before jest; a direct jest run may find dist/ stale and builds it here, like
- * scripts/webBuild.ts does (staging folder, then swap) but with NODE_ENV=production set for the
+ * server/webBuild.ts does (staging folder, then swap) but with NODE_ENV=production set for the
  * child: under jest NODE_ENV is "test", which would give React and Ant Design development builds
  * (Ant Design then even fixes every generated id to "test-id"). Setting process.env here would not
  * help: jest gives the test its own copy, which child_process never sees.

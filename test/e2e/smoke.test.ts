@@ -5,7 +5,7 @@
 import { expect, test } from '@jest/globals';
 import fs from 'node:fs';
 import path from 'node:path';
-import { ROOT } from '../../scripts/paths';
+import { ROOT } from '../../server/paths';
 import { BROWSER_UA } from '../helpers/client';
 import { browserSuite } from './helpers';
 

@@ -9,7 +9,7 @@ import { pathToFileURL } from 'node:url';
 import { CONFIG_KEYS } from '../../models/platform/config';
 import { openDatabase } from '../../models/platform/db';
 import { createLogger } from '../../models/platform/log';
-import { ROOT } from '../../scripts/paths';
+import { ROOT } from '../../server/paths';
 
 // `node --import <tsx loader>` runs the script in this one process (the tsx CLI would add a
 // wrapper process, and a signal or kill aimed at it could orphan the real one).
@@ -47,11 +47,11 @@ export function startScript(
   args: string[],
   options: { env: Record<string, string>; cwd: string },
 ): RunningScript {
-  // `npm start` runs plain JavaScript (scripts/start.mjs, then the compiled server); the admin
+  // `npm start` runs plain JavaScript (server/start.mjs, then the compiled server); the admin
   // CLI runs its TypeScript source under tsx, as `npm run quire` does.
   const command =
     script === 'start'
-      ? [path.join(ROOT, 'scripts', 'start.mjs')]
+      ? [path.join(ROOT, 'server', 'start.mjs')]
       : ['--import', TSX_LOADER, path.join(ROOT, 'scripts', 'cli.ts')];
   const child = spawn(process.execPath, [...command, ...args], {
     cwd: options.cwd,

@@ -1,6 +1,6 @@
 /**
  * Quire processes for multi-process tests (Redis scale-out, roles): each one a real child process
- * (`node --import tsx`, or plain `node` for `scripts/start.mjs`, what an operator runs) or from
+ * (`node --import tsx`, or plain `node` for `server/start.mjs`, what an operator runs) or from
  * test/helpers/quireChild.ts (the same `startQuire`, minus the web build), with only the Quire
  * settings given here. Every child is tracked; `stopAllQuires()` in afterAll ends what is left.
  */
@@ -10,17 +10,17 @@ import path from 'node:path';
 import { socketUriFor } from '../../models/embedded';
 import { engineSocketPath, openDatabase, type Database } from '../../models/platform/db';
 import { createLogger } from '../../models/platform/log';
-import { ROOT } from '../../scripts/paths';
+import { ROOT } from '../../server/paths';
 import { childEnv, killAll, TSX_LOADER } from './processes';
 
 const ENTRIES = {
   /** What `npm start` runs: plain JavaScript, the server compiled to dist-server/ (no loader). */
-  start: path.join(ROOT, 'scripts', 'start.mjs'),
+  start: path.join(ROOT, 'server', 'start.mjs'),
   /**
    * The single process `npm start` supervises, or with WORKERS > 1 the primary of the workers
    * (which `npm start` runs in its own process instead).
    */
-  serve: path.join(ROOT, 'scripts', 'serve.ts'),
+  serve: path.join(ROOT, 'server', 'serve.ts'),
   child: path.join(ROOT, 'test', 'helpers', 'quireChild.ts'),
 };
 const READY = /Quire is ready at (http:\/\/\S+)\//;
@@ -135,7 +135,7 @@ export async function startSharedEngine(
 }
 
 /**
- * The worker processes of a cluster primary (`npm start`'s process, or scripts/serve.ts with
+ * The worker processes of a cluster primary (`npm start`'s process, or server/serve.ts with
  * WORKERS > 1): slot → pid, read from /proc (empty once the primary is gone).
  */
 export function workerPids(primary: number): Map<number, number> {

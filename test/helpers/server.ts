@@ -5,7 +5,7 @@
  *
  * The first Quire of a test file adopts the process's default context, so model functions called
  * from the test see its data; a second one runs on its own connection (reach it with
- * `server.quire.run(() => …)`; test/scripts/twoInstances.test.ts). Start it in
+ * `server.quire.run(() => …)`; test/server/twoInstances.test.ts). Start it in
  * `beforeAll` and stop it in `afterAll`.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -16,7 +16,7 @@ import { createControllerRegistry } from '../../api/routes';
 import type { ControllerDefinition } from '../../api/registry';
 import { loadConfig, type CONFIG_KEYS } from '../../models/platform/config';
 import { createLogger } from '../../models/platform/log';
-import { startQuire, type RunningQuire } from '../../scripts/quire';
+import { startQuire, type RunningQuire } from '../../server/quire';
 import { ShowdocClient } from './client';
 
 export type ConfigKey = (typeof CONFIG_KEYS)[number];

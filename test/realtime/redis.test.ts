@@ -4,7 +4,7 @@
  * Then three real Quire processes on one database and one Redis:
  *   A  ROLE=all      — owns the embedded engine (the others reach it through its unix socket)
  *   B  ROLE=api      — REST only: every change below is caused through B
- *   C  ROLE=realtime — Socket.IO only, started with `npm start`'s own entry (scripts/start.mjs)
+ *   C  ROLE=realtime — Socket.IO only, started with `npm start`'s own entry (server/start.mjs)
  * Clients on A and C receive lock and notice events caused through B exactly once, presence spans
  * processes, the lock grace counts a user's sockets on every process, and two editors of one
  * page document on different processes converge.

@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { CONFIG_KEYS, ConfigError, loadConfig } from '../../models/platform/config';
-import { ROOT } from '../../scripts/paths';
+import { ROOT } from '../../server/paths';
 import { killAllChildren, startScript } from '../helpers/processes';
 import { makeTempDir } from '../helpers/server';
 
@@ -35,7 +35,20 @@ describe('loadConfig', () => {
       mcpTokenRateLimit: 10_000,
       mcpUserRateLimit: 20_000,
       workers: os.availableParallelism(),
+      workerNodeFlags: ['--max-semi-space-size=8', '--heap-growing-percent=50'],
+      gcAfterStart: true,
     });
+  });
+
+  test('WORKER_NODE_FLAGS: Node flags or `none`; GC_AFTER_START: true or false', () => {
+    expect(loadConfig({ WORKER_NODE_FLAGS: '--max-semi-space-size=16' }).workerNodeFlags).toEqual([
+      '--max-semi-space-size=16',
+    ]);
+    expect(loadConfig({ WORKER_NODE_FLAGS: 'none' }).workerNodeFlags).toEqual([]);
+    for (const bad of ['-x', '--a=1 rm', '--eval=1;2 x'])
+      expect(() => loadConfig({ WORKER_NODE_FLAGS: bad })).toThrow(/WORKER_NODE_FLAGS must be/);
+    expect(loadConfig({ GC_AFTER_START: 'false' }).gcAfterStart).toBe(false);
+    expect(() => loadConfig({ GC_AFTER_START: 'yes' })).toThrow(/GC_AFTER_START/);
   });
 
   test('WORKERS: empty = one per core, 1 = a single process, out of range refused by name', () => {

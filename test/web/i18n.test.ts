@@ -7,7 +7,7 @@
 import { expect, test } from '@jest/globals';
 import fs from 'node:fs';
 import path from 'node:path';
-import { ROOT } from '../../scripts/paths';
+import { ROOT } from '../../server/paths';
 
 const LOCALES = [
   'zh_cn',

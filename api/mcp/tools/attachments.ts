@@ -16,7 +16,7 @@ import {
   pageAttachments,
   storeUpload,
 } from '../../../models/files';
-import { UploadFile } from '../../../models/files/schemas';
+import { UploadFile } from '../../../models/files';
 import { fileStorage, formatUnix, nowSeconds } from '../../../models/platform';
 import { fileUrl } from '../../routes/pageUpload';
 import { attempt, itemFor, pageFor } from '../access';

@@ -5,8 +5,8 @@
  */
 import { canSeeCatalog, type ItemAccess } from '../../../models/access';
 import { deleteCatalog, itemCatalogs, saveCatalog } from '../../../models/catalogs';
-import { Catalog } from '../../../models/catalogs/schemas';
-import { Page } from '../../../models/pages/schemas';
+import { Catalog } from '../../../models/catalogs';
+import { Page } from '../../../models/pages';
 import { attempt, itemFor } from '../access';
 import { has, idArg, intArg, optionalStringArg, stringArg } from '../args';
 import { integer, objectSchema, string } from '../schema';

@@ -3,7 +3,7 @@
  * restore — through models/pages (the restore is a save: the current text becomes a version).
  */
 import { listVersions, pageAndVersion } from '../../../models/pages';
-import type { PageHistoryDoc } from '../../../models/pages/schemas';
+import type { PageHistoryDoc } from '../../../models/pages';
 import { formatUnix } from '../../../models/platform';
 import { attempt, pageFor } from '../access';
 import { idArg, intArg } from '../args';

@@ -11,7 +11,7 @@ import {
 } from '../../../models/access';
 import { itemCatalogs } from '../../../models/catalogs';
 import { createItem, deleteItemByToken, myItemList, updateItem } from '../../../models/items';
-import { Page } from '../../../models/pages/schemas';
+import { Page } from '../../../models/pages';
 import { attempt, itemFor } from '../access';
 import { idArg, intArg, has, optionalStringArg, stringArg } from '../args';
 import { integer, objectSchema, string } from '../schema';

@@ -3,7 +3,7 @@
  * through models/pages' share links.
  */
 import { activeShareKey, toggleShareLink } from '../../../models/pages';
-import { SinglePage } from '../../../models/pages/schemas';
+import { SinglePage } from '../../../models/pages';
 import { nowSeconds } from '../../../models/platform';
 import { attempt, pageFor } from '../access';
 import { idArg, intArg } from '../args';

@@ -15,7 +15,7 @@ import { rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { addCreatedItemToScope, UserAiToken } from '../../../models/aiTokens';
 import { relayHttpRequest } from '../../../models/assistants';
-import { Item } from '../../../models/items/schemas';
+import { Item } from '../../../models/items';
 import { addressPolicy, errors, fileStorage, isApiError } from '../../../models/platform';
 import { importFile } from '../../../models/transfer';
 import { attempt, itemFor } from '../access';

@@ -4,7 +4,7 @@
  */
 import type { ItemAccess } from '../../../models/access';
 import { deletePage } from '../../../models/pages';
-import { Page, type PageDoc } from '../../../models/pages/schemas';
+import { Page, type PageDoc } from '../../../models/pages';
 import { asToolError, attempt, itemFor, pageFor } from '../access';
 import { arrayArg, has, idArg, intArg, optionalIdArg, optionalStringArg, stringArg } from '../args';
 import {

@@ -3,9 +3,9 @@
  * models/pages and models/search under the token's Actor (drafts and catalog restrictions hold).
  */
 import { catalogParents, catalogVisible } from '../../../models/access';
-import { Item } from '../../../models/items/schemas';
+import { Item } from '../../../models/items';
 import { countAttachments, pageByShareKey, readPage } from '../../../models/pages';
-import { Page, type PageDoc } from '../../../models/pages/schemas';
+import { Page, type PageDoc } from '../../../models/pages';
 import { formatUnix } from '../../../models/platform';
 import { searchPages } from '../../../models/search';
 import { asToolError, attempt, itemFor, pageFor } from '../access';

@@ -6,8 +6,8 @@
  * page its `ext_info` (the method) as page/save does for RunApi items.
  */
 import type { ItemAccess } from '../../../models/access';
-import { Page, type PageDoc } from '../../../models/pages/schemas';
-import { Catalog } from '../../../models/catalogs/schemas';
+import { Page, type PageDoc } from '../../../models/pages';
+import { Catalog } from '../../../models/catalogs';
 import { formatUnix } from '../../../models/platform';
 import { itemFor, pageFor } from '../access';
 import { has, idArg, intArg, optionalIdArg, optionalStringArg } from '../args';

@@ -25,6 +25,19 @@ import type { CoEditor } from './useCoEditors';
 
 export type SaveState = 'saved' | 'dirty' | 'saving' | 'offline' | 'watching';
 
+/** What the header says of the text: a save under way, no connection, watching, unsaved, saved. */
+export function saveStateOf(s: {
+  saving: boolean;
+  online: boolean;
+  watching: boolean;
+  dirty: boolean;
+}): SaveState {
+  if (s.saving) return 'saving';
+  if (!s.online) return 'offline';
+  if (s.watching) return 'watching';
+  return s.dirty ? 'dirty' : 'saved';
+}
+
 interface CatalogOption {
   value: number;
   title: string;

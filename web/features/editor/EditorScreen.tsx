@@ -16,52 +16,31 @@
  * (REST) moves the address to its page ID and the session becomes shared. This screen wires those
  * hooks, the lock gate (useEditorLock, useLockGate) and the preview (usePreview) to the view.
  */
-import { Alert, Button, Empty, Spin, Tooltip } from 'antd';
-import { EyeInvisibleOutlined, EyeOutlined } from '@ant-design/icons';
-import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, useNavigate } from 'react-router';
-import { fetchItemInfo } from '../reader/api';
+import { useNavigate } from 'react-router';
 import { itemAddress, readerPath, editPagePath } from '../reader/paths';
 import { useDocumentTitle } from '../reader/useDocumentTitle';
 import type { ItemInfo } from '../reader/types';
-import { CodeEditor } from './CodeEditor';
 import type { EditorHandle, EditorPageContext } from './contract';
-import { EditorHeader, type SaveState } from './EditorHeader';
-import { EditorToolbar } from './EditorToolbar';
+import { EditorBanners, EditorRefused, EditorToolRow, UnverifiedNotice } from './EditorBars';
+import { EditorDialogs, useEditorDialogs } from './EditorDialogs';
+import { EditorHeader, saveStateOf } from './EditorHeader';
+import { EditorPanes } from './EditorPanes';
 import type { PageMeta, PageMetaMode } from './PageMetaModal';
-import { classifyPaste, htmlToMarkdown } from './paste';
 import { useCoEditors } from './useCoEditors';
-import { useCollabDoc } from './useCollabDoc';
+import { useCollabDoc, useSharedText } from './useCollabDoc';
 import { useEditorDrafts } from './useEditorDrafts';
-import { useEditorLock } from './useEditorLock';
+import { useEditorLock, useLockActions } from './useEditorLock';
+import { useEditorPaste } from './useEditorPaste';
 import { useEditorSave, type SaveOutcome } from './useEditorSave';
+import { useLeaveEditor } from './useLeaveEditor';
 import { useLockGate } from './useLockGate';
 import { usePageQuota } from './usePageQuota';
 import { usePreview } from './usePreview';
-import { uploadPastedImage } from './assets/imageUpload';
-import { OnDemand } from '../../components/OnDemand';
+import { useSaveShortcut } from './useSaveShortcut';
 import { useAppFeedback } from '../../components/AppFeedback';
 import { paramCompletionSource } from '../workbench/paramCompletion';
-
-// The preview (the Markdown renderer) loads when shown: a page past the preview limit opens
-// without it. The dialogs load when first opened (issue #22).
-const PreviewPane = lazy(() => import('./PreviewPane').then((m) => ({ default: m.PreviewPane })));
-const PageMetaModal = lazy(() =>
-  import('./PageMetaModal').then((m) => ({ default: m.PageMetaModal })),
-);
-const NotifySaveModal = lazy(() =>
-  import('./NotifySaveModal').then((m) => ({ default: m.NotifySaveModal })),
-);
-const PasteChoiceModal = lazy(() =>
-  import('./PasteChoiceModal').then((m) => ({ default: m.PasteChoiceModal })),
-);
-const SaveTemplateModal = lazy(() =>
-  import('./assets/SaveTemplateModal').then((m) => ({ default: m.SaveTemplateModal })),
-);
-const CatalogManagerModal = lazy(() =>
-  import('../catalog/CatalogManagerModal').then((m) => ({ default: m.CatalogManagerModal })),
-);
 
 export interface EditorSession {
   item: ItemInfo;
@@ -81,7 +60,7 @@ export interface EditorSession {
 
 export function EditorScreen({ session }: { session: EditorSession }) {
   const { t, i18n } = useTranslation();
-  const { modal, message } = useAppFeedback();
+  const { message } = useAppFeedback();
   const navigate = useNavigate();
   const { item, itemId, pageId } = session;
   // Parameter names typed in an API table are completed from the item's parameter library.
@@ -100,22 +79,10 @@ export function EditorScreen({ session }: { session: EditorSession }) {
   const handleRef = useRef<EditorHandle | null>(null);
   const [meta, setMeta] = useState<PageMeta>({ title: session.title, customId: session.customId });
   const [catId, setCatId] = useState(session.catId);
-  const [metaModal, setMetaModal] = useState<{ mode: PageMetaMode; error?: string } | null>(
-    session.metaMode ? { mode: session.metaMode } : null,
-  );
-  const [notifyOpen, setNotifyOpen] = useState(false);
-  const [templateOpen, setTemplateOpen] = useState(false);
-  const [paste, setPaste] = useState<{ html: string; text: string } | null>(null);
-  const [managingCatalogs, setManagingCatalogs] = useState(false);
-  const [catalogs, setCatalogs] = useState(item.menu?.catalogs);
+  const dialogs = useEditorDialogs(session.metaMode, item.menu?.catalogs);
+  const { metaModal, setMetaModal } = dialogs;
 
-  const shared = useMemo(
-    () =>
-      collab.status === 'ready' && collab.text && collab.provider?.awareness
-        ? { text: collab.text, awareness: collab.provider.awareness }
-        : null,
-    [collab.status, collab.text, collab.provider],
-  );
+  const shared = useSharedText(collab);
   const lockable = !!pageId && !collab.coEdit;
   const address = itemAddress(item);
   useDocumentTitle(t('editor.documentTitle', { title: meta.title || t('editor.untitled') }));
@@ -165,12 +132,7 @@ export function EditorScreen({ session }: { session: EditorSession }) {
       setMetaModal({ mode: pageId ? 'edit' : 'new', error });
     },
     onSaved,
-    unverifiedNotice: (text) => (
-      <span>
-        {text || t('editor.unverified.text')}{' '}
-        <Link to="/user/setting">{t('editor.unverified.link')}</Link>
-      </span>
-    ),
+    unverifiedNotice: (text) => <UnverifiedNotice text={text} />,
   });
   drafts.current = useEditorDrafts({
     itemId,
@@ -186,90 +148,26 @@ export function EditorScreen({ session }: { session: EditorSession }) {
   });
   const { liveDraftBanner, hideLiveDraftBanner, keepLocalDraft } = drafts.current;
 
-  function leave() {
-    const dirty = handleRef.current && handleRef.current.getText() !== savedContent;
-    if (!dirty || phase !== 'editing') return void leaveNow();
-    modal.confirm({
-      title: t('editor.leave.title'),
-      content: t(pageId ? 'editor.leave.sharedDraft' : 'editor.leave.localDraft'),
-      okText: t('editor.leave.ok'),
-      cancelText: t('editor.leave.stay'),
-      onOk: () => {
-        if (!pageId) keepLocalDraft();
-        return leaveNow();
-      },
-    });
-  }
+  const leaveOptions = { pageId, handleRef, savedContent, phase, keepLocalDraft, leaveNow };
+  const leave = useLeaveEditor(leaveOptions);
+  const lockActions = useLockActions(lock);
 
   const onReady = useCallback((editor: EditorHandle) => {
     handleRef.current = editor;
     setHandle(editor);
   }, []);
 
-  // ---------------------------------------------------------------- paste
-  const onPaste = useCallback(
-    (event: ClipboardEvent, editor: EditorHandle) => {
-      if (!editor.isWritable()) return false;
-      const kind = classifyPaste(event.clipboardData);
-      if (kind.kind === 'default') return false;
-      event.preventDefault();
-      if (kind.kind === 'html') {
-        setPaste({ html: kind.html, text: kind.text });
-        return true;
-      }
-      const hide = message.loading(t('editor.paste.uploading'), 0);
-      uploadPastedImage(kind.file, pageContext).then(
-        (url) => {
-          hide();
-          editor.insert(`![${kind.file.name || 'image'}](${url})`);
-        },
-        (error: unknown) => {
-          hide();
-          const text = error instanceof Error && error.message ? error.message : '';
-          modal.error({ title: text || t('editor.paste.uploadFailed') });
-        },
-      );
-      return true;
-    },
-    // pageContext is rebuilt every render; the ids in it are what matter.
-    [itemId, pageId, message, modal, t],
-  );
-
-  // Ctrl/Cmd+S anywhere on the screen (the browser's own "save page" is kept away).
-  useEffect(() => {
-    const onKey = (event: KeyboardEvent) => {
-      if ((event.ctrlKey || event.metaKey) && !event.altKey && event.key.toLowerCase() === 's') {
-        event.preventDefault();
-        void save();
-      }
-    };
-    window.addEventListener('keydown', onKey);
-    return () => window.removeEventListener('keydown', onKey);
-  }, [save]);
+  const onPaste = useEditorPaste(pageContext, dialogs.setPaste);
+  useSaveShortcut(save);
 
   // ---------------------------------------------------------------- render
   if (collab.status === 'refused')
-    return (
-      <Empty
-        style={{ marginTop: 120 }}
-        description={t('editor.refused', { reason: collab.reason })}
-        data-testid="editor-refused"
-      >
-        <Button onClick={() => void leaveNow()}>{t('editor.denied.back')}</Button>
-      </Empty>
-    );
+    return <EditorRefused reason={collab.reason} onBack={() => void leaveNow()} />;
 
   const loadingDoc = !!pageId && !shared;
+  const watching = phase === 'watching';
   const dirty = text !== savedContent;
-  const state: SaveState = saving
-    ? 'saving'
-    : !collab.online
-      ? 'offline'
-      : phase === 'watching'
-        ? 'watching'
-        : dirty
-          ? 'dirty'
-          : 'saved';
+  const state = saveStateOf({ saving, online: collab.online, watching, dirty });
 
   return (
     <div
@@ -287,7 +185,7 @@ export function EditorScreen({ session }: { session: EditorSession }) {
     >
       <EditorHeader
         title={meta.title}
-        catalogs={catalogs}
+        catalogs={dialogs.catalogs}
         catId={catId}
         coEditors={coEditors}
         state={state}
@@ -297,166 +195,52 @@ export function EditorScreen({ session }: { session: EditorSession }) {
         onBack={leave}
         onTitle={() => setMetaModal({ mode: pageId ? 'edit' : (session.metaMode ?? 'new') })}
         onCatalog={setCatId}
-        onManageCatalogs={() => setManagingCatalogs(true)}
+        onManageCatalogs={() => dialogs.setManagingCatalogs(true)}
         onSave={() => void save()}
-        onSaveNotify={() => setNotifyOpen(true)}
-        onSaveTemplate={() => setTemplateOpen(true)}
-        onLock={() =>
-          void lock.acquire().then((refusal) => {
-            if (refusal) modal.error({ title: refusal });
-            else void message.success(t('editor.lock.locked'));
-          })
-        }
-        onUnlock={() => void lock.release().then(() => message.success(t('editor.lock.released')))}
+        onSaveNotify={() => dialogs.setNotifyOpen(true)}
+        onSaveTemplate={() => dialogs.setTemplateOpen(true)}
+        onLock={lockActions.onLock}
+        onUnlock={lockActions.onUnlock}
       />
-      <div
-        data-testid="editor-toolbar"
-        style={{
-          display: 'flex',
-          alignItems: 'center',
-          gap: 2,
-          padding: '2px 12px',
-          background: '#fff',
-          borderBottom: '1px solid #eceef2',
-          flexWrap: 'wrap',
+      <EditorToolRow
+        handle={handle}
+        page={pageContext}
+        catId={catId}
+        previewOn={previewOn}
+        togglePreview={togglePreview}
+      />
+      <EditorBanners
+        watching={watching ? (collab.lock?.username ?? '') : null}
+        liveDraft={!!liveDraftBanner}
+        hideLiveDraft={hideLiveDraftBanner}
+        discardLiveDraft={() => {
+          handleRef.current?.setText(savedContent);
+          hideLiveDraftBanner();
         }}
-      >
-        {handle && <EditorToolbar editor={handle} page={pageContext} catId={catId} />}
-        <div style={{ flex: 1 }} />
-        <Tooltip title={t(previewOn ? 'editor.hidePreview' : 'editor.showPreview')}>
-          <Button
-            type="text"
-            icon={previewOn ? <EyeInvisibleOutlined /> : <EyeOutlined />}
-            onClick={togglePreview}
-            aria-label={t(previewOn ? 'editor.hidePreview' : 'editor.showPreview')}
-            data-testid="editor-preview-toggle"
-          />
-        </Tooltip>
-      </div>
-      {phase === 'watching' && (
-        <Alert
-          type="info"
-          showIcon
-          banner
-          data-testid="editor-watching"
-          message={t('editor.lock.watching', { name: collab.lock?.username ?? '' })}
-        />
-      )}
-      {liveDraftBanner && (
-        <Alert
-          type="warning"
-          showIcon
-          banner
-          closable
-          onClose={hideLiveDraftBanner}
-          data-testid="editor-live-draft"
-          message={t('editor.liveDraft.text')}
-          action={
-            <Button
-              size="small"
-              onClick={() => {
-                handleRef.current?.setText(savedContent);
-                hideLiveDraftBanner();
-              }}
-              data-testid="editor-live-draft-discard"
-            >
-              {t('editor.liveDraft.discard')}
-            </Button>
-          }
-        />
-      )}
-      <div style={{ flex: 1, display: 'flex', minHeight: 0 }}>
-        <div style={{ flex: 1, minWidth: 0, background: '#fff' }}>
-          {loadingDoc ? (
-            <Spin style={{ display: 'block', marginTop: 80 }} />
-          ) : (
-            <CodeEditor
-              shared={shared}
-              initial={session.startContent}
-              readOnly={readOnly}
-              placeholder={t('editor.placeholder')}
-              onReady={onReady}
-              onChange={onChange}
-              onPaste={onPaste}
-              completion={completion}
-            />
-          )}
-        </div>
-        {/* Shown once the editor holds the text: a page past the preview limit has turned the
-            preview off by then, and its renderer is never downloaded. */}
-        {previewOn && handle && (
-          <div style={{ flex: 1, minWidth: 0, background: '#fff' }}>
-            <Suspense fallback={null}>
-              <PreviewPane source={previewText} />
-            </Suspense>
-          </div>
-        )}
-      </div>
-      <OnDemand open={!!metaModal}>
-        <PageMetaModal
-          open={!!metaModal}
-          mode={metaModal?.mode ?? 'new'}
-          value={meta}
-          error={metaModal?.error}
-          onSubmit={(value) => {
-            setMeta(value);
-            setMetaModal(null);
-          }}
-          onCancel={() => {
-            setMetaModal(null);
-            // A new page without a title and page ID has nowhere to go.
-            if (!pageId && (!meta.title || !meta.customId)) void leaveNow();
-          }}
-        />
-      </OnDemand>
-      <OnDemand open={notifyOpen}>
-        <NotifySaveModal
-          open={notifyOpen}
-          onCancel={() => setNotifyOpen(false)}
-          onSubmit={(remark) => {
-            setNotifyOpen(false);
-            void save(remark);
-          }}
-        />
-      </OnDemand>
-      <OnDemand open={templateOpen}>
-        <SaveTemplateModal
-          open={templateOpen}
-          content={templateOpen ? (handleRef.current?.getText() ?? '') : ''}
-          onClose={() => setTemplateOpen(false)}
-        />
-      </OnDemand>
-      {managingCatalogs && (
-        <Suspense fallback={null}>
-          <CatalogManagerModal
-            itemId={itemId}
-            open
-            onClose={() => {
-              setManagingCatalogs(false);
-              // The chooser offers what the manager left (new, renamed, moved catalogs).
-              void fetchItemInfo(String(itemId)).then(
-                (info) => setCatalogs(info.menu?.catalogs),
-                () => {},
-              );
-            }}
-          />
-        </Suspense>
-      )}
-      <OnDemand open={!!paste}>
-        <PasteChoiceModal
-          open={!!paste}
-          onCancel={() => setPaste(null)}
-          onText={() => {
-            handleRef.current?.insert(paste!.text);
-            setPaste(null);
-          }}
-          onMarkdown={() => {
-            const html = paste!.html;
-            setPaste(null);
-            void htmlToMarkdown(html).then((md) => handleRef.current?.insert(md));
-          }}
-        />
-      </OnDemand>
+      />
+      <EditorPanes
+        loading={loadingDoc}
+        showPreview={previewOn && !!handle}
+        previewText={previewText}
+        shared={shared}
+        initial={session.startContent}
+        readOnly={readOnly}
+        placeholder={t('editor.placeholder')}
+        onReady={onReady}
+        onChange={onChange}
+        onPaste={onPaste}
+        completion={completion}
+      />
+      <EditorDialogs
+        itemId={itemId}
+        pageId={pageId}
+        handleRef={handleRef}
+        meta={meta}
+        setMeta={setMeta}
+        dialogs={dialogs}
+        save={save}
+        leaveNow={leaveNow}
+      />
     </div>
   );
 }

@@ -5,7 +5,7 @@
  * when that changes (`access`: the lock moved, co-editing was switched, our role changed).
  */
 import { HocuspocusProvider } from '@hocuspocus/provider';
-import { useEffect, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import * as Y from 'yjs';
 import {
   COLLAB_PATH,
@@ -136,4 +136,15 @@ export function useCollabDoc(pageId: number): CollabState {
   }, [pageId]);
 
   return state;
+}
+
+/** The shared text and awareness the editor binds to, once the document is ready (else null). */
+export function useSharedText(collab: CollabState) {
+  return useMemo(
+    () =>
+      collab.status === 'ready' && collab.text && collab.provider?.awareness
+        ? { text: collab.text, awareness: collab.provider.awareness }
+        : null,
+    [collab.status, collab.text, collab.provider],
+  );
 }

@@ -4,7 +4,9 @@
  * server also releases a holder's lock a minute after their last socket went away).
  */
 import { useCallback, useEffect, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { ApiRequestError } from '../../api/request';
+import { useAppFeedback } from '../../components/AppFeedback';
 import { LOCK_RENEW_MS, releaseLock, releaseLockBeacon, setLock } from './editorApi';
 
 export interface EditorLock {
@@ -71,4 +73,18 @@ export function useEditorLock(pageId: number, itemId: number): EditorLock {
   }, [pageId, release]);
 
   return { held, acquire, release };
+}
+
+/** The header's "lock" and "cancel lock" buttons: take or give back the lock, and say how it went. */
+export function useLockActions(lock: EditorLock): { onLock(): void; onUnlock(): void } {
+  const { t } = useTranslation();
+  const { modal, message } = useAppFeedback();
+  return {
+    onLock: () =>
+      void lock.acquire().then((refusal) => {
+        if (refusal) modal.error({ title: refusal });
+        else void message.success(t('editor.lock.locked'));
+      }),
+    onUnlock: () => void lock.release().then(() => message.success(t('editor.lock.released'))),
+  };
 }

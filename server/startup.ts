@@ -1,5 +1,5 @@
 /**
- * What the start-up scripts share (scripts/prepare.ts, scripts/serve.ts): a message on stderr
+ * What the start-up scripts share (server/prepare.ts, server/serve.ts): a message on stderr
  * and exit code 1 for anything that stops Quire before it serves, and the configuration read
  * that way.
  */
@@ -20,7 +20,8 @@ const SETTLE_MS = 3000;
  * idle process would otherwise keep resident until V8 gets round to it. A collection made while
  * start-up still allocates keeps the grown heap; one made after a short quiet gives the pages back
  * (measured: the lead worker at rest 130 → 113 MB RSS). Needs Node's `--expose-gc`, which
- * `npm start` gives the serving processes; without it this does nothing.
+ * `npm start` gives the serving processes; without it this does nothing. GC_AFTER_START=false
+ * turns it off (the callers ask the configuration).
  */
 export function collectStartupGarbage(): void {
   const gc = (globalThis as { gc?: () => void }).gc;

@@ -1,17 +1,17 @@
 /**
  * The primary of a multi-worker Quire (WORKERS > 1). `npm start` runs it in its supervisor
- * process (scripts/start.mjs → scripts/cluster/serveCluster.ts), so the whole deployment is that
- * process and its workers; `node --import tsx scripts/serve.ts` runs it the same way from the
+ * process (server/start.mjs → server/cluster/serveCluster.ts), so the whole deployment is that
+ * process and its workers; `node --import tsx server/serve.ts` runs it the same way from the
  * sources. It stays small on purpose — connection routing, relays and the workers, no app code
  * and no database engine:
  *
  * - **Routing.** Listens on PORT itself and hands each new connection, with its first bytes, to a
- *   worker over IPC (scripts/cluster/route.ts says which): the lead worker (slot 0) owns `/collab`,
+ *   worker over IPC (server/cluster/route.ts says which): the lead worker (slot 0) owns `/collab`,
  *   a Socket.IO session goes back to its worker, the rest in turn.
  * - **Relays.** Domain events from one worker go to all others (models/platform/eventBusIpc.ts);
  *   the Socket.IO cluster adapter's messages too (`@socket.io/cluster-adapter`'s primary side).
  * - **Workers.** Starts the lead first — it opens the embedded engine in DATA_DIR and serves it on
- *   its unix socket (scripts/cluster/worker.ts), creates the indexes and the first admin — then
+ *   its unix socket (server/cluster/worker.ts), creates the indexes and the first admin — then
  *   the rest, which reach the engine on that socket. Replaces a worker that dies, with back-off
  *   per slot. Its connections are gone with it; clients reconnect. When the lead dies the engine
  *   goes with it: every acknowledged write is in its journal, the replacement recovers from it,
@@ -37,20 +37,12 @@ const FIRST_BYTES_TIMEOUT_MS = 30_000;
 /** How long a stopping worker gets before it is killed. */
 const WORKER_STOP_TIMEOUT_MS = 30_000;
 /**
- * Workers' heap: 8 MB semi-spaces instead of V8's 16 MB (measured at c=10 on the 2-core machine:
- * the same CPU per page/info and item/info as 16 MB, about 60 MB less RSS per worker after the
- * HTTP cells; 2 MB, the primary's, cost up to ~10% more CPU per page/info), and the old
- * generation grown by 50% of what survives a full collection instead of V8's adaptive factor (up
- * to 4×): the whole stack's peak during the HTTP cells fell from ~760 to ~490 MB RSS with
- * page/info and item/info as fast or faster (item/info lost ~45% at 25%). Replaces whatever the
- * primary itself runs with.
+ * Workers' heap flags come from WORKER_NODE_FLAGS (models/platform/config.ts, where the default's
+ * measurement is noted); they replace whatever heap flags the primary itself runs with.
+ * `--expose-gc` is always given: GC_AFTER_START decides in the worker whether it is used
+ * (server/startup.ts collectStartupGarbage).
  */
-const WORKER_NODE_FLAGS = [
-  '--max-semi-space-size=8',
-  '--heap-growing-percent=50',
-  // One collection once started (scripts/startup.ts collectStartupGarbage).
-  '--expose-gc',
-];
+const WORKER_GC_FLAG = '--expose-gc';
 /**
  * glibc malloc arenas per worker (its default: 8 per core). Node's threads (libuv's pool, V8's
  * GC helpers) each get an arena of their own that keeps its freed pages: measured with the seed
@@ -76,6 +68,8 @@ export interface ClusterOptions {
   port: number;
   host: string;
   workers: number;
+  /** Node flags of each worker (Config.workerNodeFlags). */
+  workerNodeFlags: string[];
 }
 
 export interface Primary {
@@ -163,7 +157,11 @@ export async function startPrimary(
   cluster.setupPrimary({
     // The bundle's worker when this runs the bundle (no loader), else the source under tsx.
     exec: serverEntry('worker'),
-    execArgv: [...process.execArgv.filter((flag) => !HEAP_FLAG.test(flag)), ...WORKER_NODE_FLAGS],
+    execArgv: [
+      ...process.execArgv.filter((flag) => !HEAP_FLAG.test(flag)),
+      ...config.workerNodeFlags,
+      WORKER_GC_FLAG,
+    ],
   });
 
   // Events from one worker go to every other (eventBusIpc.ts); in the order they came.

@@ -1,6 +1,6 @@
 /**
  * One Quire process: HTTP server (API + web app), realtime on the same port, the database
- * (embedded engine or MongoDB), and the first-start admin. Used by `npm start` (scripts/start.mjs)
+ * (embedded engine or MongoDB), and the first-start admin. Used by `npm start` (server/start.mjs)
  * and by the test helpers, so tests run exactly what production runs.
  *
  * Roles (ROLE): `all` runs everything; `api` serves the API and web app without sockets;
@@ -9,7 +9,7 @@
  * collaborative editor saves pages from a realtime process. With REDIS_URL the domain-event bus
  * is relayed through Redis (models/platform/eventBusRedis.ts), which is what lets the roles run apart.
  *
- * As a worker (WORKERS > 1, scripts/cluster/worker.ts) it does not listen: the primary hands it
+ * As a worker (WORKERS > 1, server/cluster/worker.ts) it does not listen: the primary hands it
  * connections (`server.emit('connection')`), its database is the engine the lead worker (slot 0)
  * runs — the lead opens it as a single process does, the others reach it over its unix socket —,
  * the event bus is relayed through the primary unless Redis does it, and
@@ -66,7 +66,7 @@ export interface StartOptions {
   webDistDir?: string;
   /** The instance's name in its context (default: its data directory). */
   name?: string;
-  /** Run as one worker of several (scripts/cluster/): no listening; the lead runs the engine. */
+  /** Run as one worker of several (server/cluster/): no listening; the lead runs the engine. */
   worker?: WorkerOptions;
 }
 
@@ -255,7 +255,7 @@ async function startInContext(
           { usernames: names },
           'accounts whose usernames differ only in letter case: each logs in only with its exact spelling; rename all but one',
         );
-    // The lead worker starts before the others (scripts/cluster/primary.ts), so one admin, and
+    // The lead worker starts before the others (server/cluster/primary.ts), so one admin, and
     // drafts stored by earlier versions flag their pages before any save reads the flag.
     if (servesApi && lead) await ensureFirstAdmin({ adminPassword: config.adminPassword, print });
     if (lead) await flagPagesWithDrafts();

@@ -7,7 +7,7 @@
  * - anything else → the next worker in turn.
  *
  * A kept-alive connection stays with its worker for every later request on it; the worker passes
- * on a session request that reached it this way (scripts/cluster/sessionProxy.ts).
+ * on a session request that reached it this way (server/cluster/sessionProxy.ts).
  */
 import { workerOfSession } from '../../realtime/sessionIds';
 

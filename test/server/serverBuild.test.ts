@@ -5,7 +5,7 @@
 import { afterEach, expect, test } from '@jest/globals';
 import fs from 'node:fs';
 import path from 'node:path';
-import { serverBuildIsStale } from '../../scripts/serverBuild';
+import { serverBuildIsStale } from '../../server/serverBuild';
 import { makeTempDir } from '../helpers/server';
 
 let root: string;
@@ -15,7 +15,7 @@ const SOURCES = [
   'api/routes/page.ts',
   'models/pages/index.ts',
   'realtime/fanout.ts',
-  'scripts/cluster/worker.ts',
+  'server/cluster/worker.ts',
   'package.json',
   'tsconfig.json',
 ];

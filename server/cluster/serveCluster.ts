@@ -1,8 +1,8 @@
 /**
  * A multi-worker Quire's primary process (WORKERS > 1): `npm start`'s supervisor process itself
- * (scripts/start.mjs, compiled to dist-server/cluster.js, so it carries no TypeScript loader, no
- * configuration code and no app), or `node --import tsx scripts/serve.ts` from the sources. The
- * primary (scripts/cluster/primary.ts) is the supervisor of the workers: it replaces a worker that
+ * (server/start.mjs, compiled to dist-server/cluster.js, so it carries no TypeScript loader, no
+ * configuration code and no app), or `node --import tsx server/serve.ts` from the sources. The
+ * primary (server/cluster/primary.ts) is the supervisor of the workers: it replaces a worker that
  * dies, so nothing above it needs to restart anything. Same contract as the single process:
  * ready once every worker is, SIGINT/SIGTERM stop everything cleanly (a second signal forces the
  * exit), exit 1 with a message when it cannot start or when a worker slot cannot come back.

@@ -1,7 +1,7 @@
 /**
  * A small process supervisor: forks one child script, restarts it with back-off when it dies
  * unexpectedly, passes SIGINT/SIGTERM on for a graceful stop, and ends with the child's code.
- * `npm start` runs the server under it (scripts/start.mjs → scripts/serve.ts); the speed work's
+ * `npm start` runs the server under it (server/start.mjs → server/serve.ts); the speed work's
  * worker processes are meant to be further `superviseProcess` calls, hence the narrow surface.
  *
  * What counts as "unexpected": the child had told us it was ready (an IPC `{ type: 'ready' }`)

@@ -7,8 +7,8 @@
 import { describe, expect, test } from '@jest/globals';
 import path from 'node:path';
 import { build, type Metafile } from 'esbuild';
-import { ROOT } from '../../scripts/paths';
-import { serverBuildOptions } from '../../scripts/serverBuild';
+import { ROOT } from '../../server/paths';
+import { serverBuildOptions } from '../../server/serverBuild';
 
 /** The packages a bundle entry loads at start: externals reached by static imports only. */
 function packagesLoadedAtStart(metafile: Metafile, entry: string): Set<string> {
@@ -48,7 +48,7 @@ const ON_FIRST_USE = [
 
 /**
  * Live documents' libraries: only the process that holds documents loads them (a single process,
- * or the lead worker: scripts/cluster/route.ts sends it every `/collab` connection); Redis's only
+ * or the lead worker: server/cluster/route.ts sends it every `/collab` connection); Redis's only
  * with REDIS_URL.
  */
 const WHERE_NEEDED = ['@hocuspocus/server', '@hocuspocus/extension-redis', 'yjs', 'ioredis'];

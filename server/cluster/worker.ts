@@ -1,6 +1,6 @@
 /**
- * One worker of a multi-worker Quire (forked by scripts/cluster/primary.ts): the whole app
- * (scripts/quire.ts with `worker`), serving the connections the primary hands it. The lead
+ * One worker of a multi-worker Quire (forked by server/cluster/primary.ts): the whole app
+ * (server/quire.ts with `worker`), serving the connections the primary hands it. The lead
  * (slot 0) also runs the embedded engine (unless MONGODB_URI is set), on its unix socket in
  * DATA_DIR as a single process does; the other workers, and the admin CLI, reach it there.
  * Stops cleanly on SIGTERM (the primary's stop) or when the primary goes away (killed: nothing
@@ -87,7 +87,7 @@ const server = quire.server;
 process.on('message', (message: PrimaryMessage, handle?: Socket) => {
   // Every worker serves: the start-up of all of them (the others' first queries ran in the lead's
   // engine too) is over.
-  if (message?.quire === 'started') return collectStartupGarbage();
+  if (message?.quire === 'started') return config.gcAfterStart ? collectStartupGarbage() : undefined;
   if (message?.quire !== 'connection' || !handle) return;
   if (stopping) {
     handle.destroy();

@@ -2,7 +2,7 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-// From scripts/ (the sources) and from dist-server/ (the bundle, scripts/serverBuild.ts) alike,
+// From scripts/ (the sources) and from dist-server/ (the bundle, server/serverBuild.ts) alike,
 // the root is one folder up.
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const WEB_SRC = path.join(ROOT, 'web');
@@ -18,5 +18,5 @@ const COMPILED = !/\.[cm]?tsx?$/.test(import.meta.url);
  */
 export function serverEntry(name: 'serve' | 'worker'): string {
   if (COMPILED) return path.join(SERVER_DIST, `${name}.js`);
-  return path.join(ROOT, 'scripts', name === 'worker' ? 'cluster/worker.ts' : 'serve.ts');
+  return path.join(ROOT, 'server', name === 'worker' ? 'cluster/worker.ts' : 'serve.ts');
 }

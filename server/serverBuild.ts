@@ -15,19 +15,19 @@ import { build, type BuildOptions } from 'esbuild';
 import { ROOT } from './paths';
 import { buildInto, newestMtime } from './webBuild';
 
-/** Output names in dist-server/ → their sources (scripts/paths.ts `serverEntry` knows them). */
+/** Output names in dist-server/ → their sources (server/paths.ts `serverEntry` knows them). */
 export const SERVER_ENTRIES = {
-  serve: 'scripts/serve.ts',
-  worker: 'scripts/cluster/worker.ts',
-  supervisor: 'scripts/supervisor.ts',
+  serve: 'server/serve.ts',
+  worker: 'server/cluster/worker.ts',
+  supervisor: 'server/supervisor.ts',
   /** The cluster primary `npm start` runs in its own process with WORKERS > 1. */
-  cluster: 'scripts/cluster/serveCluster.ts',
+  cluster: 'server/cluster/serveCluster.ts',
   /** `npm run bench`'s server (scripts/bench/run.ts), measured as `npm start` runs. */
   'bench-server': 'scripts/bench/server.ts',
 } as const;
 
 /** Everything the bundle is made of (dependencies stay in node_modules, read at run time). */
-const SOURCES = ['api', 'models', 'realtime', 'scripts', 'package.json', 'tsconfig.json'];
+const SOURCES = ['api', 'models', 'realtime', 'server', 'scripts', 'package.json', 'tsconfig.json'];
 
 /** True when dist-server/serve.js is missing or older than the newest server source. */
 export function serverBuildIsStale(root: string): boolean {
@@ -45,7 +45,7 @@ export function serverBuildOptions(root: string, outdir: string): BuildOptions {
       Object.entries(SERVER_ENTRIES).map(([name, source]) => [name, path.join(root, source)]),
     ),
     bundle: true,
-    // Chunks sit beside the entries, one folder below the root: scripts/paths.ts finds the
+    // Chunks sit beside the entries, one folder below the root: server/paths.ts finds the
     // root from there as it does from scripts/.
     splitting: true,
     chunkNames: '[name]-[hash]',

@@ -1,5 +1,5 @@
 /**
- * `npm start`'s first step, run once as a child of scripts/start.mjs before anything serves:
+ * `npm start`'s first step, run once as a child of server/start.mjs before anything serves:
  * validate the configuration, build the web app (dist/) and the server bundle (dist-server/)
  * when they are missing or stale. A configuration error ends here with its message and exit
  * code 1, before any server process is forked or any file is created; exit 0 means "ready to
@@ -37,5 +37,11 @@ try {
 process.send?.({
   type: 'prepared',
   workers: config.workers,
-  cluster: { port: config.port, host: config.host, workers: config.workers, role: config.role },
+  cluster: {
+    port: config.port,
+    host: config.host,
+    workers: config.workers,
+    workerNodeFlags: config.workerNodeFlags,
+    role: config.role,
+  },
 });

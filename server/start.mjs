@@ -5,13 +5,13 @@
  *
  * 1. Reads .env from the working directory (settings the environment does not already set; the
  *    children inherit them).
- * 2. Runs scripts/prepare.ts in a child (under tsx): configuration check, web and server builds
+ * 2. Runs server/prepare.ts in a child (under tsx): configuration check, web and server builds
  *    when stale. Its failure (bad configuration: message and exit code 1) is ours.
  * 3. WORKERS=1: runs the compiled server (dist-server/serve.js) under the supervisor
- *    (scripts/supervisor.ts, compiled beside it), which restarts it if it dies and passes
+ *    (server/supervisor.ts, compiled beside it), which restarts it if it dies and passes
  *    SIGINT/SIGTERM on for a clean stop; ends with its exit code.
  *    WORKERS > 1: this process becomes the cluster primary (dist-server/cluster.js, from
- *    scripts/cluster/serveCluster.ts): it routes the connections and relays the events itself,
+ *    server/cluster/serveCluster.ts): it routes the connections and relays the events itself,
  *    and supervises the worker processes (the lead one runs the database engine). One Node
  *    process fewer than a supervisor above a primary — each carries some 40 MB of its own.
  */
@@ -32,7 +32,7 @@ if (fs.existsSync('.env')) process.loadEnvFile('.env');
 function prepare() {
   const child = spawn(
     process.execPath,
-    ['--import', import.meta.resolve('tsx'), path.join(root, 'scripts', 'prepare.ts')],
+    ['--import', import.meta.resolve('tsx'), path.join(root, 'server', 'prepare.ts')],
     { stdio: ['inherit', 'inherit', 'inherit', 'ipc'] },
   );
   let workers = 1;
@@ -73,7 +73,7 @@ if (prepared.workers > 1) {
   // A single process is the whole app and keeps V8's default heap sizing.
   const server = superviseProcess({
     script: path.join(dist, 'serve.js'),
-    // One collection once started (scripts/startup.ts collectStartupGarbage).
+    // One collection once started (server/startup.ts collectStartupGarbage).
     execArgv: ['--expose-gc'],
     env: process.env,
     print,

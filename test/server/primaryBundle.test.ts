@@ -7,8 +7,8 @@
 import { expect, test } from '@jest/globals';
 import path from 'node:path';
 import { build, type Metafile } from 'esbuild';
-import { ROOT } from '../../scripts/paths';
-import { serverBuildOptions } from '../../scripts/serverBuild';
+import { ROOT } from '../../server/paths';
+import { serverBuildOptions } from '../../server/serverBuild';
 
 /** Our source files and the packages an entry of the bundle can ever load. */
 function reachable(metafile: Metafile, entry: string): { sources: string[]; packages: string[] } {
@@ -39,10 +39,10 @@ test("npm start's cluster primary can load only the routing, the relays and the 
   expect(packages).toEqual(['@socket.io/cluster-adapter']);
   expect(sources).toEqual([
     'realtime/sessionIds.ts',
-    'scripts/cluster/primary.ts',
-    'scripts/cluster/route.ts',
-    'scripts/cluster/serveCluster.ts',
-    'scripts/paths.ts',
-    'scripts/supervisor.ts',
+    'server/cluster/primary.ts',
+    'server/cluster/route.ts',
+    'server/cluster/serveCluster.ts',
+    'server/paths.ts',
+    'server/supervisor.ts',
   ]);
 });

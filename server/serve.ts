@@ -1,12 +1,12 @@
 /**
- * The serving process `npm start` supervises (scripts/start.mjs → scripts/supervisor.ts): run this
- * process's role (scripts/quire.ts), stop cleanly on SIGINT/SIGTERM (a second signal forces the
+ * The serving process `npm start` supervises (server/start.mjs → server/supervisor.ts): run this
+ * process's role (server/quire.ts), stop cleanly on SIGINT/SIGTERM (a second signal forces the
  * exit) or when the supervisor goes away, and survive bad input (api/lastResort.ts). Runs
- * stand-alone too (`node --import tsx scripts/serve.ts`), then without restarts.
+ * stand-alone too (`node --import tsx server/serve.ts`), then without restarts.
  *
- * With WORKERS > 1 this process is the primary of N worker processes (scripts/cluster/): only
+ * With WORKERS > 1 this process is the primary of N worker processes (server/cluster/): only
  * the routing loads here, the app and the engine load in the workers. (`npm start` does not use
- * this file then: its supervisor process is the primary itself, scripts/start.mjs.)
+ * this file then: its supervisor process is the primary itself, server/start.mjs.)
  *
  * Exit codes: 0 after a clean stop; 1 with a message on stderr when it cannot start (the
  * supervisor passes that on and does not restart); 70 after a fatal error outside any request
@@ -24,7 +24,13 @@ const print = (text: string) => process.stdout.write(`${text}\n`);
 if (config.workers > 1) {
   const { serveCluster } = await import('./cluster/serveCluster');
   await serveCluster(
-    { port: config.port, host: config.host, workers: config.workers, role: config.role },
+    {
+      port: config.port,
+      host: config.host,
+      workers: config.workers,
+      workerNodeFlags: config.workerNodeFlags,
+      role: config.role,
+    },
     print,
   );
 } else await serveOne();
@@ -82,6 +88,6 @@ async function serveOne(): Promise<void> {
   if (stopRequested) stopAndExit();
   else {
     supervisor.ready(quire.port);
-    collectStartupGarbage();
+    if (config.gcAfterStart) collectStartupGarbage();
   }
 }

@@ -1,6 +1,6 @@
 /**
- * WORKERS=2 (scripts/serve.ts from the sources; `npm start` runs the same primary in its own
- * process, test/scripts/supervisor.test.ts): a primary handing connections to two worker
+ * WORKERS=2 (server/serve.ts from the sources; `npm start` runs the same primary in its own
+ * process, test/server/supervisor.test.ts): a primary handing connections to two worker
  * processes, without Redis; the lead worker (slot 0) runs the embedded engine. Real sockets on
  * each worker (told apart by their session ids, `w0-…` / `w1-…`): a lock change and a reminder
  * reach the sockets on both workers once each, presence spans them, a polling session works on a

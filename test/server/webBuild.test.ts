@@ -2,7 +2,7 @@
 import { afterEach, expect, test } from '@jest/globals';
 import fs from 'node:fs';
 import path from 'node:path';
-import { webBuildIsStale } from '../../scripts/webBuild';
+import { webBuildIsStale } from '../../server/webBuild';
 import { makeTempDir } from '../helpers/server';
 
 let root: string;

@@ -1,0 +1,338 @@
+/**
+ * The permission policy (models/access's index.ts is its face). Every path that reaches an item or a page — REST, Socket.IO room
+ * joins, collaborative documents, search, exports, share links — asks here, so the answer is the
+ * same everywhere.
+ *
+ * Levels (reference accounts §3, pages §0.4), each implying the ones before it:
+ *   visit  — may read the item (member of any kind, public item, or the right visit password)
+ *   edit   — may write pages and catalogs (owner, member/team authority 1, or manage)
+ *   manage — may change the item itself and its members (owner, authority 2, or site admin)
+ *   owner  — the item's owner
+ * A deleted item grants nothing. An archived item is read-only on every path: edit and manage
+ * become false (site admins included), visit stays. So is every type-3 item (a RunApi project,
+ * spec 002 §6 "Type 3 projects force manage and edit to false") for people: its pages arrive
+ * through the item's API key (open API, `Actor.viaApiKey`), which keeps its rights.
+ *
+ * Catalog restriction: a member row may list top-level catalogs; such a member sees only pages
+ * inside those catalogs (and none at the root), on every path — unlike ShowDoc, which only hid
+ * menu entries. The personal row's restriction wins; a team row's applies only when the personal
+ * row has none (or there is no personal row). Owners, item admins and site admins are never
+ * restricted.
+ *
+ * The read model these answers come from (items, member rows, catalog trees) is cache.ts.
+ */
+import type { ItemDoc } from '../items/schemas';
+import { MEMBER_ADMIN, MEMBER_EDIT } from '../members/schemas';
+import { TOP_LEVEL } from '../catalogs/schemas';
+import { ApiError, type ErrorCode, errors } from '../platform';
+import {
+  catalogParents,
+  findLiveItem,
+  type MemberRows,
+  memberKey,
+  memberRowsOf,
+  memberRowsOfMany,
+  NO_MEMBER_ROWS,
+} from './cache';
+import { ACTIONS, type ActionRule, type ItemAction } from './actions';
+import { verifyItemPassword } from './itemPasswords';
+
+/** Who is asking. `uid` 0 is an anonymous visitor. */
+export interface Actor {
+  uid: number;
+  username: string;
+  /** 1 = site admin. */
+  groupid: number;
+  /**
+   * Acting through an item's API key (the open API): how a type-3 (RunApi) item's pages arrive,
+   * so such an item is read-only to people but not to its key.
+   */
+  viaApiKey?: boolean;
+  /**
+   * Set when the actor calls through an AI (MCP) token: the token's limits apply on top of the
+   * user's rights, here in the policy, so every models/ function a tool calls obeys them.
+   */
+  token?: ActorToken;
+}
+
+/** An AI token's limits: read-only tokens never edit or manage; `itemIds` (when set) bound the items. */
+export interface ActorToken {
+  id: number;
+  permission: 'read' | 'write';
+  /** null = all the user's items. */
+  itemIds: number[] | null;
+}
+
+export const ANONYMOUS: Actor = { uid: 0, username: '', groupid: 0 };
+
+export type AccessLevel = 'visit' | 'edit' | 'manage' | 'owner';
+
+export interface ItemAccess {
+  item: ItemDoc;
+  visit: boolean;
+  edit: boolean;
+  manage: boolean;
+  owner: boolean;
+  siteAdmin: boolean;
+  archived: boolean;
+  /** Every write is refused: the item is archived or of type 3 (see above). */
+  readOnly: boolean;
+  /**
+   * The rights the actor's role gives before the archive rule: for reads that need an editor or a
+   * manager (change log, member lists, item detail), which an archived item still allows.
+   */
+  editor: boolean;
+  manager: boolean;
+  /** The authority that applies through membership (-1 when none: owner, admin, stranger). */
+  memberGroupId: number;
+  /** Top-level catalog ids the actor is limited to; null = the whole item. */
+  catalogRestriction: number[] | null;
+}
+
+export function isSiteAdmin(actor: Actor): boolean {
+  return actor.uid > 0 && actor.groupid === 1;
+}
+
+/** The back office's gate: 10102 for visitors, 10103 for anyone but a site admin. */
+export function requireSiteAdmin(actor: Actor): void {
+  if (!(actor.uid > 0)) throw errors.notLoggedIn();
+  if (!isSiteAdmin(actor)) throw errors.noPermission();
+}
+
+export interface AccessOptions {
+  /** The visit password the client remembered (`_item_pwd`). */
+  itemPassword?: string;
+}
+
+/** Everything the actor may do with an item (null when the item does not exist or is deleted). */
+export async function itemAccess(
+  actor: Actor,
+  idOrItem: number | string | ItemDoc,
+  options: AccessOptions = {},
+): Promise<ItemAccess | null> {
+  const item = typeof idOrItem === 'object' ? idOrItem : await findLiveItem(idOrItem);
+  if (!item || item.is_del) return null;
+  const rows = needsMemberRows(actor, item)
+    ? await memberRowsOf(item.item_id, actor.uid)
+    : NO_MEMBER_ROWS;
+  const access = accessFrom(actor, item, rows);
+  if (!access.visit && options.itemPassword)
+    access.visit = await verifyItemPassword(item, options.itemPassword);
+  return access;
+}
+
+/**
+ * itemAccess of many users to one live item (no visit password): the member rows not kept yet
+ * are read in one query per table, not one pair of queries per user — a notice to hundreds of
+ * subscribers checks them all at once.
+ */
+export async function itemAccessOfMany(
+  actors: Actor[],
+  item: ItemDoc,
+): Promise<Map<number, ItemAccess>> {
+  const asked = actors.filter((actor) => needsMemberRows(actor, item));
+  const rows = asked.length
+    ? await memberRowsOfMany(
+        item.item_id,
+        asked.map((actor) => actor.uid),
+      )
+    : new Map<string, MemberRows>();
+  return new Map(
+    actors.map((actor) => [
+      actor.uid,
+      accessFrom(actor, item, rows.get(memberKey(item.item_id, actor.uid)) ?? NO_MEMBER_ROWS),
+    ]),
+  );
+}
+
+const needsMemberRows = (actor: Actor, item: ItemDoc) => actor.uid > 0 && item.uid !== actor.uid;
+
+/** RunApi projects: read-only on every path (spec 002 §6). */
+export const READ_ONLY_ITEM_TYPE = 3;
+
+/** The refusal of a write to a read-only item (archived or type 3). */
+export function readOnlyMessage(access: Pick<ItemAccess, 'archived'>): string {
+  return access.archived ? 'This item is archived and read-only' : 'This item is read-only';
+}
+
+/** The access these member rows give (the visit password aside). */
+function accessFrom(actor: Actor, item: ItemDoc, rows: MemberRows): ItemAccess {
+  const siteAdmin = isSiteAdmin(actor);
+  const owner = actor.uid > 0 && item.uid === actor.uid;
+  let memberGroupId = -1;
+  let catalogRestriction: number[] | null = null;
+  let isMember = false;
+  if (rows.personal) {
+    isMember = true;
+    memberGroupId = rows.personal.member_group_id;
+    catalogRestriction = restrictionOf(rows.personal);
+  }
+  for (const row of rows.teams) {
+    isMember = true;
+    memberGroupId = Math.max(memberGroupId, row.member_group_id);
+    if (!catalogRestriction) catalogRestriction = restrictionOf(row);
+  }
+  let manager = owner || siteAdmin || memberGroupId === MEMBER_ADMIN;
+  let editor = manager || memberGroupId === MEMBER_EDIT;
+  let visit = manager || isMember || !item.password;
+  if (manager) catalogRestriction = null;
+  // An AI token narrows the user's rights: outside its items nothing, read-only never writes
+  // (the editor/manager roles stay: they gate reads such as the change log).
+  let writes = true;
+  const token = actor.token;
+  if (token?.itemIds && !token.itemIds.includes(item.item_id)) {
+    manager = editor = visit = writes = false;
+  } else if (token?.permission === 'read') writes = false;
+  const archived = item.is_archived === 1;
+  const readOnly = archived || (item.item_type === READ_ONLY_ITEM_TYPE && !actor.viaApiKey);
+  return {
+    item,
+    visit,
+    edit: editor && writes && !readOnly,
+    manage: manager && writes && !readOnly,
+    owner,
+    siteAdmin,
+    archived,
+    readOnly,
+    editor,
+    manager,
+    memberGroupId,
+    catalogRestriction: catalogRestriction && catalogRestriction.length ? catalogRestriction : null,
+  };
+}
+
+function restrictionOf(row: { cat_id?: number; cat_ids?: number[] }): number[] | null {
+  const ids = (row.cat_ids ?? []).filter((n) => n > 0);
+  if (ids.length) return ids;
+  return row.cat_id && row.cat_id > 0 ? [row.cat_id] : null;
+}
+
+export function allows(access: ItemAccess, level: AccessLevel): boolean {
+  switch (level) {
+    case 'visit':
+      return access.visit;
+    case 'edit':
+      return access.edit;
+    case 'manage':
+      return access.manage;
+    case 'owner':
+      return access.owner && access.manage;
+  }
+}
+
+export interface Denials {
+  /** Code when the item is missing or deleted (ShowDoc: mostly 10101). */
+  missing?: ErrorCode;
+  /** Code when the level is not met (ShowDoc: 10303 for most item actions, 10101 for page reads). */
+  denied?: ErrorCode;
+  message?: string;
+}
+
+/** The actor's access, or an ApiError with the code the calling endpoint uses. */
+export async function requireItem(
+  actor: Actor,
+  idOrItem: number | string | ItemDoc,
+  level: AccessLevel,
+  options: AccessOptions & Denials = {},
+): Promise<ItemAccess> {
+  const access = await itemAccess(actor, idOrItem, options);
+  if (!access) throw new ApiError(options.missing ?? 10101, 'Item not found');
+  if (!allows(access, level)) {
+    const readOnlyWrite = access.readOnly && level !== 'visit';
+    throw new ApiError(
+      options.denied ?? 10303,
+      readOnlyWrite ? readOnlyMessage(access) : options.message,
+    );
+  }
+  return access;
+}
+
+/**
+ * For reads that need an editor's or a manager's role (change log, member lists, item detail):
+ * like requireItem, but an archived item still answers, since reading changes nothing.
+ */
+export async function requireItemRole(
+  actor: Actor,
+  idOrItem: number | string | ItemDoc,
+  role: 'editor' | 'manager',
+  options: AccessOptions & Denials = {},
+): Promise<ItemAccess> {
+  const access = await itemAccess(actor, idOrItem, options);
+  if (!access) throw new ApiError(options.missing ?? 10101, 'Item not found');
+  if (!access[role]) throw new ApiError(options.denied ?? 10303, options.message);
+  return access;
+}
+
+/**
+ * The top-level catalog a catalog belongs to (walking up parents), given the item's catalogs.
+ * Returns 0 for the root (cat_id 0).
+ */
+export function topLevelCatalogOf(
+  catId: number,
+  parentOf: ReadonlyMap<number, { parent_cat_id: number; level: number }>,
+): number {
+  let current = catId;
+  for (let guard = 0; current > 0 && guard < 16; guard++) {
+    const cat = parentOf.get(current);
+    if (!cat) return current;
+    if (cat.parent_cat_id === 0 || cat.level <= TOP_LEVEL) return current;
+    current = cat.parent_cat_id;
+  }
+  return current;
+}
+
+/** Whether a restricted actor may see something in catalog `catId` (0 = item root). */
+export function catalogVisible(
+  access: ItemAccess,
+  catId: number,
+  parents: ReadonlyMap<number, { parent_cat_id: number; level: number }>,
+): boolean {
+  if (!access.catalogRestriction) return true;
+  if (!catId) return false;
+  return access.catalogRestriction.includes(topLevelCatalogOf(catId, parents));
+}
+
+/** Checks one catalog (loading the item's tree only when the actor is restricted). */
+export async function canSeeCatalog(access: ItemAccess, catId: number): Promise<boolean> {
+  if (!access.catalogRestriction) return true;
+  return catalogVisible(access, catId, await catalogParents(access.item.item_id));
+}
+
+/**
+ * The actor's access when they may do `action` to the item; otherwise the refusal the action's
+ * rule names (models/access/actions.ts).
+ */
+export function requireAction(
+  actor: Actor,
+  action: ItemAction,
+  idOrItem: number | string | ItemDoc,
+  options: AccessOptions = {},
+): Promise<ItemAccess> {
+  const rule: ActionRule = ACTIONS[action];
+  const answer = { ...options, missing: rule.missing, denied: rule.denied, message: rule.message };
+  return rule.needs === 'editor' || rule.needs === 'manager'
+    ? requireItemRole(actor, idOrItem, rule.needs, answer)
+    : requireItem(actor, idOrItem, rule.needs, answer);
+}
+
+/** Whether an access already read allows `action` (for flags and filters; no refusal). */
+export function permits(access: ItemAccess, action: ItemAction): boolean {
+  const { needs } = ACTIONS[action] as ActionRule;
+  return needs === 'editor' || needs === 'manager' ? access[needs] : allows(access, needs);
+}
+
+/**
+ * The flags the web client shows buttons by (`item/info`): the named actions' answers, so the UI
+ * never re-derives permissions.
+ */
+export function clientFlags(access: ItemAccess, actor: Actor) {
+  const edit = permits(access, 'page.update');
+  const manage = permits(access, 'item.manage');
+  return {
+    is_login: actor.uid > 0,
+    item_edit: edit,
+    item_manage: manage,
+    ItemPermn: edit,
+    ItemCreator: manage,
+  };
+}

@@ -707,6 +707,7 @@ describe('user/allUser', () => {
       username: 'Victor_Finder',
       uid: String(vic.uid),
       name: 'Victor',
+      value: 'Victor_Finder',
     });
     expect(JSON.stringify(found)).not.toMatch(/password|salt|\$2[aby]\$/);
     // Regex characters are matched literally.

@@ -65,6 +65,10 @@ export async function postMultipart(
   const url = new URL(`/api/${route}`, baseUrl);
   for (const [k, v] of Object.entries(options.query ?? {})) url.searchParams.set(k, v);
   const { body, contentType } = multipartBody(parts);
+  // Building a large body (a 30 MB zip bomb, say) can hold the event loop past the server's
+  // keep-alive timeout: let the pool's timers and the server's FIN run first, so the POST does not
+  // go out on a connection the server has already closed (ECONNRESET; POSTs are not retried).
+  await new Promise((resolve) => setTimeout(resolve, 20));
   const response = await fetch(url, {
     method: 'POST',
     headers: { 'content-type': contentType, 'user-agent': BROWSER_UA, ...options.headers },

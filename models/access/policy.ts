@@ -9,9 +9,10 @@
  *   manage — may change the item itself and its members (owner, authority 2, or site admin)
  *   owner  — the item's owner
  * A deleted item grants nothing. An archived item is read-only on every path: edit and manage
- * become false (site admins included), visit stays. So is every type-3 item (a RunApi project,
- * spec 002 §6 "Type 3 projects force manage and edit to false") for people: its pages arrive
- * through the item's API key (open API, `Actor.viaApiKey`), which keeps its rights.
+ * become false (site admins included), visit stays. A type-3 item (a RunApi project) is written by
+ * the RunApi client, its scripts and agents through the API with the user's own rights, as on
+ * ShowDoc; the web client shows it read-only (spec 002 §6 "Type 3 projects force manage and edit to
+ * false"): `clientFlags` answers no edit or manage for it.
  *
  * Catalog restriction: a member row may list top-level catalogs; such a member sees only pages
  * inside those catalogs (and none at the root), on every path — unlike ShowDoc, which only hid
@@ -44,11 +45,6 @@ export interface Actor {
   /** 1 = site admin. */
   groupid: number;
   /**
-   * Acting through an item's API key (the open API): how a type-3 (RunApi) item's pages arrive,
-   * so such an item is read-only to people but not to its key.
-   */
-  viaApiKey?: boolean;
-  /**
    * Set when the actor calls through an AI (MCP) token: the token's limits apply on top of the
    * user's rights, here in the policy, so every models/ function a tool calls obeys them.
    */
@@ -75,8 +71,10 @@ export interface ItemAccess {
   owner: boolean;
   siteAdmin: boolean;
   archived: boolean;
-  /** Every write is refused: the item is archived or of type 3 (see above). */
+  /** Every write is refused: the item is archived (see above). */
   readOnly: boolean;
+  /** A RunApi project (type 3): the web client shows it read-only (clientFlags). */
+  runApi: boolean;
   /**
    * The rights the actor's role gives before the archive rule: for reads that need an editor or a
    * manager (change log, member lists, item detail), which an archived item still allows.
@@ -147,10 +145,10 @@ export async function itemAccessOfMany(
 
 const needsMemberRows = (actor: Actor, item: ItemDoc) => actor.uid > 0 && item.uid !== actor.uid;
 
-/** RunApi projects: read-only on every path (spec 002 §6). */
-export const READ_ONLY_ITEM_TYPE = 3;
+/** RunApi projects: read-only in the web client (spec 002 §6), written through the API. */
+export const RUNAPI_ITEM_TYPE = 3;
 
-/** The refusal of a write to a read-only item (archived or type 3). */
+/** The refusal of a write to a read-only item. */
 export function readOnlyMessage(access: Pick<ItemAccess, 'archived'>): string {
   return access.archived ? 'This item is archived and read-only' : 'This item is read-only';
 }
@@ -184,7 +182,7 @@ function accessFrom(actor: Actor, item: ItemDoc, rows: MemberRows): ItemAccess {
     manager = editor = visit = writes = false;
   } else if (token?.permission === 'read') writes = false;
   const archived = item.is_archived === 1;
-  const readOnly = archived || (item.item_type === READ_ONLY_ITEM_TYPE && !actor.viaApiKey);
+  const readOnly = archived;
   return {
     item,
     visit,
@@ -194,6 +192,7 @@ function accessFrom(actor: Actor, item: ItemDoc, rows: MemberRows): ItemAccess {
     siteAdmin,
     archived,
     readOnly,
+    runApi: item.item_type === RUNAPI_ITEM_TYPE,
     editor,
     manager,
     memberGroupId,
@@ -326,8 +325,9 @@ export function permits(access: ItemAccess, action: ItemAction): boolean {
  * never re-derives permissions.
  */
 export function clientFlags(access: ItemAccess, actor: Actor) {
-  const edit = permits(access, 'page.update');
-  const manage = permits(access, 'item.manage');
+  // A RunApi project is edited in the RunApi client, never in the web one (spec 002 §6).
+  const edit = permits(access, 'page.update') && !access.runApi;
+  const manage = permits(access, 'item.manage') && !access.runApi;
   return {
     is_login: actor.uid > 0,
     item_edit: edit,

@@ -44,7 +44,7 @@ export async function authenticateApiKey(apiKey: string, apiToken: string): Prom
   // The owner's rights, never a site admin's: a key must not reach beyond its own item.
   return {
     itemId,
-    actor: { uid: owner.uid, username: owner.username, groupid: 0, viaApiKey: true },
+    actor: { uid: owner.uid, username: owner.username, groupid: 0 },
   };
 }
 

@@ -180,12 +180,15 @@ export interface FlowProgressPayload {
   finished: boolean;
   step: {
     round: number;
+    flow_page_id: number;
     page_id: number;
     page_title: string;
     method: string;
     status: number;
     pass: boolean;
     duration_ms: number;
+    /** Why it failed ("HTTP 500", "Nothing found for token"): never request or answer contents. */
+    error: string;
   } | null;
 }
 

@@ -143,11 +143,14 @@ export const flowContract = {
     { flow_id: int(), env_id: int(), run_id: str() },
     z.looseObject({
       flow_id: z.number(),
+      run_id: z.string(),
       passed: z.number(),
       failed: z.number(),
       stopped: z.boolean(),
       steps: z.array(FlowStep),
       variables: z.record(z.string(), z.string()),
+      /** Pages whose response example the run wrote (`save_change`). */
+      saved_pages: z.array(z.number()),
     }),
   ),
 };

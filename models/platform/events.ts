@@ -149,12 +149,15 @@ export interface DomainEvents {
     finished: boolean;
     step: {
       round: number;
+      flow_page_id: number;
       page_id: number;
       page_title: string;
       method: string;
       status: number;
       pass: boolean;
       duration_ms: number;
+      /** Why it failed ("HTTP 500", "Nothing found for token"): never request or answer contents. */
+      error: string;
     } | null;
   };
   /** Every login token of the user was revoked (logout, password change): live sessions end. */

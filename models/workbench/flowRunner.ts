@@ -7,15 +7,16 @@
  * the admin's allow-list names it). A step passes on a 2xx answer whose extractions all matched;
  * a failure stops the run unless the flow continues on error. Every step's outcome is published
  * as `flow.progress` (pushed to everyone watching the item, without request or answer contents).
+ * With the flow's `save_change`, each page's last passing answer becomes its response example.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { requireAction, type Actor } from '../access';
 import { relayHttpRequest, type RelayAnswer } from '../assistants';
-import { pageVisible } from '../pages';
-import { Page } from '../pages';
+import { findLivePage, Page, pageVisible, savePage } from '../pages';
 import { errors, events, isApiError, type AddressPolicy } from '../platform';
 import { readGlobalParams, readVariables, type GlobalParams } from './environments';
 import { flowOrFail } from './flows';
+import { withResponseExample } from './pageExamples';
 import { RunapiFlowPage } from './schemas';
 import { substitute, stepRequest, type Extraction } from './stepRequest';
 
@@ -49,6 +50,8 @@ export interface FlowRunResult {
   stopped: boolean;
   steps: FlowStepResult[];
   variables: Record<string, string>;
+  /** Pages whose response example this run wrote (the flow's `save_change`). */
+  saved_pages: number[];
 }
 
 async function extract(
@@ -96,6 +99,41 @@ function parseRules(text: string): Extraction[] {
   } catch {
     return [];
   }
+}
+
+/**
+ * `save_change`: each page's last answer (of the steps that passed) becomes its response example,
+ * written through savePage as the runner — so its rights decide (edit, catalog restriction,
+ * archive) and history, change log, events and open editors follow. The page is read again just
+ * before: an edit made while the run went on is kept. Pages a save refuses are skipped.
+ */
+async function saveExamples(
+  actor: Actor,
+  itemId: number,
+  steps: FlowStepResult[],
+): Promise<number[]> {
+  const last = new Map<number, FlowStepResult>();
+  for (const step of steps) if (step.status > 0) last.set(step.page_id, step);
+  const saved: number[] = [];
+  for (const [pageId, step] of last) {
+    // A cut answer (over the kept 64 KB) would be a broken example.
+    if (!step.pass || step.response_body.length >= MAX_KEPT_BODY) continue;
+    const page = await findLivePage(pageId);
+    if (!page || page.item_id !== itemId) continue;
+    const content = withResponseExample(page.page_content, step.response_body);
+    if (content === null || content === page.page_content) continue;
+    try {
+      await savePage(
+        actor,
+        { pageId, itemId, title: page.page_title, content },
+        { origin: 'rest' },
+      );
+      saved.push(pageId);
+    } catch (error) {
+      if (!isApiError(error)) throw error;
+    }
+  }
+  return saved;
 }
 
 export interface RunFlowInput {
@@ -147,6 +185,7 @@ export async function runFlow(
     stopped: false,
     steps: [],
     variables,
+    saved_pages: [],
   };
   const publish = (step: FlowStepResult | null, finished: boolean) =>
     events.publish('flow.progress', {
@@ -159,12 +198,14 @@ export async function runFlow(
       finished,
       step: step && {
         round: step.round,
+        flow_page_id: step.flow_page_id,
         page_id: step.page_id,
         page_title: step.page_title,
         method: step.method,
         status: step.status,
         pass: step.pass,
         duration_ms: step.duration_ms,
+        error: step.error,
       },
     });
 
@@ -230,6 +271,7 @@ export async function runFlow(
       }
     }
   }
+  if (flow.save_change) result.saved_pages = await saveExamples(actor, itemId, result.steps);
   publish(null, true);
   return result;
 }

@@ -4,10 +4,12 @@
  * with a usage count and a quality score (description 0.4, example 0.2, enum 0.1, default 0.1,
  * usage up to 0.2). Entries are `permanent` or `temp` (learnt, awaiting review). Reads need the
  * item's visit right, writes its edit right. `learnFromPage` fills the library from saved API
- * pages (called on page save).
+ * pages (called on page save); a member limited to some catalogs reads (lists, suggestions,
+ * stats, export) none of the entries learnt from pages outside them.
  */
 import { randomBytes } from 'node:crypto';
-import { requireAction, type Actor } from '../access';
+import { requireAction, type Actor, type ItemAccess } from '../access';
+import { Page, pageVisible } from '../pages';
 import { errors, formatNow } from '../platform';
 import { ParamDescEntry, type ParamDescEntryDoc } from './schemas';
 
@@ -128,6 +130,33 @@ async function entryOrFail(id: string): Promise<ParamDescEntryDoc> {
 
 // ------------------------------------------------------------------ reads
 
+/**
+ * The filter that keeps a reader to the entries they may see: for a member limited to some
+ * catalogs, none learnt from a page outside them (as the page stands now — moved pages count
+ * where they are). Others see the whole library.
+ */
+async function visibleToActor(
+  actor: Actor,
+  access: ItemAccess,
+  itemId: number,
+): Promise<Record<string, unknown>> {
+  if (!access.catalogRestriction) return {};
+  const sources: number[] = await ParamDescEntry.distinct('source_page_id', {
+    item_id: itemId,
+    source_page_id: { $gt: 0 },
+  });
+  if (sources.length === 0) return {};
+  const pages = await Page.find(
+    { page_id: { $in: sources } },
+    { page_id: 1, cat_id: 1, is_draft: 1, author_uid: 1, item_id: 1, _id: 0 },
+  ).lean();
+  const seen = new Set<number>();
+  for (const page of pages)
+    if (page.item_id === itemId && (await pageVisible(actor, access, page))) seen.add(page.page_id);
+  const hidden = sources.filter((id) => !seen.has(id));
+  return hidden.length ? { source_page_id: { $nin: hidden } } : {};
+}
+
 export interface EntryQuery {
   itemId: number;
   keyword: string;
@@ -146,8 +175,11 @@ function escapeRegex(text: string): string {
 export async function listEntries(actor: Actor, q: EntryQuery) {
   needLogin(actor);
   if (!(q.itemId > 0)) throw missing('itemId is missing');
-  await requireAction(actor, 'workbench.read', q.itemId);
-  const filter: Record<string, unknown> = { item_id: q.itemId };
+  const access = await requireAction(actor, 'workbench.read', q.itemId);
+  const filter: Record<string, unknown> = {
+    item_id: q.itemId,
+    ...(await visibleToActor(actor, access, q.itemId)),
+  };
   if (q.keyword) {
     const like = new RegExp(escapeRegex(q.keyword), 'i');
     filter.$or = [{ name: like }, { description: like }];
@@ -172,12 +204,13 @@ export async function listEntries(actor: Actor, q: EntryQuery) {
 export async function libraryStats(actor: Actor, itemId: number) {
   needLogin(actor);
   if (!(itemId > 0)) throw missing('itemId is missing');
-  await requireAction(actor, 'workbench.read', itemId);
+  const access = await requireAction(actor, 'workbench.read', itemId);
+  const mine = { item_id: itemId, ...(await visibleToActor(actor, access, itemId)) };
   const [totalCount, permanentCount, tempCount, top] = await Promise.all([
-    ParamDescEntry.countDocuments({ item_id: itemId }),
-    ParamDescEntry.countDocuments({ item_id: itemId, status: 'permanent' }),
-    ParamDescEntry.countDocuments({ item_id: itemId, status: 'temp' }),
-    ParamDescEntry.find({ item_id: itemId }, { name: 1, usage_count: 1, _id: 0 })
+    ParamDescEntry.countDocuments(mine),
+    ParamDescEntry.countDocuments({ ...mine, status: 'permanent' }),
+    ParamDescEntry.countDocuments({ ...mine, status: 'temp' }),
+    ParamDescEntry.find(mine, { name: 1, usage_count: 1, _id: 0 })
       .sort({ usage_count: -1 })
       .limit(10)
       .lean(),
@@ -196,8 +229,13 @@ export async function libraryStats(actor: Actor, itemId: number) {
 export async function exportEntries(actor: Actor, itemId: number, format: string): Promise<string> {
   needLogin(actor);
   if (!(itemId > 0)) throw missing('itemId is missing');
-  await requireAction(actor, 'workbench.read', itemId);
-  const rows = await ParamDescEntry.find({ item_id: itemId }, NO_ID).sort({ name: 1 }).lean();
+  const access = await requireAction(actor, 'workbench.read', itemId);
+  const rows = await ParamDescEntry.find(
+    { item_id: itemId, ...(await visibleToActor(actor, access, itemId)) },
+    NO_ID,
+  )
+    .sort({ name: 1 })
+    .lean();
   if (format === 'csv') {
     const cell = (v: string) => `"${v.replace(/"/g, '""')}"`;
     const lines = rows.map(

@@ -4,7 +4,9 @@
  * naming the parameter, type and description columns) that have a description and are not in the
  * item's library yet are added as `temp` entries (`source: auto-extracted`), for an editor to
  * review and promote. Entries already there are left as they are: usage counts come from
- * suggestions being used (`paramDescLib/updateUsage`).
+ * suggestions being used (`paramDescLib/updateUsage`). Each learnt entry names its page
+ * (`source_page_id`): members limited to some catalogs see only those learnt from pages they may
+ * read (paramDescLib.ts, `visibleToActor`).
  */
 import { randomBytes } from 'node:crypto';
 import { Page } from '../pages';
@@ -140,6 +142,7 @@ export async function learnFromPage(pageId: number, byUid: number): Promise<numb
         created_by: byUid,
         created_at: now,
         updated_at: now,
+        source_page_id: pageId,
       });
       added += 1;
     } catch (error) {

@@ -4,7 +4,8 @@
  * spelling), `runapi_global_param`, `runapi_db_config`, `item_variable`, `runapi_flow`,
  * `runapi_flow_page` and `parameter_description_entry`. Field names and value kinds are ShowDoc's
  * (datetime strings for `addtime` except `item_variable`, whose `addtime` is a unix time).
- * Quire's one addition: `item_variable.is_secret` (masked in the UI, blank for readers).
+ * Quire's additions: `item_variable.is_secret` (masked in the UI, blank for readers) and
+ * `parameter_description_entry.source_page_id` (the page a learnt entry came from).
  */
 import { Schema } from 'mongoose';
 import { defineModel } from '../platform';
@@ -200,6 +201,11 @@ export interface ParamDescEntryDoc {
   created_by: number;
   created_at: string;
   updated_at: string;
+  /**
+   * Quire's: the page a learnt entry came from (0: added by hand or imported), so members limited
+   * to some catalogs are not shown what was learnt from pages they may not read.
+   */
+  source_page_id?: number;
 }
 const paramDescSchema = new Schema<ParamDescEntryDoc>(
   {
@@ -221,6 +227,7 @@ const paramDescSchema = new Schema<ParamDescEntryDoc>(
     created_by: N,
     created_at: S,
     updated_at: S,
+    source_page_id: N,
   },
   { collection: 'parameter_description_entry', versionKey: false },
 );

@@ -1,12 +1,14 @@
 /**
  * A flow step's request: read from a RunApi API page (JSON with `info.url`, `info.method`,
  * `request.headers` / `query` / `pathVariable` / `params` {mode, json, urlencoded, formdata}),
- * the item's global parameters added where the page does not set the same name, then `{{name}}`
- * filled in from the run's variables everywhere (URL, query, headers, body). Names with no value
- * are left as written, so the answer shows what was missing.
+ * or a page in ShowDoc's Markdown API template (its URL and method sections, models/workbench/
+ * pageExamples.ts), the item's global parameters added where the page does not set the same name,
+ * then `{{name}}` filled in from the run's variables everywhere (URL, query, headers, body). Names
+ * with no value are left as written, so the answer shows what was missing.
  */
 import type { RelayInput } from '../assistants';
 import type { GlobalParams } from './environments';
+import { markdownRequest } from './pageExamples';
 
 export interface Extraction {
   var: string;
@@ -52,7 +54,7 @@ function withGlobals(own: Row[], global: unknown, caseless = false): Row[] {
   return [...own, ...rows(global).filter((r) => !names.has(key(r.name)))];
 }
 
-/** The step's request, or null when the page is no RunApi API document. */
+/** The step's request, or null when the page is no API document (RunApi or Markdown). */
 export function stepRequest(content: string, globals: GlobalParams | null): StepDraft | null {
   let doc: Record<string, unknown>;
   try {
@@ -60,7 +62,7 @@ export function stepRequest(content: string, globals: GlobalParams | null): Step
     if (!parsed || typeof parsed !== 'object') return null;
     doc = parsed as Record<string, unknown>;
   } catch {
-    return null;
+    return withMarkdownGlobals(markdownRequest(content), globals);
   }
   const info = doc.info as Record<string, unknown> | undefined;
   if (!info || typeof info.url !== 'string' || info.url.trim() === '') return null;
@@ -83,6 +85,20 @@ export function stepRequest(content: string, globals: GlobalParams | null): Step
     mode,
     fields: mode === 'form' ? withGlobals(ownFields, globals?.body) : [],
     text: mode === 'json' ? text(params.json) : '',
+  };
+}
+
+/** A Markdown page's request takes the item's global parameters as a RunApi page does. */
+function withMarkdownGlobals(
+  draft: StepDraft | null,
+  globals: GlobalParams | null,
+): StepDraft | null {
+  if (!draft) return null;
+  return {
+    ...draft,
+    query: withGlobals([], globals?.query),
+    headers: withGlobals([], globals?.header, true),
+    fields: withGlobals([], globals?.body),
   };
 }
 

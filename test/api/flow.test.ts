@@ -10,6 +10,7 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import { Page, PageHistory } from '../../models/pages';
 import { RunapiFlow, RunapiFlowPage } from '../../models/workbench/schemas';
 import { apiSuite } from '../helpers/apiSuite';
 import { addMember, makeItem } from '../helpers/factories';
@@ -464,5 +465,167 @@ describe('flow/run', () => {
     expect((await as(suite.stranger).fail('flow/run', { flow_id: flow.id })).error_code).toBe(
       10303,
     );
+  });
+});
+
+describe('save_change: the last answers become the pages’ response examples', () => {
+  const markdownApi = (url: string) =>
+    [
+      '##### 简要描述',
+      '',
+      '- 登录',
+      '',
+      '##### 请求URL',
+      '',
+      `- \` ${url} \``,
+      '',
+      '##### 请求方式',
+      '',
+      '- POST',
+      '',
+      '##### 返回示例',
+      '',
+      '```json',
+      '{"old": true}',
+      '```',
+      '',
+      '##### 返回参数说明',
+      '',
+      '|参数名|类型|说明|',
+    ].join('\n');
+
+  async function exampleFlow(itemId: number, saveChange: number, cats: number[] = []) {
+    const dev = await as(suite.editor).ok<{ env_id: number }>('runapi/addEnv', {
+      item_id: itemId,
+      env_name: 'Dev',
+    });
+    await as(suite.editor).ok('itemVariable/save', {
+      item_id: itemId,
+      env_id: dev.env_id,
+      var_name: 'host',
+      var_value: `http://127.0.0.1:${targetPort}`,
+    });
+    const login = await makePage(suite.owner, itemId, {
+      title: 'Login (Markdown)',
+      catId: cats[0],
+      content: markdownApi('{{host}}/login'),
+    });
+    const read = await makePage(suite.owner, itemId, {
+      title: 'Read (RunApi)',
+      catId: cats[1],
+      content: apiPage('GET', '{{host}}/me', {
+        headers: [{ name: 'Authorization', value: 'Bearer {{token}}' }],
+      }),
+    });
+    const flow = await flowOf(itemId, { env_id: dev.env_id, save_change: saveChange });
+    const first = await as(suite.editor).ok<{ id: number }>('flow/addFlowPage', {
+      flow_id: flow.id,
+      page_id: login.page_id,
+    });
+    await as(suite.editor).ok('flow/addFlowPage', { flow_id: flow.id, page_id: read.page_id });
+    await as(suite.editor).ok('flow/setFlowPageExtract', {
+      id: first.id,
+      extract: JSON.stringify([{ var: 'token', path: '$.data.token' }]),
+    });
+    return { flow, login, read };
+  }
+
+  const contentOf = async (pageId: number) =>
+    (await Page.findOne({ page_id: pageId }).lean())?.page_content ?? '';
+  const versions = (pageId: number) => PageHistory.countDocuments({ page_id: pageId });
+
+  test('save_change=1 writes each page’s answer through savePage: Markdown section and RunApi field, a new history version', async () => {
+    const itemId = await newItem();
+    const { flow, login, read } = await exampleFlow(itemId, 1);
+    const before = await contentOf(login.page_id);
+    const watcher = await connectClient(suite.server.url, { user_token: suite.reader.user_token });
+    expect(await watcher.watch({ item_id: itemId })).toEqual({ ok: true });
+    seen.length = 0;
+    const run = await as(suite.editor).ok<{ passed: number; saved_pages: number[] }>('flow/run', {
+      flow_id: flow.id,
+      run_id: 'save-1',
+    });
+    expect(run.passed).toBe(2);
+    expect(seen.map((s) => [s.method, s.url])).toEqual([
+      ['POST', '/login'],
+      ['GET', '/me'],
+    ]);
+    expect(run.saved_pages).toEqual([login.page_id, read.page_id]);
+
+    const markdown = await contentOf(login.page_id);
+    expect(markdown).toContain('```json\n{\n  "data": {\n    "token": "tok-1"\n  }\n}\n```');
+    expect(markdown).not.toContain('"old"');
+    expect(markdown).toContain('##### 返回参数说明');
+    const runApi = JSON.parse(await contentOf(read.page_id)) as {
+      info: { url: string };
+      response: { responseExample: string };
+    };
+    expect(runApi.info.url).toBe('{{host}}/me');
+    expect(JSON.parse(runApi.response.responseExample)).toEqual({ ok: 'Bearer tok-1' });
+
+    // savePage's trail: the replaced text is a history version, the save is the editor's, pushed.
+    expect(await versions(login.page_id)).toBe(1);
+    expect((await PageHistory.findOne({ page_id: login.page_id }).lean())?.page_content).toBe(
+      before,
+    );
+    expect((await Page.findOne({ page_id: read.page_id }).lean())?.author_uid).toBe(
+      suite.editor.uid,
+    );
+    // Watchers follow each step as it comes: which step, and why it failed, never the contents.
+    const pushed = watcher.all('flow:progress').filter((p) => p.run_id === 'save-1' && p.step);
+    expect(pushed.map((p) => p.step)).toEqual([
+      expect.objectContaining({
+        page_id: login.page_id,
+        flow_page_id: expect.any(Number),
+        error: '',
+      }),
+      expect.objectContaining({ page_id: read.page_id, pass: true, error: '' }),
+    ]);
+    expect(JSON.stringify(pushed)).not.toContain('tok-1');
+    watcher.close();
+
+    // The same answers again: nothing to change, no new version.
+    seen.length = 0;
+    const again = await as(suite.editor).ok<{ saved_pages: number[] }>('flow/run', {
+      flow_id: flow.id,
+    });
+    expect(again.saved_pages).toEqual([]);
+    expect(await versions(login.page_id)).toBe(1);
+    expect(await versions(read.page_id)).toBe(1);
+  });
+
+  test('save_change=0 leaves the pages alone', async () => {
+    const itemId = await newItem();
+    const { flow, login, read } = await exampleFlow(itemId, 0);
+    const before = [await contentOf(login.page_id), await contentOf(read.page_id)];
+    const run = await as(suite.editor).ok<{ passed: number; saved_pages: number[] }>('flow/run', {
+      flow_id: flow.id,
+    });
+    expect(run).toMatchObject({ passed: 2, saved_pages: [] });
+    expect([await contentOf(login.page_id), await contentOf(read.page_id)]).toEqual(before);
+    expect(await versions(login.page_id)).toBe(0);
+    expect(await versions(read.page_id)).toBe(0);
+  });
+
+  test('a read-only member’s run writes nothing; a restricted member’s run skips pages outside their catalogs', async () => {
+    const itemId = await newItem();
+    const open = await makeCatalog(suite.owner, itemId, 'Open');
+    const closed = await makeCatalog(suite.owner, itemId, 'Closed');
+    const { flow, login, read } = await exampleFlow(itemId, 1, [open, closed]);
+    expect((await as(suite.reader).fail('flow/run', { flow_id: flow.id })).error_code).toBe(10303);
+    expect(await versions(login.page_id)).toBe(0);
+    expect(await versions(read.page_id)).toBe(0);
+
+    const limited = await makeUser();
+    await addMember(itemId, limited, 1, [open]);
+    const before = await contentOf(read.page_id);
+    const run = await as(limited).ok<{ saved_pages: number[]; steps: { error: string }[] }>(
+      'flow/run',
+      { flow_id: flow.id },
+    );
+    expect(run.steps.map((s) => s.error)).toEqual(['', 'Page not found']);
+    expect(run.saved_pages).toEqual([login.page_id]);
+    expect(await contentOf(read.page_id)).toBe(before);
+    expect(await versions(read.page_id)).toBe(0);
   });
 });

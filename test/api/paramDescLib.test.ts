@@ -10,6 +10,8 @@ import { ParamDescEntry } from '../../models/workbench/schemas';
 import { apiSuite } from '../helpers/apiSuite';
 import { eventually } from '../helpers/embedded';
 import { addMember, makeItem } from '../helpers/factories';
+import { makeCatalog, makePage } from '../helpers/pages';
+import { makeUser } from '../helpers/users';
 
 const suite = apiSuite();
 const { as } = suite;
@@ -507,5 +509,64 @@ describe('learning from saved API pages', () => {
       ['code', 'int', 'SMS code', 'auto-extracted'],
       ['lang', 'string', 'Interface language', 'auto-extracted'],
     ]);
+  });
+
+  test('a member limited to some catalogs is not shown what was learnt from pages outside them', async () => {
+    const itemId = await newItem();
+    const open = await makeCatalog(suite.owner, itemId, 'Open');
+    const closed = await makeCatalog(suite.owner, itemId, 'Closed');
+    const limited = await makeUser();
+    await addMember(itemId, limited, 1, [open]);
+    const table = (name: string, description: string) =>
+      `|参数名|类型|说明|\n|:---|:---|:---|\n|${name} |string |${description} |`;
+    const secret = await makePage(suite.owner, itemId, {
+      catId: closed,
+      content: table('salary_band', 'Internal pay grade'),
+    });
+    await makePage(suite.owner, itemId, { catId: open, content: table('city', 'City name') });
+    await add(itemId, { name: 'by_hand', description: 'Added by hand' });
+    await eventually(async () =>
+      expect(await ParamDescEntry.countDocuments({ item_id: itemId })).toBe(3),
+    );
+    expect(
+      (await ParamDescEntry.findOne({ item_id: itemId, name: 'salary_band' }).lean())
+        ?.source_page_id,
+    ).toBe(secret.page_id);
+
+    const names = async (user: typeof limited, params: Record<string, string | number> = {}) =>
+      (
+        await as(user).ok<{ data: Entry[]; total: number }>('paramDescLib/getEntries', {
+          itemId,
+          pageSize: 50,
+          ...params,
+        })
+      ).data
+        .map((e) => e.name)
+        .sort();
+    expect(await names(suite.reader)).toEqual(['by_hand', 'city', 'salary_band']);
+    expect(await names(limited)).toEqual(['by_hand', 'city']);
+    // The editor's suggestions (getEntries with a keyword) and the other reads hold to it too.
+    expect(await names(limited, { keyword: 'sal' })).toEqual([]);
+    expect(await names(suite.editor, { keyword: 'sal' })).toEqual(['salary_band']);
+    const stats = await as(limited).ok<{ totalCount: number; tempCount: number }>(
+      'paramDescLib/stats',
+      { itemId },
+    );
+    expect(stats).toMatchObject({ totalCount: 2, tempCount: 1 });
+    const exported = await as(limited).ok<string>('paramDescLib/export', { itemId, format: 'csv' });
+    expect(exported).toContain('city');
+    expect(exported).not.toContain('salary_band');
+
+    // Moved into a catalog the member may read, the page's entry shows.
+    await as(suite.owner).ok('page/save', {
+      item_id: itemId,
+      page_id: secret.page_id,
+      page_title: secret.page_title,
+      page_content: secret.page_content,
+      cat_id: open,
+    });
+    await eventually(async () =>
+      expect(await names(limited)).toEqual(['by_hand', 'city', 'salary_band']),
+    );
   });
 });

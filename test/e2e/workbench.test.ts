@@ -21,12 +21,15 @@ import { browserSuite, screenshot } from './helpers';
 
 interface Target {
   url: string;
-  seen: { method: string; path: string; authorization: string; body: string }[];
+  seen: { method: string; path: string; authorization: string; body: string; origin: string }[];
   close(): Promise<void>;
 }
 
-/** A JSON API: POST /login answers a token naming this server, GET /me echoes the credentials. */
-async function startTarget(name: string): Promise<Target> {
+/**
+ * A JSON API: POST /login answers a token naming this server, GET /me echoes the credentials.
+ * With `cors`, any origin may read its answers (preflights answered).
+ */
+async function startTarget(name: string, cors = false): Promise<Target> {
   const seen: Target['seen'] = [];
   const server = http.createServer((req, res) => {
     let body = '';
@@ -37,7 +40,14 @@ async function startTarget(name: string): Promise<Target> {
         path: req.url ?? '',
         authorization: req.headers.authorization ?? '',
         body,
+        origin: req.headers.origin ?? '',
       });
+      if (cors) {
+        res.setHeader('access-control-allow-origin', '*');
+        res.setHeader('access-control-allow-headers', 'authorization, content-type, x-global');
+        res.setHeader('access-control-allow-methods', 'GET, POST');
+        if (req.method === 'OPTIONS') return res.end();
+      }
       res.setHeader('content-type', 'application/json');
       if (req.url === '/login')
         return res.end(JSON.stringify({ data: { token: `${name}-token-${seen.length}` } }));
@@ -60,6 +70,7 @@ let owner: TestUser;
 let itemId: number;
 let dev: Target;
 let prod: Target;
+let open: Target;
 let loginPage: number;
 let mePage: number;
 
@@ -68,7 +79,11 @@ const suite = browserSuite({
   setup: async () => {
     owner = await makeUser({ name: 'Wanda Bench' });
     itemId = (await makeItem(owner, { item_name: 'Workbench' })).item_id;
-    [dev, prod] = await Promise.all([startTarget('dev'), startTarget('prod')]);
+    [dev, prod, open] = await Promise.all([
+      startTarget('dev'),
+      startTarget('prod'),
+      startTarget('open', true),
+    ]);
     loginPage = (
       await makePage(owner, itemId, {
         title: '登录',
@@ -93,6 +108,7 @@ const suite = browserSuite({
 afterAll(async () => {
   await dev?.close();
   await prod?.close();
+  await open?.close();
 });
 
 const CORS_NOISE = [/CORS policy/, /Failed to load resource/, /net::ERR_FAILED/];
@@ -292,4 +308,108 @@ test('the parameter library dialog promotes a learnt entry and imports new ones'
     ['session_id', 'permanent', '会话标识'],
   ]);
   await screenshot(page, 'workbench-parameter-library');
+});
+
+test('flow steps are dragged into order (saved); a run shows each step as it comes, here and to another watcher', async () => {
+  const api = suite.server.api.withToken(owner.user_token);
+  const [flow] = await api.ok<{ id: number }[]>('flow/getList', { item_id: itemId });
+  // Two rounds a second apart: the run is visibly under way between them.
+  await api.ok('flow/save', { id: flow.id, times: 2, time_interval: 1 });
+  const order = async () =>
+    (await api.ok<{ page_id: number }[]>('flow/getFlowPageList', { flow_id: flow.id })).map(
+      (s) => s.page_id,
+    );
+  expect(await order()).toEqual([loginPage, mePage]);
+
+  const watcher = await editInChinese(mePage);
+  await watcher.locator('[data-testid="editor-tool-flow"]').click();
+  const watching = watcher.locator('[data-testid="workbench-flow-dialog"]');
+  await watching.locator(`[data-testid="workbench-flow-step-${mePage}"]`).waitFor();
+
+  const page = await editInChinese(loginPage);
+  await page.locator('[data-testid="editor-tool-flow"]').click();
+  const dialog = page.locator('[data-testid="workbench-flow-dialog"]');
+  const stepOf = (id: number) => dialog.locator(`[data-testid="workbench-flow-step-${id}"]`);
+  await stepOf(mePage).waitFor();
+
+  // Drag "我的信息" by its handle above "登录".
+  const handle = await stepOf(mePage).locator('[data-testid="workbench-flow-drag"]').boundingBox();
+  const target = await stepOf(loginPage).boundingBox();
+  if (!handle || !target) throw new Error('steps not laid out');
+  await page.mouse.move(handle.x + handle.width / 2, handle.y + handle.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(handle.x + handle.width / 2, target.y + 4, { steps: 12 });
+  await page.mouse.move(handle.x + handle.width / 2, target.y + 2, { steps: 2 });
+  await page.mouse.up();
+  await eventually(async () => expect(await order()).toEqual([mePage, loginPage]));
+  const titles = () =>
+    dialog
+      .locator('[data-testid^="workbench-flow-step-"]')
+      .evaluateAll((rows) => rows.map((row) => row.getAttribute('data-testid')));
+  expect(await titles()).toEqual([
+    `workbench-flow-step-${mePage}`,
+    `workbench-flow-step-${loginPage}`,
+  ]);
+  // The buttons stay for keyboard users: "登录" back up.
+  await stepOf(loginPage).getByRole('button', { name: '上移' }).click();
+  await eventually(async () => expect(await order()).toEqual([loginPage, mePage]));
+
+  await dialog.locator('[data-testid="workbench-flow-run"]').click();
+  const liveRows = dialog.locator(
+    '[data-testid="workbench-flow-live-results"] [data-testid="workbench-flow-result"]',
+  );
+  await liveRows.first().waitFor();
+  // Seen while the run goes on: its final answer has not come yet.
+  expect(await dialog.locator('[data-testid="workbench-flow-run-result"]').count()).toBe(0);
+  await screenshot(page, 'workbench-flow-live');
+
+  // Another member's screen follows every step, without the answers' contents.
+  const watchedRows = watching.locator(
+    '[data-testid="workbench-flow-live-results"] [data-testid="workbench-flow-result"][data-pass="true"]',
+  );
+  await eventually(async () => expect(await watchedRows.count()).toBe(4));
+  expect(await watching.innerText()).not.toContain('-token-');
+
+  const result = dialog.locator('[data-testid="workbench-flow-run-result"][data-passed="4"]');
+  await result.waitFor();
+  await dialog
+    .locator('[data-testid="workbench-flow-live-results"]')
+    .waitFor({ state: 'detached' });
+  // save_change (on by default): the login page's example now holds this run's token.
+  await dialog.locator('[data-testid="workbench-flow-saved"]').waitFor();
+  await api.ok('flow/save', { id: flow.id, times: 1, time_interval: 0 });
+});
+
+test('a flow run from the browser sends directly where CORS allows, with the same extraction and pass/fail', async () => {
+  const api = suite.server.api.withToken(owner.user_token);
+  const { env_id } = await api.ok<{ env_id: number }>('runapi/addEnv', {
+    item_id: itemId,
+    env_name: 'Open',
+  });
+  await api.ok('itemVariable/save', {
+    item_id: itemId,
+    env_id,
+    var_name: 'host',
+    var_value: open.url,
+  });
+  const [flow] = await api.ok<{ id: number }[]>('flow/getList', { item_id: itemId });
+  await api.ok('flow/save', { id: flow.id, env_id });
+  const page = await editInChinese(loginPage);
+  await page.locator('[data-testid="editor-tool-flow"]').click();
+  const dialog = page.locator('[data-testid="workbench-flow-dialog"]');
+  await dialog.locator(`[data-testid="workbench-flow-step-${mePage}"]`).waitFor();
+  await dialog.locator('[data-testid="workbench-flow-from-browser"]').click();
+  await dialog.locator('[data-testid="workbench-flow-run"]').click();
+  const result = dialog.locator('[data-testid="workbench-flow-run-result"][data-passed="2"]');
+  await result.waitFor();
+  expect(
+    await result.locator('[data-testid="workbench-flow-result"][data-via="browser"]').count(),
+  ).toBe(2);
+  // Sent by the page itself (its origin on every request), step 2 with step 1's token.
+  const sent = open.seen.filter((s) => s.method !== 'OPTIONS');
+  expect(sent.map((s) => [s.method, s.path, s.origin])).toEqual([
+    ['POST', '/login', suite.server.url],
+    ['GET', '/me', suite.server.url],
+  ]);
+  expect(sent[1].authorization).toMatch(/^Bearer open-token-\d+$/);
 });

@@ -1,12 +1,14 @@
 /**
- * Test flows (ShowDoc's RunApi flows): build a flow from the item's API pages (add, order,
- * enable or disable steps, JSONPath extractions that pass a value from a step's answer to the
- * next steps as `{{name}}`), choose the environment, rounds, interval and whether to continue on
- * error, run it on the server (`flow/run`, through the HTTP relay's address policy) and see each
- * step's request, answer, time and pass/fail. Runs started by others on the item show live
- * (`flow:progress`). Loaded on demand (AssetTools).
+ * Test flows (ShowDoc's RunApi flows): build a flow from the item's API pages (add, drag into
+ * order, enable or disable steps, JSONPath extractions that pass a value from a step's answer to
+ * the next steps as `{{name}}` — FlowSteps.tsx), choose the environment, rounds, interval,
+ * whether to continue on error and to save the answers as the pages' examples, run it on the
+ * server (`flow/run`, through the HTTP relay's address policy) or from the browser where CORS
+ * allows (browserFlow.ts) and see each step's request, answer, time and pass/fail. A run's steps
+ * show as they come (`flow:progress`, also for runs started by others on the item). Loaded on
+ * demand (AssetTools).
  */
-import { ArrowDownOutlined, ArrowUpOutlined, DeleteOutlined } from '@ant-design/icons';
+import { DeleteOutlined } from '@ant-design/icons';
 import {
   Alert,
   Button,
@@ -22,7 +24,7 @@ import {
   Tag,
   Typography,
 } from 'antd';
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { getItemPassword } from '../../auth/storage';
 import { useLive } from '../../live/context';
@@ -44,9 +46,16 @@ import {
   listFlows,
   runFlow,
   saveFlow,
-  setStepExtract,
   sortFlowSteps,
 } from './workbenchApi';
+import { runFlowInBrowser } from './browserFlow';
+import { FlowSteps } from './FlowSteps';
+
+interface LiveRun {
+  runId: string;
+  flowId: number;
+  steps: StepResult[];
+}
 
 type StepResult = FlowRun['steps'][number] & {
   url?: string;
@@ -56,82 +65,16 @@ type StepResult = FlowRun['steps'][number] & {
   request_headers?: [string, string][];
   request_body?: string;
   response_body?: string;
+  /** Browser runs: whether the step went from the browser or through the relay. */
+  via?: 'browser' | 'relay' | '';
 };
 
-function rulesOf(step: FlowStep): { var: string; path: string }[] {
-  try {
-    const list: unknown = JSON.parse(String((step as { extract?: string }).extract || '[]'));
-    return Array.isArray(list) ? (list as { var: string; path: string }[]) : [];
-  } catch {
-    return [];
-  }
-}
-
-function ExtractEditor({ step, onSaved }: { step: FlowStep; onSaved: () => void }) {
-  const { t } = useTranslation();
-  const rules = rulesOf(step);
-  const [name, setName] = useState('');
-  const [path, setPath] = useState('');
-  const save = async (next: { var: string; path: string }[]) => {
-    await setStepExtract(step.id, next);
-    onSaved();
-  };
-  return (
-    <Space direction="vertical" size={4} style={{ width: '100%' }}>
-      <Space wrap size={4}>
-        {rules.map((rule) => (
-          <Tag
-            key={rule.var}
-            closable
-            data-testid="workbench-flow-rule"
-            onClose={() => save(rules.filter((r) => r.var !== rule.var))}
-          >
-            {`{{${rule.var}}} ← ${rule.path}`}
-          </Tag>
-        ))}
-      </Space>
-      <Space.Compact size="small">
-        <Input
-          data-testid="workbench-flow-extract-var"
-          aria-label={t('workbench.flow.extractVar')}
-          placeholder={t('workbench.flow.extractVar')}
-          value={name}
-          onChange={(e) => setName(e.target.value)}
-          style={{ width: 120 }}
-        />
-        <Input
-          data-testid="workbench-flow-extract-path"
-          aria-label={t('workbench.flow.extractPath')}
-          placeholder="$.data.token"
-          value={path}
-          onChange={(e) => setPath(e.target.value)}
-          style={{ width: 180 }}
-        />
-        <Button
-          data-testid="workbench-flow-extract-add"
-          onClick={async () => {
-            if (!name.trim() || !path.trim()) return;
-            await save([
-              ...rules.filter((r) => r.var !== name.trim()),
-              { var: name.trim(), path: path.trim() },
-            ]);
-            setName('');
-            setPath('');
-          }}
-        >
-          {t('workbench.flow.extractAdd')}
-        </Button>
-      </Space.Compact>
-    </Space>
-  );
-}
-
-function ResultTable({ steps }: { steps: StepResult[] }) {
+function ResultTable({ steps, testId }: { steps: StepResult[]; testId: string }) {
   const { t } = useTranslation();
   return (
     <Table<StepResult>
       size="small"
-      data-testid="workbench-flow-results"
+      data-testid={testId}
       rowKey={(row) =>
         `${row.round}-${(row as { flow_page_id?: number }).flow_page_id ?? row.page_id}`
       }
@@ -141,9 +84,12 @@ function ResultTable({ steps }: { steps: StepResult[] }) {
         ({
           'data-testid': 'workbench-flow-result',
           'data-pass': row.pass ? 'true' : 'false',
+          'data-via': row.via ?? 'server',
         }) as object
       }
       expandable={{
+        // Pushed steps carry no request or answer: only the run's own answer has them.
+        rowExpandable: (row) => row.response_body !== undefined,
         expandedRowRender: (row) => (
           <div>
             <Typography.Text strong>{t('workbench.flow.request')}</Typography.Text>
@@ -168,13 +114,22 @@ function ResultTable({ steps }: { steps: StepResult[] }) {
         {
           title: t('workbench.flow.url'),
           render: (_, row) => (
-            <Typography.Text
-              data-testid="workbench-flow-result-url"
-              ellipsis
-              style={{ maxWidth: 260 }}
-            >
-              {`${row.method ?? ''} ${row.url ?? ''}`}
-            </Typography.Text>
+            <>
+              {row.via && (
+                <Tag>
+                  {row.via === 'browser'
+                    ? t('workbench.flowMore.viaBrowser')
+                    : t('workbench.flowMore.viaRelay')}
+                </Tag>
+              )}
+              <Typography.Text
+                data-testid="workbench-flow-result-url"
+                ellipsis
+                style={{ maxWidth: 260 }}
+              >
+                {`${row.method ?? ''} ${row.url ?? ''}`}
+              </Typography.Text>
+            </>
           ),
         },
         { title: t('workbench.flow.status'), render: (_, row) => row.status || '—', width: 72 },
@@ -214,6 +169,12 @@ function FlowDialogBody({ itemId, onClose }: { itemId: number; onClose: () => vo
   const [run, setRun] = useState<FlowRun | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
   const [live, setLive] = useState<FlowProgressPayload | null>(null);
+  // The steps of the latest run on the item as their pushes arrive (own runs and others').
+  const [liveRun, setLiveRun] = useState<LiveRun | null>(null);
+  const [fromBrowser, setFromBrowser] = useState(false);
+  // A browser run stops when the dialog closes.
+  const browserRun = useRef<AbortController | null>(null);
+  useEffect(() => () => browserRun.current?.abort(), []);
   const flow = flows.find((f) => f.id === flowId) ?? null;
 
   const reloadFlows = useCallback(async () => {
@@ -251,7 +212,16 @@ function FlowDialogBody({ itemId, onClose }: { itemId: number; onClose: () => vo
     };
   }, [socket, itemId]);
   useLiveEvent('flow:progress', (payload) => {
-    if (payload.item_id === itemId) setLive(payload);
+    if (payload.item_id !== itemId) return;
+    setLive(payload);
+    const step = payload.step;
+    setLiveRun((current) => {
+      const base =
+        current?.runId === payload.run_id
+          ? current
+          : { runId: payload.run_id, flowId: payload.flow_id, steps: [] };
+      return step ? { ...base, steps: [...base.steps, step as StepResult] } : base;
+    });
   });
 
   async function create() {
@@ -268,10 +238,11 @@ function FlowDialogBody({ itemId, onClose }: { itemId: number; onClose: () => vo
     await reloadFlows();
   }
 
-  async function move(index: number, delta: number) {
-    const order = steps.map((s) => s.id);
-    const [moved] = order.splice(index, 1);
-    order.splice(index + delta, 0, moved);
+  async function reorder(order: number[]) {
+    // Shown at once in the new order; the server's list follows.
+    setSteps((current) =>
+      order.map((id) => current.find((s) => s.id === id)).filter((s): s is FlowStep => !!s),
+    );
     await sortFlowSteps(flowId, order);
     await reloadSteps();
   }
@@ -289,7 +260,24 @@ function FlowDialogBody({ itemId, onClose }: { itemId: number; onClose: () => vo
     setRun(null);
     try {
       const runId = `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 8)}`;
-      setRun(await runFlow(flow.id, flow.env_id, runId));
+      if (fromBrowser) {
+        // No pushes for a browser run: its steps show here as they come.
+        setLiveRun({ runId: `${runId}-live`, flowId: flow.id, steps: [] });
+        const result = await runFlowInBrowser({
+          itemId,
+          flow,
+          steps,
+          envId: flow.env_id,
+          runId,
+          signal: (browserRun.current = new AbortController()).signal,
+          onStep: (step) =>
+            setLiveRun((current) =>
+              current ? { ...current, steps: [...current.steps, step as StepResult] } : current,
+            ),
+        });
+        setLiveRun(null);
+        setRun(result as FlowRun);
+      } else setRun(await runFlow(flow.id, flow.env_id, runId));
     } catch (error) {
       setProblem(error instanceof Error ? error.message : String(error));
     } finally {
@@ -376,67 +364,22 @@ function FlowDialogBody({ itemId, onClose }: { itemId: number; onClose: () => vo
                 onChange={(on) => update({ error_continue: on ? 1 : 0 })}
               />
               <span>{t('workbench.flow.continueOnError')}</span>
+              <Switch
+                data-testid="workbench-flow-save-change"
+                checked={Boolean(flow.save_change)}
+                onChange={(on) => update({ save_change: on ? 1 : 0 })}
+              />
+              <span>{t('workbench.flowMore.saveChange')}</span>
             </Space>
-            <Table<FlowStep>
-              size="small"
-              rowKey="id"
-              pagination={false}
-              dataSource={steps}
-              locale={{ emptyText: t('workbench.flow.noSteps') }}
-              onRow={(row) => ({ 'data-testid': `workbench-flow-step-${row.page_id}` }) as object}
-              columns={[
-                {
-                  title: t('workbench.flow.enabled'),
-                  width: 64,
-                  render: (_, row) => (
-                    <Checkbox
-                      aria-label={t('workbench.flow.enabled')}
-                      checked={Boolean(row.enabled)}
-                      onChange={(e) => toggle(row, e.target.checked)}
-                    />
-                  ),
-                },
-                {
-                  title: t('workbench.flow.step'),
-                  render: (_, row) => row.page_title || `#${row.page_id}`,
-                },
-                {
-                  title: t('workbench.flow.extract'),
-                  render: (_, row) => <ExtractEditor step={row} onSaved={reloadSteps} />,
-                },
-                {
-                  title: '',
-                  width: 120,
-                  render: (_, row, index) => (
-                    <Space size={2}>
-                      <Button
-                        size="small"
-                        icon={<ArrowUpOutlined />}
-                        aria-label={t('workbench.flow.up')}
-                        disabled={index === 0}
-                        onClick={() => move(index, -1)}
-                      />
-                      <Button
-                        size="small"
-                        icon={<ArrowDownOutlined />}
-                        aria-label={t('workbench.flow.down')}
-                        disabled={index === steps.length - 1}
-                        onClick={() => move(index, 1)}
-                      />
-                      <Button
-                        size="small"
-                        danger
-                        icon={<DeleteOutlined />}
-                        aria-label={t('workbench.flow.remove')}
-                        onClick={async () => {
-                          await deleteFlowStep(row.id);
-                          await reloadSteps();
-                        }}
-                      />
-                    </Space>
-                  ),
-                },
-              ]}
+            <FlowSteps
+              steps={steps}
+              onReorder={reorder}
+              onToggle={toggle}
+              onRemove={async (step) => {
+                await deleteFlowStep(step.id);
+                await reloadSteps();
+              }}
+              onSaved={reloadSteps}
             />
             <Space.Compact style={{ marginTop: 8 }}>
               <Select
@@ -471,6 +414,15 @@ function FlowDialogBody({ itemId, onClose }: { itemId: number; onClose: () => vo
               >
                 {t('workbench.flow.run')}
               </Button>
+              <Checkbox
+                style={{ marginLeft: 12 }}
+                data-testid="workbench-flow-from-browser"
+                checked={fromBrowser}
+                disabled={running}
+                onChange={(e) => setFromBrowser(e.target.checked)}
+              >
+                {t('workbench.flowMore.fromBrowser')}
+              </Checkbox>
             </div>
           </>
         )}
@@ -490,6 +442,12 @@ function FlowDialogBody({ itemId, onClose }: { itemId: number; onClose: () => vo
             )}
           </div>
         )}
+        {liveRun && liveRun.flowId === flowId && liveRun.runId !== run?.run_id && (
+          <div style={{ marginTop: 8 }}>
+            <Typography.Text strong>{t('workbench.flowMore.live')}</Typography.Text>
+            <ResultTable steps={liveRun.steps} testId="workbench-flow-live-results" />
+          </div>
+        )}
         {problem && <Alert type="error" showIcon message={problem} style={{ marginTop: 12 }} />}
         {run && (
           <div
@@ -505,7 +463,16 @@ function FlowDialogBody({ itemId, onClose }: { itemId: number; onClose: () => vo
               </Tag>
               {run.stopped && <Tag color="orange">{t('workbench.flow.stopped')}</Tag>}
             </Space>
-            <ResultTable steps={run.steps as StepResult[]} />
+            {run.saved_pages.length > 0 && (
+              <Alert
+                type="success"
+                showIcon
+                data-testid="workbench-flow-saved"
+                style={{ marginBottom: 8 }}
+                message={t('workbench.flowMore.saved', { count: run.saved_pages.length })}
+              />
+            )}
+            <ResultTable steps={run.steps as StepResult[]} testId="workbench-flow-results" />
           </div>
         )}
       </div>

@@ -267,6 +267,37 @@ describe('webhook deliveries', () => {
   });
 });
 
+describe('push address (user/savePushUrl)', () => {
+  test("a subscriber's push address receives others' updates of the page, not their own", async () => {
+    const itemId = await newItem();
+    await as(suite.editor).ok('user/savePushUrl', { push_url: `${base}/push` });
+    // The page's creator is subscribed to its updates.
+    const created = await as(suite.editor).ok<{ page_id: number }>('page/save', {
+      item_id: itemId,
+      page_title: 'Pushed',
+      page_content: 'v1',
+    });
+    const pageId = Number(created.page_id);
+    await as(suite.editor).ok('page/save', {
+      item_id: itemId,
+      page_id: pageId,
+      page_title: 'Pushed',
+      page_content: 'v2 by the subscriber',
+    });
+    await savePage(itemId, pageId, 'v3 by the owner');
+    await until(() => at('/push').length === 1, 'the push delivery');
+    await new Promise((r) => setTimeout(r, 300));
+    expect(at('/push')).toHaveLength(1);
+    expect(JSON.parse(at('/push')[0].body)).toMatchObject({
+      schema: 'quire.webhook/1',
+      event: 'page.updated',
+      page: { page_id: pageId },
+      actor: { uid: suite.owner.uid },
+    });
+    await as(suite.editor).ok('user/savePushUrl', { push_url: '' });
+  });
+});
+
 describe('webhook refusals', () => {
   test('a private address not on ALLOW_PRIVATE_HOSTS is refused and nothing is stored', async () => {
     const itemId = await newItem();

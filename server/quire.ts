@@ -52,6 +52,7 @@ import { startComments } from '../models/comments';
 import { startAttachments } from '../models/files';
 import { startNotifications } from '../models/notices';
 import { startParamLearning } from '../models/workbench';
+import { startWebhooks } from '../models/webhooks';
 import { WEB_DIST } from './paths';
 import { createRealtimeOnlyApp } from './realtimeApp';
 
@@ -282,6 +283,12 @@ async function startInContext(
   const stopComments = startComments({
     onError: (error) => logger.error({ err: error }, 'comment clean-up failed'),
   });
+  const stopWebhooks = startWebhooks({
+    retrySchedule: config.webhookRetrySchedule,
+    disableAfter: config.webhookDisableAfter,
+    timeoutMs: config.webhookTimeoutMs,
+    onError: (error) => logger.error({ err: error }, 'webhook delivery failed'),
+  });
   state.database = database;
   state.phase = 'ready';
   const url = publicUrl(config.host, port);
@@ -308,6 +315,7 @@ async function startInContext(
         stopNotifications();
         stopParamLearning();
         stopComments();
+        await stopWebhooks();
         const closed = closeServer(server, open);
         await realtime.close();
         await closed;

@@ -37,6 +37,7 @@ import {
   teamMemberContract,
 } from './member';
 import { messageContract } from './message';
+import { webhookContract } from './webhook';
 import { exportContract, openContract, updatePageByApi } from './open';
 import { catalogContract, pageContract, pageHistoryContract } from './page';
 import { readContract } from './read';
@@ -65,6 +66,7 @@ export * from './page';
 export * from './read';
 export * from './user';
 export * from './workbench';
+export * from './webhook';
 
 /** Keyed by the controller's lookup key (`itemgroup`, `teamitemmember`): see api/showdocRoute.ts. */
 export const contracts = {
@@ -109,6 +111,7 @@ export const contracts = {
   flow: flowContract,
   paramdesclib: paramDescLibContract,
   ping: pingContract,
+  webhook: webhookContract,
 } satisfies Record<string, ControllerContract>;
 
 /** The contract of `controllerKey/action` (action names match case-insensitively), if declared. */

@@ -48,6 +48,7 @@ import { runapiController } from './runapi';
 import { itemVariableController } from './itemVariable';
 import { flowController } from './flow';
 import { paramDescLibController } from './paramDescLib';
+import { webhookController } from './webhook';
 import { importPostmanController, importSwaggerController, pingController } from './ping';
 
 export const controllers: ControllerDefinition[] = [
@@ -102,6 +103,7 @@ export const controllers: ControllerDefinition[] = [
   pingController,
   importPostmanController,
   importSwaggerController,
+  webhookController,
 ];
 
 /** A registry holding every controller above (one per app, so tests can add their own). */

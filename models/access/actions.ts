@@ -38,6 +38,10 @@ export const ACTIONS = {
   'item.export': { needs: 'editor', missing: 10101, denied: 10302, message: 'No permission' },
   'item.exportHtml': { needs: 'editor', missing: 10103, denied: 10103, message: 'No permission' },
   'item.import': { needs: 'manage', missing: 10101, denied: 10302 },
+  // Webhooks (item settings → Webhooks): managers read the hooks and their log, even of an
+  // archived item; changing them is a write.
+  'webhook.read': { needs: 'manager', message: MANAGE },
+  'webhook.manage': { needs: 'manage', message: MANAGE },
   // Members
   'member.manage': { needs: 'manage', message: MANAGE },
   'member.list': { needs: 'manager', message: MANAGE },

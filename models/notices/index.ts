@@ -17,6 +17,7 @@ export {
 export {
   listPageSubscribers,
   pageAudience,
+  pageSubscriberUids,
   subscribeToPage,
   subscribeUsers,
   unsubscribeUsers,

@@ -94,6 +94,7 @@ export async function recoverPage(actor: Actor, itemId: number, pageId: number):
     { $set: { is_del: 0, cat_id: catalogAlive ? page.cat_id : 0 } },
   );
   await Recycle.deleteOne({ item_id: itemId, page_id: pageId });
+  events.publish('page.restored', { itemId, pageId, byUid: actor.uid });
   events.publish('menu.changed', { itemId, byUid: actor.uid });
 }
 

@@ -191,6 +191,27 @@ const schema = z.object({
     .default('20000')
     .refine((v) => /^\d+$/.test(v) && Number(v) >= 1, 'must be a positive integer')
     .transform(Number),
+  // Webhooks: seconds to wait before each retry of a failed delivery (its length is the number
+  // of retries; the default spans about a day), failed attempts in a row that disable a hook,
+  // and how long one attempt may take.
+  WEBHOOK_RETRY_SCHEDULE: z
+    .string()
+    .default('60,300,1800,7200,21600,43200')
+    .refine(
+      (v) => v.split(',').every((s) => /^\s*\d+(\.\d+)?\s*$/.test(s)),
+      'must be a comma list of seconds',
+    )
+    .transform((v) => v.split(',').map((s) => Number(s.trim()))),
+  WEBHOOK_DISABLE_AFTER: z
+    .string()
+    .default('10')
+    .refine((v) => /^\d+$/.test(v) && Number(v) >= 1, 'must be a positive integer')
+    .transform(Number),
+  WEBHOOK_TIMEOUT_MS: z
+    .string()
+    .default('10000')
+    .refine((v) => /^\d+$/.test(v) && Number(v) >= 100, 'must be at least 100')
+    .transform(Number),
 });
 
 /** The keys Quire reads; `.env.example` lists exactly these. */
@@ -225,6 +246,10 @@ export interface Config {
   /** MCP calls per token / per user in 10 minutes. */
   mcpTokenRateLimit: number;
   mcpUserRateLimit: number;
+  /** Seconds before each webhook retry; failures in a row that disable a hook; attempt timeout. */
+  webhookRetrySchedule: number[];
+  webhookDisableAfter: number;
+  webhookTimeoutMs: number;
 }
 
 export class ConfigError extends Error {
@@ -287,5 +312,8 @@ export function loadConfig(
     pdfChromiumPath: c.PDF_CHROMIUM_PATH,
     mcpTokenRateLimit: c.MCP_TOKEN_RATE_LIMIT,
     mcpUserRateLimit: c.MCP_USER_RATE_LIMIT,
+    webhookRetrySchedule: c.WEBHOOK_RETRY_SCHEDULE,
+    webhookDisableAfter: c.WEBHOOK_DISABLE_AFTER,
+    webhookTimeoutMs: c.WEBHOOK_TIMEOUT_MS,
   };
 }

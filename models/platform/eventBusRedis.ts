@@ -36,6 +36,7 @@ export const RELAYED: Record<EventName, true> = {
   'page.saved': true,
   'sheet.changed': true,
   'page.deleted': true,
+  'page.restored': true,
   'page.purged': true,
   'subscriptions.changed': true,
   'attachment.changed': true,

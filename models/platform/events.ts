@@ -72,6 +72,8 @@ export interface DomainEvents {
     byUid: number;
     cells: Array<{ sheet: number; row: number; col: number; text: string }> | null;
   };
+  /** A page came back from the recycle bin. */
+  'page.restored': { itemId: number; pageId: number; byUid: number };
   /** A page went to the recycle bin (or was removed with its catalog). */
   'page.deleted': { itemId: number; pageId: number; byUid: number };
   /** Pages were removed for good (recycle-bin purge): drop what hangs off them (files, subscriptions). */

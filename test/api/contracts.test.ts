@@ -71,6 +71,16 @@ async function aiTokenId(): Promise<number> {
     .id;
 }
 
+/** A fresh webhook of the fixture item (to the server's own health check: allowed locally). */
+async function webhookId(f: Fixture): Promise<number> {
+  return (
+    await suite.as(suite.owner).ok<{ id: number }>('webhook/save', {
+      item_id: f.itemId,
+      url: `${suite.server.url}/healthz`,
+    })
+  ).id;
+}
+
 /** A valid request per declared action (owner, no parameters unless given). */
 const VALID: Record<string, Request> = {
   'user/login': { as: 'anonymous', params: () => ({ username: 'x', password: 'y' }) },
@@ -501,6 +511,21 @@ const WORKBENCH_VALID: Record<string, Request> = {
   'paramdesclib/temp': { params: (f) => ({ itemId: f.itemId, name: 'n3', description: 'D' }) },
   'paramdesclib/updateentry': { params: async (f) => ({ id: await newEntry(f), example: 'e' }) },
   'paramdesclib/deleteentry': { params: async (f) => ({ id: await newEntry(f) }) },
+  'webhook/list': { params: (f) => ({ item_id: f.itemId }) },
+  'webhook/save': { params: (f) => ({ item_id: f.itemId, url: `${suite.server.url}/healthz` }) },
+  'webhook/delete': { params: async (f) => ({ item_id: f.itemId, id: await webhookId(f) }) },
+  'webhook/test': { params: async (f) => ({ item_id: f.itemId, id: await webhookId(f) }) },
+  'webhook/deliveries': { params: async (f) => ({ item_id: f.itemId, id: await webhookId(f) }) },
+  'webhook/rotatesecret': { params: async (f) => ({ item_id: f.itemId, id: await webhookId(f) }) },
+  'webhook/redeliver': {
+    params: async (f) => {
+      const id = await webhookId(f);
+      const sent = await suite
+        .as(suite.owner)
+        .ok<{ delivery_id: number }>('webhook/test', { item_id: f.itemId, id });
+      return { item_id: f.itemId, delivery_id: sent.delivery_id };
+    },
+  },
   'paramdesclib/deleteentries': { params: async (f) => ({ ids: await newEntry(f) }) },
   'paramdesclib/promotetemp': { params: async (f) => ({ ids: await newEntry(f, 'temp') }) },
   'paramdesclib/addbatchentries': {

@@ -34,10 +34,26 @@ describe('loadConfig', () => {
       pdfChromiumPath: '/usr/bin/chromium',
       mcpTokenRateLimit: 10_000,
       mcpUserRateLimit: 20_000,
+      webhookRetrySchedule: [60, 300, 1800, 7200, 21600, 43200],
+      webhookDisableAfter: 10,
+      webhookTimeoutMs: 10_000,
       workers: os.availableParallelism(),
       workerNodeFlags: ['--max-semi-space-size=8', '--heap-growing-percent=50'],
       gcAfterStart: true,
     });
+  });
+
+  test('WEBHOOK_*: a comma list of retry delays in seconds, a failure limit, a timeout', () => {
+    const config = loadConfig({
+      WEBHOOK_RETRY_SCHEDULE: '0.5, 2,10',
+      WEBHOOK_DISABLE_AFTER: '3',
+      WEBHOOK_TIMEOUT_MS: '2500',
+    });
+    expect(config.webhookRetrySchedule).toEqual([0.5, 2, 10]);
+    expect(config.webhookDisableAfter).toBe(3);
+    expect(config.webhookTimeoutMs).toBe(2500);
+    expect(() => loadConfig({ WEBHOOK_RETRY_SCHEDULE: '1m,5m' })).toThrow(/WEBHOOK_RETRY_SCHEDULE/);
+    expect(() => loadConfig({ WEBHOOK_DISABLE_AFTER: '0' })).toThrow(/WEBHOOK_DISABLE_AFTER/);
   });
 
   test('WORKER_NODE_FLAGS: Node flags or `none`; GC_AFTER_START: true or false', () => {

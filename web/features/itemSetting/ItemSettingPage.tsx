@@ -1,7 +1,7 @@
 /**
- * `/item/setting/:item_id` (spec 002 §2): an item's settings on one screen, in four tabs — base
+ * `/item/setting/:item_id` (spec 002 §2): an item's settings on one screen, in five tabs — base
  * info (name, description, personal domain, open/private with its password), members (personal
- * members and teams), open API (key and token) and the recycle bin. The tabs reuse the item
+ * members and teams), open API (key and token), webhooks (Quire's) and the recycle bin. The tabs reuse the item
  * dialogs' parts; only the item's managers get in (the API refuses everyone else).
  */
 import { App, Button, Form, Spin, Tabs } from 'antd';
@@ -16,8 +16,9 @@ import { RecyclePanel } from '../items/RecycleModal';
 import { ScreenCard } from '../layout/ScreenCard';
 import { ItemTeams } from '../members/ItemTeams';
 import { PersonalMembers } from '../members/PersonalMembers';
+import { WebhooksPanel } from '../webhooks/WebhooksPanel';
 
-const TABS = ['base', 'members', 'openApi', 'recycle'] as const;
+const TABS = ['base', 'members', 'openApi', 'webhooks', 'recycle'] as const;
 
 function BaseInfo({ detail, onSaved }: { detail: ItemDetail; onSaved: () => void }) {
   const { t } = useTranslation();
@@ -125,6 +126,11 @@ export default function ItemSettingPage() {
               key: 'openApi',
               label: t('itemSetting.openApi'),
               children: <OpenApiPanel itemId={itemId} />,
+            },
+            {
+              key: 'webhooks',
+              label: t('webhooks.tab'),
+              children: <WebhooksPanel itemId={itemId} />,
             },
             {
               key: 'recycle',

@@ -35,6 +35,7 @@ const WITHOUT_CONTRACT: Record<string, string> = {
   'fromcomments/generate': 'answers plain text for a shell script, not an envelope',
   'open/fromcomments': 'answers plain text for a shell script, not an envelope',
   'export/word': 'a .docx download',
+  'export/pdf': 'a PDF download',
   'export/openapi': 'an OpenAPI file download',
   'export/markdown': 'a zip download',
   'import/auto': 'multipart upload',

@@ -121,8 +121,7 @@ export const itemController = defineController('item', itemContract, {
   async getItemId(ctx) {
     const { actor } = await optionalLogin(ctx);
     const { input } = ctx;
-    const raw =
-      input.item_domain.trim() || input.item_custom_id.trim() || input.item_id.trim();
+    const raw = input.item_domain.trim() || input.item_custom_id.trim() || input.item_id.trim();
     return resolveItemId(actor, raw, itemPassword(ctx));
   },
 

@@ -1,6 +1,18 @@
 /** `item`, `itemGroup`, `recycle` (reference accounts §9): the item list, an item's settings. */
 import { z } from 'zod';
-import { action, bool, ID_SELECTORS, id, int, list, nothing, raw, str } from './coerce';
+import {
+  action,
+  bool,
+  ID_SELECTORS,
+  id,
+  int,
+  list,
+  maybeBool,
+  maybeStr,
+  nothing,
+  raw,
+  str,
+} from './coerce';
 import { Menu } from './page';
 
 export const success = z.object({ success: z.boolean() });
@@ -121,14 +133,19 @@ export const itemContract = {
     },
     z.object({ item_id: z.union([z.number(), z.string()]) }),
   ),
+  /** Only the fields sent change (absent: `undefined`), the groups when some are given. */
   update: action(
     {
       ...itemId,
       ...itemFields,
-      is_private: bool(),
-      allow_comment: bool(),
-      allow_feedback: bool(),
-      co_edit: bool(),
+      item_name: maybeStr(),
+      item_description: maybeStr(),
+      item_domain: maybeStr(),
+      password: maybeStr(),
+      is_private: maybeBool(),
+      allow_comment: maybeBool(),
+      allow_feedback: maybeBool(),
+      co_edit: maybeBool(),
     },
     success,
   ),
@@ -167,7 +184,18 @@ export const itemContract = {
   delete: action({ ...itemId, password: str(), project_name: str() }, success),
   /** The AI knowledge base is left out: its settings read as off and cannot be switched on. */
   getAiConfig: action(itemId, z.looseObject({})),
-  setAiConfig: action(itemId, z.unknown()),
+  /** Which settings were sent matters (each is refused while the knowledge base is off). */
+  setAiConfig: action(
+    {
+      ...itemId,
+      enabled: raw(),
+      dialog_collapsed: raw(),
+      welcome_message: raw(),
+      system_prompt: raw(),
+      guest_enabled: raw(),
+    },
+    z.unknown(),
+  ),
   getChangeLog: action(
     { ...itemId, page: int(1), count: int(15) },
     z.object({ list: z.array(ChangeLogEntry), total: z.number() }),

@@ -58,7 +58,8 @@ export const memberContract = {
   getList: action({ item_id: id() }, z.array(ItemMember)),
   save: action(
     { item_id: id(), username: str(), member_group_id: id(), cat_id: id(), cat_ids: list() },
-    z.unknown(),
+    /** The id of the last member row written. */
+    z.object({ id: z.number() }),
   ),
   delete: action({ item_id: id(), item_member_id: id() }, success),
   getAllList: action({ item_id: id() }, z.array(z.looseObject({}))),

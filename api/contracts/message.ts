@@ -1,6 +1,6 @@
 /** `message` (reference accounts §11): reminders, announcements, the unread badge. */
 import { z } from 'zod';
-import { action, id, int, nothing } from './coerce';
+import { action, id, int, maybeInt, nothing } from './coerce';
 
 export const PageRef = z.object({
   item_id: z.union([z.string(), z.number()]),
@@ -40,9 +40,9 @@ const paging = { page: int(1), count: int(15) };
 
 export const messageContract = {
   getRemindList: action(paging, z.object({ total: z.number(), list: z.array(RemindMessage) })),
-  /** A plain list without paging parameters, `{total, list}` with them. */
+  /** A plain list without paging parameters (absent: `undefined`), `{total, list}` with them. */
   getAnnouncementList: action(
-    paging,
+    { page: maybeInt(1), count: maybeInt(15) },
     z.union([z.object({ total: z.number(), list: z.array(Announcement) }), z.array(Announcement)]),
   ),
   getUnread: action({}, UnreadAnswer),

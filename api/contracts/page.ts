@@ -92,7 +92,23 @@ export const CatalogGroup: z.ZodType<CatalogGroupShape> = z.object({
   },
 });
 
-const CatalogRow = z.looseObject({ cat_id: z.string(), cat_name: z.string() });
+/** A catalog row (catList; catListName with `cat_name` the slash path 'Top/Child'). */
+export const CatalogRow = z.object({
+  cat_id: z.string(),
+  cat_name: z.string(),
+  item_id: z.string(),
+  s_number: z.string(),
+  addtime: z.string(),
+  parent_cat_id: z.string(),
+  level: z.string(),
+});
+
+/** `getPagesBycat`: a catalog's pages in menu order. */
+export const CatalogPage = z.object({
+  page_id: z.string(),
+  page_title: z.string(),
+  s_number: z.string(),
+});
 
 export const pageContract = {
   info: action({ page_id: id(), with_path: bool() }, PageInfo),
@@ -142,9 +158,19 @@ export const pageHistoryContract = {
     { page_id: id(), page_history_id: id(), page_comments: str() },
     z.object({ success: z.boolean() }),
   ),
+  /** The page and one kept version, times as raw Unix seconds, contents escaped. */
   diff: action(
     { page_id: id(), page_history_id: id() },
-    z.looseObject({ page: z.unknown(), history_page: z.unknown() }),
+    z.object({
+      page: z.looseObject({
+        page_id: z.string(),
+        page_title: z.string(),
+        page_content: z.string(),
+        addtime: z.string(),
+        author_username: z.string(),
+      }),
+      history_page: HistoryEntry,
+    }),
   ),
 };
 
@@ -152,7 +178,7 @@ export const catalogContract = {
   catList: action({ item_id: id() }, z.array(CatalogRow)),
   catListGroup: action({ item_id: id() }, z.array(CatalogGroup)),
   catListName: action({ item_id: id() }, z.array(CatalogRow)),
-  getPagesBycat: action({ item_id: id(), cat_id: id() }, z.array(z.looseObject({}))),
+  getPagesBycat: action({ item_id: id(), cat_id: id() }, z.array(CatalogPage)),
   save: action(
     { item_id: id(), cat_id: id(), cat_name: str(), parent_cat_id: maybeId(), s_number: int() },
     z.number(),

@@ -4,17 +4,18 @@
  */
 import { addAnnouncement, adminAnnouncements, paging } from '../../models/notices';
 import { requireAdmin } from '../auth';
+import { adminMessageContract } from '../contracts';
 import { defineController } from '../registry';
 
 const PAGE_SIZE = 20;
 
-export const adminMessageController = defineController('adminMessage', {
+export const adminMessageController = defineController('adminMessage', adminMessageContract, {
   async addAnnouncement(ctx) {
     const { actor } = await requireAdmin(ctx);
     return addAnnouncement(actor, {
-      content: ctx.params.str('message_content'),
-      type: ctx.params.str('message_type').trim(),
-      sendAt: ctx.params.str('send_at'),
+      content: ctx.input.message_content,
+      type: ctx.input.message_type.trim(),
+      sendAt: ctx.input.send_at,
     });
   },
 
@@ -22,7 +23,7 @@ export const adminMessageController = defineController('adminMessage', {
     const { actor } = await requireAdmin(ctx);
     const rows = await adminAnnouncements(
       actor,
-      paging(ctx.params.int('page', 1), ctx.params.int('count', PAGE_SIZE), PAGE_SIZE),
+      paging(ctx.input.page, ctx.input.count, PAGE_SIZE),
     );
     return rows.map((c) => ({
       id: String(c.id),

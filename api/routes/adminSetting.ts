@@ -17,15 +17,15 @@ import {
 import { saveLdapConfig, syncLdapUsers } from '../../models/accounts';
 import { adminActionMissing, aiServiceTest } from '../../models/compat';
 import { requireAdmin } from '../auth';
-import type { Params } from '../params';
+import { adminSettingContract } from '../contracts';
 import { defineController } from '../registry';
 
 /** A setting sent under its Quire name or one of the spec's spellings. */
-function aliasedParam(params: Params, name: string): string {
-  return [name, ...aliasesOf(name)].map((n) => params.str(n)).find(Boolean) ?? '';
+function aliased(input: Readonly<Record<string, string>>, name: string): string {
+  return [name, ...aliasesOf(name)].map((n) => input[n]).find(Boolean) ?? '';
 }
 
-export const adminSettingController = defineController('adminSetting', {
+export const adminSettingController = defineController('adminSetting', adminSettingContract, {
   async loadConfig(ctx) {
     const { actor } = await requireAdmin(ctx);
     return loadConfig(actor);
@@ -47,7 +47,7 @@ export const adminSettingController = defineController('adminSetting', {
 
   async saveLdapConfig(ctx) {
     const { actor } = await requireAdmin(ctx);
-    await saveLdapConfig(actor, ctx.params.value('ldap_open'), ctx.params.value('ldap_form'));
+    await saveLdapConfig(actor, ctx.input.ldap_open, ctx.input.ldap_form);
     return [];
   },
 
@@ -63,7 +63,7 @@ export const adminSettingController = defineController('adminSetting', {
 
   async saveOauth2Config(ctx) {
     const { actor } = await requireAdmin(ctx);
-    await saveOauth2Config(actor, ctx.params.value('oauth2_open'), ctx.params.value('oauth2_form'));
+    await saveOauth2Config(actor, ctx.input.oauth2_open, ctx.input.oauth2_form);
     return [];
   },
 
@@ -80,8 +80,8 @@ export const adminSettingController = defineController('adminSetting', {
   async testAiService(ctx) {
     const { actor } = await requireAdmin(ctx);
     return aiServiceTest(actor, {
-      host: aliasedParam(ctx.params, 'open_ai_host'),
-      key: aliasedParam(ctx.params, 'open_ai_key'),
+      host: aliased(ctx.input, 'open_ai_host'),
+      key: aliased(ctx.input, 'open_ai_key'),
     });
   },
 

@@ -9,20 +9,21 @@ import {
   agentUnavailable,
 } from '../../models/compat';
 import { optionalLogin } from '../auth';
+import { agentContract } from '../contracts';
 import { defineController, type ActionContext } from '../registry';
 
-async function scope(ctx: ActionContext) {
+async function scope(ctx: ActionContext<{ item_id: number; guest_token: string }>) {
   const { actor } = await optionalLogin(ctx);
   return {
     actor,
-    input: { itemId: ctx.params.int('item_id'), guestToken: ctx.params.str('guest_token').trim() },
+    input: { itemId: ctx.input.item_id, guestToken: ctx.input.guest_token.trim() },
   };
 }
 
-export const agentController = defineController('agent', {
+export const agentController = defineController('agent', agentContract, {
   async config(ctx) {
     const { actor } = await optionalLogin(ctx);
-    return agentConfig(actor, ctx.params.int('item_id'));
+    return agentConfig(actor, ctx.input.item_id);
   },
 
   async sessionList(ctx) {
@@ -45,8 +46,8 @@ export const agentController = defineController('agent', {
     return agentUnavailable(actor, input);
   },
 
-  sessionReset: (ctx) => agentSessionAction(ctx.params.int('session_id'), 'session'),
-  sessionDelete: (ctx) => agentSessionAction(ctx.params.int('session_id'), 'session'),
-  agentCancel: (ctx) => agentSessionAction(ctx.params.int('session_id'), 'session'),
-  feedback: (ctx) => agentSessionAction(ctx.params.int('msg_id'), 'message'),
+  sessionReset: (ctx) => agentSessionAction(ctx.input.session_id, 'session'),
+  sessionDelete: (ctx) => agentSessionAction(ctx.input.session_id, 'session'),
+  agentCancel: (ctx) => agentSessionAction(ctx.input.session_id, 'session'),
+  feedback: (ctx) => agentSessionAction(ctx.input.msg_id, 'message'),
 });

@@ -12,6 +12,7 @@ import {
   startOauth2,
 } from '../../models/accounts';
 import { publicBaseUrl } from '../uploads';
+import { extLoginContract } from '../contracts';
 import { defineController, type ActionContext } from '../registry';
 
 const STATE_COOKIE = 'quire_oauth2_state';
@@ -29,7 +30,8 @@ async function toBridge(ctx: ActionContext, login: { code: string; redirect: str
   ctx.res.set('Cache-Control', 'no-store').redirect(302, target.toString());
 }
 
-export const extLoginController = defineController('ExtLogin', {
+/** The browser navigations: redirects, not envelopes, so they have no contract (contracts.test). */
+export const extLoginRedirects = defineController('ExtLogin', {
   async oauth2(ctx) {
     const callbackUrl = `${await publicBaseUrl(ctx)}/api/ExtLogin/oauth2`;
     const code = ctx.params.str('code');
@@ -65,8 +67,10 @@ export const extLoginController = defineController('ExtLogin', {
     });
     await toBridge(ctx, login);
   },
+});
 
+export const extLoginController = defineController('ExtLogin', extLoginContract, {
   async redeem(ctx) {
-    return redeemLoginCode(ctx.params.str('login_code'), ctx.ip);
+    return redeemLoginCode(ctx.input.login_code, ctx.ip);
   },
 });

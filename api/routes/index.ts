@@ -30,7 +30,7 @@ import { adminUserController } from './adminUser';
 import { adminItemController } from './adminItem';
 import { adminSettingController } from './adminSetting';
 import { adminUpdateController } from './adminUpdate';
-import { extLoginController } from './extLogin';
+import { extLoginController, extLoginRedirects } from './extLogin';
 import { mockController } from './mock';
 import { openAliasControllers, openController } from './open';
 import { exportController } from './export';
@@ -79,6 +79,7 @@ export const controllers: ControllerDefinition[] = [
   adminSettingController,
   adminUpdateController,
   extLoginController,
+  extLoginRedirects,
   mockController,
   openController,
   exportController,

@@ -18,13 +18,14 @@ import {
 import { checkVisitPassword, itemInfo, resolveItemId, visibleChangeLog } from '../../models/reader';
 import { errors } from '../../models/platform';
 import { itemPassword, optionalLogin, requireLogin } from '../auth';
-import { defineController, type ActionContext } from '../registry';
-import { groupIdsParam, optionalBool, optionalStr } from './itemParams';
+import { itemContract } from '../contracts';
+import { defineController } from '../registry';
+import { groupIds } from './itemParams';
 
-function itemIdParam(ctx: ActionContext): number {
-  const id = ctx.params.int('item_id');
-  if (!(id > 0)) throw errors.failed('Item not found');
-  return id;
+/** An action's item: 0 (not given) is no item, as ShowDoc answers it. */
+function required(itemId: number): number {
+  if (!(itemId > 0)) throw errors.failed('Item not found');
+  return itemId;
 }
 
 /**
@@ -32,47 +33,57 @@ function itemIdParam(ctx: ActionContext): number {
  * custom page id — not a number, so no page id here (0: not given, as ShowDoc's server reads it),
  * while digits are the page id.
  */
-function routePageId(ctx: ActionContext, name: string): number {
-  const raw = ctx.params.str(name).trim();
-  return /^\d{1,16}$/.test(raw) ? Number(raw) : 0;
+function routePageId(raw: string): number {
+  const text = raw.trim();
+  return /^\d{1,16}$/.test(text) ? Number(text) : 0;
 }
 
-export const itemController = defineController('item', {
+/** item/setAiConfig's settings, by whether the client sent them. */
+const AI_SETTINGS = [
+  'enabled',
+  'dialog_collapsed',
+  'welcome_message',
+  'system_prompt',
+  'guest_enabled',
+] as const;
+
+export const itemController = defineController('item', itemContract, {
   async add(ctx) {
     const { actor } = await requireLogin(ctx);
-    const domain = ctx.params.str('item_domain').trim() || ctx.params.str('item_custom_id').trim();
-    const input = {
-      item_name: ctx.params.str('item_name'),
-      item_description: ctx.params.str('item_description'),
-      password: ctx.params.str('password'),
-      item_domain: domain,
-      group_ids: groupIdsParam(ctx),
+    const { input } = ctx;
+    const fields = {
+      item_name: input.item_name,
+      item_description: input.item_description,
+      password: input.password,
+      item_domain: input.item_domain.trim() || input.item_custom_id.trim(),
+      group_ids: groupIds(input),
     };
-    const copyFrom = ctx.params.int('copy_item_id');
-    if (copyFrom > 0) return copyItem(actor, copyFrom, input, { itemPassword: itemPassword(ctx) });
+    if (input.copy_item_id > 0)
+      return copyItem(actor, input.copy_item_id, fields, { itemPassword: itemPassword(ctx) });
     return createItem(actor, {
-      ...input,
-      item_type: ctx.params.int('item_type', 1),
-      allow_comment: ctx.params.bool('allow_comment'),
-      allow_feedback: ctx.params.bool('allow_feedback'),
+      ...fields,
+      item_type: input.item_type,
+      allow_comment: input.allow_comment,
+      allow_feedback: input.allow_feedback,
     });
   },
 
   async update(ctx) {
     const { actor } = await requireLogin(ctx);
+    const { input } = ctx;
     await updateItem(
       actor,
-      itemIdParam(ctx),
+      required(input.item_id),
       {
-        item_name: optionalStr(ctx, 'item_name'),
-        item_description: optionalStr(ctx, 'item_description'),
-        item_domain: optionalStr(ctx, 'item_domain'),
-        password: optionalStr(ctx, 'password'),
-        is_private: optionalBool(ctx, 'is_private'),
-        allow_comment: optionalBool(ctx, 'allow_comment'),
-        allow_feedback: optionalBool(ctx, 'allow_feedback'),
-        co_edit: optionalBool(ctx, 'co_edit'),
-        group_ids: groupIdsParam(ctx),
+        item_name: input.item_name,
+        item_description: input.item_description,
+        item_domain: input.item_domain,
+        password: input.password,
+        is_private: input.is_private,
+        allow_comment: input.allow_comment,
+        allow_feedback: input.allow_feedback,
+        co_edit: input.co_edit,
+        group_ids: groupIds(input),
       },
       { itemPassword: itemPassword(ctx) },
     );
@@ -81,71 +92,67 @@ export const itemController = defineController('item', {
 
   async detail(ctx) {
     const { actor } = await requireLogin(ctx);
-    return itemDetail(actor, itemIdParam(ctx));
+    return itemDetail(actor, required(ctx.input.item_id));
   },
 
   async info(ctx) {
     const { actor } = await optionalLogin(ctx);
-    const raw = ctx.params.str('item_id').trim() || ctx.params.str('item_domain').trim();
-    return itemInfo(actor, raw, {
-      pageId: routePageId(ctx, 'page_id'),
-      defaultPageId: routePageId(ctx, 'default_page_id'),
-      keyword: ctx.params.str('keyword'),
+    const { input } = ctx;
+    return itemInfo(actor, input.item_id.trim() || input.item_domain.trim(), {
+      pageId: routePageId(input.page_id),
+      defaultPageId: routePageId(input.default_page_id),
+      keyword: input.keyword,
       itemPassword: itemPassword(ctx),
     });
   },
 
   async pwd(ctx) {
+    const { input } = ctx;
     return checkVisitPassword({
-      idOrDomain: ctx.params.str('item_id').trim(),
-      pageId: routePageId(ctx, 'page_id'),
-      password: ctx.params.str('password'),
-      captchaId: ctx.params.int('captcha_id'),
-      captcha: ctx.params.str('captcha'),
-      referUrl: ctx.params.str('refer_url'),
+      idOrDomain: input.item_id.trim(),
+      pageId: routePageId(input.page_id),
+      password: input.password,
+      captchaId: input.captcha_id,
+      captcha: input.captcha,
+      referUrl: input.refer_url,
     });
   },
 
   async getItemId(ctx) {
     const { actor } = await optionalLogin(ctx);
-    const raw =
-      ctx.params.str('item_domain').trim() ||
-      ctx.params.str('item_custom_id').trim() ||
-      ctx.params.str('item_id').trim();
+    const { input } = ctx;
+    const raw = input.item_domain.trim() || input.item_custom_id.trim() || input.item_id.trim();
     return resolveItemId(actor, raw, itemPassword(ctx));
   },
 
   async getKey(ctx) {
     const { actor } = await requireLogin(ctx);
-    return getItemKey(actor, itemIdParam(ctx));
+    return getItemKey(actor, required(ctx.input.item_id));
   },
 
   async resetKey(ctx) {
     const { actor } = await requireLogin(ctx);
-    return resetItemKey(actor, itemIdParam(ctx));
+    return resetItemKey(actor, required(ctx.input.item_id));
   },
 
   async archive(ctx) {
     const { actor } = await requireLogin(ctx);
-    await archiveItem(actor, itemIdParam(ctx), ctx.params.str('password'));
+    await archiveItem(actor, required(ctx.input.item_id), ctx.input.password);
     return { success: true };
   },
 
   async attorn(ctx) {
     const { actor } = await requireLogin(ctx);
-    return transferItem(
-      actor,
-      itemIdParam(ctx),
-      ctx.params.str('username'),
-      ctx.params.str('password'),
-    );
+    const { input } = ctx;
+    return transferItem(actor, required(input.item_id), input.username, input.password);
   },
 
   async delete(ctx) {
     const { actor } = await requireLogin(ctx);
-    await deleteItem(actor, itemIdParam(ctx), {
-      password: ctx.params.str('password'),
-      projectName: ctx.params.str('project_name'),
+    const { input } = ctx;
+    await deleteItem(actor, required(input.item_id), {
+      password: input.password,
+      projectName: input.project_name,
     });
     return { success: true };
   },
@@ -153,28 +160,19 @@ export const itemController = defineController('item', {
   /** The AI knowledge base is left out (models/aiOff.ts): its settings read as off. */
   async getAiConfig(ctx) {
     const { actor } = await optionalLogin(ctx);
-    return itemAiConfig(actor, ctx.params.int('item_id'));
+    return itemAiConfig(actor, ctx.input.item_id);
   },
 
   async setAiConfig(ctx) {
     const { actor } = await requireLogin(ctx);
-    const fields = [
-      'enabled',
-      'dialog_collapsed',
-      'welcome_message',
-      'system_prompt',
-      'guest_enabled',
-    ].filter((name) => ctx.params.has(name));
-    return setItemAiConfig(actor, ctx.params.int('item_id'), fields);
+    const { input } = ctx;
+    const fields = AI_SETTINGS.filter((name) => input[name] !== undefined);
+    return setItemAiConfig(actor, input.item_id, fields);
   },
 
   async getChangeLog(ctx) {
     const { actor } = await requireLogin(ctx);
-    return visibleChangeLog(
-      actor,
-      itemIdParam(ctx),
-      ctx.params.int('page', 1),
-      ctx.params.int('count', 15),
-    );
+    const { input } = ctx;
+    return visibleChangeLog(actor, required(input.item_id), input.page, input.count);
   },
 });

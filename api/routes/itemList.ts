@@ -12,49 +12,58 @@ import {
   unstarItem,
 } from '../../models/items';
 import { itemPassword, requireLogin } from '../auth';
+import { itemContract, readStr } from '../contracts';
+import { errors } from '../../models/platform';
 import { defineController } from '../registry';
 
-export const itemListController = defineController('item', {
+/** `data` that is neither a string nor a map: refused as `Params.str` refused it. */
+function fail(): never {
+  throw errors.badParam('data');
+}
+
+export const itemListController = defineController('item', itemContract, {
   async myList(ctx) {
     const { actor } = await requireLogin(ctx);
     return myItemList(actor, {
-      itemGroupId: ctx.params.int('item_group_id'),
-      original: ctx.params.int('original') > 0,
+      itemGroupId: ctx.input.item_group_id,
+      original: ctx.input.original > 0,
     });
   },
 
   async star(ctx) {
     const { actor } = await requireLogin(ctx);
-    return starItem(actor, ctx.params.int('item_id'), itemPassword(ctx));
+    return starItem(actor, ctx.input.item_id, itemPassword(ctx));
   },
 
   async unstar(ctx) {
     const { actor } = await requireLogin(ctx);
-    await unstarItem(actor, ctx.params.int('item_id'));
+    await unstarItem(actor, ctx.input.item_id);
     return [];
   },
 
   async sort(ctx) {
     const { actor } = await requireLogin(ctx);
     // The web client sends a JSON string; a JSON body may carry the map itself.
-    const raw = ctx.params.value('data');
+    const raw = ctx.input.data;
     const data =
       raw !== null && typeof raw === 'object' && !Array.isArray(raw)
         ? JSON.stringify(raw)
-        : ctx.params.str('data');
-    await saveItemSort(actor, ctx.params.int('item_group_id'), data);
+        : raw === undefined
+          ? ''
+          : (readStr(raw, '') ?? fail());
+    await saveItemSort(actor, ctx.input.item_group_id, data);
     return [];
   },
 
   async top(ctx) {
     const { actor } = await requireLogin(ctx);
-    await pinItem(actor, ctx.params.int('item_id'), ctx.params.str('action'), itemPassword(ctx));
+    await pinItem(actor, ctx.input.item_id, ctx.input.action, itemPassword(ctx));
     return [];
   },
 
   async exitItem(ctx) {
     const { actor } = await requireLogin(ctx);
-    await exitItem(actor, ctx.params.int('item_id'));
+    await exitItem(actor, ctx.input.item_id);
     return [];
   },
 

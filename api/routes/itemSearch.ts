@@ -5,13 +5,14 @@
  */
 import { checkKeyword, searchItemPages } from '../../models/search';
 import { itemPassword, requireLogin } from '../auth';
+import { itemContract } from '../contracts';
 import { defineController } from '../registry';
 
-export const itemSearchController = defineController('item', {
+export const itemSearchController = defineController('item', itemContract, {
   async search(ctx) {
     const { actor } = await requireLogin(ctx);
-    const keyword = checkKeyword(ctx.params.str('keyword'));
-    const rawItem = ctx.params.str('item_id').trim();
+    const keyword = checkKeyword(ctx.input.keyword);
+    const rawItem = ctx.input.item_id.trim();
     return searchItemPages(actor, keyword, rawItem, itemPassword(ctx));
   },
 });

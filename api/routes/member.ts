@@ -11,14 +11,11 @@ import {
 } from '../../models/members';
 import { requireLogin } from '../auth';
 import { memberContract } from '../contracts';
-import { defineController, type ActionContext } from '../registry';
+import { defineController } from '../registry';
 
 /** Catalog ids from `cat_ids` (array, JSON array or comma list); anything non-numeric is dropped. */
-export function catIdsParam(ctx: ActionContext): number[] {
-  return ctx.params
-    .list('cat_ids')
-    .filter((v) => /^\d{1,15}$/.test(v))
-    .map(Number);
+export function catIds(entries: string[]): number[] {
+  return entries.filter((v) => /^\d{1,15}$/.test(v)).map(Number);
 }
 
 export const memberController = defineController('member', memberContract, {
@@ -37,7 +34,7 @@ export const memberController = defineController('member', memberContract, {
       usernames: ctx.input.username.split(','),
       member_group_id: ctx.input.member_group_id,
       cat_id: ctx.input.cat_id,
-      cat_ids: ctx.input.cat_ids.filter((v) => /^\d{1,15}$/.test(v)).map(Number),
+      cat_ids: catIds(ctx.input.cat_ids),
     });
   },
 

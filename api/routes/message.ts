@@ -80,10 +80,11 @@ export const messageController = defineController('message', messageContract, {
 
   async getAnnouncementList(ctx) {
     const { actor } = await requireLogin(ctx);
-    const paged = ctx.params.has('page') || ctx.params.has('count');
+    const { page, count } = ctx.input;
+    const paged = page !== undefined || count !== undefined;
     const { total, list } = await listAnnouncements(
       actor,
-      paged ? paging(ctx.input.page, ctx.input.count, ANNOUNCE_PAGE_SIZE) : undefined,
+      paged ? paging(page ?? 1, count ?? ANNOUNCE_PAGE_SIZE, ANNOUNCE_PAGE_SIZE) : undefined,
     );
     const rows = list.map(({ content, read }) => ({
       ...contentRow(content),

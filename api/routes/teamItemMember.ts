@@ -5,13 +5,14 @@
 import { toParamRecord } from '../sanitize';
 import { teamItemMembers, updateTeamItemMember } from '../../models/members';
 import { requireLogin } from '../auth';
+import { teamItemMemberContract } from '../contracts';
 import { defineController } from '../registry';
-import { catIdsParam } from './member';
+import { catIds } from './member';
 
-export const teamItemMemberController = defineController('teamItemMember', {
+export const teamItemMemberController = defineController('teamItemMember', teamItemMemberContract, {
   async getList(ctx) {
     const { actor } = await requireLogin(ctx);
-    return teamItemMembers(actor, ctx.params.int('item_id'), ctx.params.int('team_id'));
+    return teamItemMembers(actor, ctx.input.item_id, ctx.input.team_id);
   },
 
   async save(ctx) {
@@ -19,10 +20,11 @@ export const teamItemMemberController = defineController('teamItemMember', {
     // Only fields sent in the body (or path) change, as in ShowDoc: a query string cannot.
     const body = toParamRecord(ctx.req.body);
     const sent = (name: string) => Object.hasOwn(body, name);
-    const updated = await updateTeamItemMember(actor, ctx.params.int('id'), {
-      member_group_id: sent('member_group_id') ? ctx.params.int('member_group_id') : undefined,
-      cat_id: sent('cat_id') ? ctx.params.int('cat_id') : undefined,
-      cat_ids: sent('cat_ids') ? catIdsParam(ctx) : undefined,
+    const { input } = ctx;
+    const updated = await updateTeamItemMember(actor, input.id, {
+      member_group_id: sent('member_group_id') ? input.member_group_id : undefined,
+      cat_id: sent('cat_id') ? input.cat_id : undefined,
+      cat_ids: sent('cat_ids') ? catIds(input.cat_ids) : undefined,
     });
     return updated === null ? [] : { success: updated };
   },

@@ -15,7 +15,7 @@ import {
   templateShares,
 } from '../../models/templates';
 import { requireLogin } from '../auth';
-import { templateContract } from '../contracts';
+import { parseList, templateContract } from '../contracts';
 import { defineController, type ActionContext } from '../registry';
 
 function templateRow(t: TemplateDoc) {
@@ -41,8 +41,9 @@ function shareRow(s: TemplateItemDoc) {
 }
 
 /** `item_id` of shareToItem: a comma list (or array) of positive ids; empty entries are skipped. */
-function itemIdList(ctx: ActionContext): number[] {
-  const raw = ctx.params.list('item_id');
+function itemIdList(items: unknown): number[] {
+  const raw = parseList(items);
+  if (!raw) throw errors.badParam('item_id');
   if (raw.some((v) => !/^\d{1,15}$/.test(v))) throw errors.failed('Invalid item id');
   return raw.map(Number).filter((id) => id > 0);
 }
@@ -87,11 +88,11 @@ export const templateController = defineController('template', templateContract,
   async shareToItem(ctx) {
     const { actor } = await requireLogin(ctx);
     const templateId = ctx.input.template_id;
-    const items = ctx.params.value('item_id');
+    const items = ctx.input.item_id;
     // As ShowDoc: no item list at all is an error, while "0" or "," shares to nothing.
     if (!(templateId > 0) || items === undefined || items === '')
       throw errors.failed('Parameter error');
-    await shareTemplate(actor, templateId, itemIdList(ctx));
+    await shareTemplate(actor, templateId, itemIdList(items));
   },
 
   async getShareItemList(ctx) {

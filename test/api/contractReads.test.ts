@@ -17,24 +17,6 @@ import { actionKey, controllerKey } from '../../api/showdocRoute';
 
 const ROUTES = path.resolve(__dirname, '../../api/routes');
 
-/**
- * Controllers that still read declared fields from `ctx.params`, converted as their owners touch
- * them (other work in flight edits these files). Shrink this list; never grow it.
- */
-const NOT_YET_CONVERTED = new Set([
-  'adminMessage.ts',
-  'adminSetting.ts',
-  'agent.ts',
-  'extLogin.ts',
-  'item.ts',
-  'itemList.ts',
-  'itemSearch.ts',
-  'kanban.ts',
-  'message.ts',
-  'teamItemMember.ts',
-  'template.ts',
-]);
-
 /** A field read from `ctx.params` in an action. */
 interface ParamsRead {
   file: string;
@@ -159,25 +141,11 @@ function declaredButReread(reads: ParamsRead[]): string[] {
 }
 
 describe('actions read their declared input from ctx.input only', () => {
-  it('no converted controller reads a declared field from ctx.params', () => {
-    const files = fs
-      .readdirSync(ROUTES)
-      .filter((name) => name.endsWith('.ts') && !NOT_YET_CONVERTED.has(name));
-    expect(files).toEqual(expect.arrayContaining(['page.ts', 'attachment.ts', 'open.ts']));
+  it('no controller reads a declared field from ctx.params', () => {
+    const files = fs.readdirSync(ROUTES).filter((name) => name.endsWith('.ts'));
+    expect(files).toEqual(expect.arrayContaining(['page.ts', 'item.ts', 'open.ts']));
     const reads = files.flatMap((name) => paramsReads(path.join(ROUTES, name)));
     expect(declaredButReread(reads)).toEqual([]);
-  });
-
-  it('the files still waiting are real route files that still read ctx.params', () => {
-    // A file that no longer reads declared params leaves the list (so the list only shrinks).
-    for (const name of NOT_YET_CONVERTED) {
-      const file = path.join(ROUTES, name);
-      expect(fs.existsSync(file) ? name : `${name} (missing)`).toBe(name);
-      expect({ name, rereads: declaredButReread(paramsReads(file)).length > 0 }).toEqual({
-        name,
-        rereads: true,
-      });
-    }
   });
 
   it('catches a declared field read from ctx.params, in the action or in a helper it hands ctx', () => {

@@ -322,6 +322,9 @@ describe('message/setRead and message/delete', () => {
     ).toMatchObject({
       status: 0,
     });
+    // Ids are digits only (issue 32): a negative one is a parameter error, not a no-op.
+    for (const route of ['message/setRead', 'message/delete'])
+      expect((await as(stranger).fail(route, { message_content_id: -1 })).error_code).toBe(10101);
     const injected = await as(alice).fail(
       'message/setRead',
       { message_content_id: { $gt: 0 } },

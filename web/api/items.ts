@@ -1,4 +1,5 @@
 /** Item calls of the workspace (reference accounts §9.2–§9.16). */
+import type { Output } from '../../api/contracts';
 import type { ItemDetail, ItemKey, ItemListEntry, ItemType, SearchResult } from './types';
 import { request } from './request';
 
@@ -23,7 +24,7 @@ export interface NewItem {
 }
 
 export async function createItem(input: NewItem): Promise<number> {
-  const data = await request<{ item_id: number | string }>('item/add', {
+  const data = await request<Output<'item', 'add'>>('item/add', {
     ...input,
     item_custom_id: input.item_domain,
     item_group_ids: input.item_group_ids?.length ? input.item_group_ids.join(',') : undefined,
@@ -39,7 +40,7 @@ export interface CopyInput {
 }
 
 export async function copyItem(input: CopyInput): Promise<number> {
-  const data = await request<{ item_id: number | string }>('item/add', { ...input });
+  const data = await request<Output<'item', 'add'>>('item/add', { ...input });
   return Number(data.item_id);
 }
 
@@ -99,4 +100,4 @@ export const itemVisitPassword = (input: {
   password: string;
   captcha: string;
   captcha_id: number;
-}) => request<{ refer_url?: string }>('item/pwd', input, { alert: false });
+}) => request<Output<'item', 'pwd'>>('item/pwd', input, { alert: false });

@@ -1,4 +1,5 @@
 /** An item's personal members and catalogs (reference accounts §9.17, pages §4). */
+import type { Output } from '../../api/contracts';
 import type { CatalogGroup, ItemMember } from './types';
 import { request } from './request';
 
@@ -12,7 +13,7 @@ export const addMembers = (input: {
   member_group_id: number;
   cat_id: number;
 }) =>
-  request<{ id: number }>('member/save', {
+  request<Output<'member', 'save'>>('member/save', {
     item_id: input.item_id,
     username: input.usernames.join(','),
     member_group_id: input.member_group_id,

@@ -1,4 +1,5 @@
 /** Account calls (reference accounts §8). */
+import type { Output } from '../../api/contracts';
 import type { LoginData, UserInfo, UserOption } from './types';
 import { request, type RequestOptions } from './request';
 
@@ -21,7 +22,7 @@ export const userInfo = (options: RequestOptions = {}) =>
 
 /** External login's one-minute, single-use login code → a token (the bridge's first step). */
 export const redeemLoginCode = (code: string) =>
-  request<{ user_token: string }>(
+  request<Output<'extlogin', 'redeem'>>(
     'ExtLogin/redeem',
     { login_code: code },
     { alert: false, redirect: false },

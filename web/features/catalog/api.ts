@@ -2,6 +2,7 @@
  * The catalog manager's calls (reference pages §2, §3.11, §4; spec 001 §7). It is a workspace
  * screen: a dead login goes to the login screen and back, a missing item to the item list.
  */
+import type { Output } from '../../../api/contracts';
 import { request } from '../../api/request';
 import type { ItemInfo } from '../reader/types';
 import type { TreeSaveEntry } from './tree';
@@ -55,12 +56,8 @@ export const copyCatalog = (input: {
     is_del: input.move ? 1 : 0,
   });
 
-export interface CatalogName {
-  cat_id: string;
-  /** The slash path 'Top/Child'. */
-  cat_name: string;
-  level: string;
-}
+/** A catalog named by its slash path 'Top/Child'. */
+export type CatalogName = Output<'catalog', 'catListName'>[number];
 
 /** An item's catalogs in tree order, named by their paths. */
 export const catalogNames = (itemId: number) =>
@@ -68,11 +65,7 @@ export const catalogNames = (itemId: number) =>
     Array.isArray(rows) ? rows : [],
   );
 
-export interface CatalogPage {
-  page_id: string;
-  page_title: string;
-  s_number: string;
-}
+export type CatalogPage = Output<'catalog', 'getPagesBycat'>[number];
 
 /**
  * The pages of a catalog in menu order; catId 0: the pages at the item's top level (they belong

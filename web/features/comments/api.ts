@@ -1,31 +1,11 @@
 /** page_comment/* and page_feedback/* as the reader calls them (answers as ShowDoc's). */
+import type { CommentShape, Output } from '../../../api/contracts';
 import { request } from '../../api/request';
 
-export interface PageComment {
-  comment_id: number;
-  parent_id: number;
-  uid: number;
-  username: string;
-  /** HTML-escaped: un-escape once before showing as text. */
-  content: string;
-  addtime: number;
-  addtime_text: string;
-  is_owner: boolean;
-  can_delete: boolean;
-  replies?: PageComment[];
-}
-
-export interface CommentPage {
-  total: number;
-  page: number;
-  comments: PageComment[];
-}
-
-export interface FeedbackStat {
-  helpful_count: number;
-  unhelpful_count: number;
-  user_feedback: number;
-}
+/** `content` is HTML-escaped: un-escape once before showing as text. */
+export type PageComment = CommentShape;
+export type CommentPage = Output<'pagecomment', 'getList'>;
+export type FeedbackStat = Output<'pagefeedback', 'getStat'>;
 
 const QUIET = { alert: false, redirect: false, manager: false } as const;
 export const COMMENTS_PER_PAGE = 20;

@@ -4,15 +4,9 @@
  * the answers the reader turns into screens of its own (password, no results, missing page) are
  * not alerted.
  */
+import type { Output } from '../../../api/contracts';
 import { request } from '../../api/request';
-import type {
-  ChangeLogEntry,
-  HistoryEntry,
-  ItemInfo,
-  PageAttachment,
-  PageInfo,
-  SharedPage,
-} from './types';
+import type { HistoryEntry, ItemInfo, PageAttachment, PageInfo, SharedPage } from './types';
 
 const READER = { manager: false } as const;
 const QUIET = { manager: false, alert: false } as const;
@@ -36,7 +30,7 @@ export async function resolvePage(
   itemId: string,
   pageParam: string,
 ): Promise<{ pageId: number; customId: string }> {
-  const data = await request<{ page_id: string | number; page_custom_id?: string }>(
+  const data = await request<Output<'page', 'getPageID'>>(
     'page/getPageID',
     { item_id: itemId, page_custom_id: pageParam },
     QUIET,
@@ -51,7 +45,7 @@ export const resolvePageId = (itemId: string, pageParam: string): Promise<number
 
 /** A page's article ID (its id as text when it has none). */
 export const fetchPageCustomId = (pageId: number) =>
-  request<{ page_custom_id: string }>('page/getPageID', { page_id: pageId }, QUIET).then((d) =>
+  request<Output<'page', 'getPageID'>>('page/getPageID', { page_id: pageId }, QUIET).then((d) =>
     String(d.page_custom_id ?? ''),
   );
 
@@ -60,7 +54,7 @@ export const fetchSharedPage = (uniqueKey: string) =>
 
 /** Turns the page's single-page link on (returns its key) or off (returns ''). */
 export async function toggleSinglePage(pageId: number, on: boolean): Promise<string> {
-  const data = await request<{ unique_key?: string } | unknown[]>(
+  const data = await request<Output<'page', 'createSinglePage'>>(
     'page/createSinglePage',
     { page_id: pageId, isCreateSiglePage: on ? 'true' : 'false' },
     READER,
@@ -82,7 +76,7 @@ export const deletePage = (pageId: number) =>
   request<unknown>('page/delete', { page_id: pageId }, READER);
 
 export const changeLog = (itemId: number, page: number, count: number) =>
-  request<{ list: ChangeLogEntry[]; total: number }>(
+  request<Output<'item', 'getChangeLog'>>(
     'item/getChangeLog',
     { item_id: itemId, page, count },
     READER,

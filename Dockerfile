@@ -29,8 +29,8 @@ ENV NODE_ENV=production \
     DATA_DIR=/data \
     PORT=4999 \
     HOST=0.0.0.0
-# Without a volume here the database lives on the container's writable layer and Quire refuses to
-# start (ALLOW_EPHEMERAL_DATA=true to accept losing it).
+# Name a volume for it (-v quire-data:/data): left anonymous, the next container (an upgrade) gets
+# a new empty one, and Quire refuses to start on it (ALLOW_EPHEMERAL_DATA=true to accept that).
 VOLUME /data
 EXPOSE 4999
 USER node

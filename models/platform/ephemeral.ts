@@ -26,6 +26,8 @@ function unescapeMountPath(field: string): string {
 
 export interface Mount {
   point: string;
+  /** The folder of the source file system mounted there (e.g. a volume's folder on the host). */
+  root: string;
   fsType: string;
 }
 
@@ -34,8 +36,13 @@ export function parseMountinfo(mountinfo: string): Mount[] {
   const mounts: Mount[] = [];
   for (const line of mountinfo.split('\n')) {
     const [fields, rest] = line.split(' - ');
-    const point = fields?.split(' ')[4];
-    if (point && rest) mounts.push({ point: unescapeMountPath(point), fsType: rest.split(' ')[0] });
+    const [, , , root, point] = fields?.split(' ') ?? [];
+    if (point && root && rest)
+      mounts.push({
+        point: unescapeMountPath(point),
+        root: unescapeMountPath(root),
+        fsType: rest.split(' ')[0],
+      });
   }
   return mounts;
 }
@@ -60,12 +67,26 @@ export function mountOf(target: string, mountinfo: string): Mount | undefined {
 const CONTAINER_LAYER_TYPES = new Set(['overlay', 'aufs', 'fuse.fuse-overlayfs']);
 
 /**
+ * Docker's anonymous volumes (an image's VOLUME left unnamed at `docker run`): a folder named by
+ * 64 hex digits under its volumes folder, as the mount's root shows it.
+ */
+const ANONYMOUS_VOLUME = /\/volumes\/[0-9a-f]{64}\/_data$/;
+
+/**
  * Why `dataDir` (absolute, symlinks resolved) would be lost with the container, or null when it
  * is safe: outside a container, or on a mount of its own (a volume, a bind mount, a PVC).
  */
 export function ephemeralDataProblem(dataDir: string, machine: MachinePicture): string | null {
   if (!machine.containerMarker) return null;
   const mount = mountOf(dataDir, machine.mountinfo);
+  if (mount && ANONYMOUS_VOLUME.test(mount.root))
+    return (
+      `DATA_DIR ${dataDir} is on an anonymous volume (running in a container: ` +
+      `${machine.containerMarker}; the image's VOLUME with no volume named for it): the next ` +
+      'container, e.g. after an upgrade, gets a new empty one and the data seems lost. Name the ' +
+      'volume (docker run -v quire-data:/data, a compose volume, a Kubernetes ' +
+      'PersistentVolumeClaim), or set ALLOW_EPHEMERAL_DATA=true if losing the data is intended.'
+    );
   if (!mount || mount.point !== '/' || !CONTAINER_LAYER_TYPES.has(mount.fsType)) return null;
   return (
     `DATA_DIR ${dataDir} is on the container's own writable layer (running in a container: ` +

@@ -51,10 +51,25 @@ test('a volume at the data folder or above it is safe; so is any folder outside 
   ).toBeNull();
 });
 
+test('an anonymous volume (the image VOLUME, no -v) is refused too: the next container gets an empty one', () => {
+  const anonymous = DOCKER_MOUNTINFO.replace(
+    '/docker/volumes/quire-data/_data',
+    `/docker/volumes/${'3f'.repeat(32)}/_data`,
+  );
+  const problem = ephemeralDataProblem('/data', { ...IN_DOCKER, mountinfo: anonymous });
+  expect(problem).toContain('DATA_DIR /data is on an anonymous volume');
+  expect(problem).toContain('-v quire-data:/data');
+  expect(ephemeralDataProblem('/data', { containerMarker: null, mountinfo: anonymous })).toBeNull();
+});
+
 test('mountOf picks the deepest mount holding the path, unescaping mountinfo octal escapes', () => {
-  expect(mountOf('/data/files/2026', DOCKER_MOUNTINFO)).toEqual({ point: '/data', fsType: 'ext4' });
+  expect(mountOf('/data/files/2026', DOCKER_MOUNTINFO)).toEqual({
+    point: '/data',
+    root: '/docker/volumes/quire-data/_data',
+    fsType: 'ext4',
+  });
   expect(mountOf('/srv/with space', DOCKER_MOUNTINFO)?.point).toBe('/srv/with space');
-  expect(mountOf('/app', DOCKER_MOUNTINFO)).toEqual({ point: '/', fsType: 'overlay' });
+  expect(mountOf('/app', DOCKER_MOUNTINFO)).toMatchObject({ point: '/', fsType: 'overlay' });
 });
 
 test('ALLOW_EPHEMERAL_DATA=true lets it start; the setting defaults to false and is validated', () => {

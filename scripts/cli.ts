@@ -206,6 +206,9 @@ async function run(
       );
       out(describeCollections(result.collections));
       out(`  files: ${result.files}`);
+      // Its processes keep what they had read in memory (the read model, counters).
+      if (db.via === 'engine-socket')
+        note('Restart Quire so every process reads the restored data.');
       return 0;
     }
     case 'import:showdoc': {

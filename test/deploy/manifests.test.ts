@@ -88,26 +88,23 @@ describe('every file parses', () => {
 
 describe('settings they give are settings Quire reads, with valid values', () => {
   const composeServices = Object.entries({
-    ...compose.small.services,
-    ...compose.scaled.services,
-  }).filter(([, service]) => (service as Doc).image === 'quire:latest');
+    ...(compose.small.services as Record<string, Doc>),
+    ...(compose.scaled.services as Record<string, Doc>),
+  }).filter(([, service]) => service.image === 'quire:latest');
 
-  test.each(composeServices.map(([name, s]) => [name, s as Doc]))(
-    'compose service %s',
-    (_name, service) => {
-      const env = Object.fromEntries(
-        Object.entries(service.environment as Doc).map(([k, v]) => [k, interpolate(v)]),
-      );
-      for (const key of Object.keys(env)) {
-        expect(CONFIG_KEYS).toContain(key);
-        expect(ENV_EXAMPLE_KEYS.has(key)).toBe(true);
-      }
-      expect(() => loadConfig(env, '/x')).not.toThrow();
-      expect(loadConfig(env, '/x').port).toBe(DEFAULT_PORT);
-      // The data folder is a volume, never the container's layer.
-      expect(service.volumes.map((v: string) => v.split(':')[1])).toContain(env.DATA_DIR);
-    },
-  );
+  test.each(composeServices)('compose service %s', (_name: string, service: Doc) => {
+    const env = Object.fromEntries(
+      Object.entries(service.environment as Doc).map(([k, v]) => [k, interpolate(v)]),
+    );
+    for (const key of Object.keys(env)) {
+      expect(CONFIG_KEYS).toContain(key);
+      expect(ENV_EXAMPLE_KEYS.has(key)).toBe(true);
+    }
+    expect(() => loadConfig(env, '/x')).not.toThrow();
+    expect(loadConfig(env, '/x').port).toBe(DEFAULT_PORT);
+    // The data folder is a volume, never the container's layer.
+    expect(service.volumes.map((v: string) => v.split(':')[1])).toContain(env.DATA_DIR);
+  });
 
   test('Kubernetes: the ConfigMap, the Secret and each container env, together, load', () => {
     const config = named('ConfigMap', 'quire-config').data as Record<string, string>;

@@ -41,7 +41,7 @@ test('backup while serving, wipe, restore: pages, history and attachment bytes c
   const backupDir = path.join(await tempDir(), 'nightly');
   let server = await startTestServer({ dataDir });
   const owner = await makeUser({ username: 'backup_owner' });
-  const item = await makeItem(owner, { name: 'Runbooks' });
+  const item = await makeItem(owner, { item_name: 'Runbooks' });
   const page = await makePage(owner, item.item_id, { title: 'Restore', content: 'v1' });
   await updatePage(owner, page, 'v2 with more steps', 'Restore');
   const bytes = samples.pdf();

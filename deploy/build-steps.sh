@@ -34,7 +34,8 @@ done
 echo "== checks of the runtime stage's /app"
 [ -f dist/index.html ] || { echo "no dist/index.html"; exit 1; }
 [ -f dist-server/serve.js ] || { echo "no dist-server/serve.js"; exit 1; }
-for dev in jest typescript eslint supertest; do
+# (typescript stays: i18next depends on it at runtime.)
+for dev in jest eslint supertest @swc/jest; do
   [ ! -e "node_modules/$dev" ] || { echo "dev dependency $dev left in node_modules"; exit 1; }
 done
 for runtime in tsx playwright-core mongoose; do

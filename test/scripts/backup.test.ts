@@ -3,7 +3,7 @@
  * serves (and keeps saving) restores, after the data folder is wiped, to the same pages, history
  * and attachment bytes; restore checks the manifest and refuses to overwrite data without --force.
  */
-import { afterAll, expect, test } from '@jest/globals';
+import { afterAll, expect, jest, test } from '@jest/globals';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { BackupManifest } from '../../models/platform/backup';
@@ -13,6 +13,10 @@ import { makeUser } from '../helpers/users';
 import { makeItem } from '../helpers/factories';
 import { makePage, updatePage } from '../helpers/pages';
 import { samples, uploadAs } from '../helpers/uploads';
+
+// Each test runs the CLI, a TypeScript child process, four times: on a busy machine that alone
+// can take a minute.
+jest.setTimeout(300_000);
 
 const dirs: string[] = [];
 async function tempDir(): Promise<string> {

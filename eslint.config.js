@@ -140,7 +140,8 @@ export default tseslint.config(
   },
   {
     // The processes that stay up beside the workers (the supervisor, the primary) read only the
-    // configuration: `models/platform/index.ts` would load mongoose and the rest of the app.
+    // configuration (and the data-folder check, Node built-ins only): `models/platform/index.ts`
+    // would load mongoose and the rest of the app.
     files: [
       'server/prepare.ts',
       'server/serve.ts',
@@ -155,7 +156,7 @@ export default tseslint.config(
         {
           patterns: [
             {
-              regex: '(^|/)models/(?!platform/config$)[^/]+/(?!(schemas|index)$).+',
+              regex: '(^|/)models/(?!platform/(config|ephemeral)$)[^/]+/(?!(schemas|index)$).+',
               message: MODELS_FACES,
             },
           ],

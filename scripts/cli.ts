@@ -7,6 +7,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { fileURLToPath } from 'node:url';
 import pino from 'pino';
 import cliProgress from 'cli-progress';
 import {
@@ -18,6 +19,9 @@ import {
   exportDatabase,
   importDatabase,
   type CollectionReport,
+  BackupError,
+  createBackup,
+  restoreBackup,
   isApiError,
   createLogger,
   configureFileStorage,
@@ -33,6 +37,10 @@ const USAGE = `Usage: npm run quire -- <command>
   user:token <name>                                    print a fresh user_token for scripts
   db:export <dir>                                      dump the database (mongodump layout)
   db:import <dir>                                      restore a dump (replaces its collections)
+  backup <dir>                                         database + uploaded files + manifest, taken
+                                                       while serving, into a new or empty folder
+  restore <dir> [--force]                              check a backup's manifest, then restore it
+                                                       (--force: replace a target holding data)
   import:showdoc <showdoc.db.php> [--uploads <dir>] [--dry-run] [--merge]
                                                        move a ShowDoc site (its SQLite file and
                                                        Public/Uploads folder) into this Quire
@@ -49,6 +57,19 @@ interface Flags {
   uploads?: string;
   'dry-run'?: boolean;
   merge?: boolean;
+  force?: boolean;
+}
+
+/**
+ * What a first start writes by itself (the admin account, its id counter, one option row): a
+ * target holding no more is still empty for `restore`, so a backup goes into a freshly started
+ * installation without --force.
+ */
+const SEEDED_COLLECTIONS = { user: 1, counters: 1, options: 1 };
+
+function quireVersion(): string {
+  const file = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'package.json');
+  return (JSON.parse(fs.readFileSync(file, 'utf8')) as { version: string }).version;
 }
 
 /** A bar per table on a terminal; one line per table otherwise (logs, CI, tests). */
@@ -153,6 +174,43 @@ async function run(
       out(describeCollections(reports));
       return 0;
     }
+    case 'backup': {
+      const dir = path.resolve(need(args[0], 'target folder'));
+      const manifest = await createBackup({
+        db: db.connection.db!,
+        client: db.connection.getClient(),
+        filesRoot: localStorageFor(dataDir).root,
+        target: dir,
+        quireVersion: quireVersion(),
+      });
+      out(`Backed up to ${dir} (Quire ${manifest.quireVersion}, ${manifest.createdAt}):`);
+      out(describeCollections(manifest.collections));
+      const uploads = manifest.files.filter((f) => f.path.startsWith('files/'));
+      out(`  files: ${uploads.length} (${uploads.reduce((n, f) => n + f.bytes, 0)} bytes)`);
+      for (const gone of manifest.missing) out(`  deleted while backing up: ${gone}`);
+      return 0;
+    }
+    case 'restore': {
+      const dir = path.resolve(need(args[0], 'backup folder'));
+      if (!fs.existsSync(dir)) throw new UsageError(`No such folder: ${dir}`);
+      const result = await restoreBackup({
+        db: db.connection.db!,
+        filesRoot: localStorageFor(dataDir).root,
+        source: dir,
+        force: flags.force,
+        seeded: SEEDED_COLLECTIONS,
+      });
+      await ensureIndexes();
+      out(
+        `Restored the backup of ${result.manifest.createdAt} (Quire ${result.manifest.quireVersion}):`,
+      );
+      out(describeCollections(result.collections));
+      out(`  files: ${result.files}`);
+      // Its processes keep what they had read in memory (the read model, counters).
+      if (db.via === 'engine-socket')
+        note('Restart Quire so every process reads the restored data.');
+      return 0;
+    }
     case 'import:showdoc': {
       const dbFile = path.resolve(need(args[0], 'path to showdoc.db.php'));
       if (!fs.existsSync(dbFile)) throw new UsageError(`No such file: ${dbFile}`);
@@ -201,6 +259,7 @@ async function main(): Promise<number> {
         uploads: { type: 'string' },
         'dry-run': { type: 'boolean' },
         merge: { type: 'boolean' },
+        force: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
     });
@@ -252,6 +311,10 @@ async function main(): Promise<number> {
     if (error instanceof UsageError) {
       note(`${error.message}\n\n${USAGE}`);
       return 2;
+    }
+    if (error instanceof BackupError) {
+      note(error.message);
+      return 1;
     }
     note(isApiError(error) ? error.message : `Error: ${(error as Error).message}`);
     return 1;

@@ -4,6 +4,7 @@
  * that way.
  */
 import { type Config, ConfigError, loadConfig } from '../models/platform/config';
+import { checkDataDirPersistent } from '../models/platform/ephemeral';
 
 export function failStart(message: string): never {
   process.stderr.write(`${message}\n`);
@@ -28,12 +29,19 @@ export function collectStartupGarbage(): void {
   if (gc) setTimeout(gc, SETTLE_MS).unref();
 }
 
-/** The configuration, or exit 1 with the configuration error's message. */
+/**
+ * The configuration, or exit 1 with the configuration error's message — or with the reason the
+ * data folder would not survive its container (ALLOW_EPHEMERAL_DATA=true lets it start).
+ */
 export function loadConfigOrExit(): Config {
+  let config: Config;
   try {
-    return loadConfig();
+    config = loadConfig();
   } catch (error) {
     if (error instanceof ConfigError) failStart(error.message);
     throw error;
   }
+  const problem = checkDataDirPersistent(config.dataDir, config.allowEphemeralData);
+  if (problem) failStart(`Quire will not start: ${problem}`);
+  return config;
 }

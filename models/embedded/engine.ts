@@ -208,6 +208,11 @@ export class Engine implements EngineServices {
       session.txn?.abort();
       session.txnNumber = txnNumber;
       session.txn = new Transaction(this.store, txnNumber, this.sessions.claims);
+      // Snapshot read concern promises one point in time for every read of the transaction, as
+      // MongoDB gives it (a backup relies on it): copy every collection now, synchronously,
+      // instead of each on its first touch.
+      if ((command.readConcern as Document | undefined)?.level === 'snapshot')
+        session.txn.collections(db);
     }
     const txn = session.txn;
     if (lower === 'committransaction') {

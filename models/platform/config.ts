@@ -137,6 +137,12 @@ const schema = z.object({
       'must be an integer from 1 to 3600',
     )
     .transform(Number),
+  // Start even though DATA_DIR is on a container's own writable layer (lost with the container):
+  // `true` only where losing the data is intended (a demo, CI). See models/platform/ephemeral.ts.
+  ALLOW_EPHEMERAL_DATA: z
+    .enum(['true', 'false'])
+    .default('false')
+    .transform((v) => v === 'true'),
   // Password of the `showdoc` admin created on the very first start. Empty = a random one, printed
   // once. Changing it later has no effect: use `npm run quire -- user:password showdoc <new>`.
   ADMIN_PASSWORD: z.string().default(''),
@@ -233,6 +239,8 @@ export interface Config {
   workerNodeFlags: string[];
   gcAfterStart: boolean;
   lockGraceSeconds: number;
+  /** ALLOW_EPHEMERAL_DATA. */
+  allowEphemeralData: boolean;
   adminPassword: string;
   bodyLimitBytes: number;
   logLevel: Parsed['LOG_LEVEL'];
@@ -302,6 +310,7 @@ export function loadConfig(
     workerNodeFlags: c.WORKER_NODE_FLAGS,
     gcAfterStart: c.GC_AFTER_START,
     lockGraceSeconds: c.LOCK_GRACE_SECONDS,
+    allowEphemeralData: c.ALLOW_EPHEMERAL_DATA,
     adminPassword: c.ADMIN_PASSWORD,
     bodyLimitBytes: c.BODY_LIMIT,
     logLevel: c.LOG_LEVEL,

@@ -14,7 +14,7 @@ import fsp from 'node:fs/promises';
 import path from 'node:path';
 import { once } from 'node:events';
 import { BSON, EJSON, type Document } from 'bson';
-import type { Db } from 'mongodb';
+import type { Db, MongoClient } from 'mongodb';
 import { events } from './context';
 
 export interface CollectionReport {
@@ -42,35 +42,66 @@ async function userCollections(db: Db): Promise<{ name: string; options: Documen
     .sort((a, b) => a.name.localeCompare(b.name));
 }
 
+export interface ExportOptions {
+  /**
+   * Read every collection at one point in time: a read-only transaction with snapshot read
+   * concern (MongoDB replica sets and the embedded engine; a standalone mongod refuses it). Without
+   * it each collection is read as it is when its turn comes, and writes made meanwhile can leave
+   * the collections out of step (a page without its history row).
+   */
+  snapshotOf?: MongoClient;
+}
+
 /** Writes every collection of `db` under `<dir>/<db name>/`. */
-export async function exportDatabase(db: Db, dir: string): Promise<CollectionReport[]> {
+export async function exportDatabase(
+  db: Db,
+  dir: string,
+  options: ExportOptions = {},
+): Promise<CollectionReport[]> {
   const target = path.join(dir, db.databaseName);
   await fsp.mkdir(target, { recursive: true });
-  const reports: CollectionReport[] = [];
-
-  for (const { name, options } of await userCollections(db)) {
+  // Metadata first: listCollections and listIndexes are not allowed inside a transaction.
+  const collections: { name: string; indexes: Document[] }[] = [];
+  for (const { name, options: collectionOptions } of await userCollections(db)) {
     safeName(name);
     const indexes = await db.collection(name).listIndexes().toArray();
-    const metadata = { options, indexes, collectionName: name, type: 'collection' };
+    const metadata = {
+      options: collectionOptions,
+      indexes,
+      collectionName: name,
+      type: 'collection',
+    };
     await fsp.writeFile(
       path.join(target, `${name}.metadata.json`),
       EJSON.stringify(metadata, { relaxed: false }),
     );
+    collections.push({ name, indexes });
+  }
 
-    const out = fs.createWriteStream(path.join(target, `${name}.bson`));
-    let documents = 0;
-    try {
-      // raw: each document arrives as its exact BSON bytes.
-      const cursor = db.collection(name).find({}, { raw: true });
-      for await (const bytes of cursor) {
-        if (!out.write(bytes as unknown as Uint8Array)) await once(out, 'drain');
-        documents++;
+  const session = options.snapshotOf?.startSession();
+  session?.startTransaction({ readConcern: { level: 'snapshot' } });
+  const reports: CollectionReport[] = [];
+  try {
+    for (const { name, indexes } of collections) {
+      const out = fs.createWriteStream(path.join(target, `${name}.bson`));
+      let documents = 0;
+      try {
+        // raw: each document arrives as its exact BSON bytes.
+        const cursor = db.collection(name).find({}, { raw: true, session });
+        for await (const bytes of cursor) {
+          if (!out.write(bytes as unknown as Uint8Array)) await once(out, 'drain');
+          documents++;
+        }
+      } finally {
+        out.end();
+        await once(out, 'close');
       }
-    } finally {
-      out.end();
-      await once(out, 'close');
+      reports.push({ name, documents, indexes: indexes.length });
     }
-    reports.push({ name, documents, indexes: indexes.length });
+  } finally {
+    // Nothing was written: ending the read-only transaction either way releases the snapshot.
+    if (session?.inTransaction()) await session.abortTransaction().catch(() => undefined);
+    await session?.endSession();
   }
   return reports;
 }

@@ -10,6 +10,13 @@ export {
 } from './db';
 export { connection, defineModel } from './model';
 export { type CollectionReport, exportDatabase, importDatabase } from './dump';
+export {
+  type BackupManifest,
+  BackupError,
+  createBackup,
+  restoreBackup,
+  verifyBackup,
+} from './backup';
 export { ApiError, type ErrorCode, errors, failure, isApiError } from './errors';
 export { connectRedis, type RedisEventRelay, startRedisEventRelay } from './eventBusRedis';
 export {

@@ -41,7 +41,8 @@ function killLeftovers(): void {
 function childEnv(env: Record<string, string>): NodeJS.ProcessEnv {
   const base: NodeJS.ProcessEnv = { ...process.env };
   for (const key of CONFIG_KEYS) delete base[key];
-  return { ...base, ...env };
+  // Their data folders are throwaway temp folders on purpose, and CI may itself run in a container.
+  return { ...base, ALLOW_EPHEMERAL_DATA: 'true', ...env };
 }
 
 /**

@@ -23,6 +23,7 @@ describe('loadConfig', () => {
       mongodbUri: '',
       redisUrl: '',
       adminPassword: '',
+      allowEphemeralData: false,
       bodyLimitBytes: 2 * 1024 * 1024,
       logLevel: 'info',
       appTimezone: 'Asia/Shanghai',

@@ -88,6 +88,30 @@ describe('transactions (raw driver)', () => {
     expect((await coll.findOne({ _id: 1 }))!.v).toBe(2);
   });
 
+  test('snapshot read concern fixes every collection at the first read, even ones read later (backups)', async () => {
+    const pages = collection('snap_pages');
+    const history = collection('snap_history');
+    await pages.insertOne({ _id: 1, v: 1 });
+    await history.insertOne({ _id: 1, page: 1, v: 1 });
+    await withSessions(1, async (s) => {
+      s.startTransaction({ readConcern: { level: 'snapshot' } });
+      expect(await pages.countDocuments({}, { session: s })).toBe(1);
+      // A save lands in both collections after the snapshot, before the second is first read.
+      await pages.insertOne({ _id: 2, v: 1 });
+      await history.insertOne({ _id: 2, page: 2, v: 1 });
+      expect(await history.find({}, { session: s }).toArray()).toEqual([{ _id: 1, page: 1, v: 1 }]);
+      await s.abortTransaction();
+    });
+    // Without it a collection is copied when first touched, so it shows the later write.
+    await withSessions(1, async (s) => {
+      s.startTransaction();
+      expect(await pages.countDocuments({}, { session: s })).toBe(2);
+      await history.insertOne({ _id: 3, page: 3, v: 1 });
+      expect(await history.countDocuments({}, { session: s })).toBe(3);
+      await s.abortTransaction();
+    });
+  });
+
   test('two transactions writing the same document: the second gets code 112 with TransientTransactionError', async () => {
     const coll = collection('conflict');
     await coll.insertOne({ _id: 1, by: 'nobody' });

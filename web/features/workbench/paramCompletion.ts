@@ -71,15 +71,17 @@ export function paramCompletionSource(itemId: number): CompletionSource {
     const lower = word.toLowerCase();
     const matching = entries.filter((e) => e.name.toLowerCase().includes(lower));
     if (matching.length === 0) return null;
-    const restEmpty = line.text.slice(context.pos - line.from).trim() === '';
     const options: Completion[] = matching.map((entry) => ({
       label: entry.name,
       detail: entry.type,
       info: entry.description,
       type: 'property',
       apply: (view: EditorView, _completion: Completion, from: number, to: number) => {
+        // The line as it is now: the user may have typed on while the suggestions loaded.
+        const current = view.state.doc.lineAt(from);
+        const restEmpty = current.text.slice(to - current.from).trim() === '';
         const text = restEmpty ? rowFor(header, entry) : entry.name;
-        const end = restEmpty ? line.to : to;
+        const end = restEmpty ? current.to : to;
         view.dispatch({
           changes: { from, to: end, insert: text },
           selection: { anchor: from + text.length },

@@ -206,7 +206,7 @@ export function startFanout(deps: FanoutDeps): () => void {
     },
 
     'flow.progress'({ itemId, flowId, runId, byUid, done, total, finished, step }) {
-      local().to(rooms.item(itemId)).emit('flow:progress', {
+      const progress = {
         item_id: itemId,
         flow_id: flowId,
         run_id: runId,
@@ -215,7 +215,15 @@ export function startFanout(deps: FanoutDeps): () => void {
         total,
         finished,
         step,
-      });
+      };
+      const restricted = rooms.restricted(itemId);
+      local().to(rooms.item(itemId)).except(restricted).emit('flow:progress', progress);
+      // A member limited to some catalogs may not learn the titles of pages outside them: the
+      // step comes without its title (their own flow list names the pages they can read).
+      if (hasLocalSockets(io, restricted))
+        local()
+          .to(restricted)
+          .emit('flow:progress', { ...progress, step: step && { ...step, page_title: '' } });
     },
 
     /** Logged out or password changed: the user's sockets end now, not at their next request. */

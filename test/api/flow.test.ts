@@ -594,6 +594,31 @@ describe('save_change: the last answers become the pages’ response examples', 
     expect(await versions(read.page_id)).toBe(1);
   });
 
+  test('a watcher limited to some catalogs follows the run without the titles of pages outside them', async () => {
+    const itemId = await newItem();
+    const open = await makeCatalog(suite.owner, itemId, 'Open');
+    const hidden = await makeCatalog(suite.owner, itemId, 'Hidden');
+    const { flow } = await exampleFlow(itemId, 0, [hidden, hidden]);
+    const limited = await makeUser();
+    await addMember(itemId, limited, 0, [open]);
+    const full = await connectClient(suite.server.url, { user_token: suite.reader.user_token });
+    const partial = await connectClient(suite.server.url, { user_token: limited.user_token });
+    expect(await full.watch({ item_id: itemId })).toEqual({ ok: true });
+    expect(await partial.watch({ item_id: itemId })).toEqual({ ok: true });
+    await as(suite.editor).ok('flow/run', { flow_id: flow.id, run_id: 'titles' });
+    await partial.waitFor('flow:progress', (p) => p.finished && p.run_id === 'titles');
+    await full.waitFor('flow:progress', (p) => p.finished && p.run_id === 'titles');
+    const titles = (client: typeof full) =>
+      client
+        .all('flow:progress')
+        .filter((p) => p.run_id === 'titles' && p.step)
+        .map((p) => p.step?.page_title);
+    expect(titles(full)).toEqual(['Login (Markdown)', 'Read (RunApi)']);
+    expect(titles(partial)).toEqual(['', '']);
+    full.close();
+    partial.close();
+  });
+
   test('save_change=0 leaves the pages alone', async () => {
     const itemId = await newItem();
     const { flow, login, read } = await exampleFlow(itemId, 0);

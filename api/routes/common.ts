@@ -152,7 +152,9 @@ export const commonController = defineController('common', {
 
   /** The captcha picture; HTTP 404 with an empty body when there is no such captcha. */
   async showCaptcha(ctx) {
-    const png = await captchaImage(ctx.params.int('captcha_id'));
+    // An <img> asks for it: an id that is not one is a missing picture (404), not an envelope.
+    const raw = ctx.params.str('captcha_id').trim();
+    const png = /^\d+$/.test(raw) ? await captchaImage(Number(raw)) : null;
     ctx.res.set('Cache-Control', 'no-store');
     if (!png) {
       ctx.res.status(404).end();

@@ -4,7 +4,7 @@
  * with a run's answer put into its response example section — the template's fenced block under
  * "返回示例" / "Return example" / "Beispielantwort"…, or RunApi JSON's `response.responseExample`.
  */
-import type { StepDraft } from './stepRequest';
+import type { StepDraft } from './stepDraft';
 
 /** A heading line (`##### …` or a bold `**…**` label) reduced to its words, lower case. */
 function headingText(line: string): string | null {

@@ -9,26 +9,16 @@
 import type { RelayInput } from '../assistants';
 import type { GlobalParams } from './environments';
 import { markdownRequest } from './pageExamples';
+import type { StepDraft, StepRow } from './stepDraft';
 
 export interface Extraction {
   var: string;
   path: string;
 }
 
-interface Row {
-  name: string;
-  value: string;
-}
+type Row = StepRow;
 
-export interface StepDraft {
-  method: string;
-  url: string;
-  query: Row[];
-  headers: Row[];
-  mode: 'form' | 'json';
-  fields: Row[];
-  text: string;
-}
+export type { StepDraft } from './stepDraft';
 
 const text = (value: unknown): string =>
   value === undefined || value === null

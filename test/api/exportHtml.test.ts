@@ -136,17 +136,18 @@ describe('exportHtml/export', () => {
     expect(index).not.toMatch(/Guide|Welcome|Install|Deeper/);
   });
 
-  test('read-only members, strangers and unknown items get 10103; no login gets 10102', async () => {
+  test('read-only members, strangers and unknown items get 10103; a non-id 10101; no login gets 10102', async () => {
     for (const [user, id] of [
       [reader, itemId],
       [stranger, itemId],
       [owner, 999999],
       [owner, 0],
-      [owner, 'abc'],
     ] as const) {
       const { bytes } = await exportItem(user, id);
       expect(errorCode(bytes)).toBe(10103);
     }
+    // Not an id at all (ids are digits only, issue 32): a parameter error.
+    expect(errorCode((await exportItem(owner, 'abc')).bytes)).toBe(10101);
     expect(errorCode((await exportItem(null, itemId)).bytes)).toBe(10102);
   });
 

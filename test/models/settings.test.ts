@@ -30,6 +30,8 @@ describe('site settings', () => {
   test('an empty options table gives ShowDoc’s effective defaults (history 20, tokens 180 days)', async () => {
     expect(await getSiteSettings()).toEqual({
       registerOpen: true,
+      // Registration open: the member picker lists only the people one works with (issue 32).
+      userDirectoryOpen: false,
       homePage: '',
       homeItem: '',
       beian: '',

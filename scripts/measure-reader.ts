@@ -15,7 +15,13 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
-import { chromium, type Browser, type BrowserContextOptions, type Page } from 'playwright-core';
+import {
+  chromium,
+  type Browser,
+  type BrowserContextOptions,
+  type Page,
+  type Response,
+} from 'playwright-core';
 import type { Actor } from '../models/access';
 import { saveCatalog } from '../models/catalogs';
 import { loadConfig, createLogger } from '../models/platform';
@@ -146,7 +152,7 @@ export interface ScriptTotals {
  */
 export function recordScripts(page: Page): () => Promise<ScriptTotals> {
   const pending: Promise<ScriptFile>[] = [];
-  page.on('response', (response) => {
+  const record = (response: Response) => {
     if (response.request().resourceType() !== 'script') return;
     const encoding = response.headers()['content-encoding'];
     pending.push(
@@ -157,8 +163,12 @@ export function recordScripts(page: Page): () => Promise<ScriptTotals> {
         encoding,
       })),
     );
-  });
+  };
+  page.on('response', record);
   return async () => {
+    // What arrives after this (a highlighter language a code block asks for once the page is
+    // idle) is not part of the figure, and its body would be read after the page has closed.
+    page.off('response', record);
     const scripts = await Promise.all(pending);
     return {
       scripts,

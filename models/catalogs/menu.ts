@@ -62,7 +62,7 @@ export interface MenuText {
   /** UTF-8 JSON. */
   bytes: Buffer;
   /** Each page object's closing brace, as a byte offset into `bytes`. */
-  pages: Array<{ page_id: number; addtime: number; end: number }>;
+  pages: Array<{ page_id: number; addtime: number; author_uid: number; end: number }>;
 }
 
 const menuCache = perContext((context) => {
@@ -247,7 +247,12 @@ function serialiseMenu(menu: Menu): MenuText {
     list.forEach((page, i) => {
       if (i) write(',');
       write(JSON.stringify(page));
-      pages.push({ page_id: Number(page.page_id), addtime: Number(page.addtime), end: length - 1 });
+      pages.push({
+        page_id: Number(page.page_id),
+        addtime: Number(page.addtime),
+        author_uid: Number(page.author_uid),
+        end: length - 1,
+      });
     });
     write(']');
   };

@@ -42,7 +42,7 @@ export interface ReadReport {
  */
 export type Marker = number | [number, number];
 
-type ReadState = Pick<PageReadDoc, 'pages' | 'since'>;
+type ReadState = Pick<PageReadDoc, 'uid' | 'pages' | 'since'>;
 
 /** The newest history id of each page (0 for pages never saved over). */
 async function newestVersions(pageIds: number[]): Promise<Map<number, number>> {
@@ -54,16 +54,25 @@ async function newestVersions(pageIds: number[]): Promise<Map<number, number>> {
   return new Map(rows.map((r) => [r._id, r.h]));
 }
 
-/** The ids (as strings) of the pages that changed since the reader of `doc` last read them. */
+/**
+ * The ids (as strings) of the pages that changed since the reader of `doc` last read them. A page
+ * whose current version the reader saved themself is not news to them (their own edit, import or
+ * copy), whatever their marker says.
+ */
 export async function changedSinceRead(
   doc: ReadState,
-  pages: Array<{ page_id: number | string; addtime: number | string }>,
+  pages: Array<{
+    page_id: number | string;
+    addtime: number | string;
+    author_uid?: number | string;
+  }>,
 ): Promise<Set<string>> {
   const changed = new Set<string>();
   const sameSecond = new Map<number, number>();
   for (const page of pages) {
     const id = String(page.page_id);
     const addtime = Number(page.addtime);
+    if (doc.uid > 0 && Number(page.author_uid) === doc.uid) continue;
     const marker = doc.pages?.[id] as Marker | undefined;
     if (marker === undefined) {
       if (addtime >= doc.since) changed.add(id);
@@ -199,7 +208,7 @@ export async function markAllRead(
 export async function changedMenuPages(
   actor: Actor,
   itemId: number,
-  pages: Array<{ page_id: number; addtime: number }>,
+  pages: Array<{ page_id: number; addtime: number; author_uid: number }>,
 ): Promise<Set<number>> {
   const doc = actor.uid > 0 ? await readDoc(actor.uid, itemId) : null;
   if (!doc) return new Set();

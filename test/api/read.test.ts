@@ -180,6 +180,26 @@ describe('what changed since the last read', () => {
     expect(flagged(await info(reader, itemId))).toEqual([String(added.page_id)]);
   });
 
+  test('pages whose current version the viewer saved themself are not news to them', async () => {
+    const editor = await makeUser();
+    const { itemId, one, two } = await freshItem(owner, reader);
+    await addMember(itemId, editor, 1);
+    await as(editor).ok('read/mark', { item_id: itemId, page_ids: `${one},${two}` });
+    await as(reader).ok('read/mark', { item_id: itemId, page_ids: `${one},${two}` });
+    await new Promise((resolve) => setTimeout(resolve, 1100)); // saved in a later second
+    // The editor's own save and own new page: nothing flagged for them, both for the reader.
+    await save(editor, itemId, one, 'edited by the editor');
+    const created = await makePage(editor, itemId, { content: 'Written by the editor' });
+    expect(flagged(await info(editor, itemId))).toEqual([]);
+    expect((await itemCount(editor, itemId)) ?? 0).toBe(0);
+    expect(flagged(await info(reader, itemId))).toEqual(
+      [String(one), String(created.page_id)].sort(),
+    );
+    // Someone else's later save of the same page is news to the editor again.
+    await save(owner, itemId, one, 'edited by the owner');
+    expect(flagged(await info(editor, itemId))).toEqual([String(one)]);
+  });
+
   test('anonymous viewers get no flags and no count', async () => {
     const { itemId, one } = await freshItem(owner, reader);
     await save(owner, itemId, one, 'changed');

@@ -35,16 +35,25 @@ export function useItem(itemParam: string, pageIdHint: number) {
   here.current = location;
   const hint = useRef(pageIdHint);
   hint.current = pageIdHint;
+  /**
+   * Reads overlap (a menu change pushed during an import, then the import's own refresh): only
+   * the answer of the latest read is applied, so an older answer arriving last never puts a stale
+   * menu back on screen.
+   */
+  const latest = useRef(0);
 
   const load = useCallback(
     async (quiet: boolean) => {
+      const ticket = ++latest.current;
       if (!quiet) setState({ status: 'loading' });
       try {
         const item = await (quiet
           ? fetchItemInfo(itemParam, hint.current)
           : takeItem(itemParam, hint.current));
+        if (ticket !== latest.current) return;
         setState({ status: 'ready', item });
       } catch (error) {
+        if (ticket !== latest.current) return;
         if (!(error instanceof ApiRequestError)) throw error;
         const { pathname, search } = here.current;
         const back = currentPathAsRedirect(pathname, search);

@@ -1,29 +1,16 @@
 /** System announcements from the site's administrators, 5 per page. */
-import { Badge, Empty, Pagination, Spin, Typography } from 'antd';
-import { useEffect, useMemo, useState } from 'react';
+import { Badge, Empty, Spin, Typography } from 'antd';
+import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { announcementList } from '../../api/messages';
 import type { Announcement } from '../../api/types';
 import { SafeHtml } from '../../components/SafeHtml';
-import { NOTICE_PAGE_SIZE } from './constants';
+import { NoticePager, usePagedNotices } from './pagedNotices';
 import { useMarkRead } from './useMarkRead';
 
 export function AnnouncementList() {
   const { t } = useTranslation();
-  const [page, setPage] = useState(1);
-  const [rows, setRows] = useState<Announcement[] | null>(null);
-  const [total, setTotal] = useState(0);
-
-  useEffect(() => {
-    setRows(null);
-    announcementList(page, NOTICE_PAGE_SIZE).then(
-      (data) => {
-        setRows(data.list);
-        setTotal(data.total);
-      },
-      () => setRows([]),
-    );
-  }, [page]);
+  const { page, setPage, rows, total } = usePagedNotices<Announcement>(announcementList);
   // Announcements are marked read by content id alone (from_uid 0: the read-marker row).
   const readable = useMemo(() => rows && rows.map((row) => ({ ...row, from_uid: 0 })), [rows]);
   useMarkRead(readable);
@@ -54,16 +41,7 @@ export function AnnouncementList() {
           </div>
         ))}
       </div>
-      <Pagination
-        style={{ marginTop: 12 }}
-        size="small"
-        current={page}
-        pageSize={NOTICE_PAGE_SIZE}
-        total={total}
-        onChange={setPage}
-        showTotal={(count) => t('common.total', { count })}
-        hideOnSinglePage
-      />
+      <NoticePager page={page} total={total} onChange={setPage} />
     </div>
   );
 }

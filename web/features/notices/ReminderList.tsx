@@ -1,29 +1,15 @@
 /** System reminders: "X updated page Y" with the update note, 5 per page. */
-import { Badge, Pagination, Spin, Empty, Typography } from 'antd';
-import { useEffect, useState } from 'react';
+import { Badge, Spin, Empty, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { remindList } from '../../api/messages';
 import type { RemindMessage } from '../../api/types';
-import { NOTICE_PAGE_SIZE } from './constants';
+import { NoticePager, usePagedNotices } from './pagedNotices';
 import { useMarkRead } from './useMarkRead';
 
 export function ReminderList() {
   const { t } = useTranslation();
-  const [page, setPage] = useState(1);
-  const [rows, setRows] = useState<RemindMessage[] | null>(null);
-  const [total, setTotal] = useState(0);
-
-  useEffect(() => {
-    setRows(null);
-    remindList(page, NOTICE_PAGE_SIZE).then(
-      (data) => {
-        setRows(data.list);
-        setTotal(data.total);
-      },
-      () => setRows([]),
-    );
-  }, [page]);
+  const { page, setPage, rows, total } = usePagedNotices<RemindMessage>(remindList);
   useMarkRead(rows);
 
   if (rows === null) return <Spin />;
@@ -72,16 +58,7 @@ export function ReminderList() {
           );
         })}
       </div>
-      <Pagination
-        style={{ marginTop: 12 }}
-        size="small"
-        current={page}
-        pageSize={NOTICE_PAGE_SIZE}
-        total={total}
-        onChange={setPage}
-        showTotal={(count) => t('common.total', { count })}
-        hideOnSinglePage
-      />
+      <NoticePager page={page} total={total} onChange={setPage} />
     </div>
   );
 }

@@ -6,7 +6,7 @@ export {
   loadDraft,
   markDraftSaved,
   storeDraft,
-} from './drafts';
+} from './liveDrafts';
 export { pageLockState, releaseLocksOf, setPageLock } from './locks';
 export { type LiveLock, liveLockOf, livePageContent, type LivePageContent } from './liveReads';
 export {
@@ -35,7 +35,7 @@ export {
   savePage,
   setAttachmentCounter,
   sortPages,
-} from './pages';
+} from './savePage';
 export {
   listRecycleBin,
   moveToRecycleBin,

@@ -7,8 +7,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, test } from '@jest/gl
 import type { Actor } from '../../models/access';
 import { events } from '../../models/platform';
 import { type DomainEvents } from '../../models/platform/events';
-import { connectLiveDocuments, savePage, type LivePageDocuments } from '../../models/pages/pages';
-import { contentHash, storeDraft } from '../../models/pages/drafts';
+import { connectLiveDocuments, savePage, type LivePageDocuments } from '../../models/pages';
+import { contentHash, storeDraft } from '../../models/pages/liveDrafts';
 import { Item } from '../../models/items/schemas';
 import { Page } from '../../models/pages/schemas/page';
 import { PageDraft } from '../../models/pages/schemas/pageDraft';

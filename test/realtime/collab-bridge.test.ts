@@ -1,13 +1,13 @@
 /**
- * Server-side saves into open page documents (models/pages/pages.ts connectLiveDocuments): a REST save
+ * Server-side saves into open page documents (models/pages/savePage.ts connectLiveDocuments): a REST save
  * by a script shows up in every connected editor as a minimal diff and rebases the draft; a
  * history restore is applied even to a text the document held lately; saves made by the
  * collaborative editor itself (origin 'collab', collab-save.test.ts) are not re-applied.
  */
 import { afterEach, describe, expect, test } from '@jest/globals';
 import * as Y from 'yjs';
-import { contentHash, loadDraft } from '../../models/pages/drafts';
-import { savePage } from '../../models/pages/pages';
+import { contentHash, loadDraft } from '../../models/pages/liveDrafts';
+import { savePage } from '../../models/pages';
 import { Page } from '../../models/pages/schemas/page';
 import { apiSuite } from '../helpers/apiSuite';
 import { closeAllCollabClients, openSynced, textBecomes } from '../helpers/collab';

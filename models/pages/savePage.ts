@@ -27,7 +27,7 @@ import {
   keepWrittenPage,
   watchPageWrite,
 } from './pageAccess';
-import { markDraftSaved } from './drafts';
+import { markDraftSaved } from './liveDrafts';
 import { checkPageQuota } from './pageQuota';
 import { historyVersionCount, recordVersion } from './pageHistory';
 import { moveToRecycleBin } from './recycle';

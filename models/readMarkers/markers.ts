@@ -21,7 +21,7 @@ import {
 import { buildMenu, type Menu, type MenuCatalog, type MenuPage } from '../catalogs';
 import { Page, PageHistory } from '../pages';
 import { errors, nowSeconds } from '../platform';
-import { readDoc, readDocChanged } from './readCache';
+import { readDoc, readDocChanged } from './markerCache';
 import { PageRead, type PageReadDoc } from './schemas';
 
 export { readDoc };

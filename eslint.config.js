@@ -45,7 +45,7 @@ const SCHEMA_READS_TO_INVERT = {
     'readMarkers',
   ],
   'models/items/items.ts': ['pages'],
-  'models/pages/savePage.ts': ['catalogs'],
+  'models/pages/pageReads.ts': ['catalogs'],
   'models/pages/recycle.ts': ['catalogs'],
   'models/search/search.ts': ['members'],
   'models/settings/adminSettings.ts': ['items'],

@@ -22,13 +22,14 @@
  *
  * The read model these answers come from (items, member rows, catalog trees) is cache.ts.
  */
-import type { ItemDoc } from '../items/schemas';
-import { MEMBER_ADMIN, MEMBER_EDIT } from '../members/schemas';
-import { TOP_LEVEL } from '../catalogs/schemas';
 import { ApiError, type ErrorCode, errors } from '../platform';
 import {
   catalogParents,
   findLiveItem,
+  type ItemDoc,
+  MEMBER_ADMIN,
+  MEMBER_EDIT,
+  TOP_LEVEL,
   type MemberRows,
   memberKey,
   memberRowsOf,

@@ -10,10 +10,9 @@
  * Purging runs lazily whenever an item's bin is listed, and for the whole site from
  * `startRecyclePurge` (the process entry starts it).
  */
-import { pageMissing, permits, requireAction, type Actor } from '../access';
+import { catalogParents, pageMissing, permits, requireAction, type Actor } from '../access';
 import { Item, logChange } from '../items';
 import { errors, events, nextId, nowSeconds } from '../platform';
-import { Catalog } from '../catalogs/schemas';
 import { requirePage } from './pageAccess';
 import { Page, type PageDoc } from './schemas/page';
 import { PageHistory } from './schemas/pageHistory';
@@ -124,8 +123,9 @@ export async function recoverPage(actor: Actor, itemId: number, pageId: number):
     await Recycle.deleteOne({ item_id: itemId, page_id: pageId });
     throw errors.failed('The page is not in the recycle bin');
   }
-  const catalogAlive =
-    page.cat_id > 0 && (await Catalog.exists({ cat_id: page.cat_id, item_id: itemId }));
+  // The item's catalog tree from access's read model (every catalog write publishes
+  // `menu.changed`, which renews it).
+  const catalogAlive = page.cat_id > 0 && (await catalogParents(itemId)).has(page.cat_id);
   await Page.updateOne(
     { page_id: pageId, item_id: itemId, is_del: 1 },
     { $set: { is_del: 0, cat_id: catalogAlive ? page.cat_id : 0 } },

@@ -2,7 +2,7 @@
 import { Badge, Empty, Pagination, Spin, Typography } from 'antd';
 import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { announcementList } from '../../api/messages';
+import { announcementList } from './api';
 import type { Announcement } from '../../api/types';
 import { SafeHtml } from '../../components/SafeHtml';
 import { NOTICE_PAGE_SIZE } from './constants';

@@ -3,7 +3,7 @@ import { Badge, Pagination, Spin, Empty, Typography } from 'antd';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { remindList } from '../../api/messages';
+import { remindList } from './api';
 import type { RemindMessage } from '../../api/types';
 import { NOTICE_PAGE_SIZE } from './constants';
 import { useMarkRead } from './useMarkRead';

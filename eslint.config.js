@@ -28,8 +28,6 @@ const MODELS_DIR = path.join(ROOT_DIR, 'models');
  */
 const SCHEMA_READS_TO_INVERT = {
   'models/access/cache.ts': ['items', 'members', 'catalogs'],
-  'models/access/policy.ts': ['items', 'members', 'catalogs'],
-  'models/access/itemPasswords.ts': ['items'],
   'models/accounts/adminUsers.ts': ['items', 'members'],
   'models/items/adminItems.ts': ['members'],
   'models/items/itemCopy.ts': ['catalogs', 'pages'],
@@ -42,11 +40,10 @@ const SCHEMA_READS_TO_INVERT = {
     'mocks',
     'notices',
     'pages',
-    'reads',
+    'readMarkers',
   ],
   'models/items/items.ts': ['pages'],
-  'models/pages/pages.ts': ['catalogs'],
-  'models/pages/recycle.ts': ['catalogs'],
+  'models/pages/pageReads.ts': ['catalogs'],
   'models/search/search.ts': ['members'],
   'models/settings/adminSettings.ts': ['items'],
 };

@@ -16,7 +16,7 @@ import {
   formatNow,
 } from '../models/platform';
 import { unreadCountsOf, type UnreadCounts } from '../models/notices';
-import { findLivePage } from '../models/pages';
+import { draftHiddenFrom, findLivePage } from '../models/pages';
 import { actorOf } from './auth';
 import type { LockExpiry } from './lockExpiry';
 import type { Presence } from './presence';
@@ -107,7 +107,7 @@ export function startFanout(deps: FanoutDeps): () => void {
         watchers.filter(
           (s) =>
             s.rooms.has(rooms.restricted(itemId)) ||
-            (page.is_draft === 1 && s.data.uid !== page.author_uid),
+            draftHiddenFrom(page, s.data.uid),
         ),
         itemId,
       );

@@ -36,7 +36,7 @@ function grantOf(access: ItemAccess): Grant {
   return {
     itemId: access.item.item_id,
     restricted: access.catalogRestriction !== null,
-    visitor: !access.owner && !access.siteAdmin && access.memberGroupId < 0,
+    visitor: !permits(access, 'item.belong'),
   };
 }
 

@@ -1,6 +1,6 @@
 /**
  * `read` (Quire only, no ShowDoc counterpart): read markers — which version of each page a
- * logged-in user last read — and what changed since (models/reads).
+ * logged-in user last read — and what changed since (models/readMarkers).
  */
 import { z } from 'zod';
 import { action, id, int, list } from './coerce';

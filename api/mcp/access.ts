@@ -5,7 +5,7 @@
  * -32002 outside the token's items, -32003 not a member, -32004 no edit/manage right, -32006
  * missing. A domain refusal (ApiError) becomes -32010 with its message and REST code.
  */
-import { itemAccess, type ItemAccess } from '../../models/access';
+import { itemAccess, type ItemAccess, permits } from '../../models/access';
 import { findLivePage, pageVisible } from '../../models/pages';
 import type { PageDoc } from '../../models/pages';
 import { isApiError } from '../../models/platform';
@@ -32,17 +32,16 @@ export async function itemFor(caller: McpCaller, itemId: number, need: Need): Pr
   const access = await itemAccess(caller.actor, itemId);
   if (!access) throw new McpToolError(MCP_ERRORS.RESOURCE_NOT_FOUND, 'Item not found');
   // A public item is readable by anyone, but ShowDoc's MCP answers members only.
-  const member = access.owner || access.siteAdmin || access.memberGroupId >= 0;
-  if (!member || !access.visit)
+  if (!permits(access, 'item.belong') || !permits(access, 'item.read'))
     throw new McpToolError(MCP_ERRORS.NOT_ITEM_MEMBER, 'You are not a member of this item');
-  if (need === 'write' && !access.edit)
+  if (need === 'write' && !permits(access, 'page.update'))
     throw new McpToolError(
       MCP_ERRORS.NO_EDIT_PERMISSION,
       access.archived
         ? 'This item is archived and read-only'
         : 'Permission denied: you have no edit permission in this item',
     );
-  if (need === 'manage' && !access.manage)
+  if (need === 'manage' && !permits(access, 'item.manage'))
     throw new McpToolError(
       MCP_ERRORS.NO_EDIT_PERMISSION,
       access.archived

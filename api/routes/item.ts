@@ -15,7 +15,7 @@ import {
   transferItem,
   updateItem,
 } from '../../models/items';
-import { checkVisitPassword, itemInfo, resolveItemId, visibleChangeLog } from '../../models/reader';
+import { checkVisitPassword, itemInfo, resolveItemId, visibleChangeLog } from '../../models/itemView';
 import { errors } from '../../models/platform';
 import { itemPassword, optionalLogin, requireLogin } from '../auth';
 import { itemContract } from '../contracts';

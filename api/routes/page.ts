@@ -1,7 +1,7 @@
 /**
  * `page/*` (reference pages §3): reading, saving, deleting, sharing and ordering pages. Versions
  * are in pageHistory.ts and locks in pageLock.ts (same controller). The rules live in
- * models/pages/pages.ts, models/pages/shareLinks.ts and models/pages/sqlTable.ts; this file reads parameters the
+ * models/pages/savePage.ts, models/pages/shareLinks.ts and models/pages/sqlTable.ts; this file reads parameters the
  * ShowDoc way and shapes answers as ShowDoc did.
  */
 import { errors, formatUnix } from '../../models/platform';
@@ -60,7 +60,7 @@ export const pageController = defineController('page', pageContract, {
       ...pageRow(details.page, { times: 'formatted' }),
       attachment_count: details.attachmentCount,
       unique_key: details.uniqueKey,
-      // The version's time as a number: what the reader reports for read markers (models/reads).
+      // The version's time as a number: what the reader reports for read markers (models/readMarkers).
       addtime_unix: details.page.addtime,
     };
     if (details.fullPath)

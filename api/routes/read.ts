@@ -1,8 +1,8 @@
 /**
- * `read/*` (Quire only): read markers and "show changes". Rules in models/reads; nothing is
+ * `read/*` (Quire only): read markers and "show changes". Rules in models/readMarkers; nothing is
  * recorded for anonymous readers (10102) or for pages the caller cannot read.
  */
-import { changedCountsByItem, markAllRead, markRead, pageChanges } from '../../models/reads';
+import { changedCountsByItem, markAllRead, markRead, pageChanges } from '../../models/readMarkers';
 import { errors } from '../../models/platform';
 import { itemPassword, requireLogin } from '../auth';
 import { readContract } from '../contracts';

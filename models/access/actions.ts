@@ -4,12 +4,14 @@
  * which level the action needs and which wire code a refusal carries are decided here, once,
  * not at each call site. `clientFlags()` ships the same answers to the web client.
  *
- * `needs` is an access level (archived items refuse every write) or a role (`editor`,
- * `manager`: reads that need the role, which an archived item still allows).
+ * `needs` is an access level (archived items refuse every write) or a role, which an archived
+ * item still allows: `editor`, `manager` (reads that need the role), `member` (the owner, a site
+ * admin or a member row — not a visitor of a public item), `itemOwner`, `ownerOrSiteAdmin`.
  */
 import type { ErrorCode } from '../platform';
 
-type Need = 'visit' | 'edit' | 'manage' | 'editor' | 'manager';
+export type Role = 'editor' | 'manager' | 'member' | 'itemOwner' | 'ownerOrSiteAdmin';
+type Need = 'visit' | 'edit' | 'manage' | Role;
 
 export interface ActionRule {
   needs: Need;
@@ -38,6 +40,15 @@ export const ACTIONS = {
   'item.export': { needs: 'editor', missing: 10101, denied: 10302, message: 'No permission' },
   'item.exportHtml': { needs: 'editor', missing: 10103, denied: 10103, message: 'No permission' },
   'item.import': { needs: 'manage', missing: 10101, denied: 10302 },
+  /** Give the item away or delete it (archived items too: archive freezes content, not disposal). */
+  'item.dispose': { needs: 'ownerOrSiteAdmin' },
+  /** What only the item's owner does: delete it on an SSO account or through an AI token. */
+  'item.actAsOwner': { needs: 'itemOwner' },
+  /**
+   * Be reached as one of the item's people (notices, MCP tools, presence): visitors of a public
+   * item read it but are not.
+   */
+  'item.belong': { needs: 'member' },
   // Webhooks (item settings → Webhooks): managers read the hooks and their log, even of an
   // archived item; changing them is a write.
   'webhook.read': { needs: 'manager', message: MANAGE },

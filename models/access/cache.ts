@@ -7,9 +7,13 @@
  * answers, in the others as the bus relays the event.
  */
 import { Item, type ItemDoc } from '../items/schemas';
-import { ItemMember, TeamItemMember } from '../members/schemas';
-import { Catalog } from '../catalogs/schemas';
+import { ItemMember, MEMBER_ADMIN, MEMBER_EDIT, TeamItemMember } from '../members/schemas';
+import { Catalog, TOP_LEVEL } from '../catalogs/schemas';
 import { type DomainEvents, perContext, ReadCache } from '../platform';
+
+// What the rest of access reads of the collections it keeps (this file is where access reads
+// other domains' collections; policy.ts and itemPasswords.ts read them through here).
+export { type ItemDoc, MEMBER_ADMIN, MEMBER_EDIT, TOP_LEVEL };
 
 /** Items kept (a few KB each at most). */
 export const MAX_CACHED_ITEMS = 5_000;

@@ -13,7 +13,7 @@
 import { createHash } from 'node:crypto';
 import bcrypt from 'bcryptjs';
 import { countFailure, currentClient, perContext, requireUnderLimit } from '../platform';
-import type { ItemDoc } from '../items/schemas';
+import type { ItemDoc } from './cache';
 
 /** The instance's answers to attempts already checked (a repeated attempt costs no bcrypt). */
 const rememberedAnswers = perContext(() => new Map<string, boolean>());

@@ -22,20 +22,21 @@
  *
  * The read model these answers come from (items, member rows, catalog trees) is cache.ts.
  */
-import type { ItemDoc } from '../items/schemas';
-import { MEMBER_ADMIN, MEMBER_EDIT } from '../members/schemas';
-import { TOP_LEVEL } from '../catalogs/schemas';
 import { ApiError, type ErrorCode, errors } from '../platform';
 import {
   catalogParents,
   findLiveItem,
+  type ItemDoc,
+  MEMBER_ADMIN,
+  MEMBER_EDIT,
+  TOP_LEVEL,
   type MemberRows,
   memberKey,
   memberRowsOf,
   memberRowsOfMany,
   NO_MEMBER_ROWS,
 } from './cache';
-import { ACTIONS, type ActionRule, type ItemAction } from './actions';
+import { ACTIONS, type ActionRule, type ItemAction, type Role } from './actions';
 import { verifyItemPassword } from './itemPasswords';
 
 /** Who is asking. `uid` 0 is an anonymous visitor. */
@@ -247,22 +248,6 @@ export async function requireItem(
 }
 
 /**
- * For reads that need an editor's or a manager's role (change log, member lists, item detail):
- * like requireItem, but an archived item still answers, since reading changes nothing.
- */
-export async function requireItemRole(
-  actor: Actor,
-  idOrItem: number | string | ItemDoc,
-  role: 'editor' | 'manager',
-  options: AccessOptions & Denials = {},
-): Promise<ItemAccess> {
-  const access = await itemAccess(actor, idOrItem, options);
-  if (!access) throw new ApiError(options.missing ?? 10101, 'Item not found');
-  if (!access[role]) throw new ApiError(options.denied ?? 10303, options.message);
-  return access;
-}
-
-/**
  * The top-level catalog a catalog belongs to (walking up parents), given the item's catalogs.
  * Returns 0 for the root (cat_id 0).
  */
@@ -301,7 +286,7 @@ export async function canSeeCatalog(access: ItemAccess, catId: number): Promise<
  * The actor's access when they may do `action` to the item; otherwise the refusal the action's
  * rule names (models/access/actions.ts).
  */
-export function requireAction(
+export async function requireAction(
   actor: Actor,
   action: ItemAction,
   idOrItem: number | string | ItemDoc,
@@ -309,15 +294,34 @@ export function requireAction(
 ): Promise<ItemAccess> {
   const rule: ActionRule = ACTIONS[action];
   const answer = { ...options, missing: rule.missing, denied: rule.denied, message: rule.message };
-  return rule.needs === 'editor' || rule.needs === 'manager'
-    ? requireItemRole(actor, idOrItem, rule.needs, answer)
-    : requireItem(actor, idOrItem, rule.needs, answer);
+  if (!isRole(rule.needs)) return requireItem(actor, idOrItem, rule.needs, answer);
+  const access = await itemAccess(actor, idOrItem, options);
+  if (!access) throw new ApiError(answer.missing ?? 10101, 'Item not found');
+  if (!hasRole(access, rule.needs)) throw new ApiError(answer.denied ?? 10303, answer.message);
+  return access;
 }
 
 /** Whether an access already read allows `action` (for flags and filters; no refusal). */
 export function permits(access: ItemAccess, action: ItemAction): boolean {
   const { needs } = ACTIONS[action] as ActionRule;
-  return needs === 'editor' || needs === 'manager' ? access[needs] : allows(access, needs);
+  return isRole(needs) ? hasRole(access, needs) : allows(access, needs);
+}
+
+const isRole = (need: ActionRule['needs']): need is Role =>
+  need !== 'visit' && need !== 'edit' && need !== 'manage';
+
+function hasRole(access: ItemAccess, role: Role): boolean {
+  switch (role) {
+    case 'editor':
+    case 'manager':
+      return access[role];
+    case 'member':
+      return access.owner || access.siteAdmin || access.memberGroupId >= 0;
+    case 'itemOwner':
+      return access.owner;
+    case 'ownerOrSiteAdmin':
+      return access.owner || access.siteAdmin;
+  }
 }
 
 /**

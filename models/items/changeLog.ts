@@ -146,7 +146,7 @@ export interface ChangeLogRow {
 /**
  * One page of an item's log, newest first, with the actor's names and the labels. `visible`
  * filters rows before paging (the log is capped at MAX_ROWS per item, so it is read whole): the
- * caller decides which pages and catalogs the reader may know about (models/reader/changeLog.ts).
+ * caller decides which pages and catalogs the reader may know about (models/itemView/visibleChangeLog.ts).
  */
 export async function listChangeLog(
   itemId: number,

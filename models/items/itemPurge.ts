@@ -17,7 +17,7 @@ import { ItemMember, TeamItem, TeamItemMember } from '../members/schemas';
 import { Mock } from '../mocks/schemas';
 import { Subscription } from '../notices/schemas';
 import { Page, PageDraft, PageHistory, PageLock, Recycle, SinglePage } from '../pages/schemas';
-import { PageRead } from '../reads/schemas';
+import { PageRead } from '../readMarkers/schemas';
 import { errors, events, fileStorage, connection } from '../platform';
 import { TemplateItem } from '../templates';
 import {

@@ -12,7 +12,7 @@
  *   the owner or a site admin only;
  * - an archived item is read-only on every write path (models/access.ts).
  */
-import { requireAction, type Actor, hashItemPassword } from '../access';
+import { hashItemPassword, type ItemAccess, permits, requireAction, type Actor } from '../access';
 import { errors, events, nextId, nowSeconds } from '../platform';
 import { addItemToGroups, groupIdsOf, setItemGroups } from './itemGroups';
 import { Item, type ItemDoc } from './schemas/item';
@@ -300,8 +300,8 @@ async function confirmCallerPassword(actor: Actor, password: string): Promise<vo
 }
 
 /** Only the owner or a site admin may give an item away or delete it. */
-function requireOwnerOrSiteAdmin(access: { owner: boolean; siteAdmin: boolean }): void {
-  if (!access.owner && !access.siteAdmin)
+function requireOwnerOrSiteAdmin(access: ItemAccess): void {
+  if (!permits(access, 'item.dispose'))
     throw errors.noEditPermission('Only the item owner can do this');
 }
 
@@ -393,7 +393,8 @@ export async function deleteItem(
   requireOwnerOrSiteAdmin(access);
   const user = await User.findOne({ uid: actor.uid }, { is_sso: 1 }).lean();
   if (user?.is_sso === 1 && !confirm.password) {
-    if (!access.owner) throw errors.noEditPermission('Only the item owner can do this');
+    if (!permits(access, 'item.actAsOwner'))
+      throw errors.noEditPermission('Only the item owner can do this');
     if (confirm.projectName !== access.item.item_name)
       throw errors.confirmPasswordWrong('The item name does not match');
   } else await confirmCallerPassword(actor, confirm.password);
@@ -408,7 +409,8 @@ export async function deleteItemByToken(actor: Actor, itemId: number): Promise<v
   if (!actor.token || actor.token.permission !== 'write')
     throw errors.noEditPermission('Only the item owner can do this');
   const access = await requireAction(actor, 'item.readSettings', itemId);
-  if (!access.owner) throw errors.noEditPermission('Only the item owner can delete the item');
+  if (!permits(access, 'item.actAsOwner'))
+    throw errors.noEditPermission('Only the item owner can delete the item');
   await moveItemToBin(actor, itemId);
 }
 

@@ -9,7 +9,7 @@
  * push reminders — with page titles — to strangers; Quire refuses such ids, and checks again at
  * notify time so that people who lost access since are not told about the page.
  */
-import { findLiveItem, itemAccessOfMany, type Actor } from '../access';
+import { findLiveItem, itemAccessOfMany, permits, type Actor } from '../access';
 import { errors, events, formatNow, nextId, perContext, ReadCache } from '../platform';
 import { type PageDoc, pageVisibleToMany, requirePage } from '../pages';
 import {
@@ -81,9 +81,8 @@ export async function pageAudience(
   const accessOf = await itemAccessOfMany(actors, item);
   const connected = actors.flatMap((actor) => {
     const access = accessOf.get(actor.uid);
-    if (!access?.visit) return [];
-    const linked = access.owner || access.siteAdmin || access.memberGroupId >= 0;
-    return linked ? [{ actor, access }] : [];
+    if (!access || !permits(access, 'item.read') || !permits(access, 'item.belong')) return [];
+    return [{ actor, access }];
   });
   return pageVisibleToMany(connected, page);
 }

@@ -1,4 +1,7 @@
-/** Pages: content, history, locks, drafts, access, the recycle bin, share links and SQL-table pages. */
+/**
+ * Pages: saving (savePage.ts, the pipeline), reading, ordering, content, history, locks, live
+ * drafts, the recycle bin, share links and SQL-table pages.
+ */
 export {
   contentHash,
   deleteDrafts,
@@ -6,36 +9,36 @@ export {
   loadDraft,
   markDraftSaved,
   storeDraft,
-} from './drafts';
+} from './liveDrafts';
 export { pageLockState, releaseLocksOf, setPageLock } from './locks';
 export { type LiveLock, liveLockOf, livePageContent, type LivePageContent } from './liveReads';
-export {
-  findLivePage,
-  findLivePages,
-  type PageWithAccess,
-  pageVisible,
-  pageVisibleToMany,
-  requirePage,
-} from './pageAccess';
+export { findLivePage, findLivePages, type PageWithAccess, requirePage } from './pageAccess';
+// The page rules are access's (models/access/pageRules.ts); offered here too for pages' callers.
+export { draftHiddenFrom, pageMissing, pageVisible, pageVisibleToMany } from '../access';
 export { escapeForClient, phpUrlDecode, unescapeFromClient } from './pageContent';
 export { listVersions, pageAndVersion, updateVersionRemark } from './pageHistory';
 export { packVersionText, versionText, withVersionText } from './versionText';
+export { deletePage } from './recycle';
+export { MAX_SORT_ENTRIES, sortPages } from './pageOrder';
+export { type PageDetails, readPage, resolvePageId } from './pageReads';
 export {
-  connectLiveDocuments,
   connectPageNotifier,
   countAttachments,
-  deletePage,
-  type LivePageDocuments,
-  MAX_TITLE_LENGTH,
+  type LiveDocPort,
+  type LiveDocSave,
   type PageNotifier,
-  readPage,
-  resolvePageId,
-  type SaveOrigin,
+  registerLiveDocs,
   type SaveAgent,
-  savePage,
   setAttachmentCounter,
-  sortPages,
-} from './pages';
+} from './ports';
+export { type SavePageResult, savePage } from './savePage';
+export {
+  CUSTOM_ID_RULE,
+  MAX_TITLE_LENGTH,
+  type SaveOptions,
+  type SaveOrigin,
+  type SavePageInput,
+} from './saveInput';
 export {
   listRecycleBin,
   moveToRecycleBin,

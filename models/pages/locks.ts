@@ -8,9 +8,9 @@
  * MAX_LOCK_SECONDS ahead (ShowDoc accepted any `lock_to`, so a lock could last forever); asking
  * who holds a lock needs a login and visit access (ShowDoc answered anyone).
  */
-import { requireAction, type Actor } from '../access';
+import { pageMissing, requireAction, type Actor } from '../access';
 import { type ApiError, errors, events, nextId, nowSeconds } from '../platform';
-import { pageMissing, requirePage } from './pageAccess';
+import { requirePage } from './pageAccess';
 import { pageQuotaReached } from './pageQuota';
 import { Page } from './schemas/page';
 import { PageLock, type PageLockDoc } from './schemas/pageLock';

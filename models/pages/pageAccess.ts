@@ -3,8 +3,9 @@
  * delete, share, sort) resolves a page id and asks models/access.ts whether the actor may use it.
  *
  * A page the actor must not know about — deleted, in a deleted item, in a catalog outside the
- * actor's catalog restriction, or someone else's draft — answers exactly like a page that does
- * not exist, so ids cannot be probed. (ShowDoc applied the catalog restriction to menus only.)
+ * actor's catalog restriction, or someone else's draft (the rules: models/access/pageRules.ts) —
+ * answers exactly like a page that does not exist, so ids cannot be probed. (ShowDoc applied the
+ * catalog restriction to menus only.)
  *
  * Read model: live pages (content included) are kept in memory by id, bounded by count and by
  * their text's length. A page's entry goes on `page.saved`, `page.deleted` and `page.purged`;
@@ -14,10 +15,9 @@
  */
 import {
   allows,
-  canSeeCatalog,
-  catalogParents,
-  catalogVisible,
   itemAccess,
+  pageMissing,
+  pageVisible,
   readOnlyMessage,
   type AccessLevel,
   type Actor,
@@ -25,8 +25,6 @@ import {
 } from '../access';
 import { ApiError, type ErrorCode, errors, perContext, ReadCache, type Watch } from '../platform';
 import { Page, type PageDoc } from './schemas/page';
-
-export const PAGE_MISSING = 'Page does not exist';
 
 export interface PageWithAccess {
   page: PageDoc;
@@ -114,46 +112,6 @@ export async function findLivePages(pageIds: number[]): Promise<PageDoc[]> {
   return pages;
 }
 
-export function pageMissing(): ApiError {
-  return errors.failed(PAGE_MISSING);
-}
-
-type VisibilityFields = Pick<PageDoc, 'cat_id' | 'is_draft' | 'author_uid'>;
-
-/** A draft is its author's alone. */
-const draftOfSomeoneElse = (page: VisibilityFields, actor: Actor) =>
-  Boolean(page.is_draft) && page.author_uid !== actor.uid;
-
-/** Whether the actor may see this page of an item they can reach (restriction and drafts). */
-export async function pageVisible(
-  actor: Actor,
-  access: ItemAccess,
-  page: VisibilityFields,
-): Promise<boolean> {
-  if (draftOfSomeoneElse(page, actor)) return false;
-  return canSeeCatalog(access, page.cat_id);
-}
-
-/**
- * `pageVisible` for many readers of one item at once (a page's subscribers): the same rule, with
- * the item's catalog tree read once and only when someone is restricted. Returns the uids of
- * those who may see the page.
- */
-export async function pageVisibleToMany(
-  readers: Array<{ actor: Actor; access: ItemAccess }>,
-  page: VisibilityFields,
-): Promise<Set<number>> {
-  const seeing = new Set<number>();
-  const restricted = readers.find((r) => r.access.catalogRestriction);
-  const parents = restricted ? await catalogParents(restricted.access.item.item_id) : null;
-  for (const { actor, access } of readers) {
-    if (draftOfSomeoneElse(page, actor)) continue;
-    if (parents && !catalogVisible(access, page.cat_id, parents)) continue;
-    seeing.add(actor.uid);
-  }
-  return seeing;
-}
-
 /** The live page and the actor's access to its item, or the endpoint's error. */
 export async function requirePage(
   actor: Actor,
@@ -181,17 +139,4 @@ export async function requirePage(
   }
   if (!(await pageVisible(actor, access, page))) throw pageMissing();
   return { page, access };
-}
-
-/**
- * Checks a catalog a page is to be put in: 0 (root) or a catalog of this very item (ShowDoc
- * accepted any id, even another item's), inside the actor's restriction.
- */
-export async function requireTargetCatalog(access: ItemAccess, catId: number): Promise<void> {
-  if (catId < 0) throw errors.failed('Catalog does not exist');
-  if (catId > 0) {
-    const parents = await catalogParents(access.item.item_id);
-    if (!parents.has(catId)) throw errors.failed('Catalog does not exist');
-  }
-  if (!(await canSeeCatalog(access, catId))) throw errors.failed('Catalog does not exist');
 }

@@ -5,12 +5,15 @@
  * good with its versions, lock and share link (ShowDoc counted from the page's last edit, so a
  * long-untouched page could vanish the day after it was deleted).
  *
+ * `deletePage` moves a page in (page/delete).
+ *
  * Purging runs lazily whenever an item's bin is listed, and for the whole site from
  * `startRecyclePurge` (the process entry starts it).
  */
-import { requireAction, type Actor } from '../access';
+import { catalogParents, pageMissing, permits, requireAction, type Actor } from '../access';
+import { Item, logChange } from '../items';
 import { errors, events, nextId, nowSeconds } from '../platform';
-import { Catalog } from '../catalogs/schemas';
+import { requirePage } from './pageAccess';
 import { Page, type PageDoc } from './schemas/page';
 import { PageHistory } from './schemas/pageHistory';
 import { PageLock } from './schemas/pageLock';
@@ -26,6 +29,39 @@ function isDuplicateKey(error: unknown): boolean {
   return (
     typeof error === 'object' && error !== null && (error as { code?: unknown }).code === 11000
   );
+}
+
+/**
+ * Moves a page to its item's recycle bin. Allowed to the item's managers, and to editors for the
+ * pages they last saved. ShowDoc also let a page's last editor delete it after losing every right.
+ */
+export async function deletePage(
+  actor: Actor,
+  pageId: number,
+  options: { now?: number } = {},
+): Promise<void> {
+  if (!(actor.uid > 0)) throw errors.notLoggedIn();
+  if (!(pageId > 0)) throw pageMissing();
+  const { page, access } = await requirePage(actor, pageId, {
+    level: 'edit',
+    denied: 10303,
+    deniedMessage: 'No delete permission',
+  });
+  if (!permits(access, 'page.deleteAnyones') && page.author_uid !== actor.uid)
+    throw errors.noEditPermission('Only the item managers or the page author may delete this page');
+  const now = options.now ?? nowSeconds();
+  if (!(await moveToRecycleBin(actor, page, now))) throw pageMissing();
+  await Item.updateOne({ item_id: page.item_id }, { $set: { last_update_time: now } });
+  await logChange({
+    uid: actor.uid,
+    itemId: page.item_id,
+    action: 'delete',
+    object: 'page',
+    objectId: page.page_id,
+    objectName: page.page_title,
+  });
+  events.publish('page.deleted', { itemId: page.item_id, pageId: page.page_id, byUid: actor.uid });
+  events.publish('menu.changed', { itemId: page.item_id, byUid: actor.uid });
 }
 
 /**
@@ -87,8 +123,9 @@ export async function recoverPage(actor: Actor, itemId: number, pageId: number):
     await Recycle.deleteOne({ item_id: itemId, page_id: pageId });
     throw errors.failed('The page is not in the recycle bin');
   }
-  const catalogAlive =
-    page.cat_id > 0 && (await Catalog.exists({ cat_id: page.cat_id, item_id: itemId }));
+  // The item's catalog tree from access's read model (every catalog write publishes
+  // `menu.changed`, which renews it).
+  const catalogAlive = page.cat_id > 0 && (await catalogParents(itemId)).has(page.cat_id);
   await Page.updateOne(
     { page_id: pageId, item_id: itemId, is_del: 1 },
     { $set: { is_del: 0, cat_id: catalogAlive ? page.cat_id : 0 } },

@@ -9,7 +9,7 @@
  * `page.purged`; expiry is compared on every read.
  */
 import { randomBytes } from 'node:crypto';
-import type { Actor } from '../access';
+import { publishable, type Actor } from '../access';
 import { errors, events, nextId, nowSeconds, perContext, ReadCache } from '../platform';
 import { requirePage } from './pageAccess';
 import { Item } from '../items';
@@ -127,7 +127,7 @@ export async function pageByShareKey(
   const page = await Page.findOne({ page_id: row.page_id, is_del: 0 }, { _id: 0 }).lean<PageDoc>();
   // A draft is not published, and a deleted item takes its links with it.
   const itemAlive =
-    page && !page.is_draft && (await Item.exists({ item_id: page.item_id, is_del: 0 }));
+    page && publishable(page) && (await Item.exists({ item_id: page.item_id, is_del: 0 }));
   if (!page || !itemAlive) throw errors.failed('Page does not exist');
   return { page, expireTime: row.expire_time };
 }

@@ -95,7 +95,7 @@ export interface DomainEvents {
   'share.changed': { pageId: number };
   /** The item's menu (catalogs, page titles, order) changed and readers should reload it. */
   'menu.changed': { itemId: number; byUid: number };
-  /** A user's read markers for an item were written (models/reads drops its cached copy). */
+  /** A user's read markers for an item were written (models/readMarkers drops its cached copy). */
   'reads.changed': { uid: number; itemId: number };
   /** A page lock was taken, renewed or released (`lock` null = released). */
   'lock.changed': {

@@ -135,7 +135,7 @@ export async function shareTemplate(
     const access = await itemAccess(actor, itemId);
     if (!access || !permits(access, 'template.receive'))
       throw errors.noPermission(
-        access?.readOnly && access.editor
+        access?.readOnly && permits(access, 'template.share')
           ? `Item ${itemId}: ${readOnlyMessage(access)}`
           : `No permission for item ${itemId}`,
       );

@@ -15,7 +15,7 @@ import type { Duplex } from 'node:stream';
 import { Hocuspocus } from '@hocuspocus/server';
 import { WebSocketServer } from 'ws';
 import type { Config, EventBus, Logger } from '../../models/platform';
-import { deleteDrafts, connectLiveDocuments } from '../../models/pages';
+import { deleteDrafts, registerLiveDocs } from '../../models/pages';
 import { COLLAB_PATH } from '../collabProtocol';
 import { agentPresence } from './agentPresence';
 import { authentication, watchAccess } from './authentication';
@@ -94,7 +94,7 @@ export function attachCollab(httpServer: HttpServer, deps: CollabDeps): CollabSe
       logger.error({ err: error }, 'deleting the drafts of purged pages failed');
     }
   });
-  connectLiveDocuments(live.bridge);
+  registerLiveDocs(live.port);
 
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES });
   let closing = false;
@@ -118,7 +118,7 @@ export function attachCollab(httpServer: HttpServer, deps: CollabDeps): CollabSe
       closed ??= (async () => {
         closing = true;
         httpServer.off('upgrade', onUpgrade);
-        connectLiveDocuments(null);
+        registerLiveDocs(null);
         stopAccess();
         stopPurge();
         locks.stop();

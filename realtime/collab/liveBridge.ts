@@ -1,10 +1,12 @@
 /**
- * Server-side saves into open documents (models/pages `connectLiveDocuments`): a page saved by a
+ * Server-side saves into open documents (models/pages `LiveDocPort`, registered at start with
+ * `registerLiveDocs`): a page saved by a
  * script over REST, the open API, an import or a history restore while editors have it open is
  * applied into its Y.Text as a minimal text diff, so they see the saved text appear in place and
  * the draft never persists stale text over it. The editor's own saves never come this way: they
- * are a command on the document itself (saveCommand.ts), which stores the document's text, so
- * there is nothing to apply back (savePage skips the bridge for origin 'collab').
+ * are a command on the document itself (saveCommand.ts), which hands savePage the document it
+ * comes from as the save's own port (`documentPort`): it holds the text already, so the save only
+ * rebases its draft.
  *
  * An AI agent's save (MCP, `agent` set) is replayed as only its own hunks relative to the text it
  * replaced (text.ts rebaseOnLive): what an editor typed and has not saved yet survives it.
@@ -21,7 +23,7 @@ import type { Document } from '@hocuspocus/server';
 import { URLSearchParams } from 'node:url';
 import {
   contentHash,
-  type LivePageDocuments,
+  type LiveDocPort,
   livePageContent,
   type SaveOrigin,
 } from '../../models/pages';
@@ -77,8 +79,24 @@ interface SaveFacts {
   agentBase?: string;
 }
 
+/**
+ * The port of a save made by the page's document itself (the editor's save command): the document
+ * holds the saved text, so only its draft is rebased on it and stored. Resolves false when the
+ * document was unloaded meanwhile (savePage then brings the stored draft up to date).
+ */
+export function documentPort(runtime: CollabRuntime, documentName: string): LiveDocPort {
+  return {
+    async applySave(save) {
+      const loaded = loadedPage(runtime, documentName);
+      if (!loaded) return false;
+      rebaseAndStore(runtime, loaded.document, loaded.live, save.content, save.byUid);
+      return true;
+    },
+  };
+}
+
 export function liveBridge(runtime: CollabRuntime): {
-  bridge: LivePageDocuments;
+  port: LiveDocPort;
   stop(): void;
 } {
   const log = runtime.logger.child({ service: 'collab-bridge' });
@@ -94,7 +112,7 @@ export function liveBridge(runtime: CollabRuntime): {
     setPageTextDeterministically(document, target, `save:${save.pageId}`, origin);
   }
 
-  const bridge: LivePageDocuments = {
+  const port: LiveDocPort = {
     async applySave(save) {
       try {
         const loaded = loadedPage(runtime, pageDocumentName(save.pageId));
@@ -171,5 +189,5 @@ export function liveBridge(runtime: CollabRuntime): {
       })
     : () => {};
 
-  return { bridge, stop };
+  return { port, stop };
 }

@@ -1,5 +1,5 @@
 /**
- * Loading and storing page documents as the page's live shared draft (models/pages/drafts.ts).
+ * Loading and storing page documents as the page's live shared draft (models/pages/liveDrafts.ts).
  *
  * Load: the stored draft when there is one, brought up to the saved content if the page was saved
  * while nobody had it open; otherwise the Y.Text starts as the saved page content. Both edits are

@@ -3,8 +3,9 @@
  * (collabProtocol.ts CollabSaveRequest). The server stores the text its copy of the document holds
  * when the message arrives — every edit the connection sent before the message is in it, and a
  * co-editor's typing is neither overwritten nor re-applied — through the same savePage as REST
- * (permissions, history, change log, events, "save and notify"), then rebases and stores the
- * draft. The answer goes back on the same connection.
+ * (permissions, history, change log, events, "save and notify"), handing it the document as the
+ * save's live document (liveBridge.ts documentPort), which rebases and stores the draft. The
+ * answer goes back on the same connection.
  */
 import type { Extension, onStatelessPayload } from '@hocuspocus/server';
 import { z } from 'zod';
@@ -12,7 +13,7 @@ import { savePage } from '../../models/pages';
 import { errors, isApiError } from '../../models/platform';
 import type { CollabServerMessage } from '../collabProtocol';
 import { actorOf, contextOf, sendMessage } from './access';
-import { rebaseAndStore } from './liveBridge';
+import { documentPort } from './liveBridge';
 import { loadedPage, type CollabRuntime } from './runtime';
 import { pageText } from './text';
 
@@ -60,10 +61,9 @@ export function saveCommand(runtime: CollabRuntime): Extension {
             customId: request.customId.trim(),
             notify: request.notify !== undefined ? { content: request.notify } : null,
           },
-          { origin: 'collab' },
+          // The document takes its own save: its draft is rebased on the text it holds.
+          { origin: 'collab', liveDoc: documentPort(runtime, documentName) },
         );
-        const now = loadedPage(runtime, documentName);
-        if (now) rebaseAndStore(runtime, now.document, now.live, content, context.user.uid);
         answer({ type: 'saved', requestId: request.requestId, pageId: page.page_id, content });
       } catch (error) {
         if (!isApiError(error)) log.error({ err: error, pageId: context.pageId }, 'save failed');

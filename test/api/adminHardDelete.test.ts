@@ -23,7 +23,7 @@ import { Mock } from '../../models/mocks/schemas';
 import { Subscription } from '../../models/notices/schemas';
 import { Page, PageDraft, PageHistory, PageLock, SinglePage } from '../../models/pages/schemas';
 import { events, type DomainEvents } from '../../models/platform';
-import { PageRead } from '../../models/reads/schemas';
+import { PageRead } from '../../models/readMarkers/schemas';
 import { addMember, bindTeamItem, makeItem, makeStaffedTeam } from '../helpers/factories';
 import { makeCatalog, makePage, updatePage } from '../helpers/pages';
 import { serverSuite } from '../helpers/apiSuite';

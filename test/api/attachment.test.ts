@@ -7,7 +7,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { beforeAll, describe, expect, test } from '@jest/globals';
 import { monthOf } from '../../models/files/attachments';
-import { deletePage } from '../../models/pages/pages';
+import { deletePage } from '../../models/pages';
 import { purgeRecycleBin } from '../../models/pages/recycle';
 import { FileFlow } from '../../models/files/schemas/fileFlow';
 import { FilePage } from '../../models/files/schemas/filePage';

@@ -6,7 +6,7 @@
  * outside their catalogs changed.
  */
 import { beforeAll, describe, expect, test } from '@jest/globals';
-import { PageRead } from '../../models/reads/schemas';
+import { PageRead } from '../../models/readMarkers/schemas';
 import { addMember, makeItem } from '../helpers/factories';
 import { apiSuite } from '../helpers/apiSuite';
 import { makeCatalog, makePage } from '../helpers/pages';

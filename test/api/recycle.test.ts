@@ -7,7 +7,7 @@ import { beforeAll, describe, expect, test } from '@jest/globals';
 import { events } from '../../models/platform';
 import { type DomainEvents } from '../../models/platform/events';
 import { setPageLock } from '../../models/pages/locks';
-import { deletePage } from '../../models/pages/pages';
+import { deletePage } from '../../models/pages';
 import { PURGE_AFTER_DAYS, purgeRecycleBin } from '../../models/pages/recycle';
 import { Catalog } from '../../models/catalogs/schemas/catalog';
 import { Page } from '../../models/pages/schemas/page';

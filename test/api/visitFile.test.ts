@@ -5,7 +5,7 @@
  * password, the catalog restriction, share links, deleted files, pages and items.
  */
 import { beforeAll, describe, expect, test } from '@jest/globals';
-import { deletePage } from '../../models/pages/pages';
+import { deletePage } from '../../models/pages';
 import { UploadFile } from '../../models/files/schemas/uploadFile';
 import { toggleShareLink } from '../../models/pages/shareLinks';
 import { actorOf, addMember, makeItem } from '../helpers/factories';

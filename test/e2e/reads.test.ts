@@ -7,7 +7,7 @@
  */
 import { describe, expect, test } from '@jest/globals';
 import type { Page } from 'playwright-core';
-import { PageRead } from '../../models/reads/schemas';
+import { PageRead } from '../../models/readMarkers/schemas';
 import { ShowdocClient } from '../helpers/client';
 import { addMember, makeItem } from '../helpers/factories';
 import { makeCatalog, makePage } from '../helpers/pages';

@@ -3,7 +3,7 @@
  * savePage), so every rule and event applies. Needs a running test server in this process.
  */
 import { saveCatalog } from '../../models/catalogs/catalogs';
-import { savePage } from '../../models/pages/pages';
+import { savePage } from '../../models/pages';
 import type { PageDoc } from '../../models/pages/schemas/page';
 import { actorOf } from './factories';
 import type { TestUser } from './users';

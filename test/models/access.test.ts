@@ -8,8 +8,10 @@ import {
   ANONYMOUS,
   itemAccess,
   itemAccessOfMany,
+  authorizePageSave,
+  permits,
+  requireAction,
   requireItem,
-  requireItemRole,
   type Actor,
 } from '../../models/access';
 import { nextId } from '../../models/platform/counters';
@@ -157,11 +159,16 @@ describe('archived and deleted items', () => {
       code: 10303,
       message: expect.stringMatching(/archived/),
     });
-    await expect(requireItemRole(actors.owner, item_id, 'manager')).resolves.toBeDefined();
-    await expect(requireItemRole(actors.editor, item_id, 'editor')).resolves.toBeDefined();
-    await expect(requireItemRole(actors.editor, item_id, 'manager')).rejects.toMatchObject({
+    await expect(requireAction(actors.owner, 'item.readSettings', item_id)).resolves.toBeDefined();
+    await expect(requireAction(actors.editor, 'item.readChangeLog', item_id)).resolves.toBeDefined();
+    await expect(requireAction(actors.editor, 'item.readSettings', item_id)).rejects.toMatchObject({
       code: 10303,
     });
+    // Disposing of an item is a role too: archive freezes content, not disposal.
+    const owner = (await itemAccess(actors.owner, item_id))!;
+    expect(permits(owner, 'item.dispose')).toBe(true);
+    expect(permits((await itemAccess(actors.siteAdmin, item_id))!, 'item.dispose')).toBe(true);
+    expect(permits((await itemAccess(actors.editor, item_id))!, 'item.dispose')).toBe(false);
   });
 
   test('a deleted item grants nothing, not even to its owner or a site admin', async () => {
@@ -173,5 +180,76 @@ describe('archived and deleted items', () => {
     await expect(requireItem(actors.owner, item_id, 'visit')).rejects.toMatchObject({
       code: 10101,
     });
+  });
+});
+
+describe('named roles', () => {
+  test('item.belong: the owner, site admins and members (personal or through a team) belong; a visitor with the password does not', async () => {
+    const belongs = async (who: string, itemPassword?: string) =>
+      permits((await itemAccess(actors[who], itemId, { itemPassword }))!, 'item.belong');
+    for (const who of ['owner', 'siteAdmin', 'reader', 'editor', 'teamEditor'])
+      expect(await belongs(who)).toBe(true);
+    expect(await belongs('stranger', 'secret-pw')).toBe(false);
+    expect(await belongs('anonymous', 'secret-pw')).toBe(false);
+  });
+
+  test('item.actAsOwner is the owner alone, not a site admin nor an item admin', async () => {
+    const owns = async (who: string) =>
+      permits((await itemAccess(actors[who], itemId))!, 'item.actAsOwner');
+    expect(await owns('owner')).toBe(true);
+    expect(await owns('siteAdmin')).toBe(false);
+    expect(await owns('itemAdmin')).toBe(false);
+  });
+});
+
+describe('authorizePageSave: item, page and target catalog in one answer', () => {
+  const page = (facts: Partial<{ cat_id: number; is_draft: number; author_uid: number }> = {}) => ({
+    cat_id: 0,
+    is_draft: 0,
+    author_uid: 0,
+    ...facts,
+  });
+
+  test('an editor may save a page into the root or a catalog of the item', async () => {
+    const target = { itemId, pageId: 5, page: page(), catId: topCat };
+    await expect(authorizePageSave(actors.editor, target)).resolves.toMatchObject({ edit: true });
+    await expect(authorizePageSave(actors.editor, { ...target, catId: 0 })).resolves.toBeDefined();
+  });
+
+  test('a reader is refused the edit before anything about the page is said', async () => {
+    await expect(
+      authorizePageSave(actors.reader, { itemId, pageId: 5, page: null, catId: 0 }),
+    ).rejects.toMatchObject({ code: 10101, message: 'No edit permission' });
+  });
+
+  test("a missing page, someone else's draft and a page outside the restriction all answer 'Page does not exist'", async () => {
+    const missing = { code: 10101, message: 'Page does not exist' };
+    await expect(
+      authorizePageSave(actors.editor, { itemId, pageId: 5, page: null, catId: 0 }),
+    ).rejects.toMatchObject(missing);
+    const draft = page({ is_draft: 1, author_uid: actors.owner.uid });
+    await expect(
+      authorizePageSave(actors.editor, { itemId, pageId: 5, page: draft, catId: 0 }),
+    ).rejects.toMatchObject(missing);
+    await expect(
+      authorizePageSave(actors.owner, { itemId, pageId: 5, page: draft, catId: 0 }),
+    ).resolves.toBeDefined();
+    await expect(
+      authorizePageSave(actors.restricted, { itemId, pageId: 5, page: page(), catId: topCat }),
+    ).rejects.toMatchObject(missing);
+  });
+
+  test('a catalog the item does not hold, a negative one, or one outside the restriction does not exist', async () => {
+    const gone = { message: 'Catalog does not exist' };
+    for (const catId of [-1, topCat + 100_000])
+      await expect(
+        authorizePageSave(actors.editor, { itemId, pageId: 0, page: null, catId }),
+      ).rejects.toMatchObject(gone);
+    await expect(
+      authorizePageSave(actors.restricted, { itemId, pageId: 0, page: null, catId: 0 }),
+    ).rejects.toMatchObject(gone);
+    await expect(
+      authorizePageSave(actors.restricted, { itemId, pageId: 0, page: null, catId: topCat }),
+    ).resolves.toBeDefined();
   });
 });

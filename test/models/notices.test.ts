@@ -22,7 +22,7 @@ import { Message } from '../../models/notices/schemas/message';
 import { MessageContent } from '../../models/notices/schemas/messageContent';
 import { Subscription } from '../../models/notices/schemas/subscription';
 import { subscribeToPage } from '../../models/notices/subscriptions';
-import { savePage } from '../../models/pages/pages';
+import { savePage } from '../../models/pages';
 import { actorOf, addMember, makeItem } from '../helpers/factories';
 import { makeCatalog, makePage } from '../helpers/pages';
 import { serverSuite } from '../helpers/apiSuite';

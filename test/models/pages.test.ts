@@ -1,14 +1,14 @@
 /**
- * savePage as the single write path: the live-document seam receives server-side saves (not the
- * collaborative editor's own, not creations), a failing bridge never undoes a stored version, and
- * page.saved names the origin so a live document does not re-apply its own save.
+ * savePage as the single write path: the live-document port receives server-side saves (not
+ * creations; a save made by a document goes to that document's own port), a failing port never
+ * undoes a stored version, and page.saved names the origin.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, test } from '@jest/globals';
 import type { Actor } from '../../models/access';
 import { events } from '../../models/platform';
 import { type DomainEvents } from '../../models/platform/events';
-import { connectLiveDocuments, savePage, type LivePageDocuments } from '../../models/pages/pages';
-import { contentHash, storeDraft } from '../../models/pages/drafts';
+import { registerLiveDocs, savePage, type LiveDocPort, type LiveDocSave } from '../../models/pages';
+import { contentHash, storeDraft } from '../../models/pages/liveDrafts';
 import { Item } from '../../models/items/schemas';
 import { Page } from '../../models/pages/schemas/page';
 import { PageDraft } from '../../models/pages/schemas/pageDraft';
@@ -27,15 +27,13 @@ beforeAll(async () => {
   actor = await actorOf(user);
   ({ item_id: itemId } = await makeItem(user));
 });
-afterEach(() => connectLiveDocuments(null));
+afterEach(() => registerLiveDocs(null));
 afterAll(async () => {
   await server.stop();
 });
 
-type LiveSave = Parameters<LivePageDocuments['applySave']>[0];
-
-function recordingBridge(fail = false): { saves: LiveSave[]; bridge: LivePageDocuments } {
-  const saves: LiveSave[] = [];
+function recordingBridge(fail = false): { saves: LiveDocSave[]; bridge: LiveDocPort } {
+  const saves: LiveDocSave[] = [];
   return {
     saves,
     bridge: {
@@ -49,40 +47,46 @@ function recordingBridge(fail = false): { saves: LiveSave[]; bridge: LivePageDoc
 }
 
 describe('savePage and live documents', () => {
-  test('updates from REST, the open API, imports and history restores reach the live document; creations and collab saves do not', async () => {
+  test('updates from REST, the open API, imports and history restores reach the live document; creations do not, and a save made by a document goes to that document only', async () => {
     const { saves, bridge } = recordingBridge();
-    connectLiveDocuments(bridge);
+    const own = recordingBridge();
+    registerLiveDocs(bridge);
     const { page } = await savePage(
       actor,
       { pageId: 0, itemId, title: 'Live', content: 'v0' },
       { origin: 'rest' },
     );
-    for (const origin of ['rest', 'open-api', 'import', 'history', 'collab'] as const)
+    for (const origin of ['rest', 'open-api', 'import', 'history'] as const)
       await savePage(
         actor,
         { pageId: page.page_id, itemId, title: 'Live', content: `from ${origin}` },
         { origin },
       );
+    await savePage(
+      actor,
+      { pageId: page.page_id, itemId, title: 'Live', content: 'from collab' },
+      { origin: 'collab', liveDoc: own.bridge },
+    );
     expect(saves.map((s) => s.content)).toEqual([
       'from rest',
       'from open-api',
       'from import',
       'from history',
     ]);
+    expect(own.saves.map((s) => s.content)).toEqual(['from collab']);
     expect(saves[0]).toEqual({
       itemId,
       pageId: page.page_id,
       title: 'Live',
       content: 'from rest',
       byUid: actor.uid,
-      origin: 'rest',
       previous: 'v0',
     });
   });
 
   test('a stored draft the save caught up with is marked saved when no document open here took the save, and left to the document that did', async () => {
     const { bridge } = recordingBridge(); // takes every save but 'not open here'
-    connectLiveDocuments(bridge);
+    registerLiveDocs(bridge);
     const { page } = await savePage(
       actor,
       { pageId: 0, itemId, title: 'Drafted', content: 'v0' },
@@ -110,7 +114,7 @@ describe('savePage and live documents', () => {
   });
 
   test('without live documents in the process (a worker other than the lead) a stored draft equal to the saved text is marked saved; a different one is left', async () => {
-    connectLiveDocuments(null);
+    registerLiveDocs(null);
     const draftOf = async (pageId: number) =>
       (await PageDraft.findOne({ page_id: pageId }, { saved: 1, base_hash: 1, _id: 0 }).lean())!;
     const pages = await Promise.all(
@@ -143,7 +147,7 @@ describe('savePage and live documents', () => {
 
   test('page.saved says whether the text went into a document open in the saving process', async () => {
     const { bridge } = recordingBridge();
-    connectLiveDocuments(bridge);
+    registerLiveDocs(bridge);
     const seen: DomainEvents['page.saved'][] = [];
     const stop = events.subscribe('page.saved', (e) => void seen.push(e));
     try {
@@ -158,7 +162,7 @@ describe('savePage and live documents', () => {
           { pageId: page.page_id, itemId, title: 'Where', content },
           { origin: 'rest' },
         );
-      connectLiveDocuments(null);
+      registerLiveDocs(null);
       await savePage(
         actor,
         { pageId: page.page_id, itemId, title: 'Where', content: 'no documents here' },
@@ -177,7 +181,7 @@ describe('savePage and live documents', () => {
       { pageId: 0, itemId, title: 'Sturdy', content: 'v0' },
       { origin: 'rest' },
     );
-    connectLiveDocuments(bridge);
+    registerLiveDocs(bridge);
     await expect(
       savePage(
         actor,

@@ -7,7 +7,7 @@
  * the page (the reader's Socket.IO presence list) see the agent editing for the same time.
  */
 import { afterEach, describe, expect, test } from '@jest/globals';
-import { savePage } from '../../models/pages/pages';
+import { savePage } from '../../models/pages';
 import { AGENT_PRESENCE_MS, type CollabAgent } from '../../realtime/collabProtocol';
 import { rebaseOnLive } from '../../realtime/collab/text';
 import { apiSuite } from '../helpers/apiSuite';

@@ -1,13 +1,14 @@
 /**
- * Server-side saves into open page documents (models/pages/pages.ts connectLiveDocuments): a REST save
- * by a script shows up in every connected editor as a minimal diff and rebases the draft; a
- * history restore is applied even to a text the document held lately; saves made by the
- * collaborative editor itself (origin 'collab', collab-save.test.ts) are not re-applied.
+ * Server-side saves into open page documents (models/pages `LiveDocPort`, registered by realtime
+ * with `registerLiveDocs`): a REST save by a script shows up in every connected editor as a
+ * minimal diff and rebases the draft; a history restore is applied even to a text the document
+ * held lately; a save that brings the live document it comes from (the editor's save command,
+ * collab-save.test.ts) goes to that document only and is not re-applied.
  */
 import { afterEach, describe, expect, test } from '@jest/globals';
 import * as Y from 'yjs';
-import { contentHash, loadDraft } from '../../models/pages/drafts';
-import { savePage } from '../../models/pages/pages';
+import { contentHash, loadDraft } from '../../models/pages/liveDrafts';
+import { savePage } from '../../models/pages';
 import { Page } from '../../models/pages/schemas/page';
 import { apiSuite } from '../helpers/apiSuite';
 import { closeAllCollabClients, openSynced, textBecomes } from '../helpers/collab';
@@ -79,11 +80,12 @@ describe('other origins', () => {
     await textBecomes(client, 'version one');
   });
 
-  test("saves made by the collaborative editor itself ('collab') are not re-applied", async () => {
+  test('a save that brings its own live document (the editor\'s save) is not applied to the open documents', async () => {
     const page = await makePage(suite.owner, suite.itemId, { content: 'live text' });
     const client = await open(suite.editor, page.page_id);
     const seen: string[] = [];
     client.text.observe(() => seen.push(client.text.toString()));
+    const taken: string[] = [];
     await savePage(
       await actorOf(suite.editor),
       {
@@ -92,8 +94,17 @@ describe('other origins', () => {
         title: 'From collab',
         content: 'collab saved text',
       },
-      { origin: 'collab' },
+      {
+        origin: 'collab',
+        liveDoc: {
+          applySave: async (save) => {
+            taken.push(save.content);
+            return true;
+          },
+        },
+      },
     );
+    expect(taken).toEqual(['collab saved text']);
     expect((await Page.findOne({ page_id: page.page_id }).lean())?.page_content).toBe(
       'collab saved text',
     );

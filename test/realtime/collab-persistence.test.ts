@@ -11,7 +11,7 @@ import {
   draftStatus,
   flagPagesWithDrafts,
   loadDraft,
-} from '../../models/pages/drafts';
+} from '../../models/pages/liveDrafts';
 import { purgeRecycleBin } from '../../models/pages/recycle';
 import { Page } from '../../models/pages/schemas/page';
 import { PageHistory } from '../../models/pages/schemas/pageHistory';

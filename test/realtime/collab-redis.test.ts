@@ -8,7 +8,7 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, test } from '@jest/globals';
 import path from 'node:path';
-import { loadDraft } from '../../models/pages/drafts';
+import { loadDraft } from '../../models/pages/liveDrafts';
 import { engineSocketPath } from '../../models/platform/db';
 import { socketUriFor } from '../../models/embedded';
 import { ShowdocClient } from '../helpers/client';

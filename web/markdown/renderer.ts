@@ -86,7 +86,7 @@ const LINE_MARKED = new Set([
 
 /**
  * Each block carries its first source line (`data-md-line`): "show changes" highlights the blocks
- * the server found changed by that line (models/reads/blocks.ts splits with the same parser).
+ * the server found changed by that line (models/readMarkers/blocks.ts splits with the same parser).
  */
 function markSourceLines(state: StateCore): void {
   for (const token of state.tokens)

@@ -8,6 +8,7 @@ import {
   catalogVisible,
   itemAccess,
   type ItemAccess,
+  permits,
 } from '../../../models/access';
 import { itemCatalogs } from '../../../models/catalogs';
 import { createItem, deleteItemByToken, myItemList, updateItem } from '../../../models/items';
@@ -50,7 +51,7 @@ export const itemTools = defineTools(
         const id = Number(entry.item_id);
         if (caller.token.scope === 'selected' && !caller.token.itemIds.includes(id)) continue;
         const access = await itemAccess(caller.actor, id);
-        if (!access?.visit) continue;
+        if (!access || !permits(access, 'item.read')) continue;
         items.push({
           item_id: id,
           item_name: access.item.item_name,
@@ -145,7 +146,7 @@ export const itemTools = defineTools(
     async handler(caller, args) {
       const id = idArg(args, 'item_id');
       const access = await itemFor(caller, id, 'write');
-      if (!access.manage)
+      if (!permits(access, 'item.manage'))
         throw new McpToolError(
           MCP_ERRORS.NO_EDIT_PERMISSION,
           'Only the item managers may change the item',
@@ -178,7 +179,7 @@ export const itemTools = defineTools(
           'This token may not delete items',
         );
       const access = await itemFor(caller, id, 'manage');
-      if (!access.owner)
+      if (!permits(access, 'item.actAsOwner'))
         throw new McpToolError(
           MCP_ERRORS.NO_EDIT_PERMISSION,
           'Only the item creator can delete the item',

@@ -2,7 +2,7 @@
  * ShowDoc's `page` table (reference pages §1.2): one Markdown page of an item.
  *
  * `page_content` holds the Markdown exactly as the author wrote it — never HTML-escaped. ShowDoc
- * stores escaped text and its clients un-escape once after reading; models/pages.ts escapes on
+ * stores escaped text and its clients un-escape once after reading; models/pages/pageContent.ts escapes on
  * the way out so those clients keep working (see the note there).
  *
  * `addtime` is the last-modified time (overwritten on every save) and `author_*` the last editor;
@@ -37,7 +37,7 @@ export interface PageDoc {
   is_draft: number;
   page_custom_id: string;
   /**
-   * 1 once the page has a stored collaborative draft (models/pages/drafts.ts): a save of a page
+   * 1 once the page has a stored collaborative draft (models/pages/liveDrafts.ts): a save of a page
    * without one skips bringing a draft up to date (one query fewer per save). Absent = none.
    */
   has_draft?: number;

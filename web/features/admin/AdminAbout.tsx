@@ -6,7 +6,7 @@
 import { Alert, Button, Descriptions, Space } from 'antd';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { checkUpdate, siteVersion, type UpdateInfo } from '../../api/admin';
+import { checkUpdate, siteVersion, type UpdateInfo } from './api';
 import { ApiRequestError } from '../../api/request';
 
 /** Dotted versions compared numerically ("v1.10.0" > "v1.9.3"). */

@@ -5,7 +5,7 @@
 import { App, Button, Form, Input, Popconfirm, Select, Space, Table, Typography } from 'antd';
 import { useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { adminAttachments, adminDeleteAttachment, type AdminAttachment } from '../../api/admin';
+import { adminAttachments, adminDeleteAttachment, type AdminAttachment } from './api';
 import { adminPaging } from './paging';
 
 interface Filter {

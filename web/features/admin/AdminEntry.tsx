@@ -8,7 +8,7 @@ import { Badge, Layout, Menu } from 'antd';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate, useNavigate, useSearchParams } from 'react-router';
-import { checkUpdate } from '../../api/admin';
+import { checkUpdate } from './api';
 import { isAdmin } from '../../auth/storage';
 import { useLogin } from '../../auth/useLogin';
 import { ScreenCard } from '../layout/ScreenCard';

@@ -14,7 +14,7 @@ import {
   saveLdapConfig,
   saveOauth2Config,
   type FormValues,
-} from '../../api/admin';
+} from './api';
 
 type Loader = () => Promise<{ open: boolean; form: FormValues }>;
 type Saver = (open: boolean, form: FormValues) => Promise<unknown>;

@@ -13,7 +13,7 @@ import {
   type AdminItem,
   type OssSetting,
   type SiteConfig,
-} from '../../api/admin';
+} from './api';
 import { CONFIG_SAVE_OVERLAY_MS, LoadingOverlay } from '../../components/LoadingOverlay';
 
 /** The admin home-item chooser loads the first 100 projects (spec 002 §9). */

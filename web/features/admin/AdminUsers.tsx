@@ -5,7 +5,7 @@
 import { App, Button, Form, Input, Popconfirm, Space, Table, Tag } from 'antd';
 import { useCallback, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { adminUsers, deleteAdminUser, saveAdminUser, type AdminUser } from '../../api/admin';
+import { adminUsers, deleteAdminUser, saveAdminUser, type AdminUser } from './api';
 import { adminPaging } from './paging';
 import { FormModal } from '../../components/FormModal';
 import { useLatestAnswer } from '../../components/useLatestAnswer';

@@ -1,6 +1,6 @@
 /** The back office lists' pagination: ADMIN_PAGE_SIZE rows a page, as the API pages them. */
 import type { TablePaginationConfig } from 'antd';
-import { ADMIN_PAGE_SIZE } from '../../api/admin';
+import { ADMIN_PAGE_SIZE } from './api';
 
 export function adminPaging(
   page: number,

@@ -14,7 +14,7 @@ import {
   resetAiToken,
   revokeAiToken,
   type AiToken,
-} from '../../api/aiTokens';
+} from './api';
 import { ConnectSnippets, copyText } from './ConnectSnippets';
 import { CreateTokenModal } from './CreateTokenModal';
 

@@ -6,7 +6,7 @@
 import { Form, Input, Modal, Radio, Select } from 'antd';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { aiTokenItems, createAiToken, type AiTokenInput } from '../../api/aiTokens';
+import { aiTokenItems, createAiToken, type AiTokenInput } from './api';
 
 interface Values {
   name: string;

@@ -6,7 +6,7 @@ import { DeleteOutlined, LinkOutlined } from '@ant-design/icons';
 import { App, Button, Input, Popconfirm, Select, Space, Statistic, Table } from 'antd';
 import { useCallback, useEffect, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { deleteMyAttachment, myAttachments } from '../../api/attachments';
+import { deleteMyAttachment, myAttachments } from './api';
 import type { Attachment } from '../../api/types';
 
 export const ATTACHMENT_PAGE_SIZE = 5;

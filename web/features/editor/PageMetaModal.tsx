@@ -8,7 +8,7 @@ import { App, Form, Input, Modal } from 'antd';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 
-/** The server's rule for custom page ids (models/pages/pages.ts CUSTOM_ID_RULE). */
+/** The server's rule for custom page ids (models/pages CUSTOM_ID_RULE). */
 export const PAGE_ID_RULE = /^[A-Za-z0-9_-]{1,64}$/;
 
 export type PageMetaMode = 'new' | 'copy' | 'edit';

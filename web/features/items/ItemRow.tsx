@@ -21,7 +21,7 @@ export function ItemRow({
   item: ItemListEntry;
   drag: DragBindings;
   onAction: (action: ItemAction) => void;
-  /** Pages changed since the user last read them (models/reads). */
+  /** Pages changed since the user last read them (models/readMarkers). */
   changedPages?: number;
 }) {
   const { t } = useTranslation();

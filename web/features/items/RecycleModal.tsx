@@ -2,7 +2,7 @@
 import { App, Button, Modal, Popconfirm, Table, Typography } from 'antd';
 import { useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { recoverPage, recycleList } from '../../api/recycle';
+import { recoverPage, recycleList } from './recycleApi';
 import type { RecycleEntry } from '../../api/types';
 
 /** The server purges a deleted page this many days after its deletion (spec 002 §9). */

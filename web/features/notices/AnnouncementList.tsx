@@ -2,7 +2,7 @@
 import { Badge, Empty, Spin, Typography } from 'antd';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
-import { announcementList } from '../../api/messages';
+import { announcementList } from './api';
 import type { Announcement } from '../../api/types';
 import { SafeHtml } from '../../components/SafeHtml';
 import { NoticePager, usePagedNotices } from './pagedNotices';

@@ -2,7 +2,7 @@
 import { Badge, Spin, Empty, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { remindList } from '../../api/messages';
+import { remindList } from './api';
 import type { RemindMessage } from '../../api/types';
 import { NoticePager, usePagedNotices } from './pagedNotices';
 import { useMarkRead } from './useMarkRead';

@@ -9,7 +9,7 @@ import { App } from 'antd';
 import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
-import { unread } from '../../api/messages';
+import { unread } from './api';
 import type { RemindMessage } from '../../api/types';
 import { useLiveConnected } from '../../live/context';
 import { useLiveEvent } from '../../live/useLiveEvent';

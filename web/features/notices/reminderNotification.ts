@@ -4,7 +4,7 @@
  * Either way, acting on it (or closing the in-page one) marks the reminder read 2 s later.
  */
 import type { NotificationInstance } from 'antd/es/notification/interface';
-import { setRead } from '../../api/messages';
+import { setRead } from './api';
 import { IN_PAGE_NOTICE_MS, MARK_READ_DELAY_MS, REMIND_TAB } from './constants';
 
 export interface ReminderNotice {

@@ -3,7 +3,7 @@
  * the header badge. Leaving within the 2 s leaves them unread.
  */
 import { useEffect } from 'react';
-import { setRead } from '../../api/messages';
+import { setRead } from './api';
 import { MARK_READ_DELAY_MS } from './constants';
 import { useUnread } from './unreadContext';
 

@@ -14,7 +14,7 @@ import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { request } from '../../api/request';
 import { catalogGroups } from '../../api/members';
-import { downloadExport, type ExportKind } from '../../api/transfer';
+import { downloadExport, type ExportKind } from './api';
 import type { CatalogGroup } from '../../api/types';
 
 interface TreeNode {

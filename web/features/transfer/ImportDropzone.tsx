@@ -7,7 +7,7 @@ import { InboxOutlined } from '@ant-design/icons';
 import { Alert, Progress, Typography, Upload } from 'antd';
 import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { importFile, type ImportAnswer } from '../../api/transfer';
+import { importFile, type ImportAnswer } from './api';
 import { useLiveEvent } from '../../live/useLiveEvent';
 
 type State =

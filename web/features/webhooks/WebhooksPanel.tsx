@@ -37,7 +37,7 @@ import {
   type Webhook,
   type WebhookDelivery,
   type WebhookPreset,
-} from '../../api/webhooks';
+} from './api';
 
 const SIGNED: readonly WebhookPreset[] = ['feishu', 'dingtalk'];
 

@@ -1,6 +1,6 @@
 /** The notice centre (reference accounts §9.20). */
-import type { Announcement, Paged, RemindMessage, UnreadAnswer } from './types';
-import { request } from './request';
+import type { Announcement, Paged, RemindMessage, UnreadAnswer } from '../../api/types';
+import { request } from '../../api/request';
 
 export async function remindList(page: number, count: number): Promise<Paged<RemindMessage>> {
   const data = await request<{ list: RemindMessage[]; total: number | string }>(

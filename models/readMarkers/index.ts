@@ -11,4 +11,4 @@ export {
   type Marker,
   type ReadReport,
 } from './markers';
-export { changedCountsByItem } from './itemList';
+export { changedCountsByItem } from './itemCounts';

@@ -17,7 +17,7 @@ import { errors, RawJson } from '../platform';
 import { AI_CONFIG_OFF, type AiConfig, type ItemDoc } from '../items';
 import { buildMenu, defaultCatalogs, flagMenuPages, type Menu, menuText } from '../catalogs';
 import { unreadRemindCount } from '../notices';
-import { changedMenuPages } from '../reads';
+import { changedMenuPages } from '../readMarkers';
 import { Page } from '../pages';
 import { getSiteSettings } from '../settings';
 

@@ -1,6 +1,6 @@
 /** The user's attachment library (reference accounts §9.19). */
-import type { AttachmentList } from './types';
-import { request } from './request';
+import type { AttachmentList } from '../../api/types';
+import { request } from '../../api/request';
 
 /** attachment_type: 0 all, 1 images, 2 other files. */
 export const myAttachments = (input: {

@@ -5,8 +5,8 @@
  */
 import { expect, test } from '@jest/globals';
 import { events, nowSeconds } from '../../../models/platform';
-import { readDoc } from '../../../models/reads/readCache';
-import { PageRead } from '../../../models/reads/schemas';
+import { readDoc } from '../../../models/readMarkers/markerCache';
+import { PageRead } from '../../../models/readMarkers/schemas';
 import { apiSuite } from '../../helpers/apiSuite';
 
 apiSuite();

@@ -1,6 +1,6 @@
 /** An item's page recycle bin (reference pages §8). */
-import type { RecycleEntry } from './types';
-import { request } from './request';
+import type { RecycleEntry } from '../../api/types';
+import { request } from '../../api/request';
 
 export const recycleList = (itemId: number) =>
   request<RecycleEntry[]>('recycle/getList', { item_id: itemId });

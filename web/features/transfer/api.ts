@@ -3,8 +3,8 @@
  * Downloads are fetched with the token in a header (never in an address the app makes) and saved
  * from a blob, so a refusal is shown as a message instead of a raw envelope in a new tab.
  */
-import { getToken } from '../auth/storage';
-import { ApiRequestError, upload, type RequestOptions } from './request';
+import { getToken } from '../../auth/storage';
+import { ApiRequestError, upload, type RequestOptions } from '../../api/request';
 
 export interface ImportAnswer {
   item_id: number;

@@ -3,7 +3,7 @@
  * the parser the reader renders with, and each changed block is named by its first source line.
  */
 import { describe, expect, test } from '@jest/globals';
-import { changedBlocks, splitBlocks } from '../../../models/reads/blocks';
+import { changedBlocks, splitBlocks } from '../../../models/readMarkers/blocks';
 
 describe('splitting Markdown into blocks', () => {
   test('headings, paragraphs, list items, table rows, code and rules are blocks', async () => {

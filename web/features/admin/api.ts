@@ -1,6 +1,6 @@
 /** The back office's calls (reference accounts §9.21–§9.24, spec 002 §7). */
-import type { Attachment } from './types';
-import { request } from './request';
+import type { Attachment } from '../../api/types';
+import { request } from '../../api/request';
 
 /** Rows per admin list page (spec 002 §9). */
 export const ADMIN_PAGE_SIZE = 7;

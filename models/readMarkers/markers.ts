@@ -14,14 +14,14 @@
 import {
   catalogParents,
   catalogVisible,
-  requireItem,
+  requireAction,
   type Actor,
   type ItemAccess,
 } from '../access';
 import { buildMenu, type Menu, type MenuCatalog, type MenuPage } from '../catalogs';
 import { Page, PageHistory } from '../pages';
 import { errors, nowSeconds } from '../platform';
-import { readDoc, readDocChanged } from './readCache';
+import { readDoc, readDocChanged } from './markerCache';
 import { PageRead, type PageReadDoc } from './schemas';
 
 export { readDoc };
@@ -126,9 +126,8 @@ export async function markRead(
 ): Promise<{ marked: number[] }> {
   requireReader(actor);
   if (reports.length > MAX_MARK_BATCH) throw errors.failed(`At most ${MAX_MARK_BATCH} pages`);
-  const access = await requireItem(actor, itemId, 'visit', {
+  const access = await requireAction(actor, 'item.read', itemId, {
     itemPassword: options.itemPassword,
-    message: 'No permission to visit this item',
   });
   const wanted = new Map<number, number | undefined>();
   for (const r of reports) if (r.pageId > 0) wanted.set(r.pageId, r.addtime);
@@ -181,9 +180,8 @@ export async function markAllRead(
   options: { itemPassword?: string } = {},
 ): Promise<{ marked: number }> {
   requireReader(actor);
-  const access = await requireItem(actor, itemId, 'visit', {
+  const access = await requireAction(actor, 'item.read', itemId, {
     itemPassword: options.itemPassword,
-    message: 'No permission to visit this item',
   });
   const pages = menuPages(await buildMenu(access, actor));
   const now = nowSeconds();

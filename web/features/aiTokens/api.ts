@@ -1,6 +1,6 @@
 /** AI tokens for the MCP endpoint (`ai_token/*`, ShowDoc's AiTokenController). */
-import type { Output } from '../../api/contracts';
-import { request } from './request';
+import type { Output } from '../../../api/contracts';
+import { request } from '../../api/request';
 
 /** A token row: `allowed_items` is JSON text of item ids, `token_preview` its head and tail. */
 export type AiToken = Output<'aitoken', 'list'>['tokens'][number];

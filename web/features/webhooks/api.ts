@@ -1,6 +1,6 @@
 /** An item's webhooks and chat pushes (`webhook/*`, Quire's own controller). */
-import type { Output } from '../../api/contracts';
-import { request } from './request';
+import type { Output } from '../../../api/contracts';
+import { request } from '../../api/request';
 
 export type Webhook = Output<'webhook', 'list'>[number];
 export type WebhookDelivery = Output<'webhook', 'deliveries'>['list'][number];

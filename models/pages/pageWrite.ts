@@ -1,0 +1,107 @@
+/**
+ * The write step of a page save (savePage.ts): the page row itself — an update that keeps its
+ * before-image for the version, or an insert with a new id — and, found while it is written, the
+ * ids the save's other writes (saveEffects.ts) need.
+ */
+import { planLogRow } from '../items';
+import { errors, nextId } from '../platform';
+import { pageMissing } from '../access';
+import { historyVersionCount } from './pageHistory';
+import { CUSTOM_ID_TAKEN, type PageFields } from './savePlan';
+import { DEFAULT_PAGE_ORDER, Page, type PageDoc } from './schemas/page';
+
+export interface PageWriteParams {
+  itemId: number;
+  /** The page as stored before the save; null = create. */
+  existing: PageDoc | null;
+  fields: PageFields;
+  now: number;
+}
+
+export interface WrittenPage {
+  /** The page as the save left it. */
+  page: PageDoc;
+  /** The row this update replaced (null on create): it becomes the version. */
+  before: PageDoc | null;
+  created: boolean;
+  /** The version's id and how many versions to keep (0 on create). */
+  historyId: number;
+  keepVersions: number;
+  /** The change log row's id (and trim bound), for `logChange`. */
+  logRow: Awaited<ReturnType<typeof planLogRow>>;
+}
+
+/** Write: the page row. */
+export async function writePage({
+  itemId,
+  existing,
+  fields,
+  now,
+}: PageWriteParams): Promise<WrittenPage> {
+  // The version's and the log row's ids (and the log trim's bound, when this row trims) are
+  // found while the page is written: a save then waits for two journal flushes in a row (the
+  // page, then everything else at once), not four. The version trim needs no query: the page
+  // write itself numbers the version (`history_seq`). A failed save leaves a gap in those ids,
+  // as a failed insert does in any counter.
+  const planned = Promise.all([
+    existing ? nextId('page_history_id') : 0,
+    existing ? historyVersionCount() : 0,
+    planLogRow(itemId),
+  ]);
+  planned.catch(() => {}); // awaited below unless the page write fails first
+  let page: PageDoc;
+  let before: PageDoc | null = null;
+  try {
+    if (existing) ({ page, before } = await updateExisting(existing, fields));
+    else page = await insertNew(itemId, fields, now);
+  } catch (error) {
+    if (isDuplicateKey(error)) throw errors.failed(CUSTOM_ID_TAKEN);
+    throw error;
+  }
+  const [historyId, keepVersions, logRow] = await planned;
+  return { page, before, created: !existing, historyId, keepVersions, logRow };
+}
+
+function isDuplicateKey(error: unknown): boolean {
+  return (
+    typeof error === 'object' && error !== null && (error as { code?: unknown }).code === 11000
+  );
+}
+
+async function updateExisting(
+  existing: PageDoc,
+  fields: PageFields,
+): Promise<{ page: PageDoc; before: PageDoc }> {
+  // The before-image of this very update becomes the version (recordVersion), so concurrent saves
+  // each keep the text they replaced.
+  const before = await Page.findOneAndUpdate(
+    { page_id: existing.page_id, item_id: existing.item_id, is_del: 0 },
+    { $set: fields, $inc: { history_seq: 1 } },
+    { returnDocument: 'before', projection: { _id: 0 } },
+  ).lean<PageDoc>();
+  if (!before) throw pageMissing();
+  return {
+    page: { ...before, ...fields, history_seq: (before.history_seq ?? 0) + 1 },
+    before,
+  };
+}
+
+async function insertNew(itemId: number, fields: PageFields, now: number): Promise<PageDoc> {
+  const doc: PageDoc = {
+    page_id: await nextId('page_id'),
+    item_id: itemId,
+    page_comments: '',
+    s_number: DEFAULT_PAGE_ORDER,
+    page_addtime: now,
+    author_uid: 0,
+    author_username: '',
+    is_del: 0,
+    ext_info: '',
+    is_draft: 0,
+    page_custom_id: '',
+    history_seq: 0,
+    ...fields,
+  };
+  await Page.create(doc);
+  return doc;
+}

@@ -20,8 +20,8 @@ import { aiTokenContract } from './aiToken';
 import { aiContract, httpRelayContract } from './assistant';
 import { attachmentContract } from './attachment';
 import { mockContract, pageCommentContract, pageFeedbackContract } from './comment';
+import { agentContract } from './agent';
 import {
-  agentContract,
   kanbanContract,
   publicSquareContract,
   scriptCronContract,
@@ -52,6 +52,7 @@ import {
 
 export * from './coerce';
 export * from './admin';
+export * from './agent';
 export * from './assistant';
 export * from './attachment';
 export * from './comment';

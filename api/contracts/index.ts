@@ -21,12 +21,7 @@ import { aiContract, httpRelayContract } from './assistant';
 import { attachmentContract } from './attachment';
 import { mockContract, pageCommentContract, pageFeedbackContract } from './comment';
 import { agentContract } from './agent';
-import {
-  kanbanContract,
-  publicSquareContract,
-  scriptCronContract,
-  updateContract,
-} from './compat';
+import { kanbanContract, publicSquareContract, scriptCronContract, updateContract } from './compat';
 import { adminMessageContract, subscriptionContract } from './subscription';
 import { itemContract, itemGroupContract, recycleContract, templateContract } from './item';
 import {

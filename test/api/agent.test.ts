@@ -245,7 +245,7 @@ describe('answers', () => {
         url: `/${suite.itemId}/${page.page_id}`,
       },
     ]);
-    expect(result.events.at(-1)).toBe('[DONE]');
+    expect(result.events!.at(-1)).toBe('[DONE]');
     const requests = stub.requests.slice(asked);
     expect(requests).toHaveLength(3);
     expect(requests[0]!.body.max_tokens).toBe(333);

@@ -6,6 +6,7 @@
  * archive and delete.
  */
 import {
+  CommentOutlined,
   EditOutlined,
   InfoCircleOutlined,
   LoginOutlined,
@@ -29,6 +30,12 @@ const loadMemberActions = () => import('./HeaderMemberActions');
 const MemberIcons = lazy(() => loadMemberActions().then((m) => ({ default: m.MemberIcons })));
 const ManagerMenu = lazy(() => loadMemberActions().then((m) => ({ default: m.ManagerMenu })));
 if (getStoredLogin()) void loadMemberActions();
+
+/** The item's assistant is on and lets this visitor in (guests only where the item allows). */
+export function askable(item: ItemInfo, loggedIn: boolean): boolean {
+  const config = item.ai_config;
+  return config?.enabled === 1 && (loggedIn || config.guest_enabled === 1);
+}
 
 export function HeaderActions({
   item,
@@ -61,6 +68,14 @@ export function HeaderActions({
           icon={<EditOutlined />}
           onClick={() => void navigate(editPagePath(item.item_id, pageId))}
           testId="edit-page"
+        />
+      )}
+      {askable(item, loggedIn) && (
+        <Icon
+          label={t('askDocs.ask')}
+          icon={<CommentOutlined />}
+          onClick={() => open('ask')}
+          testId="ask"
         />
       )}
       <Icon

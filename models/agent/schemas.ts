@@ -22,7 +22,7 @@ export interface Citation {
   page_id: number;
   item_id: number;
   page_title: string;
-  /** The page's last save (Unix seconds) and its stored version count when it was read. */
+  /** The page's last save (Unix seconds) and its version number (1 = first) when it was read. */
   addtime: number;
   version: number;
 }

@@ -138,7 +138,8 @@ export class Toolbox {
       item_id: page.item_id,
       page_title: page.page_title,
       addtime: page.addtime,
-      version: page.history_seq ?? 0,
+      // history_seq counts the versions replaced so far: the current one is the next.
+      version: (page.history_seq ?? 0) + 1,
     });
     const content = page.page_content ?? '';
     return {

@@ -247,6 +247,19 @@ export async function answerQuestion(
   const messageId = stored ? await addMessage(session.id, 'assistant', stored, citations) : 0;
   if (sink.signal.aborted) return;
   if (failure) sink.send({ type: 'error', code: 'llm_error', message: failure });
+  // ShowDoc's dialog lists an answer's sources from its `ref` events: the pages read but not
+  // named inline get one too (`source: true`: Quire's panel shows them from `citations`).
+  const inline = new Set(filter.refs.map((r) => r.page_id));
+  for (const c of citations)
+    if (!inline.has(c.page_id))
+      sink.send({
+        type: 'ref',
+        kind: 'page',
+        page_id: c.page_id,
+        page_title: c.page_title,
+        item_id: c.item_id,
+        source: true,
+      });
   if (citations.length) sink.send({ type: 'citations', citations });
   if (messageId) sink.send({ type: 'message_id', content: String(messageId) });
   sink.send('[DONE]');

@@ -90,7 +90,8 @@ async function ask(params: Params, token?: string, from = `198.51.100.${++ip}`) 
       .filter((e) => e.type === 'text')
       .map((e) => e.content)
       .join(''),
-    refs: list.filter((e) => e.type === 'ref'),
+    refs: list.filter((e) => e.type === 'ref' && !e.source),
+    sourceRefs: list.filter((e) => e.type === 'ref' && e.source),
     citations: (list.find((e) => e.type === 'citations')?.citations ?? []) as {
       page_id: number;
       page_title: string;
@@ -351,6 +352,7 @@ describe('answers', () => {
     expect(result.raw).not.toContain('SECRET-PAYROLL-CONTENT');
     expect(result.raw).not.toContain('Payroll secrets');
     expect(result.refs).toEqual([]);
+    expect(result.sourceRefs).toEqual([]);
     expect(result.citations).toEqual([]);
   });
 
@@ -380,6 +382,10 @@ describe('answers', () => {
       expect(request.authorization).toBe(`Bearer ${KEY}`);
     }
     expect(result.raw).not.toContain(KEY);
+    // The page it read is listed as a source for ShowDoc's dialog too (a `ref` it marks `source`).
+    expect(result.sourceRefs).toEqual([
+      expect.objectContaining({ kind: 'page', page_title: 'Release keys', source: true }),
+    ]);
     // The page text reached the model only inside the labelled envelope, which it could not close.
     const shown = JSON.parse(toolResults(requests[2]!)[1]!) as { note: string; content: string };
     const nonce = /^<untrusted_page_text nonce="([0-9a-f]+)">/.exec(shown.content)?.[1];

@@ -62,7 +62,15 @@ export const cancelAnswer = (sessionId: number, turnToken: string) =>
 export type AnswerEvent =
   | { type: 'text'; content: string }
   | { type: 'status'; content: string }
-  | { type: 'ref'; kind: string; page_id: number; page_title: string; item_id: number }
+  | {
+      type: 'ref';
+      kind: string;
+      page_id: number;
+      page_title: string;
+      item_id: number;
+      /** A page read but not named inline (listed from `citations` instead). */
+      source?: boolean;
+    }
   | { type: 'citations'; citations: (Citation & { url: string })[] }
   | { type: 'message_id'; content: string }
   | { type: 'error'; code?: string; message: string };

@@ -1,6 +1,6 @@
 /**
  * The catalogue's top-level sections a reader's screen uses (the reader, its footer, header and
- * language switch, the share dialog, comments and the Ask panel an anonymous visitor may open, the API client's
+ * language switch, the share dialog and comments an anonymous visitor may open, the API client's
  * errors). The build splits each catalogue in two (vite.config.ts): these, fetched before the first
  * render, and the rest, fetched for a signed-in user at once and for anyone when a screen needs
  * it (web/i18n/index.ts) — an anonymous reader downloads a fifth of the catalogue.
@@ -17,8 +17,6 @@ export const READER_SECTIONS: readonly string[] = [
   'share',
   'comments',
   'notFound',
-  // The Ask button and panel, which a guest may use where the item lets guests ask.
-  'askDocs',
 ];
 
 export type CataloguePart = 'reader' | 'rest';

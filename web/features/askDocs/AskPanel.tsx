@@ -142,7 +142,7 @@ export default function AskPanel({ item, onClose }: { item: ItemInfo; onClose: (
           if (event.type === 'text') {
             setWorking(false);
             patchLast((turn) => ({ ...turn, content: turn.content + event.content }));
-          } else if (event.type === 'ref')
+          } else if (event.type === 'ref' && !event.source)
             patchLast((turn) => ({
               ...turn,
               content: `${turn.content}[${event.page_title.replace(/[[\]]/g, '')}](/${event.item_id}/${event.page_id})`,

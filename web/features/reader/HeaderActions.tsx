@@ -6,7 +6,6 @@
  * archive and delete.
  */
 import {
-  CommentOutlined,
   EditOutlined,
   InfoCircleOutlined,
   LoginOutlined,
@@ -18,6 +17,7 @@ import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate } from 'react-router';
 import { currentPathAsRedirect } from '../../auth/redirect';
 import { getStoredLogin } from '../../auth/storage';
+import { loadFullCatalogue } from '../../i18n';
 import type { ReaderDialog } from './dialogs';
 import { HeaderIcon as Icon } from './HeaderIcon';
 import { ReaderLanguageSwitch } from './ReaderLanguageSwitch';
@@ -30,6 +30,10 @@ const loadMemberActions = () => import('./HeaderMemberActions');
 const MemberIcons = lazy(() => loadMemberActions().then((m) => ({ default: m.MemberIcons })));
 const ManagerMenu = lazy(() => loadMemberActions().then((m) => ({ default: m.ManagerMenu })));
 if (getStoredLogin()) void loadMemberActions();
+// With its texts: an anonymous reader has only the catalogue's reader part until then.
+const AskButton = lazy(() =>
+  Promise.all([import('../askDocs/AskButton'), loadFullCatalogue()]).then(([m]) => m),
+);
 
 /** The item's assistant is on and lets this visitor in (guests only where the item allows). */
 export function askable(item: ItemInfo, loggedIn: boolean): boolean {
@@ -71,12 +75,9 @@ export function HeaderActions({
         />
       )}
       {askable(item, loggedIn) && (
-        <Icon
-          label={t('askDocs.ask')}
-          icon={<CommentOutlined />}
-          onClick={() => open('ask')}
-          testId="ask"
-        />
+        <Suspense fallback={null}>
+          <AskButton onClick={() => open('ask')} />
+        </Suspense>
       )}
       <Icon
         label={t('reader.share')}

@@ -5,7 +5,7 @@
  * page it read opens that page in the reader.
  */
 import { afterAll, expect, test } from '@jest/globals';
-import { saveItemAiConfig } from '../../models/items';
+import { aiConfigOf, saveItemAiConfig } from '../../models/items';
 import { setSettings } from '../../models/settings/settings';
 import { type AgentStub, startAgentStub, toolResults } from '../helpers/agentStub';
 import { actorOf, makeItem } from '../helpers/factories';
@@ -77,4 +77,21 @@ test('ask in the reader: the answer streams in, and its citation opens the page 
   await page.waitForURL(`${suite.server.url}/${itemId}/${quokkas}`);
   await page.locator('[data-testid="page-title"]', { hasText: 'Where quokkas live' }).waitFor();
   expect(stub.requests.at(-1)!.raw).not.toContain('sk-e2e-ask-secret');
+});
+
+test('item settings → Assistant: a manager lets guests ask and sets the welcome message', async () => {
+  const page = await suite.openAs(owner, `/item/setting/${itemId}`);
+  await page.getByRole('tab', { name: 'Assistant' }).click();
+  const enabled = page.locator('[data-testid="assistant-enabled"]');
+  await enabled.waitFor();
+  expect(await enabled.getAttribute('aria-checked')).toBe('true');
+  await page.locator('[data-testid="assistant-guests"]').click();
+  await page.getByLabel('Welcome message').fill('Ask about the zoo');
+  await page.locator('[data-testid="assistant-save"]').click();
+  await page.getByText('Saved', { exact: false }).first().waitFor();
+  expect(await aiConfigOf(itemId)).toMatchObject({
+    enabled: 1,
+    guest_enabled: 1,
+    welcome_message: 'Ask about the zoo',
+  });
 });

@@ -6,6 +6,7 @@
 import express, { type Express } from 'express';
 import qs from 'qs';
 import { type Config, DEFAULT_CHROMIUM_PATH, errors, type Logger } from '../models/platform';
+import { DEFAULT_ASSISTANT_LIMITS } from '../models/agent';
 import { errorHandler } from './errorHandler';
 import { healthCheck } from './health';
 import { mcpEndpoint, MCP_PATHS } from './mcp';
@@ -21,7 +22,14 @@ import { webApp } from './web';
 export interface AppOptions {
   config: Pick<Config, 'bodyLimitBytes' | 'trustProxy'> &
     Partial<
-      Pick<Config, 'allowPrivateHosts' | 'pdfChromiumPath' | 'mcpTokenRateLimit' | 'mcpUserRateLimit'>
+      Pick<
+        Config,
+        | 'allowPrivateHosts'
+        | 'pdfChromiumPath'
+        | 'mcpTokenRateLimit'
+        | 'mcpUserRateLimit'
+        | 'assistantLimits'
+      >
     >;
   logger: Logger;
   state: AppState;
@@ -66,6 +74,7 @@ export function createApp(options: AppOptions): Express {
       actionConfig: {
         allowPrivateHosts: config.allowPrivateHosts ?? [],
         pdfChromiumPath: config.pdfChromiumPath ?? DEFAULT_CHROMIUM_PATH,
+        assistantLimits: config.assistantLimits ?? DEFAULT_ASSISTANT_LIMITS,
       },
     }),
   );

@@ -7,6 +7,7 @@ import type { Request, Response } from 'express';
 import type { z } from 'zod';
 import type { ActionContract, ControllerContract } from './contracts';
 import type { Logger } from '../models/platform';
+import type { AssistantLimits } from '../models/agent';
 import type { Params } from './params';
 import { actionKey, controllerKey } from './showdocRoute';
 
@@ -17,6 +18,8 @@ export interface ActionConfig {
   allowPrivateHosts: readonly string[];
   /** PDF_CHROMIUM_PATH: the Chromium export/pdf prints with. */
   pdfChromiumPath: string;
+  /** ASSISTANT_*: the item assistant's rate limits and per-answer budget. */
+  assistantLimits: AssistantLimits;
 }
 
 /** What an action receives. Auth helpers (the accounts issue) build on `token()`. */

@@ -20,13 +20,8 @@ import { aiTokenContract } from './aiToken';
 import { aiContract, httpRelayContract } from './assistant';
 import { attachmentContract } from './attachment';
 import { mockContract, pageCommentContract, pageFeedbackContract } from './comment';
-import {
-  agentContract,
-  kanbanContract,
-  publicSquareContract,
-  scriptCronContract,
-  updateContract,
-} from './compat';
+import { agentContract } from './agent';
+import { kanbanContract, publicSquareContract, scriptCronContract, updateContract } from './compat';
 import { adminMessageContract, subscriptionContract } from './subscription';
 import { itemContract, itemGroupContract, recycleContract, templateContract } from './item';
 import {
@@ -52,6 +47,7 @@ import {
 
 export * from './coerce';
 export * from './admin';
+export * from './agent';
 export * from './assistant';
 export * from './attachment';
 export * from './comment';

@@ -8,6 +8,7 @@ import {
   int,
   list,
   maybeBool,
+  maybeInt,
   maybeStr,
   nothing,
   raw,
@@ -67,6 +68,11 @@ export const ItemInfo = z.object({
   allow_feedback: z.string().optional(),
   /** Pages changed since the viewer last read them (logged-in viewers; Quire's read markers). */
   changed_pages: z.number().optional(),
+  /** The item's "Ask the docs" settings (the reader shows its Ask button by them). */
+  ai_config: z
+    .object({ enabled: z.number(), guest_enabled: z.number(), welcome_message: z.string() })
+    .partial()
+    .optional(),
 });
 
 export const ItemKey = z.object({ api_key: z.string(), api_token: z.string() });
@@ -182,19 +188,28 @@ export const itemContract = {
   archive: action({ ...itemId, password: str() }, success),
   attorn: action({ ...itemId, username: str(), password: str() }, z.unknown()),
   delete: action({ ...itemId, password: str(), project_name: str() }, success),
-  /** The AI knowledge base is left out: its settings read as off and cannot be switched on. */
-  getAiConfig: action(itemId, z.looseObject({})),
-  /** Which settings were sent matters (each is refused while the knowledge base is off). */
+  /** The item's "Ask the docs" settings (ShowDoc's item_ai_config row). */
+  getAiConfig: action(
+    itemId,
+    z.object({
+      enabled: z.number(),
+      dialog_collapsed: z.number(),
+      guest_enabled: z.number(),
+      welcome_message: z.string(),
+      system_prompt: z.string(),
+    }),
+  ),
+  /** Only the settings sent change (ShowDoc: `getParam(…, null) !== null`). */
   setAiConfig: action(
     {
       ...itemId,
-      enabled: raw(),
-      dialog_collapsed: raw(),
-      welcome_message: raw(),
-      system_prompt: raw(),
-      guest_enabled: raw(),
+      enabled: maybeInt(),
+      dialog_collapsed: maybeInt(),
+      welcome_message: maybeStr(),
+      system_prompt: maybeStr(),
+      guest_enabled: maybeInt(),
     },
-    z.unknown(),
+    z.object({ success: z.literal(true) }),
   ),
   getChangeLog: action(
     { ...itemId, page: int(1), count: int(15) },

@@ -3,7 +3,6 @@
  * §9.11–§9.16). The list-related actions are in itemList.ts, search in itemSearch.ts; the
  * registry merges actions of the same controller. Rules live in models/items/items.ts and friends.
  */
-import { itemAiConfig, setItemAiConfig } from '../../models/compat';
 import {
   copyItem,
   getItemKey,
@@ -12,6 +11,8 @@ import {
   createItem,
   deleteItem,
   itemDetail,
+  readItemAiConfig,
+  saveItemAiConfig,
   transferItem,
   updateItem,
 } from '../../models/items';
@@ -37,15 +38,6 @@ function routePageId(raw: string): number {
   const text = raw.trim();
   return /^\d{1,16}$/.test(text) ? Number(text) : 0;
 }
-
-/** item/setAiConfig's settings, by whether the client sent them. */
-const AI_SETTINGS = [
-  'enabled',
-  'dialog_collapsed',
-  'welcome_message',
-  'system_prompt',
-  'guest_enabled',
-] as const;
 
 export const itemController = defineController('item', itemContract, {
   async add(ctx) {
@@ -157,17 +149,23 @@ export const itemController = defineController('item', itemContract, {
     return { success: true };
   },
 
-  /** The AI knowledge base is left out (models/aiOff.ts): its settings read as off. */
+  /** The item's "Ask the docs" settings: anyone who may visit the item reads them. */
   async getAiConfig(ctx) {
     const { actor } = await optionalLogin(ctx);
-    return itemAiConfig(actor, ctx.input.item_id);
+    return readItemAiConfig(actor, ctx.input.item_id, itemPassword(ctx));
   },
 
   async setAiConfig(ctx) {
     const { actor } = await requireLogin(ctx);
     const { input } = ctx;
-    const fields = AI_SETTINGS.filter((name) => input[name] !== undefined);
-    return setItemAiConfig(actor, input.item_id, fields);
+    const flag = (value: number | undefined) => (value === undefined ? undefined : value ? 1 : 0);
+    return saveItemAiConfig(actor, input.item_id, {
+      enabled: flag(input.enabled),
+      dialog_collapsed: flag(input.dialog_collapsed),
+      guest_enabled: flag(input.guest_enabled),
+      welcome_message: input.welcome_message,
+      system_prompt: input.system_prompt,
+    });
   },
 
   async getChangeLog(ctx) {

@@ -1,15 +1,7 @@
 /**
  * Compatibility: ShowDoc features Quire leaves out, answered as ShowDoc does with them switched
- * off (AI assistant, kanban, public square), and its maintenance hooks.
+ * off (kanban, public square), and its maintenance hooks.
  */
-export {
-  agentConfig,
-  agentSessionAction,
-  agentSessions,
-  agentUnavailable,
-  itemAiConfig,
-  setItemAiConfig,
-} from './aiOff';
 export { adminActionMissing, aiServiceTest, selfUpdateRefused } from './adminOff';
 export { kanbanActivity, logKanbanEvent } from './kanban';
 export {

@@ -14,7 +14,7 @@ import {
 } from '../access';
 import { checkCaptcha } from '../accounts';
 import { errors, RawJson } from '../platform';
-import { AI_CONFIG_OFF, type AiConfig, type ItemDoc } from '../items';
+import { type AiConfig, aiConfigOf, type ItemDoc } from '../items';
 import { buildMenu, defaultCatalogs, flagMenuPages, type Menu, menuText } from '../catalogs';
 import { unreadRemindCount } from '../notices';
 import { changedMenuPages } from '../readMarkers';
@@ -90,11 +90,12 @@ export async function itemInfo(
     defaultCatalogs(access, actor, options.defaultPageId),
   ]);
   const tracksReads = actor.uid > 0 && !keyword;
-  const [unreadCount, changed] = await Promise.all([
+  const [unreadCount, changed, aiConfig] = await Promise.all([
     unreadRemindCount(actor.uid),
     tracksReads && 'bytes' in menu
       ? changedMenuPages(actor, item.item_id, menu.pages)
       : new Set<number>(),
+    aiConfigOf(item.item_id),
   ]);
   return {
     item_id: String(item.item_id),
@@ -116,7 +117,7 @@ export async function itemInfo(
     allow_comment: String(item.allow_comment ?? 0),
     allow_feedback: String(item.allow_feedback ?? 0),
     ai_knowledge_base_enabled: 0,
-    ai_config: { ...AI_CONFIG_OFF },
+    ai_config: aiConfig,
     ...(tracksReads ? { changed_pages: changed.size } : {}),
   };
 }

@@ -19,6 +19,13 @@ export {
 export {
   AI_CONFIG_OFF,
   type AiConfig,
+  type AiConfigChange,
+  aiConfigOf,
+  MAX_WELCOME_LENGTH,
+  readItemAiConfig,
+  saveItemAiConfig,
+} from './aiConfig';
+export {
   archiveItem,
   createItem,
   deleteItem,

@@ -14,6 +14,7 @@
  */
 import { hashItemPassword, type ItemAccess, permits, requireAction, type Actor } from '../access';
 import { errors, events, nextId, nowSeconds } from '../platform';
+import { type AiConfig, aiConfigOf } from './aiConfig';
 import { addItemToGroups, groupIdsOf, setItemGroups } from './itemGroups';
 import { Item, type ItemDoc } from './schemas/item';
 import { Page } from '../pages/schemas';
@@ -263,23 +264,6 @@ export interface ItemDetail extends ItemRow {
   ai_config: AiConfig;
 }
 
-export interface AiConfig {
-  enabled: number;
-  dialog_collapsed: number;
-  guest_enabled: number;
-  welcome_message: string;
-  system_prompt: string;
-}
-
-/** The AI assistant is not part of Quire: its settings read as switched off. */
-export const AI_CONFIG_OFF: AiConfig = {
-  enabled: 0,
-  dialog_collapsed: 1,
-  guest_enabled: 0,
-  welcome_message: '',
-  system_prompt: '',
-};
-
 /** The full row for the settings dialog (item manager role; archived items still answer). */
 export async function itemDetail(actor: Actor, itemId: number): Promise<ItemDetail> {
   const access = await requireAction(actor, 'item.readSettings', itemId);
@@ -287,7 +271,7 @@ export async function itemDetail(actor: Actor, itemId: number): Promise<ItemDeta
     ...itemRow(access.item),
     is_private: access.item.password ? 1 : 0,
     group_ids: await groupIdsOf(actor, access.item.item_id),
-    ai_config: { ...AI_CONFIG_OFF },
+    ai_config: await aiConfigOf(access.item.item_id),
   };
 }
 

@@ -66,6 +66,15 @@ function allowList() {
     .transform(commaList);
 }
 
+/** A positive integer setting given as text (default as text). */
+function positiveInt(fallback: string) {
+  return z
+    .string()
+    .default(fallback)
+    .refine((v) => /^\d+$/.test(v) && Number(v) >= 1, 'must be a positive integer')
+    .transform(Number);
+}
+
 const schema = z.object({
   // TCP port the single process serves everything on (API, realtime, web app). 0 = any free port.
   PORT: z
@@ -197,6 +206,13 @@ const schema = z.object({
     .default('20000')
     .refine((v) => /^\d+$/.test(v) && Number(v) >= 1, 'must be a positive integer')
     .transform(Number),
+  // "Ask the docs" (the item assistant, agent/*): questions one user, and one guest address, may
+  // ask per 10 minutes; max_tokens of each model call; model calls per answer (tool rounds + the
+  // answer). Each question costs the site's AI account.
+  ASSISTANT_USER_RATE_LIMIT: positiveInt('60'),
+  ASSISTANT_GUEST_RATE_LIMIT: positiveInt('20'),
+  ASSISTANT_MAX_TOKENS: positiveInt('1024'),
+  ASSISTANT_MAX_STEPS: positiveInt('6'),
   // Webhooks: seconds to wait before each retry of a failed delivery (its length is the number
   // of retries; the default spans about a day), failed attempts in a row that disable a hook,
   // and how long one attempt may take.
@@ -254,6 +270,13 @@ export interface Config {
   /** MCP calls per token / per user in 10 minutes. */
   mcpTokenRateLimit: number;
   mcpUserRateLimit: number;
+  /** The item assistant's limits (ASSISTANT_*). */
+  assistantLimits: {
+    perUser: number;
+    perGuestAddress: number;
+    maxTokens: number;
+    maxSteps: number;
+  };
   /** Seconds before each webhook retry; failures in a row that disable a hook; attempt timeout. */
   webhookRetrySchedule: number[];
   webhookDisableAfter: number;
@@ -321,6 +344,12 @@ export function loadConfig(
     pdfChromiumPath: c.PDF_CHROMIUM_PATH,
     mcpTokenRateLimit: c.MCP_TOKEN_RATE_LIMIT,
     mcpUserRateLimit: c.MCP_USER_RATE_LIMIT,
+    assistantLimits: {
+      perUser: c.ASSISTANT_USER_RATE_LIMIT,
+      perGuestAddress: c.ASSISTANT_GUEST_RATE_LIMIT,
+      maxTokens: c.ASSISTANT_MAX_TOKENS,
+      maxSteps: c.ASSISTANT_MAX_STEPS,
+    },
     webhookRetrySchedule: c.WEBHOOK_RETRY_SCHEDULE,
     webhookDisableAfter: c.WEBHOOK_DISABLE_AFTER,
     webhookTimeoutMs: c.WEBHOOK_TIMEOUT_MS,

@@ -43,6 +43,7 @@ export const ERROR_MESSAGES = {
   10402: 'Item deleted',
   10403: 'Forbidden',
   10404: 'Invalid request',
+  10429: 'Too many requests, please try again later', // ShowDoc's agent/agent guest limit
   10500: 'Internal error',
   10501: 'Page not found',
   10502: 'Page deleted',
@@ -142,6 +143,8 @@ export const errors = {
   itemDeleted: factory(10402),
   forbidden: factory(10403),
   invalidRequest: factory(10404),
+  /** agent/agent over its rate limit (ShowDoc's AgentController). */
+  tooManyRequests: factory(10429),
   internal: factory(10500),
   pageNotFound: factory(10501),
   pageDeleted: factory(10502),

@@ -35,6 +35,7 @@ describe('loadConfig', () => {
       pdfChromiumPath: '/usr/bin/chromium',
       mcpTokenRateLimit: 10_000,
       mcpUserRateLimit: 20_000,
+      assistantLimits: { perUser: 60, perGuestAddress: 20, maxTokens: 1024, maxSteps: 6 },
       webhookRetrySchedule: [60, 300, 1800, 7200, 21600, 43200],
       webhookDisableAfter: 10,
       webhookTimeoutMs: 10_000,

@@ -106,6 +106,11 @@ function withAuth(params: Params, token: string | undefined): Params {
   return out;
 }
 
+/** A form with the stored login and item password, for calls that read a stream themselves. */
+export function authorizedForm(params: Params): URLSearchParams {
+  return encodeForm(withAuth(params, undefined));
+}
+
 export function isMissingItem(code: number, message: string): boolean {
   return MISSING_ITEM_CODES.has(code) || (code !== 0 && MISSING_ITEM_TEXT.test(message.trim()));
 }

@@ -1,7 +1,7 @@
 /**
- * `/item/setting/:item_id` (spec 002 §2): an item's settings on one screen, in five tabs — base
+ * `/item/setting/:item_id` (spec 002 §2): an item's settings on one screen, in six tabs — base
  * info (name, description, personal domain, open/private with its password), members (personal
- * members and teams), open API (key and token), webhooks (Quire's) and the recycle bin. The tabs reuse the item
+ * members and teams), open API (key and token), webhooks (Quire's), the assistant ("Ask the docs") and the recycle bin. The tabs reuse the item
  * dialogs' parts; only the item's managers get in (the API refuses everyone else).
  */
 import { App, Button, Form, Spin, Tabs } from 'antd';
@@ -17,8 +17,9 @@ import { ScreenCard } from '../layout/ScreenCard';
 import { ItemTeams } from '../members/ItemTeams';
 import { PersonalMembers } from '../members/PersonalMembers';
 import { WebhooksPanel } from '../webhooks/WebhooksPanel';
+import { AssistantSettings } from '../askDocs/AssistantSettings';
 
-const TABS = ['base', 'members', 'openApi', 'webhooks', 'recycle'] as const;
+const TABS = ['base', 'members', 'openApi', 'webhooks', 'assistant', 'recycle'] as const;
 
 function BaseInfo({ detail, onSaved }: { detail: ItemDetail; onSaved: () => void }) {
   const { t } = useTranslation();
@@ -131,6 +132,13 @@ export default function ItemSettingPage() {
               key: 'webhooks',
               label: t('webhooks.tab'),
               children: <WebhooksPanel itemId={itemId} />,
+            },
+            {
+              key: 'assistant',
+              label: t('askDocs.tab'),
+              children: (
+                <AssistantSettings itemId={itemId} isPrivate={!!Number(detail.is_private)} />
+              ),
             },
             {
               key: 'recycle',

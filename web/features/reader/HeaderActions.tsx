@@ -17,6 +17,7 @@ import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate } from 'react-router';
 import { currentPathAsRedirect } from '../../auth/redirect';
 import { getStoredLogin } from '../../auth/storage';
+import { loadFullCatalogue } from '../../i18n';
 import type { ReaderDialog } from './dialogs';
 import { HeaderIcon as Icon } from './HeaderIcon';
 import { ReaderLanguageSwitch } from './ReaderLanguageSwitch';
@@ -29,6 +30,16 @@ const loadMemberActions = () => import('./HeaderMemberActions');
 const MemberIcons = lazy(() => loadMemberActions().then((m) => ({ default: m.MemberIcons })));
 const ManagerMenu = lazy(() => loadMemberActions().then((m) => ({ default: m.ManagerMenu })));
 if (getStoredLogin()) void loadMemberActions();
+// With its texts: an anonymous reader has only the catalogue's reader part until then.
+const AskButton = lazy(() =>
+  Promise.all([import('../askDocs/AskButton'), loadFullCatalogue()]).then(([m]) => m),
+);
+
+/** The item's assistant is on and lets this visitor in (guests only where the item allows). */
+export function askable(item: ItemInfo, loggedIn: boolean): boolean {
+  const config = item.ai_config;
+  return config?.enabled === 1 && (loggedIn || config.guest_enabled === 1);
+}
 
 export function HeaderActions({
   item,
@@ -62,6 +73,11 @@ export function HeaderActions({
           onClick={() => void navigate(editPagePath(item.item_id, pageId))}
           testId="edit-page"
         />
+      )}
+      {askable(item, loggedIn) && (
+        <Suspense fallback={null}>
+          <AskButton onClick={() => open('ask')} />
+        </Suspense>
       )}
       <Icon
         label={t('reader.share')}

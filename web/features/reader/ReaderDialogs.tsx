@@ -24,6 +24,7 @@ const ImportDialog = lazy(() => import('./dialogs/ImportDialog'));
 const HistoryDialog = lazy(() => import('./dialogs/HistoryDialog'));
 const PageInfoDialog = lazy(() => import('./dialogs/PageInfoDialog'));
 const AttachmentsDialog = lazy(() => import('./dialogs/AttachmentsDialog'));
+const AskPanel = lazy(() => import('../askDocs/AskPanel'));
 
 /** The item as the workspace dialogs take it (they read its id and name). */
 function asListEntry(item: ItemInfo): ItemListEntry {
@@ -72,6 +73,9 @@ export function ReaderDialogs({
           onShareKeyChange={onShareKeyChange}
         />
       );
+      break;
+    case 'ask':
+      content = <AskPanel item={item} onClose={onClose} />;
       break;
     case 'notices':
       content = <NoticeModal onClose={onClose} />;

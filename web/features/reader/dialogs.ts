@@ -4,6 +4,7 @@ export type ReaderDialog =
   | 'share'
   | 'notices'
   | 'user'
+  | 'ask'
   // manager menu
   | 'import'
   | 'export'

@@ -52,16 +52,19 @@ export const apiContractContract = {
   ),
   unfollow: action({ item_id: id() }, contractInfo),
   check: action({ item_id: id() }, syncResult),
+  /** `mark` null: the page has no contract change to show. */
   mark: action(
     { page_id: id() },
-    z
-      .object({
-        page_id: z.number(),
-        version: z.string(),
-        breaking: z.number(),
-        changes: z.array(contractChange),
-        at: z.string(),
-      })
-      .nullable(),
+    z.object({
+      mark: z
+        .object({
+          page_id: z.number(),
+          version: z.string(),
+          breaking: z.number(),
+          changes: z.array(contractChange),
+          at: z.string(),
+        })
+        .nullable(),
+    }),
   ),
 };

@@ -39,6 +39,6 @@ export const apiContractController = defineController('apiContract', apiContract
 
   async mark(ctx) {
     const { actor } = await optionalLogin(ctx);
-    return pageContractMark(actor, ctx.input.page_id, itemPassword(ctx));
+    return { mark: await pageContractMark(actor, ctx.input.page_id, itemPassword(ctx)) };
   },
 });

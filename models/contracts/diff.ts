@@ -108,7 +108,10 @@ function describe(d: RawDiff, before: Json, after: Json): Omit<ContractChange, '
   if (d.path[0] !== 'paths' || d.type === 'annotation') return [];
   const breaking = d.type === 'breaking';
   const path = String(d.path[1]);
-  const make = (method: string, rest: Omit<ContractChange, 'endpoint' | 'method' | 'path' | 'breaking' | 'text'>) => ({
+  const make = (
+    method: string,
+    rest: Omit<ContractChange, 'endpoint' | 'method' | 'path' | 'breaking' | 'text'>,
+  ) => ({
     endpoint: `${method.toUpperCase()} ${path}`,
     method,
     path,
@@ -203,7 +206,11 @@ function describe(d: RawDiff, before: Json, after: Json): Omit<ContractChange, '
       where,
       field: [field, String(d.after ?? d.before)].filter(Boolean).join('.'),
     });
-  return one({ kind: where === 'request body' ? 'request.changed' : 'response.changed', where, field });
+  return one({
+    kind: where === 'request body' ? 'request.changed' : 'response.changed',
+    where,
+    field,
+  });
 }
 
 function textOf(c: Omit<ContractChange, 'text'>): string {

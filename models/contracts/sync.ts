@@ -200,7 +200,8 @@ function digestText(name: string, from: string, version: string, changes: Contra
   const lines = changes
     .slice(0, NOTICE_CHANGES)
     .map((c) => `${c.breaking ? '[breaking] ' : ''}${c.endpoint}: ${c.text}`);
-  const more = changes.length > NOTICE_CHANGES ? [`… and ${changes.length - NOTICE_CHANGES} more`] : [];
+  const more =
+    changes.length > NOTICE_CHANGES ? [`… and ${changes.length - NOTICE_CHANGES} more`] : [];
   return [head, ...lines, ...more].join('\n');
 }
 
@@ -227,7 +228,9 @@ export async function applySpec(
   if (hash === contract.spec_hash) {
     await ApiContract.updateOne(
       { id: contract.id },
-      { $set: { last_check_at: now, last_status: 'unchanged', last_error: '', last_source: source } },
+      {
+        $set: { last_check_at: now, last_status: 'unchanged', last_error: '', last_source: source },
+      },
     );
     return { status: 'unchanged', version, changes: [], pages_created: 0, pages_updated: 0 };
   }
@@ -288,7 +291,8 @@ export async function applySpec(
   if (changes.length) {
     const subscribers = new Set<number>();
     for (const pageId of marked)
-      for (const uid of await pageSubscriberUids(pageId)) if (uid !== actor.uid) subscribers.add(uid);
+      for (const uid of await pageSubscriberUids(pageId))
+        if (uid !== actor.uid) subscribers.add(uid);
     await createReminders({
       fromUid: actor.uid,
       fromName: SYNC_AGENT.label,

@@ -217,6 +217,20 @@ async function takeLease(itemId: number): Promise<ApiContractDoc | null> {
   ).lean<ApiContractDoc>();
 }
 
+/** How long "check now" and a push wait for a check under way to finish. */
+const LEASE_WAIT_MS = 20_000;
+
+/** takeLease, waiting a while for a check under way (a scheduled one finishing, say). */
+async function awaitLease(itemId: number): Promise<ApiContractDoc> {
+  const end = Date.now() + LEASE_WAIT_MS;
+  for (;;) {
+    const contract = await takeLease(itemId);
+    if (contract) return contract;
+    if (Date.now() > end) throw errors.failed('A check of this contract is already running');
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+}
+
 /** Gives the lease back and sets the next scheduled check from now. */
 async function releaseLease(contract: ApiContractDoc): Promise<void> {
   const fresh = await findContract(contract.item_id);
@@ -329,8 +343,7 @@ export async function checkContractNow(actor: Actor, itemId: number): Promise<Sy
   await requireAction(actor, 'contract.manage', itemId);
   const found = await findContract(itemId);
   if (!found?.source_url) throw errors.failed('This item follows no OpenAPI URL');
-  const contract = await takeLease(itemId);
-  if (!contract) throw errors.failed('A check of this contract is already running');
+  const contract = await awaitLease(itemId);
   return runCheck(contract, () => fetchSpec(contract.source_url), actor, 'url');
 }
 
@@ -340,8 +353,7 @@ export async function pushSpec(holder: KeyHolder, text: string): Promise<SyncRes
   await requireAction(holder.actor, 'contract.manage', holder.itemId);
   const doc = await parseSpecText(text);
   await ensureContract(holder.itemId, holder.actor.uid);
-  const contract = await takeLease(holder.itemId);
-  if (!contract) throw errors.failed('A check of this contract is already running');
+  const contract = await awaitLease(holder.itemId);
   return runCheck(contract, async () => doc, holder.actor, 'push');
 }
 

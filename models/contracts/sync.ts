@@ -243,13 +243,46 @@ export async function applySpec(
   if (plan.length > MAX_PAGES_PER_ITEM)
     throw errors.refused(`An import may hold at most ${MAX_PAGES_PER_ITEM} pages`);
 
-  let held: Awaited<ReturnType<typeof holdEvents<Written>>>['events'] = [];
-  let written: Written;
+  const status: CheckStatus = before ? (changes.length ? 'changed' : 'unchanged') : 'first';
+  // The pages, their marks and mocks and the stored version commit together: a reader told of a
+  // saved page finds its mark, and a failure leaves the last version to compare the next one with.
+  const commit = async (): Promise<{ written: Written; marked: number[] }> => {
+    const written = await writePages(actor, contract.item_id, plan, contract.page_map ?? []);
+    const pages = pagesByEndpoint(written.map, contract.page_map ?? []);
+    const marked = await writeMarks(contract.item_id, version, changes, pages);
+    await refreshMocks(
+      actor,
+      plan,
+      written.map,
+      before ? new Set(changes.map((c) => c.endpoint)) : null,
+    );
+    await ApiContract.updateOne(
+      { id: contract.id },
+      {
+        $set: {
+          spec_text: text,
+          spec_hash: hash,
+          spec_version: version,
+          version_count: count,
+          page_map: written.map,
+          last_check_at: now,
+          last_status: status,
+          last_error: '',
+          last_source: source,
+          ...(changes.length
+            ? { last_changed_at: now, last_diff: changes, last_diff_from: contract.spec_version }
+            : {}),
+          updated_at: now,
+        },
+      },
+    );
+    return { written, marked };
+  };
+  let held: Awaited<ReturnType<typeof holdEvents<unknown>>>['events'] = [];
+  let outcome: { written: Written; marked: number[] };
   try {
-    written = await connection().transaction(async () => {
-      const run = await holdEvents(() =>
-        writePages(actor, contract.item_id, plan, contract.page_map ?? []),
-      );
+    outcome = await connection().transaction(async () => {
+      const run = await holdEvents(commit);
       held = run.events;
       return run.result;
     });
@@ -258,36 +291,7 @@ export async function applySpec(
     throw errors.failed('The API pages could not be updated; nothing was written');
   }
   releaseEvents(events, held);
-
-  const pages = pagesByEndpoint(written.map, contract.page_map ?? []);
-  const marked = await writeMarks(contract.item_id, version, changes, pages);
-  await refreshMocks(
-    actor,
-    plan,
-    written.map,
-    before ? new Set(changes.map((c) => c.endpoint)) : null,
-  );
-  const status: CheckStatus = before ? (changes.length ? 'changed' : 'unchanged') : 'first';
-  await ApiContract.updateOne(
-    { id: contract.id },
-    {
-      $set: {
-        spec_text: text,
-        spec_hash: hash,
-        spec_version: version,
-        version_count: count,
-        page_map: written.map,
-        last_check_at: now,
-        last_status: status,
-        last_error: '',
-        last_source: source,
-        ...(changes.length
-          ? { last_changed_at: now, last_diff: changes, last_diff_from: contract.spec_version }
-          : {}),
-        updated_at: now,
-      },
-    },
-  );
+  const { written, marked } = outcome;
   if (changes.length) {
     const subscribers = new Set<number>();
     for (const pageId of marked)

@@ -40,11 +40,7 @@ afterAll(async () => {
 
 const suite = browserSuite({ env: { ALLOW_PRIVATE_HOSTS: '127.0.0.1' } });
 
-async function until<T>(
-  probe: () => T | undefined,
-  what: string,
-  ms = 15_000,
-): Promise<T> {
+async function until<T>(probe: () => T | undefined, what: string, ms = 15_000): Promise<T> {
   const end = Date.now() + ms;
   for (;;) {
     const value = probe();

@@ -53,6 +53,7 @@ import { startAttachments } from '../models/files';
 import { startNotifications } from '../models/notices';
 import { startParamLearning } from '../models/workbench';
 import { startWebhooks } from '../models/webhooks';
+import { startContractScheduler } from '../models/contracts';
 import { WEB_DIST } from './paths';
 import { createRealtimeOnlyApp } from './realtimeApp';
 
@@ -289,6 +290,13 @@ async function startInContext(
     timeoutMs: config.webhookTimeoutMs,
     onError: (error) => logger.error({ err: error }, 'webhook delivery failed'),
   });
+  // Followed API contracts are fetched once per deployment: by the lead worker.
+  const stopContracts = lead
+    ? startContractScheduler({
+        pollMs: config.contractPollSeconds * 1000,
+        onError: (error) => logger.error({ err: error }, 'API contract check failed'),
+      })
+    : async () => {};
   state.database = database;
   state.phase = 'ready';
   const url = publicUrl(config.host, port);
@@ -316,6 +324,7 @@ async function startInContext(
         stopParamLearning();
         stopComments();
         await stopWebhooks();
+        await stopContracts();
         const closed = closeServer(server, open);
         await realtime.close();
         await closed;

@@ -33,6 +33,7 @@ import {
 } from './member';
 import { messageContract } from './message';
 import { webhookContract } from './webhook';
+import { apiContractContract } from './apiContract';
 import { exportContract, openContract, updatePageByApi } from './open';
 import { catalogContract, pageContract, pageHistoryContract } from './page';
 import { readContract } from './read';
@@ -63,6 +64,7 @@ export * from './read';
 export * from './user';
 export * from './workbench';
 export * from './webhook';
+export * from './apiContract';
 
 /** Keyed by the controller's lookup key (`itemgroup`, `teamitemmember`): see api/showdocRoute.ts. */
 export const contracts = {
@@ -108,6 +110,7 @@ export const contracts = {
   paramdesclib: paramDescLibContract,
   ping: pingContract,
   webhook: webhookContract,
+  apicontract: apiContractContract,
 } satisfies Record<string, ControllerContract>;
 
 /** The contract of `controllerKey/action` (action names match case-insensitively), if declared. */

@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import { action, id, int, nothing, str } from './coerce';
 import { Menu } from './page';
+import { syncResult } from './apiContract';
 
 const key = { api_key: str(), api_token: str() };
 const PageRow = z.looseObject({ page_id: z.string(), page_title: z.string() });
@@ -39,6 +40,8 @@ export const openContract = {
     z.object({ file_id: z.number() }),
   ),
   deleteCatalog: action({ ...key, cat_id: id() }, z.object({ cat_id: z.number() })),
+  /** Quire's: CI pushes the item's OpenAPI/Swagger document (JSON or YAML text) as `spec`. */
+  pushSpec: action({ ...key, spec: str() }, syncResult),
 };
 
 export const exportContract = {

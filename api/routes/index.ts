@@ -49,6 +49,7 @@ import { itemVariableController } from './itemVariable';
 import { flowController } from './flow';
 import { paramDescLibController } from './paramDescLib';
 import { webhookController } from './webhook';
+import { apiContractController } from './apiContract';
 import { importPostmanController, importSwaggerController, pingController } from './ping';
 
 export const controllers: ControllerDefinition[] = [
@@ -105,6 +106,7 @@ export const controllers: ControllerDefinition[] = [
   importPostmanController,
   importSwaggerController,
   webhookController,
+  apiContractController,
 ];
 
 /** A registry holding every controller above (one per app, so tests can add their own). */

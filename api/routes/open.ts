@@ -20,6 +20,7 @@ import {
   updateCatalogOfItem,
   type KeyHolder,
 } from '../../models/transfer';
+import { pushSpec } from '../../models/contracts';
 import { openContract, type Input } from '../contracts';
 import type { ActionContext, ActionHandler } from '../registry';
 import { defineController } from '../registry';
@@ -138,6 +139,10 @@ const declared = defineController('open', openContract, {
     const catId = ctx.input.cat_id;
     await deleteCatalogOfItem(holder, catId);
     return { cat_id: catId };
+  },
+
+  async pushSpec(ctx) {
+    return pushSpec(await keyHolder(ctx.input), ctx.input.spec);
   },
 });
 

@@ -53,6 +53,10 @@ export const ACTIONS = {
   // archived item; changing them is a write.
   'webhook.read': { needs: 'manager', message: MANAGE },
   'webhook.manage': { needs: 'manage', message: MANAGE },
+  // Live API contracts (the import dialog): managers see the follow and its last diff, even of
+  // an archived item; following, checking and pushing write pages.
+  'contract.read': { needs: 'manager', message: MANAGE },
+  'contract.manage': { needs: 'manage', message: MANAGE },
   // Members
   'member.manage': { needs: 'manage', message: MANAGE },
   'member.list': { needs: 'manager', message: MANAGE },

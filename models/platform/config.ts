@@ -234,6 +234,13 @@ const schema = z.object({
     .default('10000')
     .refine((v) => /^\d+$/.test(v) && Number(v) >= 100, 'must be at least 100')
     .transform(Number),
+  // Live API contracts: how often (seconds) the scheduler looks for followed OpenAPI URLs that
+  // are due; each follow's own schedule (hourly, daily, every N minutes) says when one is.
+  CONTRACT_POLL_SECONDS: z
+    .string()
+    .default('60')
+    .refine((v) => /^\d+(\.\d+)?$/.test(v) && Number(v) >= 0.05, 'must be at least 0.05')
+    .transform(Number),
 });
 
 /** The keys Quire reads; `.env.example` lists exactly these. */
@@ -281,6 +288,8 @@ export interface Config {
   webhookRetrySchedule: number[];
   webhookDisableAfter: number;
   webhookTimeoutMs: number;
+  /** How often the API contract scheduler looks for due follows (seconds). */
+  contractPollSeconds: number;
 }
 
 export class ConfigError extends Error {
@@ -353,5 +362,6 @@ export function loadConfig(
     webhookRetrySchedule: c.WEBHOOK_RETRY_SCHEDULE,
     webhookDisableAfter: c.WEBHOOK_DISABLE_AFTER,
     webhookTimeoutMs: c.WEBHOOK_TIMEOUT_MS,
+    contractPollSeconds: c.CONTRACT_POLL_SECONDS,
   };
 }

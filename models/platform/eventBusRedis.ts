@@ -52,6 +52,7 @@ export const RELAYED: Record<EventName, true> = {
   'session.revoked': true,
   'settings.changed': true,
   'data.replaced': true,
+  'contract.changed': true,
 };
 
 interface Envelope {

@@ -135,6 +135,17 @@ export interface DomainEvents {
   };
   /** These users' unread counts changed (one user marking read or deleting a notice). */
   'unread.changed': { uids: number[] };
+  /**
+   * A new version of an item's followed API contract changed it (models/contracts): how many
+   * changes, how many of them breaking. The changes themselves are the contract's `last_diff`.
+   */
+  'contract.changed': {
+    itemId: number;
+    byUid: number;
+    version: string;
+    breaking: number;
+    changes: number;
+  };
   /** How far a file import of this user has got (pushed while the import runs). */
   'import.progress': { uid: number; importId: string; done: number; total: number };
   /**

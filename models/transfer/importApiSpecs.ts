@@ -210,8 +210,9 @@ export async function planFromOpenApi(input: Json, runApi: boolean): Promise<Imp
         str(op.operationId) ||
         `${method.toUpperCase()} ${path}`;
       const tags = list(op.tags).map(str).filter(Boolean);
+      const endpoint = { method, path, responseExample: doc.response.responseExample || '' };
       for (const tag of tags.length ? tags : ['from swagger'])
-        pages.push(pageOf(doc, title, [tag], runApi));
+        pages.push({ ...pageOf(doc, title, [tag], runApi), endpoint });
     }
   }
   const info = obj(api.info);

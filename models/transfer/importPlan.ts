@@ -17,6 +17,8 @@ export interface PlannedPage {
   catPath: string[];
   sNumber: number;
   remark: string;
+  /** An OpenAPI operation's page: which one, and its response example (contract sync, mocks). */
+  endpoint?: { method: string; path: string; responseExample: string };
 }
 
 export interface ImportPlan {

@@ -92,6 +92,13 @@ async function parseYamlDoc(text: string): Promise<Record<string, unknown>> {
   throw errors.failed('The file is not valid YAML');
 }
 
+/** A Swagger/OpenAPI document sent as text (JSON or YAML), parsed under the import's limits. */
+export async function parseSpecText(raw: string): Promise<Record<string, unknown>> {
+  if (raw.length > MAX_TEXT_BYTES) throw errors.fileTooLarge('The document is too large');
+  const text = raw.replace(/^\uFEFF/, '').trimStart();
+  return text.startsWith('{') ? parseJson(text) : parseYamlDoc(text);
+}
+
 async function readText(path: string, size: number): Promise<string> {
   if (size > MAX_TEXT_BYTES) throw errors.fileTooLarge('The file is too large to import');
   return (await readFile(path)).toString('utf8').replace(/^\uFEFF/, '');

@@ -36,9 +36,12 @@ export async function exportPdf(
 ): ReturnType<typeof PdfExport> {
   return (await import('./exportPdf')).exportPdf(...args);
 }
+export { isOpenApi, planFromOpenApi } from './importApiSpecs';
+export type { PlannedPage } from './importPlan';
 export {
   checkImportTarget,
   importFile,
+  parseSpecText,
   planImport,
   type ImportInput,
   type ImportResult,

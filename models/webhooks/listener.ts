@@ -17,6 +17,7 @@ import { findLiveItem } from '../access';
 import { getPushUrl } from '../accounts';
 import { pageSubscriberUids } from '../notices';
 import { type DomainEvents, events, formatNow, isAddressRefusal, nextId } from '../platform';
+import { lastContractDiff } from '../contracts';
 import { checkReceiver, enqueue } from './hooks';
 import { buildPayload, type PayloadInput } from './payload';
 import { type DeliverySettings, startQueue } from './queue';
@@ -131,6 +132,30 @@ const handlers: Handlers = {
     if (change !== 'archived' && change !== 'transferred') return;
     const event: HookEvent = change === 'archived' ? 'item.archived' : 'item.transferred';
     await dispatch({ event, itemId, byUid }, await ownerOf(itemId));
+  },
+  async 'contract.changed'({ itemId, byUid, version, breaking, changes }) {
+    const contract = await lastContractDiff(itemId);
+    const list = contract.changes.map((c) => ({
+      endpoint: c.endpoint,
+      kind: c.kind,
+      breaking: c.breaking,
+      text: c.text,
+    }));
+    await dispatch(
+      {
+        event: 'contract.changed',
+        itemId,
+        byUid,
+        detail: `v${version.replace(/^v/i, '')}, ${breaking} breaking of ${changes} change(s)`,
+        contract: {
+          version,
+          previous_version: contract.from,
+          breaking,
+          changes: list,
+        },
+      },
+      [],
+    );
   },
 };
 

@@ -22,9 +22,18 @@ export interface WebhookPayload {
   page: { page_id: number; page_title: string; cat_id: number } | null;
   actor: { uid: number; username: string; name: string } | null;
   digest: { summary: string; diff: LineDiff | null };
+  /** `contract.changed` only: the new version and its changes, breaking first. */
+  contract?: WebhookContract;
   links: { item: string; page?: string };
   /** ISO 8601, the time of this attempt. */
   delivered_at: string;
+}
+
+export interface WebhookContract {
+  version: string;
+  previous_version: string;
+  breaking: number;
+  changes: Array<{ endpoint: string; kind: string; breaking: boolean; text: string }>;
 }
 
 export type QueuedPayload = Omit<WebhookPayload, 'delivered_at'>;
@@ -39,6 +48,7 @@ const SUMMARIES: Record<HookEvent, string> = {
   'member.changed': 'changed the members of',
   'item.archived': 'archived',
   'item.transferred': 'transferred',
+  'contract.changed': 'synced a new API contract version of',
   ping: 'sent a test message to',
 };
 
@@ -68,6 +78,7 @@ export interface PayloadInput {
   diff?: { created: boolean };
   /** Extra words for the summary ("2 members added"). */
   detail?: string;
+  contract?: WebhookContract;
 }
 
 export async function buildPayload(input: PayloadInput): Promise<QueuedPayload | null> {
@@ -99,6 +110,7 @@ export async function buildPayload(input: PayloadInput): Promise<QueuedPayload |
       : null,
     actor,
     digest: { summary, diff },
+    ...(input.contract ? { contract: input.contract } : {}),
     links: page ? { item: itemLink, page: `${itemLink}/${page.page_id}` } : { item: itemLink },
   };
 }

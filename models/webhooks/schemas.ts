@@ -24,6 +24,7 @@ export const HOOK_EVENTS = [
   'member.changed',
   'item.archived',
   'item.transferred',
+  'contract.changed',
 ] as const;
 export type HookEvent = (typeof HOOK_EVENTS)[number] | 'ping';
 

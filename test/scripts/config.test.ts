@@ -39,6 +39,7 @@ describe('loadConfig', () => {
       webhookRetrySchedule: [60, 300, 1800, 7200, 21600, 43200],
       webhookDisableAfter: 10,
       webhookTimeoutMs: 10_000,
+      contractPollSeconds: 60,
       workers: os.availableParallelism(),
       workerNodeFlags: ['--max-semi-space-size=8', '--heap-growing-percent=50'],
       gcAfterStart: true,
@@ -56,6 +57,12 @@ describe('loadConfig', () => {
     expect(config.webhookTimeoutMs).toBe(2500);
     expect(() => loadConfig({ WEBHOOK_RETRY_SCHEDULE: '1m,5m' })).toThrow(/WEBHOOK_RETRY_SCHEDULE/);
     expect(() => loadConfig({ WEBHOOK_DISABLE_AFTER: '0' })).toThrow(/WEBHOOK_DISABLE_AFTER/);
+  });
+
+  test('CONTRACT_POLL_SECONDS: seconds between looks for due API contract checks', () => {
+    expect(loadConfig({ CONTRACT_POLL_SECONDS: '0.5' }).contractPollSeconds).toBe(0.5);
+    expect(() => loadConfig({ CONTRACT_POLL_SECONDS: '0' })).toThrow(/CONTRACT_POLL_SECONDS/);
+    expect(() => loadConfig({ CONTRACT_POLL_SECONDS: 'hourly' })).toThrow(/CONTRACT_POLL_SECONDS/);
   });
 
   test('WORKER_NODE_FLAGS: Node flags or `none`; GC_AFTER_START: true or false', () => {

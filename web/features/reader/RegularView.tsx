@@ -28,6 +28,7 @@ import { useWindowHeight } from './useWindowHeight';
 import { LazyBackTop } from '../../components/LazyBackTop';
 import { LazyResult } from '../../components/LazyResult';
 import { ReadSummary } from '../reads/ReadSummary';
+import { ContractMark } from './ContractMark';
 
 // Neither is on an anonymous desktop reader's first paint: the mobile header (drawers, menu) and
 // the editors' bar (its dropdown menu) load when they are shown.
@@ -124,7 +125,12 @@ export function RegularView({
         onAttachments={() => open('attachments')}
         fullscreen={wide}
         onToggleFullscreen={mobile ? undefined : () => setFullscreen((f) => !f)}
-        notes={notes}
+        notes={
+          <>
+            <ContractMark pageId={Number(page.page_id)} version={page.addtime} />
+            {notes}
+          </>
+        }
         extras={
           (item.allow_comment === '1' || item.allow_feedback === '1') && (
             <Suspense fallback={null}>

@@ -19,6 +19,7 @@ export const WEBHOOK_EVENTS = [
   'member.changed',
   'item.archived',
   'item.transferred',
+  'contract.changed',
 ] as const;
 
 export interface WebhookInput {

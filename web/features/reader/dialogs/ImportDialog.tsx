@@ -1,9 +1,11 @@
 /**
  * Importing a file into this item (spec 001 §7 `import/auto` with `item_id`; managers): a ShowDoc
- * export, Markdown file or zip, Swagger/OpenAPI or Postman file, with a live progress bar.
+ * export, Markdown file or zip, Swagger/OpenAPI or Postman file, with a live progress bar; or
+ * following an OpenAPI URL, whose new versions update the API pages (live API contracts).
  */
 import { Modal } from 'antd';
 import { useTranslation } from 'react-i18next';
+import { FollowContract } from '../../transfer/FollowContract';
 import { ImportDropzone } from '../../transfer/ImportDropzone';
 
 export default function ImportDialog({
@@ -25,6 +27,7 @@ export default function ImportDialog({
       destroyOnHidden
     >
       <ImportDropzone itemId={itemId} onImported={onImported} />
+      <FollowContract itemId={itemId} onSynced={onImported} />
     </Modal>
   );
 }

@@ -30,7 +30,7 @@ export type Lane = 'read' | 'write';
  * nothing: the action's name does (`page/save`, `catalog/delete`, `item/updateByApi` …).
  */
 const WRITE_ACTION =
-  /^(add|save|update|delete|del|create|reset|set|archive|attorn|sort|star|unstar|top|exit|register|login|logout|upload|attachmentupload|batch|binding|recover|copy|mark|submit|sync|ban|white|recommend|redeem|rotate|redeliver|revoke|promote|confirm|import|generate|run|send|logevent|select|feedback|session(new|reset|delete)|agentcancel|harddelete)/i;
+  /^(add|save|update|delete|del|create|reset|set|archive|attorn|sort|star|unstar|top|exit|register|login|logout|upload(?!list)|attachmentupload|batch|binding|recover|copy|mark|submit|sync|ban|white|recommend|redeem|rotate|redeliver|revoke|promote|confirm|import|generate|run|send|logevent|select|feedback|session(new|reset|delete)|agentcancel|harddelete)/i;
 
 /** Which lane a request queues in: anything not under the API counts as a read. */
 export function laneOf(req: Request): Lane {

@@ -192,7 +192,9 @@ describe('lanes', () => {
     expect(lane('/server/api/catalog/delete')).toBe('write');
     expect(lane('/api/open/updatePage')).toBe('write');
     expect(lane('/api/read/mark')).toBe('write');
+    expect(lane('/api/page/uploadImg')).toBe('write');
     expect(lane('/api/page/info')).toBe('read');
+    expect(lane('/api/page/uploadList')).toBe('read');
     expect(lane('/server/index.php?s=/api/item/info')).toBe('read');
     expect(lane('/api/item/search')).toBe('read');
     expect(lane('/item/5')).toBe('read');

@@ -110,6 +110,32 @@ function pathTo(
 }
 
 /**
+ * The page the reader opens when the address names none: the first one in reading order (root
+ * pages, then each catalog depth-first), as the whole menu would give it.
+ */
+function firstVisiblePage(index: MenuIndex, access: ItemAccess, actor: Actor): number {
+  const restriction = access.catalogRestriction;
+  const seen = new Set<number>();
+  const visit = (catId: number): number => {
+    if (seen.has(catId)) return 0;
+    seen.add(catId);
+    const hidden = catId === 0 && restriction;
+    const page = hidden
+      ? undefined
+      : index.pagesByCat.get(catId)?.find((p) => draftVisible(actor, p));
+    if (page) return page.page_id;
+    let cats = index.children.get(catId) ?? [];
+    if (hidden) cats = cats.filter((c) => restriction.includes(c.cat_id));
+    for (const cat of cats) {
+      const found = visit(cat.cat_id);
+      if (found) return found;
+    }
+    return 0;
+  };
+  return visit(0);
+}
+
+/**
  * The reader's menu as JSON text: the whole menu for a small item, else the top level plus the
  * way to `focusPageId`. Kept with the snapshot per viewer shape and open path.
  */
@@ -121,7 +147,9 @@ export async function lazyMenuText(
   const snapshot = await snapshotOf(access.item.item_id);
   if (snapshot.catalogs.length + snapshot.pages.length < LAZY_MENU_MIN_ROWS)
     return menuText(access, actor);
-  const open = pathTo(snapshot, access, actor, focusPageId);
+  // No page asked for: the way to the first page is opened, so the reader finds it in the menu.
+  const focus = focusPageId > 0 ? focusPageId : firstVisiblePage(indexOf(snapshot), access, actor);
+  const open = pathTo(snapshot, access, actor, focus);
   const ownDrafts = actor.uid > 0 && snapshot.draftAuthors.has(actor.uid) ? actor.uid : 0;
   const shape = `lazy|${access.catalogRestriction?.join(',') ?? '*'}|${ownDrafts}|${[...open].join(',')}`;
   let text = snapshot.texts.get(shape);

@@ -152,6 +152,9 @@ describe('catalog/menuChildren', () => {
     const { menu } = await lazyInfo(restricted);
     expect(ids(menu.catalogs, 'cat_id')).toEqual([mine]);
     expect(menu.pages).toEqual([]);
+    // No root page for them and none asked for: the way to their first page is open.
+    expect(menu.catalogs[0].lazy).toBeUndefined();
+    expect(ids(menu.catalogs[0].pages, 'page_id')).toEqual(pagesIn(mine));
 
     const root = await as(restricted).ok<Menu>('catalog/menuChildren', {
       item_id: itemId,

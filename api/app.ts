@@ -1,12 +1,14 @@
 /**
  * The Express application: everything HTTP except the socket services (realtime/), which share
- * the same server. Order matters: logging first, then health, the ShowDoc transport, the web app,
- * a JSON 404, and the one error handler.
+ * the same server. Order matters: logging first, then health (never queued), admission control
+ * (api/admission.ts: bounded lanes, 503 + Retry-After past them) before any body is read, the
+ * ShowDoc transport, the web app, a JSON 404, and the one error handler.
  */
 import express, { type Express } from 'express';
 import qs from 'qs';
 import { type Config, DEFAULT_CHROMIUM_PATH, errors, type Logger } from '../models/platform';
 import { DEFAULT_ASSISTANT_LIMITS } from '../models/agent';
+import { admission } from './admission';
 import { errorHandler } from './errorHandler';
 import { healthCheck } from './health';
 import { mcpEndpoint, MCP_PATHS } from './mcp';
@@ -29,6 +31,9 @@ export interface AppOptions {
         | 'mcpTokenRateLimit'
         | 'mcpUserRateLimit'
         | 'assistantLimits'
+        | 'maxInflightPerWorker'
+        | 'maxQueuePerWorker'
+        | 'queueTimeoutMs'
       >
     >;
   logger: Logger;
@@ -52,6 +57,16 @@ export function createApp(options: AppOptions): Express {
   app.use(requestLog(logger));
   app.use(securityHeaders());
   app.get('/healthz', healthCheck(state));
+  app.use(
+    admission(
+      {
+        maxInflight: config.maxInflightPerWorker ?? 0,
+        maxQueue: config.maxQueuePerWorker ?? 0,
+        queueTimeoutMs: config.queueTimeoutMs ?? 2000,
+      },
+      logger,
+    ),
+  );
   // Before the ShowDoc transport, which would read `/server/mcp.php?s=…` as a route.
   app.all(
     MCP_PATHS,

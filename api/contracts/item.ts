@@ -164,6 +164,8 @@ export const itemContract = {
       page_id: str(),
       default_page_id: str(),
       keyword: str(),
+      // Quire's reader: the lazy menu of a big item (models/catalogs/menuLevels.ts).
+      lazy_menu: str(),
     },
     ItemInfo,
   ),

@@ -23,6 +23,8 @@ export interface MenuCatalogShape {
   pages: z.output<typeof MenuPage>[];
   /** Missing on old ShowDoc servers when empty. */
   catalogs?: MenuCatalogShape[];
+  /** Quire's lazy menu: pages and sub-catalogs left out, ask catalog/menuChildren for them. */
+  lazy?: 1;
 }
 
 export const MenuCatalog: z.ZodType<MenuCatalogShape> = z.object({
@@ -34,6 +36,7 @@ export const MenuCatalog: z.ZodType<MenuCatalogShape> = z.object({
   get catalogs() {
     return z.array(MenuCatalog).optional();
   },
+  lazy: z.literal(1).optional(),
 });
 
 export const Menu = z.object({ pages: z.array(MenuPage), catalogs: z.array(MenuCatalog) });
@@ -179,6 +182,8 @@ export const catalogContract = {
   catListGroup: action({ item_id: id() }, z.array(CatalogGroup)),
   catListName: action({ item_id: id() }, z.array(CatalogRow)),
   getPagesBycat: action({ item_id: id(), cat_id: id() }, z.array(CatalogPage)),
+  /** Quire's reader: one level of the lazy menu (cat_id 0 = the top level). */
+  menuChildren: action({ item_id: id(), cat_id: id() }, Menu),
   save: action(
     { item_id: id(), cat_id: id(), cat_name: str(), parent_cat_id: maybeId(), s_number: int() },
     z.number(),

@@ -6,6 +6,7 @@
 import {
   copyCatalog,
   listCatalogs,
+  menuChildren,
   pagesOfCatalog,
   saveCatalog,
   deleteCatalog,
@@ -56,6 +57,13 @@ export const catalogController = defineController('catalog', catalogContract, {
   catList: listing('flat'),
   catListGroup: listing('group'),
   catListName: listing('names'),
+
+  async menuChildren(ctx) {
+    const { actor } = await optionalLogin(ctx);
+    return menuChildren(actor, ctx.input.item_id, ctx.input.cat_id, {
+      itemPassword: itemPassword(ctx),
+    });
+  },
 
   async getPagesBycat(ctx) {
     const { actor } = await requireLogin(ctx);

@@ -95,6 +95,7 @@ export const itemController = defineController('item', itemContract, {
       defaultPageId: routePageId(input.default_page_id),
       keyword: input.keyword,
       itemPassword: itemPassword(ctx),
+      lazyMenu: input.lazy_menu === '1',
     });
   },
 

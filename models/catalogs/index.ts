@@ -21,6 +21,7 @@ export {
   menuText,
   type MenuText,
 } from './menu';
+export { LAZY_MENU_MIN_ROWS, lazyMenuText, type LazyMenuCatalog, menuChildren } from './menuLevels';
 
 // Collections other domains still read directly (eslint `quire/domain-faces` sends them here).
 export { Catalog, TOP_LEVEL } from './schemas';

@@ -3,9 +3,11 @@
  * sub-catalogs (three levels), plus the pages at the item root — titles only, no content.
  *
  * Built from two indexed queries (the item's catalogs, its live pages without content) and kept
- * per item until something changes it: `menu.changed`, `page.saved`, `page.deleted` and
- * `item.changed` on the event bus drop the item's entry (with REDIS_URL the bus relays those
- * events from other processes too). What is cached is the unfiltered tree; each viewer's copy is
+ * per item until something changes it: `menu.changed`, `page.deleted` and `item.changed` on the
+ * event bus drop the item's entry (with REDIS_URL the bus relays those events from other
+ * processes too). A `page.saved` alone (a text edit: title, place and order unchanged, else
+ * `menu.changed` follows) only marks that page stale: the next read re-reads that one row, so a
+ * save in a 100,000-page item does not cost the next reader a reload of every page. What is cached is the unfiltered tree; each viewer's copy is
  * cut from it — drafts only for their author, and a catalog-restricted member gets only their
  * top-level catalogs and no root pages — so no viewer ever sees another's view.
  *
@@ -15,7 +17,7 @@
  */
 import type { Actor, ItemAccess } from '../access';
 import { byOrder, parentMap, insideRestriction, type CatalogRow, catalogRow } from './catalogs';
-import { errors, perContext, ReadCache } from '../platform';
+import { deepFreeze, errors, perContext, ReadCache } from '../platform';
 import { escapeForClient, Page, type PageDoc } from '../pages';
 import { Catalog, type CatalogDoc } from './schemas/catalog';
 import { findMatchingPages } from '../search';
@@ -29,7 +31,7 @@ const MAX_CACHED_ITEMS = 500;
  */
 const MAX_CACHED_MENU_ROWS = 100_000;
 
-type MenuPageDoc = Pick<
+export type MenuPageDoc = Pick<
   PageDoc,
   | 'page_id'
   | 'author_uid'
@@ -41,14 +43,40 @@ type MenuPageDoc = Pick<
   | 's_number'
 >;
 
-interface MenuSnapshot {
-  catalogs: CatalogDoc[];
-  pages: MenuPageDoc[];
-  parents: Map<number, number>;
-  /** Authors with drafts in the item: only their menus differ from the draft-free one. */
-  draftAuthors: Set<number>;
+/**
+ * An item's unfiltered menu rows. A class, so the cache keeps it as it is (ReadCache freezes
+ * plain objects): the rows are frozen here, while the stale marks, the re-read under way and the
+ * derived texts and index change in place.
+ */
+export class MenuSnapshot {
   /** Serialised menus by viewer shape (see `menuText`), dropped with the snapshot. */
-  texts: Map<string, MenuText>;
+  readonly texts = new Map<string, MenuText>();
+  /** Pages saved since the rows were read: re-read (one indexed query) before the next use. */
+  stale = new Set<number>();
+  /** The re-read under way, shared by concurrent readers. */
+  patching?: Promise<void>;
+  /** Rows by catalog, built on first use by the lazy menu (menuLevels.ts), dropped on change. */
+  index?: MenuIndex;
+  readonly parents: Map<number, number>;
+  /** Authors with drafts in the item: only their menus differ from the draft-free one. */
+  readonly draftAuthors: Set<number>;
+
+  constructor(
+    readonly catalogs: readonly CatalogDoc[],
+    public pages: readonly MenuPageDoc[],
+  ) {
+    deepFreeze(catalogs);
+    deepFreeze(pages);
+    this.parents = parentMap([...catalogs]);
+    this.draftAuthors = new Set(pages.filter((p) => p.is_draft).map((p) => p.author_uid));
+  }
+}
+
+export interface MenuIndex {
+  /** Live pages by catalog id (0 = the item's root), in menu order. */
+  pagesByCat: Map<number, MenuPageDoc[]>;
+  /** Catalogs by parent id (0 = top level), in menu order. */
+  children: Map<number, CatalogDoc[]>;
 }
 
 /** Menu texts kept per item (one per viewer shape: restriction, own drafts); beyond, start over. */
@@ -73,7 +101,18 @@ const menuCache = perContext((context) => {
   });
   const drop = ({ itemId }: { itemId: number }) => cache.drop(itemId);
   context.bus.subscribe('menu.changed', drop, { synchronous: true });
-  context.bus.subscribe('page.saved', drop, { synchronous: true });
+  context.bus.subscribe(
+    'page.saved',
+    ({ itemId, pageId }) => {
+      const snapshot = cache.peek(itemId);
+      // No snapshot kept: drop anyway, which voids a load that may have read the page before.
+      if (!snapshot) return cache.drop(itemId);
+      snapshot.stale.add(pageId);
+      snapshot.texts.clear();
+      snapshot.index = undefined;
+    },
+    { synchronous: true },
+  );
   context.bus.subscribe('page.deleted', drop, { synchronous: true });
   context.bus.subscribe('item.changed', drop, { synchronous: true });
   return cache;
@@ -84,33 +123,63 @@ export function invalidateMenu(itemId: number): void {
   menuCache().drop(itemId);
 }
 
+const MENU_PAGE_FIELDS = {
+  page_id: 1,
+  author_uid: 1,
+  cat_id: 1,
+  page_title: 1,
+  addtime: 1,
+  ext_info: 1,
+  is_draft: 1,
+  s_number: 1,
+  _id: 0,
+} as const;
+
 async function loadSnapshot(itemId: number): Promise<MenuSnapshot> {
   const [catalogs, pages] = await Promise.all([
     Catalog.find({ item_id: itemId }, { _id: 0 }).lean<CatalogDoc[]>(),
-    Page.find(
-      { item_id: itemId, is_del: 0 },
-      {
-        page_id: 1,
-        author_uid: 1,
-        cat_id: 1,
-        page_title: 1,
-        addtime: 1,
-        ext_info: 1,
-        is_draft: 1,
-        s_number: 1,
-        _id: 0,
-      },
-    ).lean<MenuPageDoc[]>(),
+    Page.find({ item_id: itemId, is_del: 0 }, MENU_PAGE_FIELDS).lean<MenuPageDoc[]>(),
   ]);
   catalogs.sort(byOrder((c) => c.cat_id));
   pages.sort(byOrder((p) => p.page_id));
-  const draftAuthors = new Set(pages.filter((p) => p.is_draft).map((p) => p.author_uid));
-  return { catalogs, pages, parents: parentMap(catalogs), draftAuthors, texts: new Map() };
+  return new MenuSnapshot(catalogs, pages);
+}
+
+/** Re-reads the pages saved since the snapshot was read and puts them in place. */
+async function patchSnapshot(snapshot: MenuSnapshot, itemId: number): Promise<void> {
+  const ids = [...snapshot.stale];
+  // Saves arriving during the read mark the new set: the caller's loop patches them next.
+  snapshot.stale = new Set();
+  let rows: MenuPageDoc[];
+  try {
+    rows = await Page.find(
+      { page_id: { $in: ids }, item_id: itemId, is_del: 0 },
+      MENU_PAGE_FIELDS,
+    ).lean<MenuPageDoc[]>();
+  } catch (error) {
+    for (const id of ids) snapshot.stale.add(id);
+    throw error;
+  }
+  const replaced = new Set(ids);
+  const pages = snapshot.pages.filter((p) => !replaced.has(p.page_id));
+  pages.push(...deepFreeze(rows));
+  pages.sort(byOrder((p) => p.page_id));
+  snapshot.pages = Object.freeze(pages);
+  for (const row of rows) if (row.is_draft) snapshot.draftAuthors.add(row.author_uid);
+  snapshot.texts.clear();
+  snapshot.index = undefined;
 }
 
 /** The item's unfiltered menu data, from the cache when fresh. Concurrent callers share one build. */
-function snapshotOf(itemId: number): Promise<MenuSnapshot> {
-  return menuCache().get(itemId, () => loadSnapshot(itemId));
+export async function snapshotOf(itemId: number): Promise<MenuSnapshot> {
+  const snapshot = await menuCache().get(itemId, () => loadSnapshot(itemId));
+  while (snapshot.stale.size || snapshot.patching) {
+    snapshot.patching ??= patchSnapshot(snapshot, itemId).finally(() => {
+      snapshot.patching = undefined;
+    });
+    await snapshot.patching;
+  }
+  return snapshot;
 }
 
 /** For tests and diagnostics: whether an item's menu is cached right now. */
@@ -146,7 +215,7 @@ export interface Menu {
   catalogs: MenuCatalog[];
 }
 
-function menuPage(p: MenuPageDoc): MenuPage {
+export function menuPage(p: MenuPageDoc): MenuPage {
   return {
     page_id: String(p.page_id),
     author_uid: String(p.author_uid),
@@ -158,7 +227,10 @@ function menuPage(p: MenuPageDoc): MenuPage {
   };
 }
 
-function draftVisible(actor: Actor, page: Pick<PageDoc, 'is_draft' | 'author_uid'>): boolean {
+export function draftVisible(
+  actor: Actor,
+  page: Pick<PageDoc, 'is_draft' | 'author_uid'>,
+): boolean {
   return !page.is_draft || (actor.uid > 0 && page.author_uid === actor.uid);
 }
 
@@ -234,7 +306,7 @@ export async function menuText(access: ItemAccess, actor: Actor): Promise<MenuTe
   return text;
 }
 
-function serialiseMenu(menu: Menu): MenuText {
+export function serialiseMenu(menu: Menu): MenuText {
   const pages: MenuText['pages'] = [];
   const parts: string[] = [];
   let length = 0; // bytes written so far

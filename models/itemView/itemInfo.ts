@@ -15,7 +15,14 @@ import {
 import { checkCaptcha } from '../accounts';
 import { errors, RawJson } from '../platform';
 import { type AiConfig, aiConfigOf, type ItemDoc } from '../items';
-import { buildMenu, defaultCatalogs, flagMenuPages, type Menu, menuText } from '../catalogs';
+import {
+  buildMenu,
+  defaultCatalogs,
+  flagMenuPages,
+  lazyMenuText,
+  type Menu,
+  menuText,
+} from '../catalogs';
 import { unreadRemindCount } from '../notices';
 import { changedMenuPages } from '../readMarkers';
 import { Page } from '../pages';
@@ -29,6 +36,8 @@ export interface InfoOptions {
   defaultPageId: number;
   keyword: string;
   itemPassword: string;
+  /** Quire's reader on a big item: the top level and the way to the page (menuLevels.ts). */
+  lazyMenu?: boolean;
 }
 
 export interface ItemInfo {
@@ -86,7 +95,11 @@ export async function itemInfo(
   const item = access.item;
   const keyword = options.keyword.trim();
   const [menu, defaults] = await Promise.all([
-    keyword ? buildMenu(access, actor, { keyword }) : menuText(access, actor),
+    keyword
+      ? buildMenu(access, actor, { keyword })
+      : options.lazyMenu
+        ? lazyMenuText(access, actor, options.defaultPageId || options.pageId)
+        : menuText(access, actor),
     defaultCatalogs(access, actor, options.defaultPageId),
   ]);
   const tracksReads = actor.uid > 0 && !keyword;

@@ -241,6 +241,25 @@ const schema = z.object({
     .default('60')
     .refine((v) => /^\d+(\.\d+)?$/.test(v) && Number(v) >= 0.05, 'must be at least 0.05')
     .transform(Number),
+  // Admission control (api/admission.ts): requests one worker runs at once in each lane (reads;
+  // writes have a lane of their own so reads never starve saves). 0 = no limit (no queueing, no 503).
+  MAX_INFLIGHT_PER_WORKER: z
+    .string()
+    .default('64')
+    .refine((v) => /^\d+$/.test(v) && Number(v) >= 0, 'must be an integer of at least 0')
+    .transform(Number),
+  // Requests each lane of a worker holds waiting for a slot; past it they get 503 + Retry-After at once.
+  MAX_QUEUE_PER_WORKER: z
+    .string()
+    .default('256')
+    .refine((v) => /^\d+$/.test(v) && Number(v) >= 0, 'must be an integer of at least 0')
+    .transform(Number),
+  // Longest a request waits in that queue before it is answered 503 + Retry-After.
+  QUEUE_TIMEOUT_MS: z
+    .string()
+    .default('2000')
+    .refine((v) => /^\d+$/.test(v) && Number(v) >= 1, 'must be an integer of at least 1')
+    .transform(Number),
 });
 
 /** The keys Quire reads; `.env.example` lists exactly these. */
@@ -290,6 +309,10 @@ export interface Config {
   webhookTimeoutMs: number;
   /** How often the API contract scheduler looks for due follows (seconds). */
   contractPollSeconds: number;
+  /** Admission control per worker and lane (api/admission.ts); maxInflight 0 = off. */
+  maxInflightPerWorker: number;
+  maxQueuePerWorker: number;
+  queueTimeoutMs: number;
 }
 
 export class ConfigError extends Error {
@@ -363,5 +386,8 @@ export function loadConfig(
     webhookDisableAfter: c.WEBHOOK_DISABLE_AFTER,
     webhookTimeoutMs: c.WEBHOOK_TIMEOUT_MS,
     contractPollSeconds: c.CONTRACT_POLL_SECONDS,
+    maxInflightPerWorker: c.MAX_INFLIGHT_PER_WORKER,
+    maxQueuePerWorker: c.MAX_QUEUE_PER_WORKER,
+    queueTimeoutMs: c.QUEUE_TIMEOUT_MS,
   };
 }

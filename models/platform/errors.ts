@@ -48,6 +48,7 @@ export const ERROR_MESSAGES = {
   10501: 'Page not found',
   10502: 'Page deleted',
   10503: 'Service is starting, try again shortly', // Quire's own: answered (HTTP 503) before ready
+  10504: 'Server busy, try again shortly', // Quire's own: HTTP 503 + Retry-After past the admission limits
   10601: 'Upload failed',
   10602: 'File not found',
   10603: 'File too large',
@@ -149,6 +150,8 @@ export const errors = {
   pageNotFound: factory(10501),
   pageDeleted: factory(10502),
   starting: factory(10503),
+  /** More requests than the worker's admission limits take (api/admission.ts). */
+  busy: factory(10504),
   uploadFailed: factory(10601),
   fileNotFound: factory(10602),
   fileTooLarge: factory(10603),

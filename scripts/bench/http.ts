@@ -118,6 +118,8 @@ export interface HttpCell {
   requests: number;
   rps: number;
   latency: Latency;
+  /** Latency of the HTTP 200 answers alone (differs from `latency` when some were refused). */
+  latencyOk: Latency;
   errors: CellErrors;
   ok: boolean;
   /** rps divided by the bare Node server's rps at the same concurrency. */
@@ -160,6 +162,7 @@ function errorLabel(status: number, body: string): string {
 /** Runs one cell. Never throws for bad answers: they are counted and fail the cell. */
 export async function runHttpCell(run: CellRun): Promise<HttpCell> {
   const latencies = new LatencyLog();
+  const latenciesOk = new LatencyLog();
   const errors: CellErrors = {
     total: 0,
     httpStatus: 0,
@@ -203,9 +206,10 @@ export async function runHttpCell(run: CellRun): Promise<HttpCell> {
       },
       (error, res) => (error ? reject(error) : resolve(res)),
     );
-    instance.on('response', (_client, _status, _bytes, responseTime: number) =>
-      latencies.add(responseTime),
-    );
+    instance.on('response', (_client, status: number, _bytes, responseTime: number) => {
+      latencies.add(responseTime);
+      if (status === 200) latenciesOk.add(responseTime);
+    });
   });
   const elapsedSec = Number(process.hrtime.bigint() - started) / 1e9;
   const cpuUse = cpu.stop();
@@ -226,6 +230,7 @@ export async function runHttpCell(run: CellRun): Promise<HttpCell> {
     requests: responses,
     rps: Math.round(responses / Math.max(elapsedSec, run.durationSec)),
     latency: latencies.summary(),
+    latencyOk: latenciesOk.summary(),
     errors,
     ok: responses > 0 && errors.total === 0,
     cpu: cpuUse,

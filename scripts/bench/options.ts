@@ -3,6 +3,8 @@
  * development), and the command line that overrides either.
  */
 import { ENDPOINTS, type Endpoint } from './http';
+import { DEFAULT_HUGE, type HugeOptions } from './huge';
+import { DEFAULT_OVERLOAD, type OverloadOptions } from './overload';
 
 export interface RealtimeSizes {
   /** Sockets watching one page while its lock changes / users receiving a notice. */
@@ -44,6 +46,10 @@ export interface BenchOptions {
   editor: boolean;
   /** Also run the embedded engine bench (scripts/bench/engine.ts). */
   engine: boolean;
+  /** The "overload" cell (scripts/bench/overload.ts), after the HTTP cells; off by default. */
+  overload: OverloadOptions | false;
+  /** The "huge item" cell (scripts/bench/huge.ts), after the servers are gone; off by default. */
+  huge: HugeOptions | false;
   /** The server's LOG_LEVEL: `info` (the default of `npm start`) logs a line per request. */
   serverLogLevel: string;
   /** The server's WORKERS (unset: `npm start`'s default, one worker per core). */
@@ -100,6 +106,8 @@ export function defaultOptions(quick = false): BenchOptions {
       : { ...DEFAULT_REALTIME },
     editor: true,
     engine: false,
+    overload: false,
+    huge: false,
     serverLogLevel: 'info',
     log: progressLog(),
   };
@@ -120,9 +128,23 @@ export const USAGE = `npm run bench -- [options]
   --client-processes <n>  processes the watching sockets are spread over (default 4)
   --no-editor             skip the page editor and spreadsheet in Chromium
   --engine                also run the embedded engine bench
+  --overload              also run the overload cell: 500 readers + 100 savers for 60 s (quick: 10 s)
+  --overload-duration <s> seconds of the overload cell
+  --huge                  also run the huge-item cell: 100,000 pages in 5,000 catalogs (quick: 10,000)
+  --huge-pages <n>        pages of the huge item
   --log-level <level>     server LOG_LEVEL (default info, as npm start)
   --workers <n>           server WORKERS (default as npm start: one worker process per core)
   --profile <dir>         write a CPU profile of the server (.cpuprofile) into <dir>`;
+
+function overloadDefaults(quick: boolean): OverloadOptions {
+  return quick ? { ...DEFAULT_OVERLOAD, durationSec: 10, soloSec: 5 } : { ...DEFAULT_OVERLOAD };
+}
+
+function hugeDefaults(quick: boolean): HugeOptions {
+  return quick
+    ? { ...DEFAULT_HUGE, pages: 10_000, catalogLevels: [10, 90, 400], searches: 30, saves: 30 }
+    : { ...DEFAULT_HUGE };
+}
 
 function numberList(value: string | undefined, flag: string): number[] {
   const list = (value ?? '').split(',').map(Number);
@@ -200,6 +222,18 @@ export function parseArgs(argv: string[]): BenchOptions {
         break;
       case '--engine':
         options.engine = true;
+        break;
+      case '--overload':
+        options.overload ||= overloadDefaults(options.quick);
+        break;
+      case '--overload-duration':
+        (options.overload ||= overloadDefaults(options.quick)).durationSec = positive(value(), arg);
+        break;
+      case '--huge':
+        options.huge ||= hugeDefaults(options.quick);
+        break;
+      case '--huge-pages':
+        (options.huge ||= hugeDefaults(options.quick)).pages = Math.round(positive(value(), arg));
         break;
       case '--profile':
         options.serverProfileDir = value();

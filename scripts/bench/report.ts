@@ -8,6 +8,8 @@ import { formatSheetFigures, type SheetFigures } from '../measure-sheet';
 import type { EngineBenchResult } from './engine';
 import { formatEngineBench } from './engine';
 import type { HttpCell } from './http';
+import { formatHuge, type HugeCell } from './huge';
+import { formatOverload, type OverloadCell } from './overload';
 import type { MachineInfo } from './procstat';
 import { NOISY_OTHER_PERCENT, type CpuUse } from './procstat';
 
@@ -102,6 +104,10 @@ export interface BenchReport {
   /** The spreadsheet item in Chromium (with the editor section: absent with --no-editor). */
   sheet?: SheetFigures;
   engine?: EngineBenchResult;
+  /** The overload cell (`--overload`). */
+  overload?: OverloadCell;
+  /** The huge item cell (`--huge`). */
+  huge?: HugeCell;
   /** Problems found outside the cells (a failed sanity check, a crashed server). */
   problems: string[];
   ok: boolean;
@@ -237,6 +243,8 @@ export function formatReport(r: BenchReport): string {
     '|---|---|---|---:|---:|---:|---:|---|',
     ...(r.realtime.length ? r.realtime.map(realtimeRow) : ['| (skipped) | | | | | | | |']),
   ];
+  if (r.overload) lines.push('', formatOverload(r.overload));
+  if (r.huge) lines.push('', formatHuge(r.huge));
   if (r.editor) lines.push('', formatEditorFigures(r.editor));
   if (r.sheet) lines.push('', formatSheetFigures(r.sheet));
   if (r.engine) lines.push('', formatEngineBench(r.engine));

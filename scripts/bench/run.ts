@@ -20,6 +20,8 @@ import { planRequests, runHttpCell, type Endpoint, type HttpCell, type RequestPl
 import type { BenchOptions } from './options';
 import { startMemorySampler, type MemorySampler } from './memorySampler';
 import { machineInfo, stackMemory, treeMemory, waitForQuiet } from './procstat';
+import { measureHugeItem } from './huge';
+import { runOverloadCell, type OverloadCell } from './overload';
 import { realtimeUserCount, runRealtime } from './realtime';
 import type { BenchReport, RealtimeCell } from './report';
 import { seedDataDir, type SeedResult } from './seed';
@@ -260,6 +262,21 @@ async function measureCells(
   }
   const afterHttp = stackMemory(quire.pid);
 
+  let overload: OverloadCell | undefined;
+  if (options.overload) {
+    log('Overload…');
+    await waitForQuiet(quire.pid);
+    overload = await runOverloadCell({
+      url: quire.url,
+      seed,
+      serverPid: quire.pid,
+      ownPids,
+      options: options.overload,
+      log,
+    });
+    await waitForQuiet(quire.pid);
+  }
+
   let realtime: RealtimeCell[] = [];
   if (options.realtime) {
     log('Realtime…');
@@ -291,7 +308,10 @@ async function measureCells(
   };
 
   const ok =
-    problems.length === 0 && http.every((c) => c.ok) && realtime.every((c) => !c.available || c.ok);
+    problems.length === 0 &&
+    http.every((c) => c.ok) &&
+    realtime.every((c) => !c.available || c.ok) &&
+    (!overload || overload.ok);
   return {
     generatedAt: new Date().toISOString(),
     totalSeconds: round(Number(process.hrtime.bigint() - started) / 1e9, 1),
@@ -338,6 +358,7 @@ async function measureCells(
         : null,
     },
     realtime,
+    ...(overload ? { overload } : {}),
     problems,
     ok,
   };
@@ -373,6 +394,23 @@ export async function runBench(options: BenchOptions): Promise<BenchReport> {
       });
     } catch (error) {
       report.problems.push(`the spreadsheet section failed: ${(error as Error).message}`);
+      report.ok = false;
+    }
+  }
+  if (options.huge) {
+    // After the servers are gone: a server of its own in this process, and Chromium.
+    options.log('Huge item…');
+    try {
+      report.huge = await measureHugeItem({
+        options: options.huge,
+        log: (line) => options.log(`  huge: ${line}`),
+      });
+      if (!report.huge.ok) {
+        report.problems.push('the huge item cell got an error answer (see its figures)');
+        report.ok = false;
+      }
+    } catch (error) {
+      report.problems.push(`the huge item cell failed: ${(error as Error).message}`);
       report.ok = false;
     }
   }

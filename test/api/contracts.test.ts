@@ -138,6 +138,7 @@ const VALID: Record<string, Request> = {
   'catalog/catlistgroup': { params: (f) => ({ item_id: f.itemId }) },
   'catalog/catlistname': { params: (f) => ({ item_id: f.itemId }) },
   'catalog/getpagesbycat': { params: (f) => ({ item_id: f.itemId, cat_id: f.catId }) },
+  'catalog/menuchildren': { as: 'reader', params: (f) => ({ item_id: f.itemId, cat_id: f.catId }) },
   'catalog/save': { as: 'editor', params: (f) => ({ item_id: f.itemId, cat_name: 'More' }) },
   'catalog/batupdate': {
     params: (f) => ({ item_id: f.itemId, cats: JSON.stringify([{ cat_id: f.catId }]) }),

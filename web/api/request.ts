@@ -22,6 +22,8 @@ export const INVALID_LOGIN = 10102;
 export const QUOTA_EXCEEDED = 10310;
 /** Not an API code: the request never got an envelope back (network, timeout, non-JSON). */
 export const TRANSPORT_FAILURE = -1;
+/** HTTP 503 past the server's admission limits (api/admission.ts): shown in the visitor's language. */
+export const SERVER_BUSY = 10504;
 
 const MISSING_ITEM_CODES = new Set([10401, 10402]);
 const MISSING_ITEM_TEXT =
@@ -68,8 +70,8 @@ export interface ApiClientHooks {
   reload(to: string): void;
   location(): { pathname: string; search: string };
   resetLanguage(): void;
-  /** Text for failures that carry no server message. */
-  text(key: 'network' | 'timeout'): string;
+  /** Text for failures that carry no server message, and for the server's "busy". */
+  text(key: 'network' | 'timeout' | 'busy'): string;
 }
 
 let hooks: ApiClientHooks = {
@@ -79,7 +81,12 @@ let hooks: ApiClientHooks = {
   reload: (to) => window.location.assign(to),
   location: () => ({ pathname: window.location.pathname, search: window.location.search }),
   resetLanguage: () => {},
-  text: (key) => (key === 'timeout' ? 'The request timed out' : 'Network error'),
+  text: (key) =>
+    key === 'timeout'
+      ? 'The request timed out'
+      : key === 'busy'
+        ? 'Server busy, try again shortly'
+        : 'Network error',
 };
 
 export function configureApiClient(partial: Partial<ApiClientHooks>): void {
@@ -207,9 +214,11 @@ async function send<T>(
   const code = Number(envelope.error_code ?? TRANSPORT_FAILURE);
   if (code === 0) return envelope.data as T;
   const message =
-    typeof envelope.error_message === 'string' && envelope.error_message
-      ? envelope.error_message
-      : `error code: ${code}`;
+    code === SERVER_BUSY
+      ? hooks.text('busy')
+      : typeof envelope.error_message === 'string' && envelope.error_message
+        ? envelope.error_message
+        : `error code: ${code}`;
   throw handleFailure(route, code, message, response.status, options);
 }
 

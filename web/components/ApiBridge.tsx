@@ -29,7 +29,7 @@ export function ApiBridge() {
       },
       navigate: (to) => void navigate(to),
       reload: (to) => window.location.assign(to),
-      text: (key) => t(`errors.${key}`),
+      text: (key) => (key === 'busy' ? t('scale.busy') : t(`errors.${key}`)),
     });
   }, [modal, navigate, t]);
   return null;

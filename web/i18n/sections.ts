@@ -9,6 +9,8 @@ export const READER_SECTIONS: readonly string[] = [
   'app',
   'common',
   'errors',
+  // The server's "busy" answer (api/admission.ts) may reach any visitor.
+  'scale',
   'header',
   'footer',
   'language',

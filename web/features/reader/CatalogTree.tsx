@@ -3,6 +3,10 @@
  * search that runs on Enter and ends when the box is cleared (spec 001 §2). The catalogs on the
  * way to the open page are expanded; the rest keep whatever the reader opened or closed, also
  * when a live menu change replaces the tree.
+ *
+ * A big item's menu comes lazily (models/catalogs/menuLevels.ts): catalogs marked `lazy` get
+ * their level from catalog/menuChildren when first expanded, and the tree is a virtual list
+ * (`height`), so the page holds the rows on screen, not the item's thousands.
  */
 import { FileTextOutlined, FolderOutlined } from '@ant-design/icons';
 import { Tree } from 'antd';
@@ -14,8 +18,8 @@ import { useTranslation } from 'react-i18next';
 import { ApiRequestError } from '../../api/request';
 import { LazyEmpty } from '../../components/LazyEmpty';
 import { CatalogReadCount, PageReadDot } from '../reads/ReadDot';
-import { searchItem } from './api';
-import { findPage } from './menu';
+import { fetchMenuLevel, searchItem } from './api';
+import { findPage, hasLazyCatalogs } from './menu';
 import type { Menu, MenuCatalog, MenuPage } from './types';
 import './reader.css';
 
@@ -23,6 +27,8 @@ const NO_RESULTS = 999;
 
 // Editors only: drag re-ordering and the right-click menu (the catalog manager's actions).
 const TreeEditing = lazy(() => import('../catalog/ReaderTreeEditing'));
+
+const EMPTY_LEVELS: ReadonlyMap<string, Menu> = new Map();
 
 const pageKey = (id: string) => `page:${id}`;
 const catKey = (id: string) => `cat:${id}`;
@@ -41,7 +47,16 @@ function pageNode(page: MenuPage): DataNode {
   };
 }
 
-function catalogNode(cat: MenuCatalog): DataNode {
+/** Levels of lazy catalogs fetched so far, by catalog id. */
+type Levels = ReadonlyMap<string, Menu>;
+
+/** `levels` only for a lazy menu (then empty catalogs are marked leaves, so none is fetched). */
+function catalogNode(cat: MenuCatalog, levels?: Levels): DataNode {
+  // A lazy catalog not fetched yet has no children: the tree asks `loadData` on expand.
+  const level = cat.lazy ? levels?.get(cat.cat_id) : cat;
+  const children = level
+    ? [...(level.catalogs ?? []).map((c) => catalogNode(c, levels)), ...level.pages.map(pageNode)]
+    : undefined;
   return {
     key: catKey(cat.cat_id),
     title: (
@@ -52,12 +67,13 @@ function catalogNode(cat: MenuCatalog): DataNode {
     ),
     icon: <FolderOutlined />,
     selectable: false,
-    children: [...(cat.catalogs ?? []).map(catalogNode), ...cat.pages.map(pageNode)],
+    children,
+    ...(levels && !cat.lazy && children?.length === 0 ? { isLeaf: true } : {}),
   };
 }
 
-function toTreeData(menu: Menu): DataNode[] {
-  return [...menu.pages.map(pageNode), ...menu.catalogs.map(catalogNode)];
+function toTreeData(menu: Menu, levels?: Levels): DataNode[] {
+  return [...menu.pages.map(pageNode), ...menu.catalogs.map((c) => catalogNode(c, levels))];
 }
 
 export function CatalogTree({
@@ -82,6 +98,14 @@ export function CatalogTree({
   const [results, setResults] = useState<MenuPage[] | null>(null);
   const [searching, setSearching] = useState(false);
   const [expanded, setExpanded] = useState<Key[]>([]);
+  const lazy = useMemo(() => hasLazyCatalogs(menu), [menu]);
+  const [levels, setLevels] = useState<{ menu: Menu; byCat: Map<string, Menu> }>(() => ({
+    menu,
+    byCat: new Map(),
+  }));
+  // A new menu (a live change, a refresh) answers anew: levels fetched for the old one are stale,
+  // and the expanded lazy catalogs fetch theirs again.
+  const byCat = levels.menu === menu ? levels.byCat : EMPTY_LEVELS;
 
   // Open the catalogs leading to the page being read.
   useEffect(() => {
@@ -93,7 +117,24 @@ export function CatalogTree({
     });
   }, [menu, currentPageId]);
 
-  const treeData = useMemo(() => toTreeData(menu), [menu]);
+  const treeData = useMemo(() => toTreeData(menu, lazy ? byCat : undefined), [menu, lazy, byCat]);
+
+  async function loadLevel(node: { key: Key }) {
+    const key = String(node.key);
+    if (!key.startsWith('cat:')) return;
+    const catId = key.slice(4);
+    let level: Menu;
+    try {
+      level = await fetchMenuLevel(itemId, catId);
+    } catch {
+      // Gone or hidden meanwhile: shown empty; the live menu change that follows redraws it.
+      level = { pages: [], catalogs: [] };
+    }
+    setLevels((current) => {
+      const base = current.menu === menu ? current.byCat : new Map<string, Menu>();
+      return { menu, byCat: new Map(base).set(catId, level) };
+    });
+  }
 
   async function search(value: string) {
     const word = value.trim();
@@ -123,6 +164,7 @@ export function CatalogTree({
       selectedKeys={selected}
       expandedKeys={expanded}
       onExpand={(keys) => setExpanded(keys)}
+      {...(lazy ? { loadData: loadLevel, loadedKeys: [...byCat.keys()].map(catKey) } : {})}
       onSelect={(_keys, info) => {
         const key = String(info.node.key);
         if (key.startsWith('page:')) onOpenPage(key.slice(5));
@@ -139,20 +181,21 @@ export function CatalogTree({
       {...extra}
     />
   );
-  const treeView = onMenuChanged ? (
-    <Suspense fallback={drawTree(treeData)}>
-      <TreeEditing
-        itemId={itemId}
-        menu={menu}
-        draggable={keyword.trim() === ''}
-        toTreeData={toTreeData}
-        render={drawTree}
-        onChanged={onMenuChanged}
-      />
-    </Suspense>
-  ) : (
-    drawTree(treeData)
-  );
+  const treeView =
+    onMenuChanged && !lazy ? (
+      <Suspense fallback={drawTree(treeData)}>
+        <TreeEditing
+          itemId={itemId}
+          menu={menu}
+          draggable={keyword.trim() === ''}
+          toTreeData={toTreeData}
+          render={drawTree}
+          onChanged={onMenuChanged}
+        />
+      </Suspense>
+    ) : (
+      drawTree(treeData)
+    );
   return (
     <div style={{ display: 'flex', flexDirection: 'column', minHeight: 0 }}>
       <Search

@@ -6,7 +6,7 @@
  */
 import type { Output } from '../../../api/contracts';
 import { request } from '../../api/request';
-import type { HistoryEntry, ItemInfo, PageAttachment, PageInfo, SharedPage } from './types';
+import type { HistoryEntry, ItemInfo, Menu, PageAttachment, PageInfo, SharedPage } from './types';
 
 const READER = { manager: false } as const;
 const QUIET = { manager: false, alert: false } as const;
@@ -17,6 +17,26 @@ export const fetchItemInfo = (item: string, pageId = 0) =>
     { item_id: item, default_page_id: pageId || undefined, page_id: pageId || undefined },
     QUIET,
   );
+
+/**
+ * The reader's item/info: a big item's menu comes lazily (the top level and the way to the page;
+ * each other catalog's level on expand, `fetchMenuLevel`). Other screens use fetchItemInfo.
+ */
+export const fetchReaderItem = (item: string, pageId = 0) =>
+  request<ItemInfo>(
+    'item/info',
+    {
+      item_id: item,
+      default_page_id: pageId || undefined,
+      page_id: pageId || undefined,
+      lazy_menu: 1,
+    },
+    QUIET,
+  );
+
+/** One catalog's pages and sub-catalogs (the lazy menu's level), for the catalog tree. */
+export const fetchMenuLevel = (itemId: string, catId: string) =>
+  request<Menu>('catalog/menuChildren', { item_id: itemId, cat_id: catId }, QUIET);
 
 /** Keyword mode of item/info: matching pages (999 when there is none). */
 export const searchItem = (itemId: string, keyword: string) =>

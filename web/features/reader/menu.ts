@@ -56,3 +56,10 @@ export function allCatalogIds(menu: Menu): string[] {
   visit(menu.catalogs);
   return out;
 }
+
+/** Whether some catalog of the menu is lazy (its level still to be fetched): a big item's menu. */
+export function hasLazyCatalogs(menu: Menu): boolean {
+  const visit = (cats: MenuCatalog[]): boolean =>
+    cats.some((cat) => cat.lazy === 1 || visit(subCatalogs(cat)));
+  return visit(menu.catalogs);
+}

@@ -5,7 +5,7 @@
  * a started request over (once, and only while it is fresh) or start their own. The app's entry
  * starts them earlier still, from the address bar, while the reader's code downloads.
  */
-import { fetchItemInfo, fetchPage } from './api';
+import { fetchPage, fetchReaderItem } from './api';
 import { readerAddress } from './paths';
 import type { ItemInfo, PageInfo } from './types';
 
@@ -58,7 +58,7 @@ function claim<K>(map: Map<K, Early<unknown>>, key: K): boolean {
 function start(item: string, pageId: number, fromEntry: boolean): void {
   const key = `${item}#${pageId}`;
   const taken = <K>(map: Map<K, Early<unknown>>, k: K) => !fromEntry && claim(map, k);
-  if (item && !taken(items, key)) items.set(key, early(fetchItemInfo(item, pageId), fromEntry));
+  if (item && !taken(items, key)) items.set(key, early(fetchReaderItem(item, pageId), fromEntry));
   if (pageId > 0 && !taken(pages, pageId)) pages.set(pageId, early(fetchPage(pageId), fromEntry));
 }
 
@@ -81,7 +81,7 @@ export function prefetchFromAddress(pathname: string, search: string): boolean {
 }
 
 export function takeItem(item: string, pageId: number): Promise<ItemInfo> {
-  return take(items, `${item}#${pageId}`) ?? fetchItemInfo(item, pageId);
+  return take(items, `${item}#${pageId}`) ?? fetchReaderItem(item, pageId);
 }
 
 export function takePage(pageId: number): Promise<PageInfo> {

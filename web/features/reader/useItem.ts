@@ -8,7 +8,7 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import { useLocation, useNavigate } from 'react-router';
 import { ApiRequestError } from '../../api/request';
 import { currentPathAsRedirect } from '../../auth/redirect';
-import { fetchItemInfo } from './api';
+import { fetchReaderItem } from './api';
 import { takeItem } from './prefetch';
 import type { ItemInfo } from './types';
 
@@ -48,7 +48,7 @@ export function useItem(itemParam: string, pageIdHint: number) {
       if (!quiet) setState({ status: 'loading' });
       try {
         const item = await (quiet
-          ? fetchItemInfo(itemParam, hint.current)
+          ? fetchReaderItem(itemParam, hint.current)
           : takeItem(itemParam, hint.current));
         if (ticket !== latest.current) return;
         setState({ status: 'ready', item });

@@ -14,7 +14,5 @@ export { adminActionMissing, aiServiceTest, selfUpdateRefused } from './adminOff
 export { kanbanActivity, logKanbanEvent } from './kanban';
 export {
   checkDb,
-  publicSquareItems,
-  publicSquareState,
   scheduledJobsForbidden,
 } from './maintenance';

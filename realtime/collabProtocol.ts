@@ -42,7 +42,9 @@ export function whiteboardDocumentName(pageId: number): string {
 }
 
 /** The kind and page of a document name, or null when the name is not one of ours. */
-export function collabDocumentOf(name: string): { kind: CollabDocumentKind; pageId: number } | null {
+export function collabDocumentOf(
+  name: string,
+): { kind: CollabDocumentKind; pageId: number } | null {
   const page = pageIdOfDocument(name);
   if (page) return { kind: 'page', pageId: page };
   const match = WHITEBOARD_NAME.exec(name);

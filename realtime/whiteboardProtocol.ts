@@ -14,7 +14,7 @@
  * What is saved as the page version is ShowDoc's format (models/pages/whiteboardContent.ts):
  * `{__canvasSize?, version, objects: [...in z order], background?}` — `boardOfDoc` builds it.
  */
-import * as Y from 'yjs';
+import type * as Y from 'yjs';
 
 export const WHITEBOARD_OBJECTS = 'objects';
 export const WHITEBOARD_META = 'meta';
@@ -51,9 +51,7 @@ export function boardMeta(doc: Y.Doc): Y.Map<unknown> {
 
 /** Entries in drawing order. */
 export function orderedEntries(map: Y.Map<BoardEntry>): [string, BoardEntry][] {
-  return [...map.entries()].sort(
-    ([a, x], [b, y]) => x.z - y.z || (a < b ? -1 : a > b ? 1 : 0),
-  );
+  return [...map.entries()].sort(([a, x], [b, y]) => x.z - y.z || (a < b ? -1 : a > b ? 1 : 0));
 }
 
 /** The board the document holds, in ShowDoc's format (what is saved as the page version). */

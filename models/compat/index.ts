@@ -12,7 +12,4 @@ export {
 } from './aiOff';
 export { adminActionMissing, aiServiceTest, selfUpdateRefused } from './adminOff';
 export { kanbanActivity, logKanbanEvent } from './kanban';
-export {
-  checkDb,
-  scheduledJobsForbidden,
-} from './maintenance';
+export { checkDb, scheduledJobsForbidden } from './maintenance';

@@ -184,7 +184,8 @@ async function build(itemId: number, index: ItemIndex): Promise<void> {
     { item_id: itemId, is_del: 0 },
     { page_id: 1, page_title: 1, page_content: 1, _id: 0 },
   ).lean();
-  for (const page of pages) index.put(page.page_id, page.page_title, searchableText(page.page_content));
+  for (const page of pages)
+    index.put(page.page_id, page.page_title, searchableText(page.page_content));
 }
 
 /** Re-reads the pages marked stale (saved: re-indexed; deleted or moved away: removed). */

@@ -8,11 +8,7 @@
 import { afterEach, describe, expect, test } from '@jest/globals';
 import { Page } from '../../models/pages';
 import { whiteboardDocumentName } from '../../realtime/collabProtocol';
-import {
-  boardObjects,
-  boardOfDoc,
-  type BoardEntry,
-} from '../../realtime/whiteboardProtocol';
+import { boardObjects, boardOfDoc, type BoardEntry } from '../../realtime/whiteboardProtocol';
 import { closeAllCollabClients, openPage, type CollabClient } from '../helpers/collab';
 import { apiSuite } from '../helpers/apiSuite';
 import { eventually } from '../helpers/embedded';
@@ -43,7 +39,8 @@ async function whiteboard(content = ''): Promise<{ itemId: number; pageId: numbe
   await addMember(item_id, suite.editor, 1);
   await addMember(item_id, suite.reader, 0);
   const page = await Page.findOne({ item_id }).lean();
-  if (content) await Page.updateOne({ page_id: page!.page_id }, { $set: { page_content: content } });
+  if (content)
+    await Page.updateOne({ page_id: page!.page_id }, { $set: { page_content: content } });
   return { itemId: item_id, pageId: page!.page_id };
 }
 

@@ -18,7 +18,7 @@ import {
   Point,
   type TPointerEventInfo,
 } from 'fabric';
-import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { CollabAwarenessState } from '../../../realtime/collabProtocol';
 import {
@@ -30,9 +30,11 @@ import { uploadBare } from '../../api/request';
 import { unescapeHtml } from '../../markdown/unescape';
 import type { ItemInfo, PageInfo } from '../reader/types';
 import { useWindowHeight } from '../reader/useWindowHeight';
-import { bindBoard, drawBoard, type BoardBinding } from './boardBinding';
+import { bindBoard, drawBoard, LOCAL_ORIGIN, type BoardBinding } from './boardBinding';
 import { download, PLACING_TOOLS, placeObject, withWholeBoard, type Tool } from './tools';
 import { useBoardDoc } from './useBoardDoc';
+
+const HistoryDialog = lazy(() => import('../reader/dialogs/HistoryDialog'));
 
 const VIEW_OFFSET = 110;
 const AUTOSAVE_MS = 10_000;
@@ -78,6 +80,8 @@ export default function WhiteboardView({ item, page, loggedIn, actions }: Whiteb
   const [history, setHistory] = useState({ undo: 0, redo: 0 });
   const [peers, setPeers] = useState<Peer[]>([]);
   const [dirty, setDirty] = useState(false);
+  const [historyOpen, setHistoryOpen] = useState(false);
+  const closeHistory = useCallback(() => setHistoryOpen(false), []);
   const fileInput = useRef<HTMLInputElement>(null);
   const jsonInput = useRef<HTMLInputElement>(null);
 
@@ -131,7 +135,10 @@ export default function WhiteboardView({ item, page, loggedIn, actions }: Whiteb
       setHistory({ undo: bound.undo.undoStack.length, redo: bound.undo.redoStack.length });
     bound.undo.on('stack-item-added', onStack);
     bound.undo.on('stack-item-popped', onStack);
-    const onLocal = () => setDirty(true);
+    // Only this user's own drawing (and undo) asks for a save: co-drawers save theirs.
+    const onLocal = (_update: Uint8Array, origin: unknown) => {
+      if (origin === LOCAL_ORIGIN || origin === bound.undo) setDirty(true);
+    };
     board.doc.on('update', onLocal);
     return () => {
       board.doc?.off('update', onLocal);
@@ -450,6 +457,11 @@ export default function WhiteboardView({ item, page, loggedIn, actions }: Whiteb
             {t('whiteboard.save')}
           </Button>
         )}
+        {loggedIn && (
+          <Button data-testid="wb-history" onClick={() => setHistoryOpen(true)}>
+            {t('reader.history.title')}
+          </Button>
+        )}
         {readOnly && <Tag data-testid="wb-readonly">{t('whiteboard.readOnly')}</Tag>}
         {live && !board.online && <Tag color="orange">{t('whiteboard.offline')}</Tag>}
         {peers.map((peer) => (
@@ -505,6 +517,34 @@ export default function WhiteboardView({ item, page, loggedIn, actions }: Whiteb
           if (f) void importJson(f);
         }}
       />
+      {historyOpen && (
+        <Suspense fallback={null}>
+          <HistoryDialog
+            pageId={pageId}
+            onClose={closeHistory}
+            extraActions={
+              readOnly
+                ? undefined
+                : (row) => (
+                    <Button
+                      type="link"
+                      size="small"
+                      data-testid={`wb-restore-${row.page_history_id}`}
+                      onClick={() => {
+                        // Restored as this user's change (undoable), then saved as a new version.
+                        binding.current?.replace(boardOfContent(unescapeHtml(row.page_content)));
+                        setHistoryOpen(false);
+                        setDirty(true);
+                        void message.success(t('whiteboard.restored'));
+                      }}
+                    >
+                      {t('editTools.history.restore')}
+                    </Button>
+                  )
+            }
+          />
+        </Suspense>
+      )}
     </div>
   );
 }

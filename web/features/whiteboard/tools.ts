@@ -85,8 +85,9 @@ export function withWholeBoard<T>(canvas: StaticCanvas, render: () => T): T {
   const height = canvas.getHeight();
   const objects = canvas.getObjects();
   if (objects.length) {
-    let left = Infinity;
-    let top = Infinity;
+    // From the canvas origin: two versions' pictures then line up (a moved shape shows moved).
+    let left = 0;
+    let top = 0;
     let right = -Infinity;
     let bottom = -Infinity;
     for (const object of objects) {

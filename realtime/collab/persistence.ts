@@ -5,6 +5,9 @@
  * while nobody had it open; otherwise the Y.Text starts as the saved page content. Both edits are
  * made deterministically (text.ts), so processes that load the same page at the same time agree.
  *
+ * A whiteboard's document (`whiteboard.<id>`, whiteboard.ts) is loaded and stored the same way,
+ * its board in place of the text; the draft's text is then the board's JSON.
+ *
  * Store: Hocuspocus calls onStoreDocument debounced after changes (DEBOUNCE_MS, at the latest
  * MAX_DEBOUNCE_MS after the first unsaved change) and at once when the last editor leaves. Bytes
  * and text are written together; a store that would write what is already stored is skipped.

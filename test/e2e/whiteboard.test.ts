@@ -5,7 +5,7 @@
  * console errors anywhere. (Convergence is waited for, never timed.)
  */
 import { expect, test } from '@jest/globals';
-import type { Page } from 'playwright-core';
+import type { Page as BrowserPage } from 'playwright-core';
 import { Page, PageHistory } from '../../models/pages';
 import { addMember, makeItem } from '../helpers/factories';
 import { updatePage } from '../helpers/pages';
@@ -19,18 +19,18 @@ const eventually = <T>(check: () => Promise<T>) => settled(check, { timeoutMs: 3
 const suite = browserSuite();
 
 /** The ids of the objects on the board this browser shows, in drawing order. */
-async function objectIds(page: Page): Promise<string[]> {
+async function objectIds(page: BrowserPage): Promise<string[]> {
   const value = await page.getByTestId('whiteboard').getAttribute('data-object-ids');
   return value ? value.split(',').filter(Boolean) : [];
 }
 
 /** Waits until the board is live and writable here. */
-async function ready(page: Page): Promise<void> {
+async function ready(page: BrowserPage): Promise<void> {
   await page.locator('[data-testid="whiteboard"][data-readonly="0"]').waitFor();
 }
 
 /** Places a rectangle with the toolbar's tool at (x, y) of the canvas. */
-async function drawRectangle(page: Page, x: number, y: number): Promise<void> {
+async function drawRectangle(page: BrowserPage, x: number, y: number): Promise<void> {
   await page.getByTestId('wb-tool-rect').click();
   await page
     .locator('[data-testid="whiteboard"] canvas.upper-canvas')

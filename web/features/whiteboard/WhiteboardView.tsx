@@ -227,6 +227,8 @@ export default function WhiteboardView({ item, page, loggedIn, actions }: Whiteb
       canvas.on('path:created', onPath),
       canvas.on('object:modified', onModified),
       canvas.on('text:editing:exited', onTextDone),
+      // Co-drawers see the words as they are typed, not only when editing ends.
+      canvas.on('text:changed', onTextDone),
     ];
     return () => disposers.forEach((dispose) => dispose());
   }, [canvas, board.provider, countObjects, t]);

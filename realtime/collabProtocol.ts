@@ -28,13 +28,39 @@ export function pageIdOfDocument(name: string): number | null {
   return match ? Number(match[1]) : null;
 }
 
+/**
+ * What a document holds: a Markdown page's text (`page.<id>`), or a whiteboard item's canvas
+ * (`whiteboard.<id>`, realtime/whiteboardProtocol.ts). Both are a page, checked and saved as one.
+ */
+export type CollabDocumentKind = 'page' | 'whiteboard';
+
+const WHITEBOARD_NAME = /^whiteboard\.([1-9]\d{0,14})$/;
+
+/** One Yjs document per whiteboard page. */
+export function whiteboardDocumentName(pageId: number): string {
+  return `whiteboard.${pageId}`;
+}
+
+/** The kind and page of a document name, or null when the name is not one of ours. */
+export function collabDocumentOf(
+  name: string,
+): { kind: CollabDocumentKind; pageId: number } | null {
+  const page = pageIdOfDocument(name);
+  if (page) return { kind: 'page', pageId: page };
+  const match = WHITEBOARD_NAME.exec(name);
+  return match ? { kind: 'whiteboard', pageId: Number(match[1]) } : null;
+}
+
 /** Why the server refused a document (the provider's `authenticationFailed` reason). */
 export type CollabRefusal =
   /** No token, an unknown one or an expired one: log in again. */
   | 'unauthorized'
   /** The page does not exist or the user may not read it. */
   | 'forbidden'
-  /** The document name is not `page.<id>`. */
+  /**
+   * The document name is not `page.<id>` nor `whiteboard.<id>`, or not the kind of the page's item
+   * (a whiteboard item's page opens as `whiteboard.<id>` only, every other page as `page.<id>`).
+   */
   | 'bad-document';
 
 /**

@@ -4,7 +4,7 @@
  * Most actions refuse after ShowDoc's own checks; the contract still says how they read input.
  */
 import { z } from 'zod';
-import { action, id, nothing, str } from './coerce';
+import { action, id, int, nothing, str } from './coerce';
 
 /** Declared for its input: every answer is an error envelope (the feature is off). */
 const refused = z.never();
@@ -17,7 +17,20 @@ export const kanbanContract = {
 
 export const updateContract = { checkDb: action({}, nothing) };
 export const scriptCronContract = { run: action({}, refused) };
+export const PublicSquareItem = z.object({
+  item_id: z.number(),
+  item_name: z.string(),
+  item_description: z.string(),
+  item_type: z.string(),
+  addtime: z.string(),
+  last_update_time: z.string(),
+  item_domain: z.string(),
+});
+
 export const publicSquareContract = {
-  checkEnabled: action({}, z.object({ enable: z.literal(0) })),
-  getPublicItems: action({}, refused),
+  checkEnabled: action({}, z.object({ enable: z.union([z.literal(0), z.literal(1)]) })),
+  getPublicItems: action(
+    { page: int(1), count: int(20), keyword: str(), search_type: str('title') },
+    z.object({ total: z.number(), items: z.array(PublicSquareItem) }),
+  ),
 };

@@ -4,9 +4,4 @@
  */
 export { adminActionMissing, aiServiceTest, selfUpdateRefused } from './adminOff';
 export { kanbanActivity, logKanbanEvent } from './kanban';
-export {
-  checkDb,
-  publicSquareItems,
-  publicSquareState,
-  scheduledJobsForbidden,
-} from './maintenance';
+export { checkDb, scheduledJobsForbidden } from './maintenance';

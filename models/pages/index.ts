@@ -48,6 +48,13 @@ export {
 } from './recycle';
 export { activeShareKey, pageByShareKey, toggleShareLink } from './shareLinks';
 export { sqlToMarkdownTable } from './sqlTable';
+export {
+  parseWhiteboard,
+  searchableText,
+  whiteboardTexts,
+  type WhiteboardContent,
+  type WhiteboardObject,
+} from './whiteboardContent';
 
 // Collections other domains still read directly (eslint `quire/domain-faces` sends them here).
 export { Page, PageHistory, Recycle, SinglePage } from './schemas';

@@ -20,7 +20,7 @@
  * the item's index.
  */
 import { events, perContext, type DomainEvents } from '../platform';
-import { Page } from '../pages';
+import { Page, searchableText } from '../pages';
 
 /** Items whose index is kept (least recently searched dropped first). */
 export const MAX_INDEXED_ITEMS = 64;
@@ -184,7 +184,8 @@ async function build(itemId: number, index: ItemIndex): Promise<void> {
     { item_id: itemId, is_del: 0 },
     { page_id: 1, page_title: 1, page_content: 1, _id: 0 },
   ).lean();
-  for (const page of pages) index.put(page.page_id, page.page_title, page.page_content);
+  for (const page of pages)
+    index.put(page.page_id, page.page_title, searchableText(page.page_content));
 }
 
 /** Re-reads the pages marked stale (saved: re-indexed; deleted or moved away: removed). */
@@ -201,7 +202,7 @@ async function refresh(itemId: number, index: ItemIndex): Promise<void> {
   );
   for (const id of ids) {
     const page = live.get(id);
-    if (page) index.put(id, page.page_title, page.page_content);
+    if (page) index.put(id, page.page_title, searchableText(page.page_content));
     else index.remove(id);
   }
 }

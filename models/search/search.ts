@@ -23,7 +23,7 @@ import {
   type ItemAccess,
 } from '../access';
 import { errors } from '../platform';
-import { escapeForClient, findLivePages, Page, type PageDoc } from '../pages';
+import { escapeForClient, findLivePages, Page, type PageDoc, searchableText } from '../pages';
 import { Item } from '../items';
 import { ItemMember, TeamItemMember } from '../members/schemas';
 import { candidatePageIds } from './pageIndex';
@@ -85,7 +85,9 @@ export async function findMatchingPages(itemIds: number[], keyword: string): Pro
         },
         { _id: 0 },
       ).lean<PageDoc[]>();
-  return pages.filter((p) => matcher.test(p.page_title) || matcher.test(p.page_content));
+  return pages.filter(
+    (p) => matcher.test(p.page_title) || matcher.test(searchableText(p.page_content)),
+  );
 }
 
 interface Ranked {
@@ -101,7 +103,7 @@ function rank(page: PageDoc, matcher: RegExp): Ranked {
   let firstContentHit = -1;
   for (const _ of page.page_title.matchAll(matcher)) hits++;
   const titleHit = hits > 0;
-  for (const match of page.page_content.matchAll(matcher)) {
+  for (const match of searchableText(page.page_content).matchAll(matcher)) {
     if (firstContentHit < 0) firstContentHit = match.index;
     if (++hits >= MAX_COUNTED_HITS) break;
   }
@@ -237,7 +239,7 @@ export async function searchPages(
       is_del: String(page.is_del),
       ext_info: page.ext_info ?? '',
       is_draft: String(page.is_draft ?? 0),
-      search_content: snippet(page.page_content, firstContentHit, keyword.length),
+      search_content: snippet(searchableText(page.page_content), firstContentHit, keyword.length),
     };
   });
   return access

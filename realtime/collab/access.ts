@@ -10,14 +10,23 @@
 import type { Connection } from '@hocuspocus/server';
 import { permits, type Actor } from '../../models/access';
 import { type PageDoc, requirePage } from '../../models/pages';
-import type { CollabLock, CollabRefusal, CollabServerMessage } from '../collabProtocol';
+import type {
+  CollabDocumentKind,
+  CollabLock,
+  CollabRefusal,
+  CollabServerMessage,
+} from '../collabProtocol';
 import type { LivePage } from './livePages';
+
+/** Whiteboard items (ShowDoc 3.9's type 5): their page opens as a `whiteboard.<id>` document. */
+export const WHITEBOARD_ITEM_TYPE = 5;
 
 /** What authentication puts in a Hocuspocus connection's context. */
 export interface CollabContext {
   user: { uid: number; username: string; name: string; groupid: number };
   pageId: number;
   itemId: number;
+  kind: CollabDocumentKind;
   /** The user may edit the page (before the lock rule). */
   canEdit: boolean;
   /** The token's expiry (Unix seconds): the connection is closed when it passes. */
@@ -48,13 +57,14 @@ export function refusal(reason: CollabRefusal): { reason: CollabRefusal } {
 export async function pageRole(
   actor: Actor,
   pageId: number,
-): Promise<{ page: PageDoc; canEdit: boolean; coEdit: boolean } | null> {
+): Promise<{ page: PageDoc; canEdit: boolean; coEdit: boolean; whiteboard: boolean } | null> {
   try {
     const { page, access } = await requirePage(actor, pageId, { level: 'visit' });
     return {
       page,
       canEdit: permits(access, 'page.update'),
       coEdit: access.item.co_edit === 1,
+      whiteboard: access.item.item_type === WHITEBOARD_ITEM_TYPE,
     };
   } catch {
     return null;

@@ -13,7 +13,12 @@
  */
 import type { Extension, onAuthenticatePayload } from '@hocuspocus/server';
 import { authenticateToken } from '../../models/accounts';
-import { pageDocumentName, pageIdOfDocument, type CollabCloseReason } from '../collabProtocol';
+import {
+  collabDocumentOf,
+  pageDocumentName,
+  whiteboardDocumentName,
+  type CollabCloseReason,
+} from '../collabProtocol';
 import {
   actorOf,
   applyAccess,
@@ -44,12 +49,16 @@ export function authentication(): Extension {
   return {
     extensionName: 'quire-authentication',
     async onAuthenticate(data: onAuthenticatePayload): Promise<CollabContext> {
-      const pageId = pageIdOfDocument(data.documentName);
-      if (!pageId) throw refusal('bad-document');
+      const target = collabDocumentOf(data.documentName);
+      if (!target) throw refusal('bad-document');
+      const { pageId, kind } = target;
       const who = await authenticateToken(data.token);
       if (!who) throw refusal('unauthorized');
       const role = await pageRole(who.actor, pageId);
       if (!role) throw refusal('forbidden');
+      // One live document per page: a whiteboard's canvas never opens as Markdown text, nor a
+      // Markdown page as a canvas (both would write the same page's draft).
+      if (role.whiteboard !== (kind === 'whiteboard')) throw refusal('bad-document');
       const context: CollabContext = {
         user: {
           uid: who.user.uid,
@@ -59,11 +68,13 @@ export function authentication(): Extension {
         },
         pageId,
         itemId: role.page.item_id,
+        kind,
         canEdit: role.canEdit,
         tokenExpiresAt: who.expiresAt,
       };
       // The lock bridge keeps this current once the connection is open.
-      const lock = await readLiveLock(pageId);
+      // Whiteboards take no page lock: everyone who may edit draws at once.
+      const lock = kind === 'page' ? await readLiveLock(pageId) : null;
       data.connectionConfig.readOnly = !writeAllowed(context, role.coEdit, lock);
       return context;
     },
@@ -135,9 +146,11 @@ export function watchAccess(runtime: CollabRuntime): () => void {
     events.subscribe(
       'page.deleted',
       guard('page', async (e) => {
-        const loaded = loadedPage(runtime, pageDocumentName(e.pageId));
-        for (const connection of loaded?.document.getConnections() ?? [])
-          connection.close(closeEvent('page-deleted'));
+        for (const name of [pageDocumentName(e.pageId), whiteboardDocumentName(e.pageId)]) {
+          const loaded = loadedPage(runtime, name);
+          for (const connection of loaded?.document.getConnections() ?? [])
+            connection.close(closeEvent('page-deleted'));
+        }
       }),
     ),
     events.subscribe(

@@ -27,10 +27,11 @@ import {
   livePageContent,
   type SaveOrigin,
 } from '../../models/pages';
-import { pageDocumentName } from '../collabProtocol';
+import { pageDocumentName, whiteboardDocumentName } from '../collabProtocol';
 import type { LivePage } from './livePages';
 import { loadedPage, type CollabRuntime } from './runtime';
 import { pageText, rebaseOnLive, setPageTextDeterministically } from './text';
+import { setBoardDeterministically } from './whiteboard';
 
 /** The socketId Hocuspocus hooks see for stores the server starts. */
 const SERVER_SOCKET = 'quire-bridge';
@@ -101,10 +102,20 @@ export function liveBridge(runtime: CollabRuntime): {
 } {
   const log = runtime.logger.child({ service: 'collab-bridge' });
 
+  /** The page's loaded document, a Markdown page's or a whiteboard's. */
+  const loadedDocumentOf = (pageId: number) =>
+    loadedPage(runtime, pageDocumentName(pageId)) ??
+    loadedPage(runtime, whiteboardDocumentName(pageId));
+
   /** Applies the saved text into the loaded document. */
-  function applyInto(document: Document, save: SaveFacts): void {
+  function applyInto(document: Document, live: LivePage, save: SaveFacts): void {
     // The origin doubles as the store's context: the draft records who changed it.
     const origin = { source: SERVER_SOCKET, context: { user: { uid: save.byUid } } };
+    if (live.kind === 'whiteboard') {
+      // A board has no text to rebase: the saved board (a restore, a ShowDoc client's save) wins.
+      setBoardDeterministically(document, save.content, `save:${save.pageId}`, origin);
+      return;
+    }
     const target =
       save.agentBase === undefined
         ? save.content
@@ -115,10 +126,10 @@ export function liveBridge(runtime: CollabRuntime): {
   const port: LiveDocPort = {
     async applySave(save) {
       try {
-        const loaded = loadedPage(runtime, pageDocumentName(save.pageId));
+        const loaded = loadedDocumentOf(save.pageId);
         // No editor here: savePage marks a stored draft the save caught up with.
         if (!loaded || loaded.document.getConnectionsCount() === 0) return false;
-        applyInto(loaded.document, {
+        applyInto(loaded.document, loaded.live, {
           ...save,
           // The text the save replaced is the base an agent worked from; the document's own
           // base when another process's save has not reached it yet.
@@ -148,10 +159,9 @@ export function liveBridge(runtime: CollabRuntime): {
     live: boolean,
     agent: boolean,
   ): Promise<void> {
-    const name = pageDocumentName(pageId);
-    if (!loadedPage(runtime, name)) return;
+    if (!loadedDocumentOf(pageId)) return;
     const page = await livePageContent(pageId);
-    const loaded = loadedPage(runtime, name);
+    const loaded = loadedDocumentOf(pageId);
     if (!page || !loaded || loaded.document.getConnectionsCount() === 0) return;
     const hash = contentHash(page.content);
     if (hash === loaded.live.baseHash) return;
@@ -164,7 +174,7 @@ export function liveBridge(runtime: CollabRuntime): {
     loaded.live.baseHash = hash;
     loaded.live.baseText = page.content;
     if (origin !== 'collab' && !live)
-      applyInto(loaded.document, {
+      applyInto(loaded.document, loaded.live, {
         pageId,
         content: page.content,
         byUid,

@@ -4,11 +4,13 @@
  * last stored, and the lock and "simultaneous editing" setting that decide who may write.
  * Created when a document loads, dropped when it unloads.
  */
-import type { CollabLock } from '../collabProtocol';
+import type { CollabDocumentKind, CollabLock } from '../collabProtocol';
 
 export interface LivePage {
   pageId: number;
   itemId: number;
+  /** A Markdown page's text, or a whiteboard's canvas (whiteboard.ts). */
+  kind: CollabDocumentKind;
   /** contentHash of the saved page content the document is reconciled with. */
   baseHash: string;
   /**

@@ -63,7 +63,9 @@ export function lockBridge(runtime: CollabRuntime): { extension: Extension; stop
       const loaded = loadedPage(runtime, documentName);
       const context = contextOf(connection);
       if (!loaded || !context) return;
-      setLock(runtime, documentName, await readLiveLock(loaded.live.pageId));
+      // A whiteboard takes no lock: its editors all draw at once.
+      if (loaded.live.kind === 'page')
+        setLock(runtime, documentName, await readLiveLock(loaded.live.pageId));
       applyAccess(connection, loaded.live);
       sendMessage(connection, {
         type: 'hello',

@@ -5,6 +5,9 @@
  * while nobody had it open; otherwise the Y.Text starts as the saved page content. Both edits are
  * made deterministically (text.ts), so processes that load the same page at the same time agree.
  *
+ * A whiteboard's document (`whiteboard.<id>`, whiteboard.ts) is loaded and stored the same way,
+ * its board in place of the text; the draft's text is then the board's JSON.
+ *
  * Store: Hocuspocus calls onStoreDocument debounced after changes (DEBOUNCE_MS, at the latest
  * MAX_DEBOUNCE_MS after the first unsaved change) and at once when the last editor leaves. Bytes
  * and text are written together; a store that would write what is already stored is skipped.
@@ -19,10 +22,10 @@ import type {
 import * as Y from 'yjs';
 import { itemCoEditOn } from '../../models/items';
 import { contentHash, livePageContent, loadDraft, storeDraft } from '../../models/pages';
-import { pageIdOfDocument } from '../collabProtocol';
+import { collabDocumentOf } from '../collabProtocol';
 import { refusal, type CollabContext } from './access';
 import type { CollabRuntime } from './runtime';
-import { pageText, setPageTextDeterministically } from './text';
+import { documentContent, setContentDeterministically } from './whiteboard';
 
 /** Quiet time after the last change before the draft is written. */
 export const DEBOUNCE_MS = 2000;
@@ -41,9 +44,11 @@ export function persistence(runtime: CollabRuntime): Extension {
     extensionName: 'quire-persistence',
 
     async onLoadDocument({ documentName, document }: onLoadDocumentPayload) {
-      const pageId = pageIdOfDocument(documentName);
-      const page = pageId ? await livePageContent(pageId) : null;
-      if (!pageId || !page) throw refusal('forbidden');
+      const target = collabDocumentOf(documentName);
+      const pageId = target?.pageId ?? 0;
+      const page = target ? await livePageContent(pageId) : null;
+      if (!target || !page) throw refusal('forbidden');
+      const { kind } = target;
       const coEdit = await itemCoEditOn(page.itemId);
       const baseHash = contentHash(page.content);
       const draft = await loadDraft(pageId);
@@ -54,13 +59,20 @@ export function persistence(runtime: CollabRuntime): Extension {
         storedSignature = signature(Y.encodeStateAsUpdate(document), draft.baseHash);
         // Saved while nobody had it open: the saved content wins, as it does for open documents.
         if (draft.baseHash !== baseHash)
-          setPageTextDeterministically(document, page.content, `reconcile:${pageId}`, LOAD_ORIGIN);
+          setContentDeterministically(
+            kind,
+            document,
+            page.content,
+            `reconcile:${pageId}`,
+            LOAD_ORIGIN,
+          );
       } else {
-        setPageTextDeterministically(document, page.content, `init:${pageId}`, LOAD_ORIGIN);
+        setContentDeterministically(kind, document, page.content, `init:${pageId}`, LOAD_ORIGIN);
       }
 
       runtime.pages.set(documentName, {
         pageId,
+        kind,
         itemId: page.itemId,
         baseHash,
         baseText: page.content,
@@ -80,7 +92,7 @@ export function persistence(runtime: CollabRuntime): Extension {
         pageId: live.pageId,
         itemId: live.itemId,
         state,
-        text: pageText(document).toString(),
+        text: documentContent(live.kind, document),
         baseHash: live.baseHash,
         byUid: (context as Partial<CollabContext> | undefined)?.user?.uid ?? 0,
       });

@@ -15,7 +15,7 @@ import type { CollabServerMessage } from '../collabProtocol';
 import { actorOf, contextOf, sendMessage } from './access';
 import { documentPort } from './liveBridge';
 import { loadedPage, type CollabRuntime } from './runtime';
-import { pageText } from './text';
+import { documentContent } from './whiteboard';
 
 const SaveRequest = z.object({
   type: z.literal('save'),
@@ -48,7 +48,7 @@ export function saveCommand(runtime: CollabRuntime): Extension {
         const loaded = loadedPage(runtime, documentName);
         if (!loaded || connection.readOnly) throw errors.failed('No edit permission');
         // Read now, before any await: exactly the text the connection's earlier edits produced.
-        const content = pageText(loaded.document).toString();
+        const content = documentContent(loaded.live.kind, loaded.document);
         if (content === '') throw errors.failed('Saving empty content is not allowed');
         const { page } = await savePage(
           actorOf(context),

@@ -56,6 +56,8 @@ const itemSchema = new Schema<ItemDoc>(
 
 itemSchema.index({ item_id: 1 }, { unique: true });
 itemSchema.index({ uid: 1, is_del: 1 });
+// The public square lists open items, newest change first.
+itemSchema.index({ is_del: 1, password: 1, last_update_time: -1 });
 // Unique among items that have one; '' (no domain) may repeat.
 itemSchema.index(
   { item_domain: 1 },

@@ -28,6 +28,7 @@ interface Values {
   history_version_count: number;
   page_quota: number;
   show_watermark: boolean;
+  enable_public_square: boolean;
   site_url: string;
   open_ai_key: string;
   open_ai_host: string;
@@ -66,6 +67,7 @@ export function AdminSettings({ chinese }: { chinese: boolean }) {
           history_version_count: values.history_version_count,
           page_quota: values.page_quota ?? 0,
           show_watermark: values.show_watermark ? 1 : 0,
+          enable_public_square: values.enable_public_square ? 1 : 0,
           site_url: values.site_url?.trim() ?? '',
           oss_open: values.oss_open ? 1 : 0,
           ...(chinese
@@ -105,6 +107,7 @@ export function AdminSettings({ chinese }: { chinese: boolean }) {
         history_version_count: Number(config.history_version_count) || 20,
         page_quota: Number(config.page_quota) || 0,
         show_watermark: config.show_watermark === '1',
+        enable_public_square: config.enable_public_square === '1',
         site_url: config.site_url,
         open_ai_key: '',
         open_ai_host: config.open_ai_host,
@@ -184,6 +187,14 @@ export function AdminSettings({ chinese }: { chinese: boolean }) {
         valuePropName="checked"
       >
         <Switch />
+      </Form.Item>
+      <Form.Item
+        name="enable_public_square"
+        label={t('publicSquare.adminSetting')}
+        extra={t('publicSquare.adminSettingHint')}
+        valuePropName="checked"
+      >
+        <Switch data-testid="admin-public-square" />
       </Form.Item>
       <Form.Item
         name="site_url"

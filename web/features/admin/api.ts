@@ -104,6 +104,8 @@ export interface SiteConfig {
   /** Pages one item may hold; 0 = no limit. */
   page_quota?: number;
   show_watermark: string;
+  /** '1': the public square (a directory of open items) is on. */
+  enable_public_square?: string;
   site_url: string;
   open_ai_key: string;
   open_ai_key_set: number;

@@ -5,7 +5,7 @@
  * compares them. Its own lazy chunk, so neither the reader nor the editor carries the merge view.
  */
 import { Alert, Result, Typography } from 'antd';
-import { useEffect, useState } from 'react';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router';
 import { ScreenLoading } from '../../components/ScreenLoading';
@@ -13,6 +13,15 @@ import { unescapeHtml } from '../../markdown/unescape';
 import { useDocumentTitle } from '../reader/useDocumentTitle';
 import { fetchPageDiff, type PageDiff } from './api';
 import { MergeDiff } from './MergeDiff';
+
+// Whiteboards (fabric JSON) compare as pictures; fabric loads only for them.
+const BoardImage = lazy(() => import('../whiteboard/BoardImage'));
+
+/** Cheap test for a whiteboard's JSON (the lazy chunk checks it properly). */
+const looksLikeBoard = (content: string) =>
+  content.trimStart().startsWith('{') &&
+  content.includes('"objects"') &&
+  content.includes('"version"');
 
 type State =
   | { status: 'loading' }
@@ -126,7 +135,27 @@ export default function DiffPage() {
       {current === history && (
         <Alert type="info" showIcon title={t('diff.identical')} style={{ margin: '12px 0' }} />
       )}
-      <MergeDiff left={current} right={history} />
+      {looksLikeBoard(current) && looksLikeBoard(history) ? (
+        <Suspense fallback={<ScreenLoading />}>
+          <div
+            data-testid="diff-board"
+            style={{ display: 'grid', gridTemplateColumns: '1fr 1fr', gap: 16, paddingTop: 12 }}
+          >
+            <BoardImage
+              content={current}
+              label={t('whiteboard.after')}
+              testId="diff-board-current"
+            />
+            <BoardImage
+              content={history}
+              label={t('whiteboard.before')}
+              testId="diff-board-history"
+            />
+          </div>
+        </Suspense>
+      ) : (
+        <MergeDiff left={current} right={history} />
+      )}
     </div>
   );
 }

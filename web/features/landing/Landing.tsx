@@ -1,9 +1,9 @@
 /**
  * `/`: the start page — or, by the site's home-page setting, straight to the login screen (2) or
- * to the home item (3) (spec 000 §2).
+ * to the home item (3) (spec 000 §2). With the public square on, the open items are listed below.
  */
 import { Button, Space, Typography } from 'antd';
-import { useEffect, useState } from 'react';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate, useNavigate } from 'react-router';
 import { homePageSetting } from '../../api/common';
@@ -11,6 +11,10 @@ import type { HomePageSetting } from '../../api/types';
 import { useLogin } from '../../auth/useLogin';
 import { PageFrame } from '../../components/PageFrame';
 import { ScreenLoading } from '../../components/ScreenLoading';
+import { request } from '../../api/request';
+
+// Its own chunk: most sites keep the square off, and their landing stays as light as before.
+const PublicSquare = lazy(() => import('./PublicSquare'));
 
 /** A real link (open in new tab works) that navigates client-side on a plain click. */
 function RouteButton({
@@ -63,6 +67,14 @@ export function Landing() {
   const [cached] = useState(cachedSetting);
   const [setting, setSetting] = useState<HomePageSetting | null | undefined>(undefined);
 
+  const [squareOn, setSquareOn] = useState(false);
+  useEffect(() => {
+    request<{ enable: number }>('publicSquare/checkEnabled', {}, { alert: false }).then(
+      (answer) => setSquareOn(Number(answer.enable) === 1),
+      () => setSquareOn(false),
+    );
+  }, []);
+
   useEffect(() => {
     // A failed settings call still shows the page: the landing must never be a dead end.
     homePageSetting().then(
@@ -105,6 +117,11 @@ export function Landing() {
           </>
         )}
       </Space>
+      {squareOn && (
+        <Suspense fallback={null}>
+          <PublicSquare />
+        </Suspense>
+      )}
     </PageFrame>
   );
 }

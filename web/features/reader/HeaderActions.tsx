@@ -65,8 +65,8 @@ export function HeaderActions({
 
   return (
     <div style={{ display: 'flex', alignItems: 'center', gap: 4 }} data-testid="header-actions">
-      {/* A spreadsheet is edited in place (web/features/sheet), not in the Markdown editor. */}
-      {item.item_edit && pageId > 0 && item.item_type !== '4' && (
+      {/* Spreadsheets and whiteboards are edited in place, not in the Markdown editor. */}
+      {item.item_edit && pageId > 0 && item.item_type !== '4' && item.item_type !== '5' && (
         <Icon
           label={t('reader.editPage')}
           icon={<EditOutlined />}

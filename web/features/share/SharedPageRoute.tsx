@@ -1,9 +1,13 @@
 /**
  * `/p/:unique_key`: a page shared on its own (spec 001 §2, reference pages §3.2) — public, no
  * password, no item around it. An unknown or expired link shows the server's reason.
+ *
+ * A whiteboard's page shows its board as a picture, read-only, and follows the board as it is
+ * saved: visitors of a link have no login, so no live socket — the page is asked again every few
+ * seconds while the tab is visible (whiteboards only).
  */
-import { Result, Skeleton } from 'antd';
-import { useEffect, useMemo, useState } from 'react';
+import { Result, Skeleton, Typography } from 'antd';
+import { lazy, Suspense, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router';
 import { pageMarkdown, unescapeHtml } from '../../markdown';
@@ -12,6 +16,14 @@ import { apiLabels } from '../reader/apiLabels';
 import { SinglePageView } from '../reader/SinglePageView';
 import type { SharedPage } from '../reader/types';
 import { useDocumentTitle } from '../reader/useDocumentTitle';
+
+const BoardImage = lazy(() => import('../whiteboard/BoardImage'));
+const BOARD_REFRESH_MS = 5000;
+
+const looksLikeBoard = (content: string) =>
+  content.trimStart().startsWith('{') &&
+  content.includes('"objects"') &&
+  content.includes('"version"');
 
 export default function SharedPageRoute() {
   const { t } = useTranslation();
@@ -31,8 +43,24 @@ export default function SharedPageRoute() {
     };
   }, [key]);
 
-  const labels = useMemo(() => apiLabels(t), [t]);
   const page = state.page;
+  const board = page ? looksLikeBoard(unescapeHtml(page.page_content)) : false;
+  useEffect(() => {
+    if (!board) return;
+    const timer = setInterval(() => {
+      if (document.visibilityState !== 'visible') return;
+      fetchSharedPage(key).then(
+        (fresh) =>
+          setState((current) =>
+            current.page?.page_content === fresh.page_content ? current : { page: fresh },
+          ),
+        () => {},
+      );
+    }, BOARD_REFRESH_MS);
+    return () => clearInterval(timer);
+  }, [board, key]);
+
+  const labels = useMemo(() => apiLabels(t), [t]);
   const source = useMemo(
     () => (page ? pageMarkdown(unescapeHtml(page.page_content), labels) : ''),
     [page, labels],
@@ -49,5 +77,14 @@ export default function SharedPageRoute() {
       />
     );
   if (!page) return <Skeleton active style={{ padding: 40 }} />;
+  if (board)
+    return (
+      <div style={{ padding: 24 }} data-testid="shared-board">
+        <Typography.Title level={3}>{page.page_title}</Typography.Title>
+        <Suspense fallback={<Skeleton active />}>
+          <BoardImage content={unescapeHtml(page.page_content)} label={page.page_title} />
+        </Suspense>
+      </div>
+    );
   return <SinglePageView title={page.page_title} source={source} />;
 }

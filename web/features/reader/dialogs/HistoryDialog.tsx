@@ -4,13 +4,20 @@
  * empty history closes the dialog with a note (spec 001 §8).
  */
 import { App, Button, Modal, Space, Table } from 'antd';
-import { useEffect, useState, type ReactNode } from 'react';
+import { lazy, Suspense, useEffect, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { unescapeHtml } from '../../../markdown';
 import { Markdown } from '../../../markdown/Markdown';
 import { pageHistory } from '../api';
 import { diffPath } from '../paths';
 import type { HistoryEntry } from '../types';
+
+// A whiteboard's version is shown as its picture (fabric loads only for whiteboards).
+const BoardImage = lazy(() => import('../../whiteboard/BoardImage'));
+const looksLikeBoard = (content: string) =>
+  content.trimStart().startsWith('{') &&
+  content.includes('"objects"') &&
+  content.includes('"version"');
 
 export default function HistoryDialog({
   pageId,
@@ -94,7 +101,13 @@ export default function HistoryDialog({
           width={860}
           destroyOnHidden
         >
-          <Markdown source={unescapeHtml(reading.page_content)} />
+          {looksLikeBoard(unescapeHtml(reading.page_content)) ? (
+            <Suspense fallback={null}>
+              <BoardImage content={unescapeHtml(reading.page_content)} label={reading.page_title} />
+            </Suspense>
+          ) : (
+            <Markdown source={unescapeHtml(reading.page_content)} />
+          )}
         </Modal>
       )}
     </Modal>

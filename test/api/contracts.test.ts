@@ -513,6 +513,9 @@ const WORKBENCH_VALID: Record<string, Request> = {
   'paramdesclib/temp': { params: (f) => ({ itemId: f.itemId, name: 'n3', description: 'D' }) },
   'paramdesclib/updateentry': { params: async (f) => ({ id: await newEntry(f), example: 'e' }) },
   'paramdesclib/deleteentry': { params: async (f) => ({ id: await newEntry(f) }) },
+  'apicontract/info': { params: (f) => ({ item_id: f.itemId }) },
+  'apicontract/unfollow': { params: (f) => ({ item_id: f.itemId }) },
+  'apicontract/mark': { as: 'reader', params: (f) => ({ page_id: f.pageId }) },
   'webhook/list': { params: (f) => ({ item_id: f.itemId }) },
   'webhook/save': { params: (f) => ({ item_id: f.itemId, url: `${suite.server.url}/healthz` }) },
   'webhook/delete': { params: async (f) => ({ item_id: f.itemId, id: await webhookId(f) }) },
@@ -584,6 +587,10 @@ async function newEntry(f: Fixture, status = 'permanent'): Promise<string> {
 
 /** Declared actions whose valid request cannot succeed here, and why. */
 const NO_VALID_REQUEST: Record<string, string> = {
+  'apicontract/follow':
+    'starts fetching the URL on a schedule: test/api/contractSync.test.ts serves one locally',
+  'apicontract/check': 'fetches the followed URL: test/api/contractSync.test.ts serves one locally',
+  'open/pushspec': "needs the item's open API key and token (test/api/contractSync.test.ts)",
   'ai/create': 'answers a server-sent event stream, not an envelope (test/api/ai.test.ts)',
   'user/login': 'needs a captcha answer read from an image',
   'user/loginbyverify': 'needs a captcha answer read from an image',

@@ -18,7 +18,8 @@
  * (reminders, comment clean-up) run in every worker, each for its own requests' events.
  *
  * Start order: Redis (when set) → listen (health answers 503 while starting) → open the database
- * → indexes → first admin → ready. Stop order (SIGTERM, a rolling restart): not ready (health
+ * → migrations (a backup first when a step is pending; the lead only) → indexes → first admin →
+ * ready. Stop order (SIGTERM, a rolling restart): not ready (health
  * 503) → stop accepting, keep-alive answers `Connection: close` → sockets get `server_shutdown`
  * and their transports close (they reconnect elsewhere), collab editors get close 1012 and every
  * live document is stored → in-flight requests finish (all bounded by SHUTDOWN_GRACE_MS) → event
@@ -48,14 +49,18 @@ import {
   setTimeZone,
   configureAddressPolicy,
   configureUpdateFeed,
+  checkSchemaVersion,
+  migrateAtStart,
+  localStorageFor,
 } from '../models/platform';
 import { attachRealtime, type RealtimeService } from '../realtime';
-import { flagPagesWithDrafts, startRecyclePurge } from '../models/pages';
+import { startRecyclePurge } from '../models/pages';
 import { startComments } from '../models/comments';
 import { startAttachments } from '../models/files';
 import { startNotifications } from '../models/notices';
 import { startParamLearning } from '../models/workbench';
 import { startWebhooks } from '../models/webhooks';
+import { MIGRATIONS, quireVersion } from './migrations';
 import { WEB_DIST } from './paths';
 import { createRealtimeOnlyApp } from './realtimeApp';
 
@@ -283,6 +288,25 @@ async function startInContext(
 
   let stopAttachments: () => void;
   try {
+    // Before the indexes: a step may reshape what a new index needs. The lead worker starts
+    // before the others, so they find the database migrated; they only refuse a newer one.
+    const db = database.connection.db!;
+    if (lead) {
+      const migrated = await migrateAtStart({
+        db,
+        client: database.connection.getClient(),
+        steps: MIGRATIONS,
+        dataDir: config.dataDir,
+        filesRoot: localStorageFor(config.dataDir).root,
+        quireVersion: quireVersion(),
+        logger,
+      });
+      if (migrated.ran.length)
+        print(
+          `Migrated the database from schema version ${migrated.from} to ${migrated.to} ` +
+            `(backup taken first: ${migrated.backup}).`,
+        );
+    } else await checkSchemaVersion(db, MIGRATIONS, quireVersion());
     await ensureIndexes();
     // Usernames are unique case-insensitively now; older clashes are reported, never merged.
     if (lead)
@@ -291,10 +315,8 @@ async function startInContext(
           { usernames: names },
           'accounts whose usernames differ only in letter case: each logs in only with its exact spelling; rename all but one',
         );
-    // The lead worker starts before the others (server/cluster/primary.ts), so one admin, and
-    // drafts stored by earlier versions flag their pages before any save reads the flag.
+    // The lead worker starts before the others (server/cluster/primary.ts), so one admin.
     if (servesApi && lead) await ensureFirstAdmin({ adminPassword: config.adminPassword, print });
-    if (lead) await flagPagesWithDrafts();
     stopAttachments = await startAttachments({ dataDir: config.dataDir });
   } catch (error) {
     await realtime.close();

@@ -48,7 +48,11 @@ export interface RealtimeService {
    * rejects when they cannot be made. The process awaits it before listening.
    */
   ready: Promise<void>;
-  /** Disconnects every client and stops timers and Redis. Does not close the HTTP server. */
+  /**
+   * Tells every socket to reconnect elsewhere and closes it (synchronously: call it before
+   * closing the HTTP server), then stores the live documents and stops timers and Redis. Does
+   * not close the HTTP server.
+   */
   close(): Promise<void>;
 }
 
@@ -100,16 +104,24 @@ export function attachRealtime(httpServer: HttpServer, deps: RealtimeDeps): Real
     ready,
     close() {
       closing ??= (async () => {
-        // First: it writes the open documents' drafts while the database is still there.
-        await (await collab.catch(() => undefined))?.close();
-        stopFanout();
-        stopAgents();
+        // Synchronously, before the caller closes the HTTP server (whose 'close' makes engine.io
+        // drop every socket without a word — at once in a worker, whose server never listened).
+        // The lock grace and presence stop first: these sockets leaving is no one going away.
         lockGrace.close();
         lockExpiry.close();
         presence.close();
-        io.disconnectSockets(true);
+        // A rolling restart: this process's sockets are told so, then their transports are
+        // closed rather than disconnected — a client sees "transport close" and reconnects by
+        // itself (through the load balancer, to a process that is still up), where a
+        // `disconnect()` would tell it to stay away. `local`: other processes' sockets stay.
+        log.info({ sockets: io.of('/').sockets.size }, 'stopping: sockets told to reconnect');
+        io.local.emit('server_shutdown', { reconnect: true });
         // Not io.close(): that would close the HTTP server, which belongs to the process entry.
         io.engine.close();
+        // Then the documents: their drafts are written while the database is still there.
+        await (await collab.catch(() => undefined))?.close();
+        stopFanout();
+        stopAgents();
         await ready.catch(() => {});
         await io.of('/').adapter.close();
         await Promise.allSettled(redisClients.map((client) => client.quit()));

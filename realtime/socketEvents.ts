@@ -192,6 +192,15 @@ export interface FlowProgressPayload {
   } | null;
 }
 
+/**
+ * Sent to every socket of a process that is stopping (SIGTERM: a rolling restart, a scale-down),
+ * just before its connection is closed: reconnect, and the load balancer picks a process that is
+ * still up. Nothing is lost by waiting for the reconnect: watches are re-sent on connect.
+ */
+export interface ServerShutdownPayload {
+  reconnect: true;
+}
+
 export interface ServerToClientEvents {
   unread: (payload: UnreadPayload) => void;
   notice: (payload: NoticePayload) => void;
@@ -207,6 +216,7 @@ export interface ServerToClientEvents {
   presence: (payload: PresencePayload) => void;
   'import:progress': (payload: ImportProgressPayload) => void;
   'flow:progress': (payload: FlowProgressPayload) => void;
+  server_shutdown: (payload: ServerShutdownPayload) => void;
 }
 
 export type ServerEventName = keyof ServerToClientEvents;

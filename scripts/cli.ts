@@ -26,6 +26,7 @@ import {
   createLogger,
   configureFileStorage,
   localStorageFor,
+  META_COLLECTION,
 } from '../models/platform';
 import { createUser, issueTokenFor, setPassword } from '../models/accounts';
 import { migrateShowdoc, MigrationRefused, type ShowdocMigrationReport } from '../models/transfer';
@@ -65,7 +66,7 @@ interface Flags {
  * target holding no more is still empty for `restore`, so a backup goes into a freshly started
  * installation without --force.
  */
-const SEEDED_COLLECTIONS = { user: 1, counters: 1, options: 1 };
+const SEEDED_COLLECTIONS = { user: 1, counters: 1, options: 1, [META_COLLECTION]: 1 };
 
 function quireVersion(): string {
   const file = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'package.json');
@@ -200,6 +201,12 @@ async function run(
         force: flags.force,
         seeded: SEEDED_COLLECTIONS,
       });
+      // A backup from before schema versions were recorded: the version this installation had
+      // would claim its migrations done; without it the next start runs them (backup first).
+      if (!result.collections.some((c) => c.name === META_COLLECTION))
+        await db.connection
+          .db!.collection(META_COLLECTION)
+          .deleteOne({ _id: 'schema_version' as never });
       await ensureIndexes();
       out(
         `Restored the backup of ${result.manifest.createdAt} (Quire ${result.manifest.quireVersion}):`,

@@ -42,6 +42,7 @@ process.send?.({
     host: config.host,
     workers: config.workers,
     workerNodeFlags: config.workerNodeFlags,
+    shutdownGraceMs: config.shutdownGraceMs,
     role: config.role,
   },
 });

@@ -18,8 +18,12 @@
  * (reminders, comment clean-up) run in every worker, each for its own requests' events.
  *
  * Start order: Redis (when set) → listen (health answers 503 while starting) → open the database
- * → indexes → first admin → ready. Stop order: not ready → stop accepting → drop sockets → let
- * in-flight requests finish (bounded) → close the event relay → close the database (the engine
+ * → migrations (a backup first when a step is pending; the lead only) → indexes → first admin →
+ * ready. Stop order (SIGTERM, a rolling restart): not ready (health
+ * 503) → stop accepting, keep-alive answers `Connection: close` → sockets get `server_shutdown`
+ * and their transports close (they reconnect elsewhere), collab editors get close 1012 and every
+ * live document is stored → in-flight requests finish (all bounded by SHUTDOWN_GRACE_MS) → event
+ * listeners and the webhook queue stop → close the event relay → close the database (the engine
  * flushes its journal).
  */
 import http from 'node:http';
@@ -45,20 +49,21 @@ import {
   setTimeZone,
   configureAddressPolicy,
   configureUpdateFeed,
+  checkSchemaVersion,
+  migrateAtStart,
+  localStorageFor,
 } from '../models/platform';
 import { attachRealtime, type RealtimeService } from '../realtime';
-import { flagPagesWithDrafts, startRecyclePurge } from '../models/pages';
+import { startRecyclePurge } from '../models/pages';
 import { startComments } from '../models/comments';
 import { startAttachments } from '../models/files';
 import { startNotifications } from '../models/notices';
 import { startParamLearning } from '../models/workbench';
 import { startWebhooks } from '../models/webhooks';
 import { startContractScheduler } from '../models/contracts';
+import { MIGRATIONS, quireVersion } from './migrations';
 import { WEB_DIST } from './paths';
 import { createRealtimeOnlyApp } from './realtimeApp';
-
-/** In-flight requests get this long to finish on shutdown before their connections are cut. */
-const DRAIN_TIMEOUT_MS = 10_000;
 
 export interface StartOptions {
   logger?: Logger;
@@ -91,7 +96,12 @@ export interface RunningQuire {
   state: AppState;
   database: Database;
   logger: Logger;
-  stop(): Promise<void>;
+  stop(options?: StopOptions): Promise<void>;
+}
+
+export interface StopOptions {
+  /** Awaited after the drain, before the database closes (a lead worker waits for the others). */
+  beforeDatabaseClose?: Promise<void>;
 }
 
 function publicUrl(host: string, port: number): string {
@@ -123,12 +133,41 @@ function trackConnections(server: http.Server): Set<Socket> {
   return open;
 }
 
-function closeServer(server: http.Server, open: Set<Socket>): Promise<void> {
+/**
+ * Responses still to be sent: once the server stops, each says `Connection: close`, so a client's
+ * keep-alive connection ends with the answer it was waiting for instead of carrying the next
+ * request to a process about to go.
+ */
+function trackResponses(server: http.Server): { closeKeepAlive(): void } {
+  const pending = new Set<http.ServerResponse>();
+  let stopping = false;
+  server.on('request', (_request: http.IncomingMessage, response: http.ServerResponse) => {
+    if (stopping) response.setHeader('Connection', 'close');
+    else {
+      pending.add(response);
+      response.once('close', () => pending.delete(response));
+    }
+  });
+  return {
+    closeKeepAlive() {
+      stopping = true;
+      for (const response of pending)
+        if (!response.headersSent) response.setHeader('Connection', 'close');
+      pending.clear();
+    },
+  };
+}
+
+/**
+ * Stops accepting, lets the requests in flight finish (their keep-alive connections close as they
+ * do) and cuts whatever is left after `graceMs` (SHUTDOWN_GRACE_MS).
+ */
+function closeServer(server: http.Server, open: Set<Socket>, graceMs: number): Promise<void> {
   return new Promise((resolve) => {
     const cutOff = setTimeout(() => {
       server.closeAllConnections();
       for (const socket of open) socket.destroy();
-    }, DRAIN_TIMEOUT_MS);
+    }, graceMs);
     // Keep-alive sockets go idle as their last response ends; close them as they do.
     const sweep = setInterval(() => {
       server.closeIdleConnections();
@@ -198,6 +237,7 @@ async function startInContext(
   emitInContext(server, context);
   server.on('connection', (socket) => emitInContext(socket, context));
   const open = trackConnections(server);
+  const responses = trackResponses(server);
   const worker = options.worker;
   const lead = !worker || worker.slot === 0;
 
@@ -242,13 +282,32 @@ async function startInContext(
     });
   } catch (error) {
     await realtime.close();
-    await closeServer(server, open);
+    await closeServer(server, open, config.shutdownGraceMs);
     await relay?.close();
     throw error;
   }
 
   let stopAttachments: () => void;
   try {
+    // Before the indexes: a step may reshape what a new index needs. The lead worker starts
+    // before the others, so they find the database migrated; they only refuse a newer one.
+    const db = database.connection.db!;
+    if (lead) {
+      const migrated = await migrateAtStart({
+        db,
+        client: database.connection.getClient(),
+        steps: MIGRATIONS,
+        dataDir: config.dataDir,
+        filesRoot: localStorageFor(config.dataDir).root,
+        quireVersion: quireVersion(),
+        logger,
+      });
+      if (migrated.ran.length)
+        print(
+          `Migrated the database from schema version ${migrated.from} to ${migrated.to} ` +
+            `(backup taken first: ${migrated.backup}).`,
+        );
+    } else await checkSchemaVersion(db, MIGRATIONS, quireVersion());
     await ensureIndexes();
     // Usernames are unique case-insensitively now; older clashes are reported, never merged.
     if (lead)
@@ -257,14 +316,12 @@ async function startInContext(
           { usernames: names },
           'accounts whose usernames differ only in letter case: each logs in only with its exact spelling; rename all but one',
         );
-    // The lead worker starts before the others (server/cluster/primary.ts), so one admin, and
-    // drafts stored by earlier versions flag their pages before any save reads the flag.
+    // The lead worker starts before the others (server/cluster/primary.ts), so one admin.
     if (servesApi && lead) await ensureFirstAdmin({ adminPassword: config.adminPassword, print });
-    if (lead) await flagPagesWithDrafts();
     stopAttachments = await startAttachments({ dataDir: config.dataDir });
   } catch (error) {
     await realtime.close();
-    await closeServer(server, open);
+    await closeServer(server, open, config.shutdownGraceMs);
     await relay?.close();
     await database.close();
     throw error;
@@ -315,19 +372,27 @@ async function startInContext(
     state,
     database,
     logger,
-    stop() {
+    stop(options = {}) {
       stopping ??= (async () => {
+        // Health answers 503 from here: a load balancer stops sending new work.
         state.phase = 'stopping';
         stopPurge();
+        // Requests in flight finish (with `Connection: close`) while the sockets are told to
+        // reconnect elsewhere and the live documents are stored …
+        responses.closeKeepAlive();
+        const realtimeClosed = realtime.close();
+        const closed = closeServer(server, open, config.shutdownGraceMs);
+        await realtimeClosed;
+        await closed;
+        // … and only then do the listeners and queues stop, so the events of those last
+        // requests (a webhook, a notification) are still taken; queued deliveries stay stored.
         stopAttachments();
         stopNotifications();
         stopParamLearning();
         stopComments();
         await stopWebhooks();
         await stopContracts();
-        const closed = closeServer(server, open);
-        await realtime.close();
-        await closed;
+        await options.beforeDatabaseClose;
         await relay?.close();
         await database.close();
         logger.info('stopped');

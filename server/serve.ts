@@ -12,7 +12,7 @@
  * supervisor passes that on and does not restart); 70 after a fatal error outside any request
  * (the supervisor restarts it).
  */
-import { collectStartupGarbage, failStart, loadConfigOrExit } from './startup';
+import { collectStartupGarbage, failStart, loadConfigOrExit, stopDeadline } from './startup';
 import { watchSupervisor } from './supervisor';
 
 const EXIT_FATAL = 70;
@@ -29,6 +29,7 @@ if (config.workers > 1) {
       host: config.host,
       workers: config.workers,
       workerNodeFlags: config.workerNodeFlags,
+      shutdownGraceMs: config.shutdownGraceMs,
       role: config.role,
     },
     print,
@@ -45,6 +46,7 @@ async function serveOne(): Promise<void> {
   let stopRequested = false;
 
   function stopAndExit(code = 0): void {
+    stopDeadline(config.shutdownGraceMs);
     quire!.stop().then(
       () => {
         if (code === 0) print('Quire stopped.');

@@ -45,3 +45,18 @@ export function loadConfigOrExit(): Config {
   if (problem) failStart(`Quire will not start: ${problem}`);
   return config;
 }
+
+/**
+ * Beyond SHUTDOWN_GRACE_MS the connections left are cut, then the database still closes (the
+ * engine flushes its journal); this is the last resort should that hang: a stop never outlasts
+ * the grace by more than this, so an orchestrator's own deadline (longer) never has to SIGKILL.
+ */
+export const STOP_MARGIN_MS = 15_000;
+
+/** Exits with code 1 and a line on stderr when a stop is not over `graceMs` + the margin later. */
+export function stopDeadline(graceMs: number, who = 'Quire'): void {
+  setTimeout(() => {
+    process.stderr.write(`${who} did not stop within ${graceMs + STOP_MARGIN_MS} ms; exiting.\n`);
+    process.exit(1);
+  }, graceMs + STOP_MARGIN_MS).unref();
+}

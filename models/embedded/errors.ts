@@ -13,6 +13,7 @@ export const ErrorCodes = {
   NamespaceNotFound: 26,
   IndexNotFound: 27,
   ConflictingUpdateOperators: 40,
+  DollarPrefixedFieldName: 52,
   CursorNotFound: 43,
   NamespaceExists: 48,
   CommandNotFound: 59,
@@ -28,6 +29,8 @@ export const ErrorCodes = {
   TransactionTooOld: 225,
   OperationNotSupportedInTransaction: 263,
   Location40324: 40324,
+  /** An unknown field in a command (MongoDB's IDL parser). */
+  Location40415: 40415,
   BSONObjectTooLarge: 10334,
   DuplicateKey: 11000,
 } as const;

@@ -146,6 +146,17 @@ const schema = z.object({
       'must be an integer from 1 to 3600',
     )
     .transform(Number),
+  // Milliseconds a SIGTERM stop gives in-flight requests and live documents before it cuts the
+  // connections that are left (the database is closed cleanly either way). An orchestrator's own
+  // grace (Kubernetes terminationGracePeriodSeconds, compose stop_grace_period) must be longer.
+  SHUTDOWN_GRACE_MS: z
+    .string()
+    .default('10000')
+    .refine(
+      (v) => /^\d+$/.test(v) && Number(v) >= 100 && Number(v) <= 600_000,
+      'must be an integer from 100 to 600000',
+    )
+    .transform(Number),
   // Start even though DATA_DIR is on a container's own writable layer (lost with the container):
   // `true` only where losing the data is intended (a demo, CI). See models/platform/ephemeral.ts.
   ALLOW_EPHEMERAL_DATA: z
@@ -281,6 +292,8 @@ export interface Config {
   workerNodeFlags: string[];
   gcAfterStart: boolean;
   lockGraceSeconds: number;
+  /** SHUTDOWN_GRACE_MS: how long a stop waits for requests and documents before cutting. */
+  shutdownGraceMs: number;
   /** ALLOW_EPHEMERAL_DATA. */
   allowEphemeralData: boolean;
   adminPassword: string;
@@ -365,6 +378,7 @@ export function loadConfig(
     workerNodeFlags: c.WORKER_NODE_FLAGS,
     gcAfterStart: c.GC_AFTER_START,
     lockGraceSeconds: c.LOCK_GRACE_SECONDS,
+    shutdownGraceMs: c.SHUTDOWN_GRACE_MS,
     allowEphemeralData: c.ALLOW_EPHEMERAL_DATA,
     adminPassword: c.ADMIN_PASSWORD,
     bodyLimitBytes: c.BODY_LIMIT,

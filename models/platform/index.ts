@@ -11,6 +11,14 @@ export {
 export { connection, defineModel } from './model';
 export { type CollectionReport, exportDatabase, importDatabase } from './dump';
 export {
+  checkSchemaVersion,
+  latestVersion,
+  META_COLLECTION,
+  migrateAtStart,
+  type Migration,
+  MigrationError,
+} from './migrations';
+export {
   type BackupManifest,
   BackupError,
   createBackup,

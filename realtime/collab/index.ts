@@ -28,7 +28,7 @@ import { createRuntime } from './runtime';
 import { saveCommand } from './saveCommand';
 
 export interface CollabDeps {
-  config: Pick<Config, 'redisUrl'>;
+  config: Pick<Config, 'redisUrl'> & Partial<Pick<Config, 'shutdownGraceMs'>>;
   logger: Logger;
   events: EventBus;
   /** Set in a worker process (several processes, even without Redis). */
@@ -46,8 +46,12 @@ export interface CollabService {
 
 /** Largest WebSocket message accepted (a first sync of a large page is one message). */
 const MAX_MESSAGE_BYTES = 32 * 1024 * 1024;
-/** How long close() waits for drafts to be written before giving up on them. */
-const CLOSE_TIMEOUT_MS = 15_000;
+/** How long close() waits for drafts to be written before giving up on them (SHUTDOWN_GRACE_MS). */
+const CLOSE_TIMEOUT_MS = 10_000;
+/** WebSocket close code 1012, "service restart": come back, a moment later. */
+const SERVICE_RESTART = 1012;
+/** How long the editors get to answer the close frame before their sockets are cut. */
+const CLOSE_HANDSHAKE_MS = 1000;
 
 function isCollabRequest(request: IncomingMessage): boolean {
   const url = request.url ?? '';
@@ -124,9 +128,15 @@ export function attachCollab(httpServer: HttpServer, deps: CollabDeps): CollabSe
         locks.stop();
         live.stop();
         agents.stop();
-        // Dropping the sockets makes Hocuspocus store each document whose last editor left.
+        // Closing the sockets makes Hocuspocus store each document whose last editor left.
+        // 1012 (service restart) tells the editors to reconnect, which reaches a process that
+        // is still up; one that does not answer the close in time is cut.
+        for (const ws of wss.clients) ws.close(SERVICE_RESTART, 'server-shutdown');
+        const closeBy = Date.now() + CLOSE_HANDSHAKE_MS;
+        while (wss.clients.size > 0 && Date.now() < closeBy)
+          await new Promise((resolve) => setTimeout(resolve, 25));
         for (const ws of wss.clients) ws.terminate();
-        const deadline = Date.now() + CLOSE_TIMEOUT_MS;
+        const deadline = Date.now() + (deps.config.shutdownGraceMs ?? CLOSE_TIMEOUT_MS);
         while (hocuspocus.getDocumentsCount() > 0 && Date.now() < deadline) {
           for (const document of hocuspocus.documents.values())
             hocuspocus.debouncer.executeNow(`onStoreDocument-${document.name}`);

@@ -16,7 +16,17 @@ export interface StartedMessage {
   quire: 'started';
 }
 
-export type PrimaryMessage = ConnectionMessage | StartedMessage | IpcEventMessage | IpcEventAck;
+/**
+ * Primary → lead worker, on stop: `drain` starts its stop at the same time as the others' (its
+ * sockets are told, its requests finish, its documents are stored) but keeps the engine open
+ * until `others-stopped`: the other workers' last requests are still writing through it.
+ */
+export interface DrainMessage {
+  quire: 'drain' | 'others-stopped';
+}
+
+export type PrimaryMessage =
+  ConnectionMessage | StartedMessage | DrainMessage | IpcEventMessage | IpcEventAck;
 
 /** Worker → primary. */
 export type WorkerMessage = { quire: 'ready' } | IpcEventMessage;

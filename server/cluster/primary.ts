@@ -34,8 +34,13 @@ const MAX_DELAY_MS = 10_000;
 const STABLE_AFTER_MS = 30_000;
 /** A connection that sends nothing for this long is dropped before any worker sees it. */
 const FIRST_BYTES_TIMEOUT_MS = 30_000;
-/** How long a stopping worker gets before it is killed. */
-const WORKER_STOP_TIMEOUT_MS = 30_000;
+/**
+ * How long a stopping worker gets beyond SHUTDOWN_GRACE_MS before it is killed (it exits itself
+ * 15 s past the grace, server/startup.ts stopDeadline; this is for one that cannot even do that).
+ */
+const WORKER_STOP_MARGIN_MS = 20_000;
+/** SHUTDOWN_GRACE_MS's default, for a caller that does not pass it. */
+const DEFAULT_GRACE_MS = 10_000;
 /**
  * Workers' heap flags come from WORKER_NODE_FLAGS (models/platform/config.ts, where the default's
  * measurement is noted); they replace whatever heap flags the primary itself runs with.
@@ -70,6 +75,8 @@ export interface ClusterOptions {
   workers: number;
   /** Node flags of each worker (Config.workerNodeFlags). */
   workerNodeFlags: string[];
+  /** SHUTDOWN_GRACE_MS (each worker reads it too; the primary bounds their stop with it). */
+  shutdownGraceMs?: number;
 }
 
 export interface Primary {
@@ -236,12 +243,20 @@ export async function startPrimary(
     });
   }
 
-  async function stopWorker(slot: Slot): Promise<void> {
+  async function stopWorker(slot: Slot, hold?: Promise<void>): Promise<void> {
     const worker = slot.worker;
     if (!worker || worker.process.exitCode !== null || worker.process.signalCode !== null) return;
     const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
-    const killer = setTimeout(() => worker.process.kill('SIGKILL'), WORKER_STOP_TIMEOUT_MS);
-    worker.process.kill('SIGTERM');
+    if (hold) {
+      worker.send({ quire: 'drain' } satisfies PrimaryMessage);
+      await hold;
+      if (worker.isConnected()) worker.send({ quire: 'others-stopped' } satisfies PrimaryMessage);
+      else worker.process.kill('SIGTERM');
+    } else worker.process.kill('SIGTERM');
+    const killer = setTimeout(
+      () => worker.process.kill('SIGKILL'),
+      (config.shutdownGraceMs ?? DEFAULT_GRACE_MS) + WORKER_STOP_MARGIN_MS,
+    );
     await exited;
     clearTimeout(killer);
   }
@@ -252,9 +267,10 @@ export async function startPrimary(
       stopping = true;
       server.close();
       for (const w of waiting.splice(0)) w.socket.destroy();
-      // The others write their drafts through the lead's engine, so the lead goes last.
-      await Promise.all(slots.slice(1).map(stopWorker));
-      await stopWorker(slots[0]);
+      // All drain at once (a socket or a request on the lead must not wait for the others to
+      // be gone), but the others write through the lead's engine, so it closes last.
+      const others = Promise.all(slots.slice(1).map((slot) => stopWorker(slot))).then(() => {});
+      await Promise.all([others, stopWorker(slots[0], others)]);
     })());
 
   try {

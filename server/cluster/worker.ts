@@ -13,7 +13,7 @@ import { installLastResort, trackRequests } from '../../api/lastResort';
 import { socketUriFor } from '../../models/embedded';
 import { engineSocketFits, engineSocketPath, loadConfig } from '../../models/platform';
 import { startQuire } from '../quire';
-import { collectStartupGarbage } from '../startup';
+import { collectStartupGarbage, stopDeadline } from '../startup';
 import type { PrimaryMessage, WorkerMessage } from './messages';
 import { passOnForeignSessions } from './sessionProxy';
 
@@ -26,11 +26,15 @@ const lead = slot === 0;
 const running: { quire?: Awaited<ReturnType<typeof startQuire>> } = {};
 let stopping = false;
 
-function stop(code: number): void {
+/** The lead's hold on its engine during the primary's stop (`drain` … `others-stopped`). */
+let releaseEngine: () => void = () => {};
+
+function stop(code: number, hold?: Promise<void>): void {
   if (stopping) return;
   stopping = true;
   if (!running.quire) process.exit(code);
-  running.quire.stop().then(
+  stopDeadline(config.shutdownGraceMs, `Quire worker ${slot}`);
+  running.quire.stop({ beforeDatabaseClose: hold }).then(
     () => process.exit(code),
     (error: unknown) => {
       process.stderr.write(
@@ -49,7 +53,10 @@ process.on('SIGINT', () => {});
 // its channel closes unless `exitedAfterDisconnect` is set (lib/internal/cluster/child.js); this
 // process never calls `worker.disconnect()`, the one other thing that flag changes.
 if (cluster.worker) cluster.worker.exitedAfterDisconnect = true;
-process.on('disconnect', () => stop(0));
+process.on('disconnect', () => {
+  releaseEngine();
+  stop(0);
+});
 
 // The workers have no other way to the engine than its unix socket.
 if (!config.mongodbUri && !engineSocketFits(config.dataDir)) {
@@ -87,7 +94,11 @@ const server = quire.server;
 process.on('message', (message: PrimaryMessage, handle?: Socket) => {
   // Every worker serves: the start-up of all of them (the others' first queries ran in the lead's
   // engine too) is over.
-  if (message?.quire === 'started') return config.gcAfterStart ? collectStartupGarbage() : undefined;
+  if (message?.quire === 'started')
+    return config.gcAfterStart ? collectStartupGarbage() : undefined;
+  if (message?.quire === 'drain')
+    return stop(0, new Promise<void>((resolve) => (releaseEngine = resolve)));
+  if (message?.quire === 'others-stopped') return releaseEngine();
   if (message?.quire !== 'connection' || !handle) return;
   if (stopping) {
     handle.destroy();

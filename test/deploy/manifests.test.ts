@@ -11,6 +11,7 @@ import { parseAllDocuments } from 'yaml';
 import { CONFIG_KEYS, loadConfig } from '../../models/platform/config';
 import { COLLAB_PATH } from '../../realtime/collabProtocol';
 import { ROOT } from '../../server/paths';
+import { STOP_MARGIN_MS } from '../../server/startup';
 
 type Doc = Record<string, any>;
 
@@ -188,6 +189,27 @@ describe('ports and paths are the code’s', () => {
     const hpa = named('HorizontalPodAutoscaler', 'quire-api');
     expect(hpa.spec.scaleTargetRef).toMatchObject({ kind: 'Deployment', name: 'quire-api' });
     expect(named('Deployment', 'quire-api')).toBeDefined();
+  });
+
+  test('orchestrators wait longer than a SIGTERM drain can take (SHUTDOWN_GRACE_MS + the margin)', () => {
+    const longest = (env: Doc | undefined) =>
+      loadConfig(
+        Object.fromEntries(Object.entries(env ?? {}).map(([k, v]) => [k, interpolate(v)])),
+        '/x',
+      ).shutdownGraceMs + STOP_MARGIN_MS;
+    const quireServices = Object.entries({ ...compose.small.services, ...compose.scaled.services })
+      .filter(([, service]) => String((service as Doc).image ?? '').startsWith('quire'))
+      .map(([, service]) => service as Doc);
+    expect(quireServices.length).toBeGreaterThanOrEqual(2);
+    for (const service of quireServices) {
+      const seconds = Number(/^(\d+)s$/.exec(String(service.stop_grace_period))?.[1]);
+      expect(seconds * 1000).toBeGreaterThan(longest(service.environment as Doc));
+    }
+    const shared = named('ConfigMap', 'quire-config').data as Doc;
+    for (const deployment of ofKind('Deployment'))
+      expect(deployment.spec.template.spec.terminationGracePeriodSeconds * 1000).toBeGreaterThan(
+        longest(shared),
+      );
   });
 
   test('the scaled compose: 2 API, 2 realtime, a 3-member MongoDB 7 replica set the URI names, Redis', () => {

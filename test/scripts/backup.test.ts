@@ -1,7 +1,8 @@
 /**
  * `npm run quire -- backup` / `restore` as real child processes: a backup taken while a server
  * serves (and keeps saving) restores, after the data folder is wiped, to the same pages, history
- * and attachment bytes; restore checks the manifest and refuses to overwrite data without --force.
+ * and attachment bytes; restore checks the manifest and refuses to overwrite data without --force;
+ * a backup from before schema versions were recorded is migrated by the next start.
  */
 import { afterAll, expect, jest, test } from '@jest/globals';
 import fs from 'node:fs';
@@ -141,4 +142,36 @@ test('restore refuses a backup whose files do not match the manifest, and an unf
   const again = await quire(dataDir, 'backup', backupDir);
   expect(again.code).toBe(1);
   expect(again.stderr).toContain('is not empty');
+});
+
+test('a backup from before schema versions were recorded: restored, the next start migrates it after a backup', async () => {
+  const dataDir = await tempDir();
+  const backupDir = path.join(await tempDir(), 'old-release');
+  let server = await startTestServer({ dataDir });
+  const owner = await makeUser({ username: 'versions_owner' });
+  const item = await makeItem(owner, { item_name: 'Old' });
+  await makePage(owner, item.item_id, { title: 'Kept', content: 'from the old release' });
+  expect((await quire(dataDir, 'backup', backupDir)).code).toBe(0);
+  await server.stop();
+
+  // What the previous release's backup looked like: no quire_meta collection.
+  const dump = path.join(backupDir, 'dump', 'quire');
+  const manifestFile = path.join(backupDir, 'manifest.json');
+  const manifest = JSON.parse(fs.readFileSync(manifestFile, 'utf8')) as BackupManifest;
+  for (const name of ['quire_meta.bson', 'quire_meta.metadata.json'])
+    fs.rmSync(path.join(dump, name), { force: true });
+  manifest.files = manifest.files.filter((f) => !f.path.includes('quire_meta'));
+  manifest.collections = manifest.collections.filter((c) => c.name !== 'quire_meta');
+  fs.writeFileSync(manifestFile, JSON.stringify(manifest));
+
+  const restored = await quire(dataDir, 'restore', backupDir, '--force');
+  expect({ code: restored.code, stderr: restored.stderr }).toMatchObject({ code: 0 });
+
+  server = await startTestServer({ dataDir });
+  try {
+    expect(server.printed.join('\n')).toMatch(/Migrated the database from schema version 0 to/);
+    expect(fs.readdirSync(path.join(dataDir, 'backups'))).toHaveLength(1);
+  } finally {
+    await server.stop();
+  }
 });

@@ -19,7 +19,7 @@ export type ConnectionState = 'connecting' | 'connected' | 'reconnecting' | 'ref
 export const NOT_LOGGED_IN = 10102;
 
 export function openLiveSocket(token: string): LiveSocket {
-  return io({
+  const socket: LiveSocket = io({
     path: '/socket.io',
     auth: { user_token: token },
     reconnection: true,
@@ -28,6 +28,16 @@ export function openLiveSocket(token: string): LiveSocket {
     // Long-polling first works behind any proxy; socket.io upgrades to WebSocket when it can.
     transports: ['polling', 'websocket'],
   });
+  // A stopping server says so before it closes the connection; should the close come as a
+  // server-side disconnect (which socket.io does not retry), come back anyway: another process
+  // behind the load balancer takes over.
+  let serverStopping = false;
+  socket.on('server_shutdown', () => (serverStopping = true));
+  socket.on('disconnect', (reason) => {
+    if (serverStopping && reason === 'io server disconnect') socket.connect();
+    serverStopping = false;
+  });
+  return socket;
 }
 
 /** The refusal code of a `connect_error` (`{data: {error_code}}`), or 0. */

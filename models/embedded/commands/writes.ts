@@ -34,6 +34,14 @@ function withId(doc: Document): Document {
   if (!isPlainObject(doc)) fail(ErrorCodes.TypeMismatch, 'document must be an object');
   const id = doc._id === undefined ? newObjectId() : doc._id;
   if (Array.isArray(id)) fail(ErrorCodes.BadValue, "can't use an array for _id");
+  // MongoDB refuses them in _id (elsewhere 5.0+ stores them).
+  if (isPlainObject(id))
+    for (const key of Object.keys(id))
+      if (key.startsWith('$'))
+        fail(
+          ErrorCodes.DollarPrefixedFieldName,
+          `_id fields may not contain '$'-prefixed fields: ${key} is not valid for storage.`,
+        );
   if (doc._id !== undefined && firstKey(doc) === '_id') return doc;
   const { _id: _ignored, ...rest } = doc;
   return { _id: id, ...rest };
@@ -187,6 +195,9 @@ const insert: Handler = (cmd, ctx) => {
 const update: Handler = (cmd, ctx) => {
   const coll = targetCollection(cmd, 'update');
   const statements = list(cmd, 'updates');
+  // `sort` in an update statement came with MongoDB 8.0; 7.0 refuses the whole command.
+  if (statements.some((st) => (st as Document).sort !== undefined))
+    fail(ErrorCodes.Location40415, "BSON field 'update.updates.sort' is an unknown field.");
   let n = 0;
   let nModified = 0;
   const upserted: Document[] = [];

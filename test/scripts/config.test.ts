@@ -43,6 +43,7 @@ describe('loadConfig', () => {
       maxInflightPerWorker: 64,
       maxQueuePerWorker: 256,
       queueTimeoutMs: 2000,
+      shutdownGraceMs: 10_000,
       workers: os.availableParallelism(),
       workerNodeFlags: ['--max-semi-space-size=8', '--heap-growing-percent=50'],
       gcAfterStart: true,

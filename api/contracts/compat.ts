@@ -1,6 +1,6 @@
 /**
  * Controllers Quire answers for ShowDoc clients without the feature behind them (reference
- * accounts §12): the AI assistant, the kanban log, the public square, maintenance.
+ * accounts §12): the AI assistant, the public square, maintenance.
  * Most actions refuse after ShowDoc's own checks; the contract still says how they read input.
  */
 import { z } from 'zod';
@@ -31,12 +31,6 @@ export const agentContract = {
   sessionDelete: action({ session_id: id() }, refused),
   agentCancel: action({ session_id: id() }, refused),
   feedback: action({ msg_id: id() }, refused),
-};
-
-export const kanbanContract = {
-  logEvent: action({ item_id: id(), event_type: str() }, refused),
-  getActivity: action({ item_id: id() }, refused),
-  exportActivity: action({ item_id: id() }, refused),
 };
 
 export const updateContract = { checkDb: action({}, nothing) };

@@ -22,11 +22,11 @@ import { attachmentContract } from './attachment';
 import { mockContract, pageCommentContract, pageFeedbackContract } from './comment';
 import {
   agentContract,
-  kanbanContract,
   publicSquareContract,
   scriptCronContract,
   updateContract,
 } from './compat';
+import { kanbanContract } from './kanban';
 import { adminMessageContract, subscriptionContract } from './subscription';
 import { itemContract, itemGroupContract, recycleContract, templateContract } from './item';
 import {
@@ -56,6 +56,7 @@ export * from './assistant';
 export * from './attachment';
 export * from './comment';
 export * from './compat';
+export * from './kanban';
 export * from './aiToken';
 export * from './subscription';
 export * from './item';

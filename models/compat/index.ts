@@ -1,6 +1,6 @@
 /**
  * Compatibility: ShowDoc features Quire leaves out, answered as ShowDoc does with them switched
- * off (AI assistant, kanban, public square), and its maintenance hooks.
+ * off (AI assistant, public square), and its maintenance hooks.
  */
 export {
   agentConfig,
@@ -11,7 +11,6 @@ export {
   setItemAiConfig,
 } from './aiOff';
 export { adminActionMissing, aiServiceTest, selfUpdateRefused } from './adminOff';
-export { kanbanActivity, logKanbanEvent } from './kanban';
 export {
   checkDb,
   publicSquareItems,

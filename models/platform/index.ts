@@ -30,6 +30,8 @@ export {
   type EventBus,
   type EventName,
   holdEvents,
+  type KanbanBoardShape,
+  type KanbanCardShape,
   releaseEvents,
 } from './events';
 export {

@@ -17,6 +17,8 @@ export interface PlannedPage {
   catPath: string[];
   sNumber: number;
   remark: string;
+  /** The page's id in the exported item (ShowDoc exports): a kanban board names its tasks by it. */
+  sourceId?: string;
 }
 
 export interface ImportPlan {
@@ -82,6 +84,7 @@ export function planFromShowdocInfo(raw: string): ImportPlan {
         catPath: foldPath(path, folded),
         sNumber: order(page.s_number),
         remark: unescapeFromClient(text(page.page_comments)),
+        ...(text(page.page_id) ? { sourceId: text(page.page_id) } : {}),
       });
     }
   };
@@ -101,7 +104,7 @@ export function planFromShowdocInfo(raw: string): ImportPlan {
   return {
     source: 'showdoc',
     itemName: unescapeFromClient(text(info.item_name)).trim(),
-    itemType: [1, 2, 3, 4, 5].includes(type) ? type : 1,
+    itemType: [1, 2, 3, 4, 5, 6].includes(type) ? type : 1,
     itemDescription: unescapeFromClient(text(info.item_description)),
     pages,
     notes: foldNote(folded),

@@ -1,6 +1,7 @@
 /**
  * The reader for one item: loads it and the open page, follows live changes, and picks the view
- * by item type — regular (0, 1, 3), single page (2), spreadsheet (4, its own chunk).
+ * by item type — regular (0, 1, 3), single page (2), spreadsheet (4, its own chunk), kanban
+ * board (6, its own chunk).
  */
 import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -32,6 +33,7 @@ const ReaderDialogs = lazy(() =>
   import('./ReaderDialogs').then((m) => ({ default: m.ReaderDialogs })),
 );
 const SpreadsheetView = lazy(() => import('../sheet/SpreadsheetView'));
+const KanbanView = lazy(() => import('../kanban/KanbanView'));
 // Logged-in readers only: "show changes" since the last read and after live saves.
 const ReadChanges = lazy(() => import('../reads/ReadChanges'));
 // Shown only when the live connection has news (never to an anonymous reader): loaded then.
@@ -39,6 +41,8 @@ const LiveNotes = lazy(() => import('./LiveNotes').then((m) => ({ default: m.Liv
 
 const SINGLE_PAGE = '2';
 const SPREADSHEET = '4';
+/** A kanban item shows its board, never one of its pages. */
+const KANBAN = '6';
 /** Scrolled less than this: a newer version replaces the page at once instead of asking. */
 const UNSCROLLED_PX = 40;
 
@@ -55,6 +59,10 @@ function usePageId(
   const [pageId, setPageId] = useState(0);
   useEffect(() => {
     if (!item) return;
+    if (item.item_type === KANBAN) {
+      setPageId(0);
+      return;
+    }
     const single = item.item_type === SINGLE_PAGE || item.item_type === SPREADSHEET;
     if (!pageParam || single) {
       setPageId(
@@ -195,7 +203,17 @@ export function ReaderScreen({
   const address = itemAddress(item);
 
   let view;
-  if (item.item_type === SINGLE_PAGE || item.item_type === SPREADSHEET) {
+  if (item.item_type === KANBAN)
+    view = (
+      <Suspense fallback={<Placeholder padded />}>
+        <KanbanView
+          item={item}
+          selfUid={Number(login?.uid ?? 0)}
+          actions={<HeaderActions item={item} pageId={0} loggedIn={loggedIn} simple open={open} />}
+        />
+      </Suspense>
+    );
+  else if (item.item_type === SINGLE_PAGE || item.item_type === SPREADSHEET) {
     const actions = (
       <HeaderActions item={item} pageId={pageId} loggedIn={loggedIn} simple open={open} />
     );

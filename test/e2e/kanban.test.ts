@@ -3,7 +3,7 @@
  * members open one board — a card one drags into another list shows there on the other's screen
  * (no reload), each sees the other on the board, and when both drag at the same time both screens
  * settle on the stored board; a read-only member sees the cards without drag handles; a card's
- * detail renders its Markdown description and saves a field.
+ * detail renders its Markdown description and saves a field, and a task's address opens it.
  */
 import { expect, test } from '@jest/globals';
 import type { Page } from 'playwright-core';
@@ -159,5 +159,13 @@ test('a read-only member sees the cards without drag handles; the detail renders
   await eventually(() => editorDrawer.getByRole('checkbox', { name: 'Done' }).isChecked(), true);
   await readerPage
     .locator(`[data-testid="kanban-card"][data-page-id="${cards[0]}"] .anticon-check-circle`)
+    .waitFor();
+
+  // A task's own address (a search hit) opens the board with that card's detail.
+  const linked = await suite.openAs(reader, `/${itemId}/${cards[1]}`);
+  await linked
+    .getByTestId('kanban-task-drawer')
+    .getByTestId('kanban-task-title')
+    .getByText('Bravo')
     .waitFor();
 });

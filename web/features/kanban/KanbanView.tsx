@@ -54,10 +54,13 @@ function idOf(key: string | number | undefined): number {
 
 export default function KanbanView({
   item,
+  openTask = 0,
   selfUid,
   actions,
 }: {
   item: ItemInfo;
+  /** A task page named in the address (a search hit, a shared link): its card opens. */
+  openTask?: number;
   selfUid: number;
   actions?: React.ReactNode;
 }) {
@@ -71,7 +74,7 @@ export default function KanbanView({
   const [error, setError] = useState('');
   const [others, setOthers] = useState<PresenceUser[]>([]);
   const [filter, setFilter] = useState<CardFilter>(NO_FILTER);
-  const [openCard, setOpenCard] = useState(0);
+  const [openCard, setOpenCard] = useState(openTask);
   const [activityOpen, setActivityOpen] = useState(false);
   const [dragging, setDragging] = useState(0);
   const [newList, setNewList] = useState('');
@@ -353,7 +356,8 @@ export default function KanbanView({
         </DragOverlay>
       </DndContext>
       <Suspense fallback={null}>
-        {openCard > 0 && (
+        {/* An address naming a page that is no card (the board page itself) opens nothing. */}
+        {openCard > 0 && (cards[openCard] !== undefined || openCard !== openTask) && (
           <TaskDrawer
             itemId={itemId}
             card={cards[openCard]}

@@ -208,6 +208,7 @@ export function ReaderScreen({
       <Suspense fallback={<Placeholder padded />}>
         <KanbanView
           item={item}
+          openTask={numeric(pageParam)}
           selfUid={Number(login?.uid ?? 0)}
           actions={<HeaderActions item={item} pageId={0} loggedIn={loggedIn} simple open={open} />}
         />

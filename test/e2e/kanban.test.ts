@@ -161,6 +161,20 @@ test('a read-only member sees the cards without drag handles; the detail renders
     .locator(`[data-testid="kanban-card"][data-page-id="${cards[0]}"] .anticon-check-circle`)
     .waitFor();
 
+  // Filters narrow the cards shown; the activity log lists what happened on the board.
+  await readerPage.keyboard.press('Escape');
+  await readerPage.getByTestId('kanban-filter-text').locator('input').fill('brav');
+  await eventually(() => readerPage.getByTestId('kanban-card').count(), 1);
+  await readerPage.getByTestId('kanban-card-title').getByText('Bravo').waitFor();
+  await readerPage.getByTestId('kanban-filter-text').locator('input').fill('');
+  await eventually(() => readerPage.getByTestId('kanban-card').count(), 3);
+  await readerPage.getByTestId('kanban-activity').click();
+  await readerPage
+    .getByTestId('kanban-activity-drawer')
+    .getByText(/completed “Alpha”/)
+    .waitFor();
+  expect(await readerPage.getByTestId('kanban-activity-entry').count()).toBeGreaterThanOrEqual(4);
+
   // A task's own address (a search hit) opens the board with that card's detail.
   const linked = await suite.openAs(reader, `/${itemId}/${cards[1]}`);
   await linked

@@ -131,6 +131,20 @@ export function startFanout(deps: FanoutDeps): () => void {
         .emit('sheet:changed', { item_id: itemId, page_id: pageId, by_uid: byUid, cells });
     },
 
+    'kanban.changed'({ itemId, boardPageId, byUid, version, board, cards, removed }) {
+      // The board page's room: its watchers were checked against the board's catalog on joining,
+      // and tasks live in the board's catalog.
+      local().to(rooms.page(boardPageId)).emit('kanban:changed', {
+        item_id: itemId,
+        page_id: boardPageId,
+        by_uid: byUid,
+        version,
+        board,
+        cards,
+        removed,
+      });
+    },
+
     'page.deleted'({ itemId, pageId }) {
       const room = rooms.page(pageId);
       const watchers = localSocketsIn(io, room);

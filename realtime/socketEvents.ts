@@ -87,6 +87,47 @@ export interface SheetChangedPayload {
   cells: Array<{ sheet: number; row: number; col: number; text: string }> | null;
 }
 
+/** A kanban card: a task page's title and the task fields a board shows (`kanban/board`'s cards). */
+export interface KanbanCardPayload {
+  page_id: number;
+  page_title: string;
+  list_id: string;
+  description: string;
+  assignee_uid: string;
+  assignee_username: string;
+  creator_uid: string;
+  creator_username: string;
+  due_date: string;
+  tags: Array<{ color: string; text: string }>;
+  priority: string;
+  linked_pages: Array<{ item_id: string; page_id: string; page_title: string }>;
+  completed: boolean;
+  updated_at: number;
+}
+
+/**
+ * A kanban board changed (a card moved, a task or list added, edited, archived…). Pushed to
+ * `page:<board page id>`: `board` is the stored board after the change (ShowDoc's board JSON,
+ * null when only cards changed), `version` its `meta.version` — writes to a board are serialised,
+ * so a client applies a board only when its version is above the one it shows — `cards` the cards
+ * the change touched and `removed` the task ids that left the board.
+ */
+export interface KanbanChangedPayload {
+  item_id: number;
+  page_id: number;
+  by_uid: number;
+  version: number;
+  board: {
+    lists: Array<{ id: string; title: string; position: number }>;
+    tasks_order: Record<string, string[]>;
+    archived_lists: Array<{ id: string; title: string; position: number }>;
+    archived_tasks_order: Record<string, string[]>;
+    meta: { version: number; last_updated: number };
+  } | null;
+  cards: KanbanCardPayload[];
+  removed: number[];
+}
+
 /** The page went to the recycle bin; watchers have been removed from its room. */
 export interface PageDeletedPayload {
   item_id: number;
@@ -208,6 +249,7 @@ export interface ServerToClientEvents {
   'page:saved': (payload: PageSavedPayload) => void;
   'page:deleted': (payload: PageDeletedPayload) => void;
   'sheet:changed': (payload: SheetChangedPayload) => void;
+  'kanban:changed': (payload: KanbanChangedPayload) => void;
   'page:comments': (payload: PageCommentsPayload) => void;
   'menu:changed': (payload: MenuChangedPayload) => void;
   'item:changed': (payload: ItemChangedPayload) => void;

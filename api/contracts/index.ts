@@ -21,7 +21,8 @@ import { aiContract, httpRelayContract } from './assistant';
 import { attachmentContract } from './attachment';
 import { mockContract, pageCommentContract, pageFeedbackContract } from './comment';
 import { agentContract } from './agent';
-import { kanbanContract, publicSquareContract, scriptCronContract, updateContract } from './compat';
+import { publicSquareContract, scriptCronContract, updateContract } from './compat';
+import { kanbanContract } from './kanban';
 import { adminMessageContract, subscriptionContract } from './subscription';
 import { itemContract, itemGroupContract, recycleContract, templateContract } from './item';
 import {
@@ -53,6 +54,7 @@ export * from './assistant';
 export * from './attachment';
 export * from './comment';
 export * from './compat';
+export * from './kanban';
 export * from './aiToken';
 export * from './subscription';
 export * from './item';

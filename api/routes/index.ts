@@ -40,7 +40,7 @@ import { agentController } from './agent';
 import { aiController } from './ai';
 import { aiTokenController } from './aiToken';
 import { httpRelayController } from './httpRelay';
-import { kanbanController } from './kanban';
+import { kanbanController, kanbanDownloadController } from './kanban';
 import { publicSquareController, scriptCronController, updateController } from './maintenance';
 import { pageCommentController, pageFeedbackController } from './pageComment';
 import { readController } from './read';
@@ -94,6 +94,7 @@ export const controllers: ControllerDefinition[] = [
   aiTokenController,
   httpRelayController,
   kanbanController,
+  kanbanDownloadController,
   publicSquareController,
   updateController,
   scriptCronController,

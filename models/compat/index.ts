@@ -1,7 +1,6 @@
 /**
- * Compatibility: ShowDoc features Quire leaves out, answered as ShowDoc does with them switched
- * off (kanban, public square), and its maintenance hooks.
+ * Compatibility: ShowDoc's back-office actions Quire does not offer and its maintenance hooks,
+ * answered as ShowDoc does.
  */
 export { adminActionMissing, aiServiceTest, selfUpdateRefused } from './adminOff';
-export { kanbanActivity, logKanbanEvent } from './kanban';
 export { checkDb, scheduledJobsForbidden } from './maintenance';

@@ -25,7 +25,9 @@ export const MAX_DESCRIPTION = 1000;
 export const MAX_DOMAIN = 50;
 const MAX_PASSWORD_BYTES = 100;
 /** Types this server creates: regular, single page, RunApi (imports), spreadsheet, whiteboard. */
-export const CREATABLE_TYPES = [1, 2, 3, 4, 5];
+export const CREATABLE_TYPES = [1, 2, 3, 4, 5, 6];
+/** Kanban: its board page is made by models/kanban on first use. */
+const KANBAN_ITEM = 6;
 /** The text of a new single-page item's page (ShowDoc's welcome sentence). */
 export const SINGLE_PAGE_WELCOME =
   'Welcome to your single-page document. Edit this page to get started.';
@@ -159,7 +161,8 @@ export async function insertItem(
     is_archived: 0,
     is_del: 0,
     del_time: 0,
-    allow_comment: type === 1 && input.allow_comment ? 1 : 0,
+    // A kanban item's tasks take comments from the start, as ShowDoc's do.
+    allow_comment: (type === 1 && input.allow_comment) || type === KANBAN_ITEM ? 1 : 0,
     allow_feedback: type === 1 && input.allow_feedback ? 1 : 0,
     co_edit: 0,
   };

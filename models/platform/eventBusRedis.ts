@@ -35,6 +35,7 @@ export const RELAYED: Record<EventName, true> = {
   'membership.changed': true,
   'page.saved': true,
   'sheet.changed': true,
+  'kanban.changed': true,
   'page.deleted': true,
   'page.restored': true,
   'page.purged': true,

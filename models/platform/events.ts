@@ -11,6 +11,33 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { requestDeliveries } from './requestClient';
 
+/** A kanban board page's JSON (ShowDoc's format; models/kanban/format.ts reads and writes it). */
+export interface KanbanBoardShape {
+  lists: Array<{ id: string; title: string; position: number }>;
+  tasks_order: Record<string, string[]>;
+  archived_lists: Array<{ id: string; title: string; position: number }>;
+  archived_tasks_order: Record<string, string[]>;
+  meta: { version: number; last_updated: number };
+}
+
+/** A kanban card: a task page's title and the task fields a board shows. */
+export interface KanbanCardShape {
+  page_id: number;
+  page_title: string;
+  list_id: string;
+  description: string;
+  assignee_uid: string;
+  assignee_username: string;
+  creator_uid: string;
+  creator_username: string;
+  due_date: string;
+  tags: Array<{ color: string; text: string }>;
+  priority: string;
+  linked_pages: Array<{ item_id: string; page_id: string; page_title: string }>;
+  completed: boolean;
+  updated_at: number;
+}
+
 /** Every domain event: name → payload. Add new events here, nowhere else. */
 export interface DomainEvents {
   /** An account was created (registration, CLI, first-start admin, SSO). */
@@ -71,6 +98,23 @@ export interface DomainEvents {
     pageId: number;
     byUid: number;
     cells: Array<{ sheet: number; row: number; col: number; text: string }> | null;
+  };
+  /**
+   * A kanban board (item type 6) changed: a card moved, a task or list was added, edited,
+   * archived… Like `sheet.changed` it carries data — the board's lists and order after the
+   * change (`board`, null when only tasks changed) and the cards it touched — so every open board
+   * applies it without a reload. `version` is the board's `meta.version` after the write: writes
+   * to one board are serialised, so a client keeps the highest version it has seen.
+   */
+  'kanban.changed': {
+    itemId: number;
+    boardPageId: number;
+    byUid: number;
+    version: number;
+    board: KanbanBoardShape | null;
+    cards: KanbanCardShape[];
+    /** Task page ids that left the board (deleted). */
+    removed: number[];
   };
   /** A page came back from the recycle bin. */
   'page.restored': { itemId: number; pageId: number; byUid: number };

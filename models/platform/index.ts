@@ -38,6 +38,8 @@ export {
   type EventBus,
   type EventName,
   holdEvents,
+  type KanbanBoardShape,
+  type KanbanCardShape,
   releaseEvents,
 } from './events';
 export {

@@ -19,6 +19,8 @@ export interface PlannedPage {
   remark: string;
   /** An OpenAPI operation's page: which one, and its response example (contract sync, mocks). */
   endpoint?: { method: string; path: string; responseExample: string };
+  /** The page's id in the exported item (ShowDoc exports): a kanban board names its tasks by it. */
+  sourceId?: string;
 }
 
 export interface ImportPlan {
@@ -84,6 +86,7 @@ export function planFromShowdocInfo(raw: string): ImportPlan {
         catPath: foldPath(path, folded),
         sNumber: order(page.s_number),
         remark: unescapeFromClient(text(page.page_comments)),
+        ...(text(page.page_id) ? { sourceId: text(page.page_id) } : {}),
       });
     }
   };
@@ -103,7 +106,7 @@ export function planFromShowdocInfo(raw: string): ImportPlan {
   return {
     source: 'showdoc',
     itemName: unescapeFromClient(text(info.item_name)).trim(),
-    itemType: [1, 2, 3, 4, 5].includes(type) ? type : 1,
+    itemType: [1, 2, 3, 4, 5, 6].includes(type) ? type : 1,
     itemDescription: unescapeFromClient(text(info.item_description)),
     pages,
     notes: foldNote(folded),

@@ -10,6 +10,7 @@
 import { readFile } from 'node:fs/promises';
 import { requireAction, type Actor } from '../access';
 import { insertItem, MAX_ITEM_NAME } from '../items';
+import { KANBAN_ITEM, remapImportedBoard } from '../kanban';
 import { MAX_TITLE_LENGTH, Page, savePage } from '../pages';
 import {
   assertDepth,
@@ -200,9 +201,10 @@ export async function importFile(actor: Actor, input: ImportInput): Promise<Impo
         const holder = { itemId: target, actor };
         let done = 0;
         progress(0);
+        const newIds = new Map<string, number>();
         for (const page of plan.pages) {
           const catId = await catalogForNames(holder, page.catPath);
-          await savePage(
+          const saved = await savePage(
             actor,
             {
               pageId: 0,
@@ -215,9 +217,13 @@ export async function importFile(actor: Actor, input: ImportInput): Promise<Impo
             },
             { origin: 'import' },
           );
+          if (page.sourceId) newIds.set(page.sourceId, saved.page.page_id);
           done++;
           if (done % PROGRESS_STEP === 0 || done === total) progress(done);
         }
+        // A new kanban item's board names its tasks by their exported ids.
+        if (!(input.itemId > 0) && plan.itemType === KANBAN_ITEM)
+          await remapImportedBoard(actor, target, newIds);
         return target;
       });
       held = run.events;

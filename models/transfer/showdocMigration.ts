@@ -23,6 +23,7 @@ import { packVersionText, Page, PageHistory, Recycle, SinglePage } from '../page
 import { ItemMember, Team, TeamItem, TeamItemMember, TeamMember } from '../members';
 import { Template, TemplateItem } from '../templates';
 import { detectKind, FilePage, KIND_MIME, SNIFF_BYTES, UploadFile } from '../files';
+import { KanbanActivity } from '../kanban';
 import { Mock } from '../mocks';
 import { Subscription } from '../notices';
 import {
@@ -63,6 +64,7 @@ const MODELS: Record<string, Model<any>> = {
   Recycle,
   Subscription,
   ItemChangeLog,
+  KanbanActivity,
   RunapiEnv,
   RunapiEnvSelectd,
   RunapiGlobalParam,

@@ -43,7 +43,6 @@ const NOT_MIGRATED = [
   'user_ai_token',
   'ai_chat_sessions',
   'ai_chat_messages',
-  'kanban_activity_log',
 ];
 
 export interface SourceTable {

@@ -514,6 +514,24 @@ export const TABLES: TableSpec[] = [
       (CHANGE_ACTIONS as readonly unknown[]).includes(d.op_action_type) &&
       (CHANGE_OBJECTS as readonly unknown[]).includes(d.op_object_type),
   },
+  {
+    // The kanban boards' activity log (boards and tasks themselves are pages, migrated above).
+    table: 'kanban_activity_log',
+    model: 'KanbanActivity',
+    idField: 'id',
+    counter: 'kanban_activity_id',
+    uniqueFields: [],
+    convert: (r) => ({
+      id: int(r.id),
+      item_id: int(r.item_id),
+      page_id: int(r.page_id),
+      event_type: text(r.event_type),
+      event_data: text(r.event_data) || '{}',
+      operator_uid: int(r.operator_uid),
+      addtime: int(r.addtime),
+    }),
+    usable: (d) => (d.item_id as number) > 0 && d.event_type !== '',
+  },
 ];
 
 /** ShowDoc tables with no Quire counterpart (or session state not worth keeping). */

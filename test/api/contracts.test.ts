@@ -42,6 +42,7 @@ const WITHOUT_CONTRACT: Record<string, string> = {
   'exporthtml/export': 'a zip download',
   'importpostman/import': 'multipart upload (import/auto)',
   'importswagger/import': 'multipart upload (import/auto)',
+  'kanban/exportactivity': 'a CSV download',
 };
 
 interface Fixture {
@@ -81,6 +82,31 @@ async function webhookId(f: Fixture): Promise<number> {
   ).id;
 }
 
+let kanbanItem: Promise<number> | undefined;
+/** The owner's kanban item (made once, on the first kanban request). */
+function kanbanItemId(): Promise<number> {
+  kanbanItem ??= makeItem(suite.owner, { item_type: 6 }).then((item) => item.item_id);
+  return kanbanItem;
+}
+
+/** A fresh list of the kanban item. */
+async function kanbanList(): Promise<{ item_id: number; list_id: string }> {
+  const item_id = await kanbanItemId();
+  const added = await suite
+    .as(suite.owner)
+    .ok<{ list: { id: string } }>('kanban/addList', { item_id, title: 'Fixture list' });
+  return { item_id, list_id: added.list.id };
+}
+
+/** A fresh task of the kanban item, in a fresh list. */
+async function kanbanTask(): Promise<{ page_id: number; list_id: string }> {
+  const list = await kanbanList();
+  const task = await suite
+    .as(suite.owner)
+    .ok<{ page_id: number }>('kanban/addTask', { ...list, title: 'Fixture task' });
+  return { page_id: task.page_id, list_id: list.list_id };
+}
+
 /** A valid request per declared action (owner, no parameters unless given). */
 const VALID: Record<string, Request> = {
   'user/login': { as: 'anonymous', params: () => ({ username: 'x', password: 'y' }) },
@@ -109,6 +135,30 @@ const VALID: Record<string, Request> = {
   'item/top': { params: (f) => ({ item_id: f.itemId, action: 'top' }) },
   'item/itemlist': {},
   'item/search': { params: (f) => ({ keyword: 'Body', item_id: f.itemId }) },
+  'kanban/logevent': {
+    params: async () => ({ item_id: await kanbanItemId(), event_type: 'task_updated' }),
+  },
+  'kanban/getactivity': { params: async () => ({ item_id: await kanbanItemId() }) },
+  'kanban/board': { params: async () => ({ item_id: await kanbanItemId() }) },
+  'kanban/task': { params: async () => ({ page_id: (await kanbanTask()).page_id }) },
+  'kanban/addtask': { params: async () => ({ ...(await kanbanList()), title: 'Added' }) },
+  'kanban/updatetask': {
+    params: async () => ({ page_id: (await kanbanTask()).page_id, title: 'Renamed' }),
+  },
+  'kanban/movetask': { params: async () => kanbanTask() },
+  'kanban/deletetask': { params: async () => ({ page_id: (await kanbanTask()).page_id }) },
+  'kanban/addlist': { params: async () => ({ item_id: await kanbanItemId(), title: 'L' }) },
+  'kanban/renamelist': { params: async () => ({ ...(await kanbanList()), title: 'R' }) },
+  'kanban/movelist': { params: async () => ({ ...(await kanbanList()), index: 0 }) },
+  'kanban/archivelist': { params: async () => kanbanList() },
+  'kanban/restorelist': {
+    params: async () => {
+      const list = await kanbanList();
+      await suite.as(suite.owner).ok('kanban/archiveList', list);
+      return list;
+    },
+  },
+  'kanban/deletelist': { params: async () => kanbanList() },
   'itemgroup/getlist': {},
   'itemgroup/save': { params: (f) => ({ group_name: 'G2', item_ids: String(f.itemId) }) },
   'itemgroup/savesort': {
@@ -620,9 +670,6 @@ const NO_VALID_REQUEST: Record<string, string> = {
   'agent/sessiondelete': 'needs a session, which needs an AI service (test/api/agent.test.ts)',
   'agent/agentcancel': 'needs a session, which needs an AI service (test/api/agent.test.ts)',
   'agent/feedback': 'needs an answer, which needs an AI service (test/api/agent.test.ts)',
-  'kanban/logevent': 'kanban items are left out: always refuses',
-  'kanban/getactivity': 'kanban items are left out: always refuses',
-  'kanban/exportactivity': 'kanban items are left out: always refuses',
   'scriptcron/run': 'scheduled jobs are refused over HTTP (403)',
   'publicsquare/getpublicitems': 'the public square is not enabled',
 };

@@ -9,11 +9,12 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { Page } from '../../models/pages/schemas';
 import { apiSuite } from '../helpers/apiSuite';
-import { makeItem } from '../helpers/factories';
+import { addMember, makeItem } from '../helpers/factories';
 import { makeAiToken } from '../helpers/mcp';
 import { makePage } from '../helpers/pages';
+import { closeAllSockets, connectClient } from '../helpers/sockets';
 
-const suite = apiSuite({ item: { item_name: 'Tools item' } });
+const suite = apiSuite({ item: { item_name: 'Tools item' }, teardown: closeAllSockets });
 
 /** A 1×1 transparent PNG. */
 const PIXEL_PNG =
@@ -250,7 +251,7 @@ describe('import_openapi', () => {
   });
 });
 
-describe('kanban (no item is a board yet)', () => {
+describe('kanban on an item that is no board', () => {
   const board = (extra: Record<string, unknown> = {}) => ({ item_id: suite.itemId, ...extra });
   test.each([
     ['kanban_get_board', () => board(), -32006],
@@ -311,6 +312,194 @@ describe('kanban (no item is a board yet)', () => {
     expect(await agent.refusal('kanban_get_activity', { item_id: 'abc' })).toBe(-32602);
     const { item_id: foreign } = await makeItem(suite.stranger, { password: 'pw' });
     expect(await agent.refusal('kanban_get_activity', { item_id: foreign })).toBe(-32003);
+  });
+});
+
+describe('kanban on a live board', () => {
+  let boardItem: number;
+  let boardPage: number;
+  beforeAll(async () => {
+    boardItem = (await makeItem(suite.owner, { item_type: 6, item_name: 'Agent board' })).item_id;
+    await addMember(boardItem, suite.reader, 0);
+    boardPage = (
+      await suite.as(suite.owner).ok<{ page_id: number }>('kanban/board', { item_id: boardItem })
+    ).page_id;
+  });
+
+  test('the tools read and change the board, and an open board receives every change', async () => {
+    const watcher = await connectClient(suite.server.url, { user_token: suite.reader.user_token });
+    expect(await watcher.watch({ page_id: boardPage, mode: 'viewing' })).toMatchObject({
+      ok: true,
+    });
+
+    const { lists } = (await agent.call('kanban_get_lists', { item_id: boardItem })) as {
+      lists: { id: string; title: string; task_count: number }[];
+    };
+    expect(lists.map((l) => l.title)).toEqual(['To do', 'In progress', 'Done']);
+    const created = await agent.call('kanban_create_task', {
+      item_id: boardItem,
+      list_id: lists[0].id,
+      title: 'Agent task',
+      description: 'Made by the agent',
+      priority: 'high',
+      tags: [{ color: 'green', text: 'bot' }],
+    });
+    const pageId = created.page_id as number;
+    expect(created).toMatchObject({
+      item_id: boardItem,
+      list_id: lists[0].id,
+      page_title: 'Agent task',
+    });
+    await watcher.waitFor('kanban:changed', (p) =>
+      p.cards.some((c) => c.page_id === pageId && c.list_id === lists[0].id),
+    );
+
+    expect(
+      await agent.call('kanban_move_task', { page_id: pageId, target_list_id: lists[2].id }),
+    ).toMatchObject({ from_list_id: lists[0].id, to_list_id: lists[2].id });
+    const moved = await watcher.waitFor('kanban:changed', (p) =>
+      (p.board?.tasks_order[lists[2].id] ?? []).includes(String(pageId)),
+    );
+    expect(moved.board?.tasks_order[lists[0].id]).not.toContain(String(pageId));
+    // The agent is listed on the board while it writes.
+    await watcher.waitFor(
+      'presence',
+      (p) => p.page_id === boardPage && p.users.some((u) => u.agent),
+    );
+
+    await agent.call('kanban_update_task', {
+      page_id: pageId,
+      completed: true,
+      due_date: '2031-02-03',
+    });
+    await watcher.waitFor('kanban:changed', (p) =>
+      p.cards.some((c) => c.page_id === pageId && c.completed && c.due_date === '2031-02-03'),
+    );
+    expect(await agent.call('kanban_get_task', { page_id: pageId })).toMatchObject({
+      page_title: 'Agent task',
+      list_id: lists[2].id,
+      list_name: 'Done',
+      description: 'Made by the agent',
+      priority: 'high',
+      tags: [{ color: 'green', text: 'bot' }],
+      completed: true,
+      due_date: '2031-02-03',
+    });
+    const board = (await agent.call('kanban_get_board', { item_id: boardItem })) as {
+      lists: { id: string; tasks: { page_id: number; page_title: string }[] }[];
+    };
+    expect(board.lists[2].tasks).toEqual([{ page_id: pageId, page_title: 'Agent task' }]);
+    expect(
+      ((await agent.call('kanban_list_tasks', { item_id: boardItem })) as { total: number }).total,
+    ).toBe(0);
+    expect(
+      await agent.call('kanban_list_tasks', {
+        item_id: boardItem,
+        show_completed: true,
+        tag: 'bot',
+      }),
+    ).toMatchObject({ total: 1, tasks: [{ page_id: pageId, completed: true }] });
+    expect(
+      await agent.call('kanban_search_tasks', { item_id: boardItem, query: 'agent' }),
+    ).toMatchObject({
+      total: 1,
+      tasks: [{ page_id: pageId, list_name: 'Done' }],
+    });
+
+    const added = await agent.call('kanban_add_list', { item_id: boardItem, title: 'Later' });
+    const listId = added.list_id as string;
+    await watcher.waitFor('kanban:changed', (p) => !!p.board?.lists.some((l) => l.id === listId));
+    await agent.call('kanban_update_list', {
+      item_id: boardItem,
+      list_id: listId,
+      title: 'Someday',
+    });
+    await agent.call('kanban_move_task', { page_id: pageId, target_list_id: listId });
+    expect(
+      await agent.call('kanban_archive_list', { item_id: boardItem, list_id: listId }),
+    ).toMatchObject({ list_title: 'Someday', archived_tasks_count: 1 });
+    await watcher.waitFor(
+      'kanban:changed',
+      (p) => !!p.board?.archived_lists.some((l) => l.id === listId),
+    );
+    expect(await agent.call('kanban_list_archived_lists', { item_id: boardItem })).toEqual({
+      item_id: boardItem,
+      archived_lists: [
+        { id: listId, title: 'Someday', position: expect.any(Number), tasks_count: 1 },
+      ],
+      total: 1,
+    });
+    expect(
+      await agent.call('kanban_restore_list', { item_id: boardItem, list_id: listId }),
+    ).toMatchObject({ restored_tasks_count: 1 });
+    expect(
+      await agent.call('kanban_delete_list', { item_id: boardItem, list_id: listId }),
+    ).toMatchObject({ completed_tasks_count: 1 });
+
+    const activity = (await agent.call('kanban_get_activity', {
+      item_id: boardItem,
+      event_types: ['task_moved'],
+    })) as {
+      activities: {
+        event_type: string;
+        event_data: Record<string, unknown>;
+        operator_uid: number;
+      }[];
+    };
+    expect(activity.activities[0]).toMatchObject({
+      event_type: 'task_moved',
+      operator_uid: suite.owner.uid,
+      event_data: { title: 'Agent task' },
+    });
+
+    await agent.call('kanban_delete_task', { page_id: pageId });
+    await watcher.waitFor('kanban:changed', (p) => p.removed.includes(pageId));
+    watcher.close();
+  });
+
+  test('bad arguments and read-only tokens are refused before the board changes', async () => {
+    const lists = (
+      (await agent.call('kanban_get_lists', { item_id: boardItem })) as { lists: { id: string }[] }
+    ).lists;
+    const before = await suite
+      .as(suite.owner)
+      .ok<{ board: unknown }>('kanban/board', { item_id: boardItem });
+    expect(
+      await agent.refusal('kanban_create_task', {
+        item_id: boardItem,
+        list_id: lists[0].id,
+        title: 'x',
+        tags: [{ color: 'pink', text: 'x' }],
+      }),
+    ).toBe(-32602);
+    expect(
+      await agent.refusal('kanban_create_task', {
+        item_id: boardItem,
+        list_id: lists[0].id,
+        title: 'x',
+        priority: 'urgent',
+      }),
+    ).toBe(-32602);
+    expect(
+      await agent.refusal('kanban_create_task', {
+        item_id: boardItem,
+        list_id: 'nope',
+        title: 'x',
+      }),
+    ).toBe(-32010);
+    expect(
+      await reader.refusal('kanban_create_task', {
+        item_id: boardItem,
+        list_id: lists[0].id,
+        title: 'x',
+      }),
+    ).toBe(-32005);
+    expect(
+      await reader.refusal('kanban_archive_list', { item_id: boardItem, list_id: lists[0].id }),
+    ).toBe(-32005);
+    expect(
+      await suite.as(suite.owner).ok<{ board: unknown }>('kanban/board', { item_id: boardItem }),
+    ).toEqual(before);
   });
 });
 

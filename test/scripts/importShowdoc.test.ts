@@ -379,6 +379,15 @@ async function buildShowdocDatabase(
   });
   insert('subscription', { id: 53, uid: 0, object_id: PAGES[1], object_type: 'page' });
   for (const log of CHANGE_LOG) insert('item_change_log', { item_id: ITEM, remark: '', ...log });
+  insert('kanban_activity_log', {
+    id: 61,
+    item_id: ITEM,
+    page_id: PAGES[0],
+    event_type: 'task_moved',
+    event_data: '{"title":"A task","from_list_title":"To do","to_list_title":"Done"}',
+    operator_uid: 2,
+    addtime: NOW,
+  });
   if (options.broken) {
     // A row Quire cannot take (a mock without its key)…
     insert('mock', { id: 9, unique_key: '', uid: 2, page_id: PAGES[0], item_id: ITEM });
@@ -432,7 +441,8 @@ describe('import:showdoc', () => {
     expect(dry.stdout).toContain('  page_history: 2 rows');
     expect(dry.stdout).toContain('  subscription: 2 rows (1 rows Quire cannot hold left out)');
     expect(dry.stdout).toContain('  item_change_log: 3 rows (1 rows Quire cannot hold left out)');
-    expect(dry.stdout).not.toMatch(/not migrated.*(subscription|item_change_log)/);
+    expect(dry.stdout).toContain('  kanban_activity_log: 1 rows');
+    expect(dry.stdout).not.toMatch(/not migrated.*(subscription|item_change_log|kanban)/);
     // A real_url climbing out of the uploads folder is never read.
     expect(dry.stdout).toContain(
       '  files: 1 found, 1 missing\n    missing: secret.txt (file_id 23)',

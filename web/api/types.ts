@@ -16,8 +16,8 @@ export type HomePageSetting = z.output<typeof contract.HomePageSetting>;
 export type OauthInfo = z.output<typeof contract.OauthInfo>;
 export type UserOption = z.output<typeof contract.UserOption>;
 
-/** Item types the workspace creates: 1 regular, 2 single page, 4 table (spreadsheet). */
-export type ItemType = '1' | '2' | '4';
+/** Item types the workspace creates: 1 regular, 2 single page, 4 table (spreadsheet), 6 kanban. */
+export type ItemType = '1' | '2' | '4' | '6';
 
 export type ItemListEntry = z.output<typeof contract.ItemListEntry>;
 export type ItemDetail = z.output<typeof contract.ItemDetail>;

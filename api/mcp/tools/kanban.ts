@@ -1,19 +1,36 @@
 /**
- * The 16 kanban tools (ShowDoc's KanbanHandler). Quire has no kanban items (type 6) yet (README,
- * "Left out"; models/compat/kanban.ts answers `kanban/*` the same way), so every item is one that
- * is not a board, and each tool answers as ShowDoc's handler does for such an item — after the
- * same argument and permission checks, in the same order:
- * - tools that need the board (`requireBoard`) answer -32006 "kanban board not found";
- * - tools that read a task page's JSON (get/update task) find no task in an ordinary page:
- *   -32010 "task data could not be parsed";
- * - the search finds no task and the activity log is empty.
- * Names, argument schemas and answer shapes are ShowDoc's, so an agent's set-up moves over
- * unchanged and starts working the day kanban items land.
+ * The 16 kanban tools (ShowDoc's KanbanHandler), on the boards of kanban items (type 6) through
+ * models/kanban: the same board and task pages the web board and ShowDoc's clients read, and
+ * every change is one step on the stored board, pushed live to open boards (`kanban:changed`).
+ * Argument and permission checks come first and in ShowDoc's order; an item that is no board
+ * answers -32006 "board not found", a page that holds no task -32010. Names, argument schemas
+ * and answer shapes are ShowDoc's, so an agent's set-up moves over unchanged.
  */
-import { itemFor, pageFor, type Need } from '../access';
-import { idArg, intArg } from '../args';
+import type { ItemAccess } from '../../../models/access';
+import {
+  checkDueDate,
+  checkPriority,
+  checkTags,
+  getBoard,
+  getTask,
+  KANBAN_ITEM,
+  kanbanActivity,
+  parseTask,
+} from '../../../models/kanban';
+import * as kanban from '../../../models/kanban';
+import { findLivePage } from '../../../models/pages';
+import { isApiError } from '../../../models/platform';
+import { attempt, itemFor, pageFor, type Need } from '../access';
+import { has, idArg, intArg } from '../args';
 import { integer, objectSchema, string } from '../schema';
-import { defineTools, MCP_ERRORS, type McpCaller, type McpTool, McpToolError } from '../toolkit';
+import {
+  agentOf,
+  defineTools,
+  MCP_ERRORS,
+  type McpCaller,
+  type McpTool,
+  McpToolError,
+} from '../toolkit';
 
 type Args = Record<string, unknown>;
 
@@ -57,10 +74,23 @@ function required(args: Args, name: string, what: string): string {
   return text;
 }
 
-/** The checks of a tool that works on an item's board, then the answer for a non-board. */
-async function boardOf(caller: McpCaller, itemId: number, need: Need): Promise<never> {
-  await itemFor(caller, itemId, need);
-  throw new McpToolError(MCP_ERRORS.RESOURCE_NOT_FOUND, NO_BOARD);
+function optionalText(args: Args, name: string): string | undefined {
+  const value = args[name];
+  if (value === undefined || value === null) return undefined;
+  if (typeof value === 'number') return String(value);
+  if (typeof value !== 'string')
+    throw new McpToolError(MCP_ERRORS.INVALID_PARAMS, `Parameter ${name} must be a string`);
+  return value;
+}
+
+/** A model check whose refusal is ShowDoc's -32602 (tags, priority, due date). */
+function invalidParams<T>(check: () => T): T {
+  try {
+    return check();
+  } catch (error) {
+    if (isApiError(error)) throw new McpToolError(MCP_ERRORS.INVALID_PARAMS, error.message);
+    throw error;
+  }
 }
 
 /** A task title as ShowDoc checks it (required, at most 100 characters). */
@@ -73,64 +103,151 @@ function checkTaskTitle(raw: string): string {
   return raw;
 }
 
-function boardTool(
-  name: string,
-  description: string,
-  need: Need,
-  properties: Record<string, Record<string, unknown>>,
-  requiredArgs: string[],
-  check: (args: Args) => void = () => {},
-): McpTool {
-  return {
-    name,
-    description,
-    inputSchema: objectSchema(properties, requiredArgs),
-    write: need !== 'read',
-    async handler(caller, args) {
-      const itemId = idArg(args, 'item_id');
-      check(args);
-      return boardOf(caller, itemId, need);
-    },
-  };
+/** The caller's access to a kanban item (ShowDoc: permission first, then the board). */
+async function boardItem(caller: McpCaller, itemId: number, need: Need): Promise<ItemAccess> {
+  const access = await itemFor(caller, itemId, need);
+  if ((access.item.item_type || 1) !== KANBAN_ITEM)
+    throw new McpToolError(MCP_ERRORS.RESOURCE_NOT_FOUND, NO_BOARD);
+  return access;
 }
 
+/** A task page the caller may reach with `need`, on a board. */
+async function taskPage(caller: McpCaller, pageId: number, need: Need, needsBoard: boolean) {
+  const { page, access } = await pageFor(caller, pageId, need);
+  if (needsBoard && (access.item.item_type || 1) !== KANBAN_ITEM)
+    throw new McpToolError(MCP_ERRORS.RESOURCE_NOT_FOUND, NO_BOARD);
+  const task = parseTask(page.page_content);
+  if (!task) throw new McpToolError(MCP_ERRORS.OPERATION_FAILED, NO_TASK);
+  if ((access.item.item_type || 1) !== KANBAN_ITEM)
+    throw new McpToolError(MCP_ERRORS.RESOURCE_NOT_FOUND, NO_BOARD);
+  return { page, access, task };
+}
+
+const writeOptions = (caller: McpCaller) => ({ agent: agentOf(caller) });
+
+/** The task fields an update or create sends (checked as ShowDoc checks them). */
+function taskFields(args: Args): kanban.TaskFields {
+  const fields: kanban.TaskFields = {};
+  const description = optionalText(args, 'description');
+  if (description !== undefined) fields.description = description;
+  const assignee = optionalText(args, 'assignee_uid');
+  if (assignee !== undefined) fields.assignee_uid = assignee;
+  const assigneeName = optionalText(args, 'assignee_username');
+  if (assigneeName !== undefined) fields.assignee_username = assigneeName;
+  const due = optionalText(args, 'due_date');
+  if (due !== undefined) fields.due_date = invalidParams(() => checkDueDate(due.trim()));
+  if (has(args, 'tags')) fields.tags = invalidParams(() => checkTags(args.tags));
+  const priority = optionalText(args, 'priority');
+  if (priority !== undefined) fields.priority = invalidParams(() => checkPriority(priority));
+  if (has(args, 'linked_pages')) fields.linked_pages = args.linked_pages;
+  return fields;
+}
+
+function tool(
+  name: string,
+  description: string,
+  write: boolean,
+  properties: Record<string, Record<string, unknown>>,
+  requiredArgs: string[],
+  handler: McpTool['handler'],
+): McpTool {
+  return { name, description, inputSchema: objectSchema(properties, requiredArgs), write, handler };
+}
+
+const taskCountOf = (order: Record<string, string[]>, listId: string) =>
+  new Set(order[listId] ?? []).size;
+
 export const kanbanTools = defineTools(
-  boardTool(
+  tool(
     'kanban_get_board',
     'Get the whole kanban board (every list with the full details of all its tasks). For an overview of the lists prefer kanban_get_lists, which is lighter. For a kanban item (item_type=6) use this instead of list_pages. Returns the list definitions, the tasks of each list and the archived lists',
-    'read',
+    false,
     { item_id: itemIdProp },
     ['item_id'],
+    async (caller, args) => {
+      const itemId = idArg(args, 'item_id');
+      await boardItem(caller, itemId, 'read');
+      const view = await attempt(() => getBoard(caller.actor, itemId));
+      const cards = new Map(view.cards.map((card) => [String(card.page_id), card]));
+      return {
+        item_id: itemId,
+        page_id: view.page_id,
+        lists: view.board.lists.map((list) => ({
+          id: list.id,
+          title: list.title,
+          position: list.position,
+          tasks: (view.board.tasks_order[list.id] ?? [])
+            .map((id) => cards.get(id))
+            .filter((card) => card !== undefined)
+            .map((card) => ({ page_id: card.page_id, page_title: card.page_title })),
+        })),
+        archived_lists: view.board.archived_lists,
+      };
+    },
   ),
-  boardTool(
+  tool(
     'kanban_get_lists',
     "Get the kanban board's lists: only the list definitions and their task counts, no task details. Lighter than kanban_get_board",
-    'read',
+    false,
     { item_id: itemIdProp },
     ['item_id'],
-  ),
-  {
-    name: 'kanban_get_task',
-    description:
-      'Get the details of a kanban task. For a kanban item (item_type=6) use this instead of get_page',
-    inputSchema: objectSchema(
-      {
-        page_id: integer(
-          'Task ID (the page_id of the task, from kanban_get_board or kanban_list_tasks)',
-        ),
-      },
-      ['page_id'],
-    ),
-    write: false,
-    async handler(caller, args) {
-      await pageFor(caller, idArg(args, 'page_id'), 'read');
-      throw new McpToolError(MCP_ERRORS.OPERATION_FAILED, NO_TASK);
+    async (caller, args) => {
+      const itemId = idArg(args, 'item_id');
+      await boardItem(caller, itemId, 'read');
+      const { board } = await attempt(() => getBoard(caller.actor, itemId));
+      const shape =
+        (order: Record<string, string[]>) => (list: kanban.KanbanBoardData['lists'][number]) => ({
+          id: list.id,
+          title: list.title,
+          position: list.position,
+          task_count: taskCountOf(order, list.id),
+        });
+      return {
+        item_id: itemId,
+        lists: board.lists.map(shape(board.tasks_order)),
+        archived_lists: board.archived_lists.map(shape(board.archived_tasks_order)),
+      };
     },
-  },
-  boardTool(
+  ),
+  tool(
+    'kanban_get_task',
+    'Get the details of a kanban task. For a kanban item (item_type=6) use this instead of get_page',
+    false,
+    {
+      page_id: integer(
+        'Task ID (the page_id of the task, from kanban_get_board or kanban_list_tasks)',
+      ),
+    },
+    ['page_id'],
+    async (caller, args) => {
+      const pageId = idArg(args, 'page_id');
+      const { task } = await taskPage(caller, pageId, 'read', false);
+      const card = await attempt(() => getTask(caller.actor, pageId));
+      return {
+        page_id: pageId,
+        page_title: card.page_title,
+        item_id: card.item_id,
+        list_id: card.list_id,
+        list_name: card.list_name,
+        description: card.description,
+        assignee_uid: card.assignee_uid,
+        assignee_username: card.assignee_username,
+        creator_uid: card.creator_uid,
+        creator_username: card.creator_username,
+        due_date: card.due_date,
+        tags: card.tags,
+        priority: card.priority,
+        linked_pages: card.linked_pages,
+        completed: card.completed,
+        created_at: Number(task.created_at) || 0,
+        updated_at: Number(task.updated_at) || 0,
+      };
+    },
+  ),
+  tool(
     'kanban_list_tasks',
     'List kanban tasks, filtered by list, assignee, creator, tag, priority or due date. Completed tasks are left out unless show_completed=true. For a kanban item (item_type=6) use this to filter tasks',
-    'read',
+    false,
     {
       item_id: itemIdProp,
       list_id: string('List ID (optional)'),
@@ -148,28 +265,80 @@ export const kanbanTools = defineTools(
       },
     },
     ['item_id'],
+    async (caller, args) => {
+      const itemId = idArg(args, 'item_id');
+      await boardItem(caller, itemId, 'read');
+      const view = await attempt(() => getBoard(caller.actor, itemId));
+      const listId = optionalText(args, 'list_id') ?? '';
+      const assignee = optionalText(args, 'assignee_uid') ?? '';
+      const creator = intArg(args, 'creator_uid', 0);
+      const tag = optionalText(args, 'tag') ?? '';
+      const priority = optionalText(args, 'priority') ?? '';
+      const from = optionalText(args, 'due_date_start') ?? '';
+      const until = optionalText(args, 'due_date_end') ?? '';
+      const showCompleted = args.show_completed === true || args.show_completed === 'true';
+      const onBoard = new Set(Object.values(view.board.tasks_order).flat());
+      const tasks = view.cards.filter((card) => {
+        if (!onBoard.has(String(card.page_id))) return false;
+        if (card.completed && !showCompleted) return false;
+        if (listId && card.list_id !== listId) return false;
+        if (assignee === 'none' && card.assignee_uid) return false;
+        if (assignee && assignee !== 'none' && Number(card.assignee_uid) !== Number(assignee))
+          return false;
+        if (creator > 0 && Number(card.creator_uid) !== creator) return false;
+        if (tag && !card.tags.some((t) => t.text === tag)) return false;
+        if (priority && card.priority !== priority) return false;
+        if (from || until) {
+          if (!card.due_date) return false;
+          if (from && card.due_date < from) return false;
+          if (until && card.due_date > until) return false;
+        }
+        return true;
+      });
+      return {
+        item_id: itemId,
+        tasks: tasks.map((card) => ({ ...card, item_id: itemId })),
+        total: tasks.length,
+      };
+    },
   ),
-  {
-    name: 'kanban_search_tasks',
-    description:
-      'Search kanban tasks by keyword. For a kanban item (item_type=6) use this to search tasks',
-    inputSchema: objectSchema({ item_id: itemIdProp, query: string('Search keyword') }, [
-      'item_id',
-      'query',
-    ]),
-    write: false,
-    async handler(caller, args) {
+  tool(
+    'kanban_search_tasks',
+    'Search kanban tasks by keyword. For a kanban item (item_type=6) use this to search tasks',
+    false,
+    { item_id: itemIdProp, query: string('Search keyword') },
+    ['item_id', 'query'],
+    async (caller, args) => {
       const itemId = idArg(args, 'item_id');
       const query = required(args, 'query', 'The search keyword');
-      await itemFor(caller, itemId, 'read');
-      // ShowDoc matches page titles and keeps the pages that hold task data: none outside a board.
-      return { item_id: itemId, query, tasks: [], total: 0 };
+      const access = await itemFor(caller, itemId, 'read');
+      // ShowDoc matches task titles; an item that is no board holds no task.
+      if ((access.item.item_type || 1) !== KANBAN_ITEM)
+        return { item_id: itemId, query, tasks: [], total: 0 };
+      const view = await attempt(() => getBoard(caller.actor, itemId));
+      const needle = query.toLowerCase();
+      const titleOf = (listId: string) =>
+        [...view.board.lists, ...view.board.archived_lists].find((l) => l.id === listId)?.title ??
+        '';
+      const tasks = view.cards
+        .filter((card) => card.page_title.toLowerCase().includes(needle))
+        .slice(0, 50)
+        .map((card) => ({
+          page_id: card.page_id,
+          page_title: card.page_title,
+          list_id: card.list_id,
+          list_name: titleOf(card.list_id),
+          priority: card.priority,
+          assignee_username: card.assignee_username,
+          due_date: card.due_date,
+        }));
+      return { item_id: itemId, query, tasks, total: tasks.length };
     },
-  },
-  boardTool(
+  ),
+  tool(
     'kanban_create_task',
     'Create a task in a list of the kanban board (the board order is updated). For a kanban item (item_type=6) use this instead of create_page',
-    'write',
+    true,
     {
       item_id: itemIdProp,
       list_id: string('Target list ID'),
@@ -181,143 +350,270 @@ export const kanbanTools = defineTools(
       linked_pages: linkedPagesProp,
     },
     ['item_id', 'list_id', 'title'],
-    (args) => {
-      required(args, 'list_id', 'The list ID');
-      checkTaskTitle(required(args, 'title', 'The task title'));
+    async (caller, args) => {
+      const itemId = idArg(args, 'item_id');
+      const listId = required(args, 'list_id', 'The list ID');
+      const title = checkTaskTitle(required(args, 'title', 'The task title'));
+      await boardItem(caller, itemId, 'write');
+      const fields = taskFields(args);
+      const card = await attempt(() =>
+        kanban.createTask(caller.actor, itemId, { ...fields, listId, title }, writeOptions(caller)),
+      );
+      return {
+        page_id: card.page_id,
+        page_title: card.page_title,
+        item_id: itemId,
+        list_id: listId,
+        message: 'Task created',
+      };
     },
   ),
-  {
-    name: 'kanban_update_task',
-    description:
-      'Update a kanban task: pass only the fields to change. Set completed to mark it done or not. For a kanban item (item_type=6) use this instead of update_page',
-    inputSchema: objectSchema(
-      {
-        page_id: taskIdProp,
-        title: string('Task title (optional, at most 100 characters)'),
-        description: string('Task description (optional)'),
-        assignee_uid: string('Assignee UID (optional, a UID as a string such as "123")'),
-        assignee_username: string(
-          'Assignee user name (optional; pass it with assignee_uid to keep them consistent)',
-        ),
-        due_date: string('Due date (optional, YYYY-MM-DD)'),
-        tags: tagsProp,
-        priority: priorityProp,
-        linked_pages: linkedPagesProp,
-        completed: { type: 'boolean', description: 'Completed (optional): true or false' },
-      },
-      ['page_id'],
-    ),
-    write: true,
-    async handler(caller, args) {
-      await pageFor(caller, idArg(args, 'page_id'), 'write');
-      throw new McpToolError(MCP_ERRORS.OPERATION_FAILED, NO_TASK);
+  tool(
+    'kanban_update_task',
+    'Update a kanban task: pass only the fields to change. Set completed to mark it done or not. For a kanban item (item_type=6) use this instead of update_page',
+    true,
+    {
+      page_id: taskIdProp,
+      title: string('Task title (optional, at most 100 characters)'),
+      description: string('Task description (optional)'),
+      assignee_uid: string('Assignee UID (optional, a UID as a string such as "123")'),
+      assignee_username: string(
+        'Assignee user name (optional; pass it with assignee_uid to keep them consistent)',
+      ),
+      due_date: string('Due date (optional, YYYY-MM-DD)'),
+      tags: tagsProp,
+      priority: priorityProp,
+      linked_pages: linkedPagesProp,
+      completed: { type: 'boolean', description: 'Completed (optional): true or false' },
     },
-  },
-  {
-    name: 'kanban_move_task',
-    description:
-      "Move a kanban task to another list (the task's list_id and the board's tasks_order are updated)",
-    inputSchema: objectSchema({ page_id: taskIdProp, target_list_id: string('Target list ID') }, [
-      'page_id',
-      'target_list_id',
-    ]),
-    write: true,
-    async handler(caller, args) {
+    ['page_id'],
+    async (caller, args) => {
       const pageId = idArg(args, 'page_id');
-      required(args, 'target_list_id', 'The target list ID');
-      await pageFor(caller, pageId, 'write');
-      throw new McpToolError(MCP_ERRORS.RESOURCE_NOT_FOUND, NO_BOARD);
+      await taskPage(caller, pageId, 'write', false);
+      const fields = taskFields(args);
+      const title = optionalText(args, 'title');
+      if (title !== undefined) {
+        if (!title.trim())
+          throw new McpToolError(MCP_ERRORS.INVALID_PARAMS, 'The task title is required');
+        fields.title = checkTaskTitle(title.trim());
+      }
+      if (has(args, 'completed'))
+        fields.completed =
+          args.completed === true || args.completed === 'true' || args.completed === 1;
+      if (!Object.keys(fields).length)
+        throw new McpToolError(MCP_ERRORS.INVALID_PARAMS, 'Nothing to update');
+      const card = await attempt(() =>
+        kanban.updateTask(caller.actor, pageId, fields, writeOptions(caller)),
+      );
+      return {
+        page_id: pageId,
+        page_title: card.page_title,
+        item_id: (await findLivePage(pageId))?.item_id ?? 0,
+        message: 'Task updated',
+      };
     },
-  },
-  {
-    name: 'kanban_delete_task',
-    description:
-      'Delete a kanban task and remove it from the board order. For a kanban item (item_type=6) use this instead of delete_page',
-    inputSchema: objectSchema({ page_id: taskIdProp }, ['page_id']),
-    write: true,
-    async handler(caller, args) {
-      await pageFor(caller, idArg(args, 'page_id'), 'manage');
-      throw new McpToolError(MCP_ERRORS.RESOURCE_NOT_FOUND, NO_BOARD);
+  ),
+  tool(
+    'kanban_move_task',
+    "Move a kanban task to another list (the task's list_id and the board's tasks_order are updated)",
+    true,
+    { page_id: taskIdProp, target_list_id: string('Target list ID') },
+    ['page_id', 'target_list_id'],
+    async (caller, args) => {
+      const pageId = idArg(args, 'page_id');
+      const target = required(args, 'target_list_id', 'The target list ID');
+      const { page: found, access } = await pageFor(caller, pageId, 'write');
+      if ((access.item.item_type || 1) !== KANBAN_ITEM)
+        throw new McpToolError(MCP_ERRORS.RESOURCE_NOT_FOUND, NO_BOARD);
+      if (!parseTask(found.page_content))
+        throw new McpToolError(MCP_ERRORS.OPERATION_FAILED, NO_TASK);
+      const moved = await attempt(() =>
+        kanban.moveTask(caller.actor, pageId, target, undefined, writeOptions(caller)),
+      );
+      return {
+        page_id: pageId,
+        item_id: moved.item_id,
+        from_list_id: moved.from_list_id,
+        to_list_id: moved.to_list_id,
+        message: 'Task moved',
+      };
     },
-  },
-  boardTool(
+  ),
+  tool(
+    'kanban_delete_task',
+    'Delete a kanban task and remove it from the board order. For a kanban item (item_type=6) use this instead of delete_page',
+    true,
+    { page_id: taskIdProp },
+    ['page_id'],
+    async (caller, args) => {
+      const pageId = idArg(args, 'page_id');
+      const { access } = await pageFor(caller, pageId, 'manage');
+      if ((access.item.item_type || 1) !== KANBAN_ITEM)
+        throw new McpToolError(MCP_ERRORS.RESOURCE_NOT_FOUND, NO_BOARD);
+      await attempt(() => kanban.deleteTask(caller.actor, pageId, writeOptions(caller)));
+      return { page_id: pageId, message: 'Task deleted' };
+    },
+  ),
+  tool(
     'kanban_add_list',
     'Add a list to the kanban board',
-    'write',
+    true,
     { item_id: itemIdProp, title: string('List title') },
     ['item_id', 'title'],
-    (args) => void required(args, 'title', 'The list title'),
-  ),
-  boardTool(
-    'kanban_update_list',
-    'Rename a kanban list',
-    'manage',
-    { item_id: itemIdProp, list_id: listIdProp, title: string('New list title') },
-    ['item_id', 'list_id', 'title'],
-    (args) => {
-      required(args, 'list_id', 'The list ID');
-      required(args, 'title', 'The list title');
+    async (caller, args) => {
+      const itemId = idArg(args, 'item_id');
+      const title = required(args, 'title', 'The list title');
+      await boardItem(caller, itemId, 'write');
+      const list = await attempt(() =>
+        kanban.addList(caller.actor, itemId, title, writeOptions(caller)),
+      );
+      return {
+        item_id: itemId,
+        list_id: list.id,
+        title: list.title,
+        position: list.position,
+        message: 'List created',
+      };
     },
   ),
-  boardTool(
+  tool(
+    'kanban_update_list',
+    'Rename a kanban list',
+    true,
+    { item_id: itemIdProp, list_id: listIdProp, title: string('New list title') },
+    ['item_id', 'list_id', 'title'],
+    async (caller, args) => {
+      const itemId = idArg(args, 'item_id');
+      const listId = required(args, 'list_id', 'The list ID');
+      const title = required(args, 'title', 'The list title');
+      await boardItem(caller, itemId, 'manage');
+      const list = await attempt(() =>
+        kanban.renameList(caller.actor, itemId, listId, title, writeOptions(caller)),
+      );
+      return { item_id: itemId, list_id: list.id, title: list.title, message: 'List updated' };
+    },
+  ),
+  tool(
     'kanban_delete_list',
     'Delete a kanban list; its tasks are marked completed. The only list of a board cannot be deleted',
-    'manage',
+    true,
     { item_id: itemIdProp, list_id: listIdProp },
     ['item_id', 'list_id'],
-    (args) => void required(args, 'list_id', 'The list ID'),
+    async (caller, args) => {
+      const itemId = idArg(args, 'item_id');
+      const listId = required(args, 'list_id', 'The list ID');
+      await boardItem(caller, itemId, 'manage');
+      const out = await attempt(() =>
+        kanban.deleteList(caller.actor, itemId, listId, writeOptions(caller)),
+      );
+      return {
+        item_id: itemId,
+        list_id: listId,
+        completed_tasks_count: out.completed,
+        message: 'List deleted; its tasks were marked completed',
+      };
+    },
   ),
-  boardTool(
+  tool(
     'kanban_archive_list',
     'Archive a kanban list with all its tasks. An archived list leaves the board; kanban_restore_list brings it back',
-    'manage',
+    true,
     { item_id: itemIdProp, list_id: string('ID of the list to archive') },
     ['item_id', 'list_id'],
-    (args) => void required(args, 'list_id', 'The list ID'),
+    async (caller, args) => {
+      const itemId = idArg(args, 'item_id');
+      const listId = required(args, 'list_id', 'The list ID');
+      await boardItem(caller, itemId, 'manage');
+      const out = await attempt(() =>
+        kanban.archiveList(caller.actor, itemId, listId, writeOptions(caller)),
+      );
+      return {
+        item_id: itemId,
+        list_id: listId,
+        list_title: out.list.title,
+        archived_tasks_count: out.tasks,
+        message: `List "${out.list.title}" archived with ${out.tasks} tasks`,
+      };
+    },
   ),
-  boardTool(
+  tool(
     'kanban_restore_list',
     'Restore an archived kanban list with all its tasks to the active board',
-    'manage',
+    true,
     { item_id: itemIdProp, list_id: string('ID of the archived list to restore') },
     ['item_id', 'list_id'],
-    (args) => void required(args, 'list_id', 'The list ID'),
+    async (caller, args) => {
+      const itemId = idArg(args, 'item_id');
+      const listId = required(args, 'list_id', 'The list ID');
+      await boardItem(caller, itemId, 'manage');
+      const out = await attempt(() =>
+        kanban.restoreList(caller.actor, itemId, listId, writeOptions(caller)),
+      );
+      return {
+        item_id: itemId,
+        list_id: listId,
+        list_title: out.list.title,
+        restored_tasks_count: out.tasks,
+        message: `List "${out.list.title}" restored with ${out.tasks} tasks`,
+      };
+    },
   ),
-  boardTool(
+  tool(
     'kanban_list_archived_lists',
     "List the kanban board's archived lists (with each list's task count)",
-    'read',
+    false,
     { item_id: itemIdProp },
     ['item_id'],
+    async (caller, args) => {
+      const itemId = idArg(args, 'item_id');
+      await boardItem(caller, itemId, 'read');
+      const { board } = await attempt(() => getBoard(caller.actor, itemId));
+      const lists = board.archived_lists.map((list) => ({
+        id: list.id,
+        title: list.title,
+        position: list.position,
+        tasks_count: (board.archived_tasks_order[list.id] ?? []).length,
+      }));
+      return { item_id: itemId, archived_lists: lists, total: lists.length };
+    },
   ),
-  {
-    name: 'kanban_get_activity',
-    description:
-      "Query the kanban board's activity log, filtered by event type and time range: see the tasks completed in a week, a month or any period",
-    inputSchema: objectSchema(
-      {
-        item_id: itemIdProp,
-        event_types: {
-          type: 'array',
-          items: { type: 'string' },
-          description:
-            'Event types (optional): task_created/task_completed/task_uncompleted/task_moved/task_deleted/task_updated/list_created/list_updated/list_deleted/list_archived/list_restored',
-        },
-        start_time: integer('Start time, Unix seconds (optional)'),
-        end_time: integer('End time, Unix seconds (optional)'),
-        page: integer('Page number (default 1)'),
-        page_size: integer('Entries per page (default 50, at most 100)'),
+  tool(
+    'kanban_get_activity',
+    "Query the kanban board's activity log, filtered by event type and time range: see the tasks completed in a week, a month or any period",
+    false,
+    {
+      item_id: itemIdProp,
+      event_types: {
+        type: 'array',
+        items: { type: 'string' },
+        description:
+          'Event types (optional): task_created/task_completed/task_uncompleted/task_moved/task_deleted/task_updated/list_created/list_updated/list_deleted/list_archived/list_restored',
       },
-      ['item_id'],
-    ),
-    write: false,
-    async handler(caller, args) {
+      start_time: integer('Start time, Unix seconds (optional)'),
+      end_time: integer('End time, Unix seconds (optional)'),
+      page: integer('Page number (default 1)'),
+      page_size: integer('Entries per page (default 50, at most 100)'),
+    },
+    ['item_id'],
+    async (caller, args) => {
       const itemId = idArg(args, 'item_id');
       await itemFor(caller, itemId, 'read');
       const page = Math.max(1, intArg(args, 'page', 1, -Infinity));
       const pageSize = Math.min(100, Math.max(1, intArg(args, 'page_size', 50, -Infinity)));
-      // No board, no board events: ShowDoc's log holds nothing for such an item.
-      return { item_id: itemId, activities: [], total: 0, page, page_size: pageSize };
+      return attempt(() =>
+        kanbanActivity(
+          caller.actor,
+          {
+            itemId,
+            eventTypes: Array.isArray(args.event_types) ? args.event_types : [],
+            startTime: intArg(args, 'start_time', 0, -Infinity),
+            endTime: intArg(args, 'end_time', 0, -Infinity),
+            page,
+            pageSize,
+          },
+          { checked: true },
+        ),
+      );
     },
-  },
+  ),
 );

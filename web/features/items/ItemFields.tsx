@@ -4,11 +4,11 @@
  */
 import { Form, Input, Radio, Select, Space, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
-import type { ItemGroup } from '../../api/types';
+import type { ItemGroup, ItemType } from '../../api/types';
 import { ITEM_TYPES } from './itemTypes';
 
 export interface ItemFormValues {
-  item_type: '1' | '2' | '4';
+  item_type: ItemType;
   item_name: string;
   item_description: string;
   item_domain: string;

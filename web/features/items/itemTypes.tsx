@@ -1,5 +1,5 @@
 /** The item types the workspace offers (spec 000 §1), with their icon and label keys. */
-import { FileOutlined, FileTextOutlined, TableOutlined } from '@ant-design/icons';
+import { FileOutlined, FileTextOutlined, ProjectOutlined, TableOutlined } from '@ant-design/icons';
 import type { ReactNode } from 'react';
 import type { ItemType } from '../../api/types';
 
@@ -12,9 +12,10 @@ export const ITEM_TYPES: { value: ItemType; label: string; hint: string; icon: R
   },
   { value: '2', label: 'items.type.single', hint: 'items.type.singleHint', icon: <FileOutlined /> },
   { value: '4', label: 'items.type.table', hint: 'items.type.tableHint', icon: <TableOutlined /> },
+  { value: '6', label: 'kanban.type', hint: 'kanban.typeHint', icon: <ProjectOutlined /> },
 ];
 
-/** Types other than 2 and 4 (0, 3, 5, 6 from other clients) show as regular items. */
+/** Types other than 2, 4 and 6 (0, 3, 5 from other clients) show as regular items. */
 export function itemTypeOf(raw: string): (typeof ITEM_TYPES)[number] {
   return ITEM_TYPES.find((t) => t.value === raw) ?? ITEM_TYPES[0];
 }

@@ -1,7 +1,7 @@
 /**
  * The reader for one item: loads it and the open page, follows live changes, and picks the view
- * by item type — regular (0, 1, 3), single page (2), spreadsheet (4) and whiteboard (5), the last
- * two in their own chunks.
+ * by item type — regular (0, 1, 3), single page (2), spreadsheet (4), whiteboard (5) and kanban
+ * board (6), the last three in their own chunks.
  */
 import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -34,6 +34,7 @@ const ReaderDialogs = lazy(() =>
 );
 const SpreadsheetView = lazy(() => import('../sheet/SpreadsheetView'));
 const WhiteboardView = lazy(() => import('../whiteboard/WhiteboardView'));
+const KanbanView = lazy(() => import('../kanban/KanbanView'));
 // Logged-in readers only: "show changes" since the last read and after live saves.
 const ReadChanges = lazy(() => import('../reads/ReadChanges'));
 // Shown only when the live connection has news (never to an anonymous reader): loaded then.
@@ -42,6 +43,8 @@ const LiveNotes = lazy(() => import('./LiveNotes').then((m) => ({ default: m.Liv
 const SINGLE_PAGE = '2';
 const SPREADSHEET = '4';
 const WHITEBOARD = '5';
+/** A kanban item shows its board, never one of its pages. */
+const KANBAN = '6';
 /** Scrolled less than this: a newer version replaces the page at once instead of asking. */
 const UNSCROLLED_PX = 40;
 
@@ -58,6 +61,10 @@ function usePageId(
   const [pageId, setPageId] = useState(0);
   useEffect(() => {
     if (!item) return;
+    if (item.item_type === KANBAN) {
+      setPageId(0);
+      return;
+    }
     const single =
       item.item_type === SINGLE_PAGE ||
       item.item_type === SPREADSHEET ||
@@ -201,7 +208,18 @@ export function ReaderScreen({
   const address = itemAddress(item);
 
   let view;
-  if (item.item_type === WHITEBOARD)
+  if (item.item_type === KANBAN)
+    view = (
+      <Suspense fallback={<Placeholder padded />}>
+        <KanbanView
+          item={item}
+          openTask={numeric(pageParam)}
+          selfUid={Number(login?.uid ?? 0)}
+          actions={<HeaderActions item={item} pageId={0} loggedIn={loggedIn} simple open={open} />}
+        />
+      </Suspense>
+    );
+  else if (item.item_type === WHITEBOARD)
     view = (
       <Suspense fallback={<Placeholder padded />}>
         {page ? (

@@ -1,0 +1,259 @@
+/**
+ * A kanban item's board: finding it with the actor's rights, reading its cards, and THE write
+ * path every board change takes (REST, MCP, the web's drags).
+ *
+ * Rights are the page rights of the board's item: readers see the board, editors change it
+ * (moves, tasks, lists); the board page's catalog applies to restricted members, and tasks are
+ * created in the board's catalog, so they follow it.
+ *
+ * Concurrency: a board write reads the board page, changes it and stores it while it holds the
+ * board — a queue per board in this process and a short lease row in the database across
+ * processes — so two moves at once apply one after the other, each on the other's result, and
+ * never overwrite each other. Each write bumps `meta.version` and publishes `kanban.changed` with
+ * the board after it; open boards (realtime fans it out to the board page's room) keep the highest
+ * version they have seen, so every screen converges on the stored board.
+ */
+import { randomUUID } from 'node:crypto';
+import {
+  type AccessOptions,
+  type Actor,
+  findLiveItem,
+  type ItemAccess,
+  requireAction,
+} from '../access';
+import { findLivePages, Page, type PageDoc, pageVisible, type SaveAgent, savePage } from '../pages';
+import { errors, events, type KanbanCardShape, nextId, nowSeconds } from '../platform';
+import {
+  BOARD_TITLE,
+  boardTaskIds,
+  defaultBoard,
+  KANBAN_ITEM,
+  type KanbanBoardData,
+  parseBoard,
+  parseTask,
+} from './format';
+import { KanbanBoardLock } from './schemas';
+
+export type BoardLevel = 'read' | 'edit' | 'manage';
+const ACTIONS = { read: 'item.read', edit: 'page.update', manage: 'item.manage' } as const;
+
+export const NOT_KANBAN = 'Item not found or not a kanban item';
+export const NO_BOARD = 'Kanban board not found';
+
+export interface OpenBoard {
+  access: ItemAccess;
+  page: PageDoc;
+  board: KanbanBoardData;
+}
+
+export interface BoardOptions extends AccessOptions {
+  /** An AI agent writing through an MCP token (named in the history and presence). */
+  agent?: SaveAgent;
+}
+
+/** The board page of a kanban item (the oldest, should a copy have made two). */
+export function findBoardPage(itemId: number): Promise<PageDoc | null> {
+  return Page.findOne({ item_id: itemId, page_title: BOARD_TITLE, is_del: 0 }, { _id: 0 })
+    .sort({ page_id: 1 })
+    .lean<PageDoc>()
+    .exec();
+}
+
+/** Whether the item is a kanban item (no rights checked: the ShowDoc order of answers). */
+export async function requireKanbanItem(itemId: number): Promise<void> {
+  if (!(itemId > 0)) throw errors.failed('Item ID is required');
+  const item = await findLiveItem(itemId);
+  if (!item || item.item_type !== KANBAN_ITEM) throw errors.noEditPermission(NOT_KANBAN);
+}
+
+/**
+ * A kanban item's board page, made on first use with three empty lists (an item created by
+ * item/add, or a ShowDoc item whose board page was lost). Runs while holding the board.
+ */
+async function ensureBoardPage(itemId: number): Promise<void> {
+  if (await findBoardPage(itemId)) return;
+  await serialised(itemId, async () => {
+    if (await findBoardPage(itemId)) return;
+    const item = await findLiveItem(itemId);
+    if (!item) return;
+    const now = nowSeconds();
+    await Page.create({
+      page_id: await nextId('page_id'),
+      item_id: itemId,
+      cat_id: 0,
+      page_title: BOARD_TITLE,
+      page_content: JSON.stringify(defaultBoard(['To do', 'In progress', 'Done'])),
+      addtime: now,
+      page_addtime: now,
+      author_uid: item.uid,
+      author_username: item.username,
+    });
+  });
+}
+
+/** The item's board for an actor with `level` rights (read straight from the database). */
+export async function openBoard(
+  actor: Actor,
+  itemId: number,
+  level: BoardLevel,
+  options: AccessOptions & { holding?: boolean } = {},
+): Promise<OpenBoard> {
+  await requireKanbanItem(itemId);
+  const access = await requireAction(actor, ACTIONS[level], itemId, options);
+  if (!options.holding) await ensureBoardPage(itemId);
+  const page = await findBoardPage(itemId);
+  if (!page || !(await pageVisible(actor, access, page))) throw errors.failed(NO_BOARD);
+  const board = parseBoard(page.page_content);
+  if (!board) throw errors.failed('The board data could not be read');
+  return { access, page, board };
+}
+
+/** A task page as the card a board shows (null when the page holds no task). */
+export function cardOf(page: PageDoc): KanbanCardShape | null {
+  const task = parseTask(page.page_content);
+  if (!task) return null;
+  return {
+    page_id: page.page_id,
+    page_title: page.page_title,
+    list_id: task.list_id,
+    description: task.description,
+    assignee_uid: task.assignee_uid,
+    assignee_username: task.assignee_username,
+    creator_uid: String(task.creator_uid ?? ''),
+    creator_username: task.creator_username,
+    due_date: task.due_date,
+    tags: task.tags,
+    priority: task.priority,
+    linked_pages: task.linked_pages,
+    completed: task.completed,
+    updated_at: Number(task.updated_at) || page.addtime || 0,
+  };
+}
+
+/** The cards of every task the board names that the actor may see. */
+export async function boardCards(
+  actor: Actor,
+  open: Pick<OpenBoard, 'access' | 'board'>,
+): Promise<KanbanCardShape[]> {
+  const pages = await findLivePages(boardTaskIds(open.board));
+  const cards: KanbanCardShape[] = [];
+  for (const page of pages) {
+    if (page.item_id !== open.access.item.item_id) continue;
+    if (!(await pageVisible(actor, open.access, page))) continue;
+    const card = cardOf(page);
+    if (card) cards.push(card);
+  }
+  return cards.sort((a, b) => a.page_id - b.page_id);
+}
+
+// ------------------------------------------------------------------------------------------------
+// Serialising writes to one board
+
+/** How long a lease holds when its holder does not release it (a crashed process). */
+const LEASE_MS = 10_000;
+/** Waiting for another process's lease gives up after about this long. */
+const LEASE_WAIT_MS = 15_000;
+
+const queues = new Map<number, Promise<void>>();
+
+function isDuplicateKey(error: unknown): boolean {
+  return (
+    typeof error === 'object' && error !== null && (error as { code?: unknown }).code === 11000
+  );
+}
+
+async function acquireLease(itemId: number): Promise<string> {
+  const holder = randomUUID();
+  const started = Date.now();
+  for (;;) {
+    const now = Date.now();
+    try {
+      // Matches a free or expired lease; a held one makes the upsert collide with its row.
+      await KanbanBoardLock.updateOne(
+        { item_id: itemId, until: { $lt: now } },
+        { $set: { holder, until: now + LEASE_MS } },
+        { upsert: true },
+      );
+      return holder;
+    } catch (error) {
+      if (!isDuplicateKey(error)) throw error;
+    }
+    if (Date.now() - started > LEASE_WAIT_MS)
+      throw errors.failed('The board is busy, please try again');
+    await new Promise((resolve) => setTimeout(resolve, 5 + Math.random() * 20));
+  }
+}
+
+/** Runs `work` while holding the board: one write per board at a time, across processes. */
+export async function serialised<T>(itemId: number, work: () => Promise<T>): Promise<T> {
+  const before = queues.get(itemId) ?? Promise.resolve();
+  let done!: () => void;
+  const mine = new Promise<void>((resolve) => (done = resolve));
+  const tail = before.then(() => mine);
+  queues.set(itemId, tail);
+  try {
+    await before;
+    const holder = await acquireLease(itemId);
+    try {
+      return await work();
+    } finally {
+      await KanbanBoardLock.deleteOne({ item_id: itemId, holder }).catch(() => undefined);
+    }
+  } finally {
+    done();
+    if (queues.get(itemId) === tail) queues.delete(itemId);
+  }
+}
+
+export interface BoardChange<T> {
+  result: T;
+  /** false: only tasks changed, the board page is not written. */
+  boardChanged: boolean;
+  cards?: KanbanCardShape[];
+  removed?: number[];
+}
+
+/**
+ * THE board write: holds the board, reads it fresh, lets `change` edit `open.board` in place (and
+ * write task pages), stores the board with the next version and publishes `kanban.changed`.
+ */
+export async function changeBoard<T>(
+  actor: Actor,
+  itemId: number,
+  level: BoardLevel,
+  change: (open: OpenBoard) => Promise<BoardChange<T>>,
+  options: BoardOptions = {},
+): Promise<T> {
+  if (!(actor.uid > 0)) throw errors.notLoggedIn();
+  await requireKanbanItem(itemId);
+  await ensureBoardPage(itemId);
+  return serialised(itemId, async () => {
+    const open = await openBoard(actor, itemId, level, { ...options, holding: true });
+    const out = await change(open);
+    const { board, page } = open;
+    if (out.boardChanged) {
+      board.meta = { ...board.meta, version: board.meta.version + 1, last_updated: nowSeconds() };
+      await savePage(
+        actor,
+        {
+          pageId: page.page_id,
+          itemId,
+          title: BOARD_TITLE,
+          content: JSON.stringify(board),
+          catId: page.cat_id,
+        },
+        { origin: 'rest', ...(options.agent ? { agent: options.agent } : {}) },
+      );
+    }
+    events.publish('kanban.changed', {
+      itemId,
+      boardPageId: page.page_id,
+      byUid: actor.uid,
+      version: board.meta.version,
+      board: out.boardChanged ? board : null,
+      cards: out.cards ?? [],
+      removed: out.removed ?? [],
+    });
+    return out.result;
+  });
+}

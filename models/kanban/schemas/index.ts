@@ -1,0 +1,3 @@
+/** The kanban domain's collections. They import only mongoose and the platform. */
+export * from './kanbanActivity';
+export * from './kanbanBoardLock';

@@ -1,15 +1,13 @@
 /**
- * Controllers Quire answers for ShowDoc clients without the feature behind them (reference
- * accounts §12): the public square, maintenance.
- * Most actions refuse after ShowDoc's own checks; the contract still says how they read input.
+ * Controllers outside the specs that Quire answers in ShowDoc's shape (reference accounts §12):
+ * maintenance hooks (which refuse after ShowDoc's own checks; the contract still says how they
+ * read input) and the public square.
  */
 import { z } from 'zod';
 import { action, id, int, nothing, str } from './coerce';
 
 /** Declared for its input: every answer is an error envelope (the feature is off). */
 const refused = z.never();
-
-};
 
 export const updateContract = { checkDb: action({}, nothing) };
 export const scriptCronContract = { run: action({}, refused) };

@@ -20,12 +20,7 @@ import { aiTokenContract } from './aiToken';
 import { aiContract, httpRelayContract } from './assistant';
 import { attachmentContract } from './attachment';
 import { mockContract, pageCommentContract, pageFeedbackContract } from './comment';
-import {
-  agentContract,
-  publicSquareContract,
-  scriptCronContract,
-  updateContract,
-} from './compat';
+import { agentContract, publicSquareContract, scriptCronContract, updateContract } from './compat';
 import { kanbanContract } from './kanban';
 import { adminMessageContract, subscriptionContract } from './subscription';
 import { itemContract, itemGroupContract, recycleContract, templateContract } from './item';

@@ -16,7 +16,13 @@
  *   - AttachmentHit: { type: 'attachment', file_id, display_name, url (relative visitFile URL),
  *     item_id, item_name, page_id, page_title, score, snippet, highlights, addtime }.
  */
-export { checkKeyword, findMatchingPages, searchItemPages, searchPages, rankedSearch } from './search';
+export {
+  checkKeyword,
+  findMatchingPages,
+  searchItemPages,
+  searchPages,
+  rankedSearch,
+} from './search';
 export type { PageHit, RankedSearchOptions, SearchOptions } from './search';
 export type { AttachmentHit } from './ranked';
 export { markSnippet, type Ranges, type Snippet } from './snippet';

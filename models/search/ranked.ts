@@ -189,9 +189,7 @@ export async function rankScope(
     });
 
   const attachments =
-    options.attachments === false
-      ? []
-      : await rankAttachments(scope, indexes, query, visible);
+    options.attachments === false ? [] : await rankAttachments(scope, indexes, query, visible);
   return { pages: ranked, attachments };
 }
 

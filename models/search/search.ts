@@ -16,13 +16,7 @@
  *   around the first hit in the content) and Quire's `snippet` around the best match with the
  *   ranges to highlight; `skip_code` leaves fenced code blocks out.
  */
-import {
-  itemAccess,
-  permits,
-  requireAction,
-  type Actor,
-  type ItemAccess,
-} from '../access';
+import { itemAccess, permits, requireAction, type Actor, type ItemAccess } from '../access';
 import { errors } from '../platform';
 import { escapeForClient, type PageDoc } from '../pages';
 import { Item } from '../items';

@@ -103,17 +103,20 @@ function bestWindow(query: ParsedQuery, text: string): number {
   });
   if (query.phrase) {
     const phrase = globalOf(literalPattern(query.phrase));
-    for (const match of text.matchAll(phrase)) hits.push({ at: match.index, part: -1 });
+    for (const match of text.matchAll(phrase)) {
+      hits.push({ at: match.index, part: -1 });
+      if (hits.length > MAX_MATCHES * 20) break;
+    }
   }
   if (!hits.length) return -1;
   hits.sort((a, b) => a.at - b.at);
   const span = SNIPPET_LENGTH - LEAD;
   let best = hits[0].at;
   let bestKey = -1;
-  for (let i = 0, j = 0; i < hits.length; i++) {
+  for (let i = 0; i < hits.length; i++) {
     const parts = new Set<number>();
     let count = 0;
-    for (j = i; j < hits.length && hits[j].at < hits[i].at + span; j++) {
+    for (let j = i; j < hits.length && hits[j].at < hits[i].at + span; j++) {
       if (hits[j].part === -1) query.patterns.forEach((_, p) => parts.add(p));
       else parts.add(hits[j].part);
       count++;

@@ -165,6 +165,13 @@ class ItemIndex {
   attachmentsLoading: Promise<void> | null = null;
   /** Bumped by every attachment change, so a read begun before one is not kept. */
   attachmentGeneration = 0;
+  /**
+   * Ranked matches of recent queries (ranked.ts), dropped by any change to the pages: a search
+   * repeated before the next edit skips matching, scoring and snippets.
+   */
+  readonly rankedCache = new Map<string, unknown>();
+  /** Bumped by every page put or removed, so a ranking computed across a change is not kept. */
+  version = 0;
   readonly postings = new Map<string, Set<number>>();
   readonly termsByPage = new Map<number, string[]>();
   /** Pages saved or deleted since they were indexed: re-read before the next search. */
@@ -176,6 +183,8 @@ class ItemIndex {
 
   put(pageId: number, title: string, content: string): void {
     this.remove(pageId);
+    this.version++;
+    this.rankedCache.clear();
     const terms = [...termsOf(fold(`${title}\n${content}`))];
     for (const term of terms) {
       let pages = this.postings.get(term);
@@ -193,6 +202,8 @@ class ItemIndex {
   remove(pageId: number): void {
     const terms = this.termsByPage.get(pageId);
     if (!terms) return;
+    this.version++;
+    this.rankedCache.clear();
     for (const term of terms) {
       const pages = this.postings.get(term);
       pages?.delete(pageId);

@@ -17,6 +17,10 @@ export interface ParsedQuery {
   phrase: string;
   /** One case-insensitive pattern per part (whitespace inside a phrase matches any blank run). */
   patterns: RegExp[];
+  /** The same with the `g` flag, for matchAll (which copies them, so they stay stateless). */
+  globals: RegExp[];
+  /** `phrase` as a pattern (null without one). */
+  phrasePattern: RegExp | null;
 }
 
 /** Longest list of parts looked at (the keyword is at most 100 characters anyway). */
@@ -55,10 +59,13 @@ export function parseQuery(raw: string): ParsedQuery {
       return true;
     })
     .slice(0, MAX_PARTS);
+  const phrase = bare.length > 1 ? bare.join(' ') : '';
   return {
     parts: unique,
-    phrase: bare.length > 1 ? bare.join(' ') : '',
+    phrase,
     patterns: unique.map((part) => literalPattern(part)),
+    globals: unique.map((part) => literalPattern(part, 'gi')),
+    phrasePattern: phrase ? literalPattern(phrase) : null,
   };
 }
 

@@ -22,7 +22,14 @@ import {
   type ItemIndex,
 } from './pageIndex';
 import { matchesAll, parseQuery, partsFound, type ParsedQuery } from './query';
-import { highlightRanges, makeSnippet, splitCode, type Ranges } from './snippet';
+import {
+  firstHit,
+  highlightRanges,
+  makeSnippet,
+  splitCode,
+  type Ranges,
+  type Snippet,
+} from './snippet';
 
 /** Boost of a page holding the bare words together, as typed. */
 const PHRASE_BOOST = 1.5;
@@ -42,6 +49,8 @@ export interface RankedPage {
   snippet: string;
   highlights: Ranges;
   title_highlights: Ranges;
+  /** Where ShowDoc's `search_content` starts: the first hit in the searched text (-1: none). */
+  first_hit: { at: number; length: number };
 }
 
 export interface AttachmentHit {
@@ -126,9 +135,61 @@ export async function pagesMatching(itemIds: number[], keyword: string): Promise
 }
 
 function phraseFound(query: ParsedQuery, texts: string[]): boolean {
-  if (!query.phrase) return false;
-  const pattern = parseQuery(`"${query.phrase}"`).patterns[0];
-  return texts.some((text) => pattern.test(text));
+  const pattern = query.phrasePattern;
+  return pattern !== null && texts.some((text) => pattern.test(text));
+}
+
+/** A page matching a query in one item, before access: what the item's ranked cache keeps. */
+interface Match {
+  pageId: number;
+  inTitle: number;
+  score: number;
+  snippet: Snippet;
+  titleHighlights: Ranges;
+  firstHit: { at: number; length: number };
+}
+
+/** Queries remembered per item (least recently asked dropped first). */
+const MAX_CACHED_QUERIES = 32;
+/** Matches remembered per query (a broader query is ranked again each time). */
+const MAX_CACHED_MATCHES = 500;
+
+/** The item's pages holding the query, scored, with their snippets (from its cache when fresh). */
+async function matchesIn(
+  index: ItemIndex,
+  itemId: number,
+  keyword: string,
+  query: ParsedQuery,
+  skipCode: boolean,
+): Promise<Match[]> {
+  const key = `${skipCode ? 1 : 0}:${keyword}`;
+  const cached = index.rankedCache.get(key) as Match[] | undefined;
+  if (cached) {
+    index.rankedCache.delete(key);
+    index.rankedCache.set(key, cached);
+    return cached;
+  }
+  const version = index.version;
+  const pages = await matchingPages(new Map([[itemId, index]]), keyword, query, skipCode);
+  const scores = index.score(query.parts, new Set(pages.map((p) => p.page_id)), skipCode);
+  const matches = pages.map((page) => {
+    const text = searchedText(page, skipCode);
+    const boost = phraseFound(query, [page.page_title, text]) ? PHRASE_BOOST : 1;
+    return {
+      pageId: page.page_id,
+      inTitle: partsFound(query, page.page_title),
+      score: Math.round((scores.get(page.page_id) ?? 0) * boost * 1000) / 1000,
+      snippet: makeSnippet(query, text),
+      titleHighlights: highlightRanges(query, page.page_title),
+      firstHit: firstHit(query, text),
+    };
+  });
+  if (index.version === version && matches.length <= MAX_CACHED_MATCHES) {
+    index.rankedCache.set(key, matches);
+    if (index.rankedCache.size > MAX_CACHED_QUERIES)
+      index.rankedCache.delete(index.rankedCache.keys().next().value!);
+  }
+  return matches;
 }
 
 /** Ranked pages (and attachments) of `scope` for the keyword. */
@@ -143,53 +204,39 @@ export async function rankScope(
   const query = parseQuery(keyword);
   const visibility = visibleFilter(actor, scope);
   const indexes = await indexesOf(scope.map((a) => a.item.item_id));
-  const found = await matchingPages(indexes, keyword, query, skipCode);
+  const matches: Match[] = [];
+  if (query.parts.length)
+    for (const [itemId, index] of indexes)
+      matches.push(...(await matchesIn(index, itemId, keyword, query, skipCode)));
+  // Access from the pages as they are now (the read model: memory first).
+  const live = new Map(
+    (await findLivePages(matches.map((m) => m.pageId))).map((p) => [p.page_id, p]),
+  );
   const visible = await visibility();
-  const pages = found.filter(visible);
-
-  const byItem = new Map<number, Set<number>>();
-  for (const page of pages) {
-    const ids = byItem.get(page.item_id) ?? new Set<number>();
-    ids.add(page.page_id);
-    byItem.set(page.item_id, ids);
-  }
-  const scores = new Map<number, number>();
-  for (const [itemId, ids] of byItem)
-    for (const [id, score] of indexes.get(itemId)!.score(query.parts, ids, skipCode))
-      scores.set(id, score);
-
-  const ranked = pages
-    .map((page) => {
-      const text = searchedText(page, skipCode);
-      const boost = phraseFound(query, [page.page_title, text]) ? PHRASE_BOOST : 1;
-      return {
-        page,
-        text,
-        inTitle: partsFound(query, page.page_title),
-        score: (scores.get(page.page_id) ?? 0) * boost,
-      };
-    })
+  const ranked = matches
+    .map((match) => ({ match, page: live.get(match.pageId)! }))
+    .filter(({ page }) => page !== undefined && visible(page))
     .sort(
       (a, b) =>
-        b.inTitle - a.inTitle ||
-        b.score - a.score ||
+        b.match.inTitle - a.match.inTitle ||
+        b.match.score - a.match.score ||
         b.page.addtime - a.page.addtime ||
         a.page.page_id - b.page.page_id,
     )
     .slice(0, limit)
-    .map(({ page, text, score }) => {
-      const snippet = makeSnippet(query, text);
-      return {
-        page,
-        score: Math.round(score * 1000) / 1000,
-        snippet: snippet.text,
-        highlights: snippet.highlights,
-        title_highlights: highlightRanges(query, page.page_title),
-      };
-    });
+    .map(({ match, page }) => ({
+      page,
+      score: match.score,
+      snippet: match.snippet.text,
+      highlights: match.snippet.highlights,
+      title_highlights: match.titleHighlights,
+      first_hit: match.firstHit,
+    }));
 
   const attachments =
-    options.attachments === false ? [] : await rankAttachments(scope, indexes, query, visible);
+    options.attachments === false || !query.parts.length
+      ? []
+      : await rankAttachments(scope, indexes, query, visible);
   return { pages: ranked, attachments };
 }
 

@@ -21,7 +21,6 @@ import { errors } from '../platform';
 import { escapeForClient, type PageDoc } from '../pages';
 import { Item } from '../items';
 import { ItemMember, TeamItemMember } from '../members/schemas';
-import { parseQuery } from './query';
 import { pagesMatching, rankScope, type AttachmentHit } from './ranked';
 import { splitCode, type Ranges } from './snippet';
 
@@ -62,17 +61,6 @@ export function checkKeyword(raw: string): string {
 export async function findMatchingPages(itemIds: number[], keyword: string): Promise<PageDoc[]> {
   if (!itemIds.length || !keyword) return [];
   return pagesMatching(itemIds, keyword);
-}
-
-/** Where ShowDoc's snippet starts: the first hit of any part in the text (-1: none), and its length. */
-function firstHit(keyword: string, text: string): { at: number; length: number } {
-  let best = { at: -1, length: keyword.length };
-  for (const pattern of parseQuery(keyword).patterns) {
-    const match = pattern.exec(text);
-    if (match && (best.at < 0 || match.index < best.at))
-      best = { at: match.index, length: match[0].length };
-  }
-  return best;
 }
 
 /** Moves an index off the low half of a surrogate pair so a snippet never splits a character. */
@@ -170,9 +158,9 @@ export async function searchPages(
     skipCode: options.skipCode,
     limit: MAX_RESULTS,
   });
-  const pages = ranked.pages.map(({ page, snippet: best, highlights, title_highlights, score }) => {
+  const pages = ranked.pages.map((hit) => {
+    const { page, snippet: best, highlights, title_highlights, score, first_hit: first } = hit;
     const text = options.skipCode ? splitCode(page.page_content).prose : page.page_content;
-    const first = firstHit(keyword, text);
     return {
       page_id: String(page.page_id),
       author_uid: String(page.author_uid),
@@ -188,7 +176,7 @@ export async function searchPages(
       is_del: String(page.is_del),
       ext_info: page.ext_info ?? '',
       is_draft: String(page.is_draft ?? 0),
-      search_content: snippet(text, first.at, first.length),
+      search_content: snippet(text, first.at, first.at < 0 ? keyword.length : first.length),
       snippet: best,
       highlights,
       title_highlights,

@@ -6,7 +6,7 @@
  * <mark> elements, so page text can never inject markup; `markSnippet` builds escaped HTML for
  * clients that want a string.
  */
-import { literalPattern, type ParsedQuery } from './query';
+import type { ParsedQuery } from './query';
 
 /** A fence line: up to three spaces, then three or more backticks or tildes. */
 const FENCE = /^ {0,3}(`{3,}|~{3,})/;
@@ -56,16 +56,12 @@ const LEAD = 50;
 /** Matches looked at per part (enough to find the densest window). */
 const MAX_MATCHES = 200;
 
-function globalOf(pattern: RegExp): RegExp {
-  return new RegExp(pattern.source, 'gi');
-}
-
 /** Where the query's parts (and its phrase, when given) match `text`, merged and sorted. */
 export function highlightRanges(query: ParsedQuery, text: string): Ranges {
   const ranges: Ranges = [];
-  for (const pattern of query.patterns) {
+  for (const pattern of query.globals) {
     let n = 0;
-    for (const match of text.matchAll(globalOf(pattern))) {
+    for (const match of text.matchAll(pattern)) {
       if (!match[0]) break;
       ranges.push([match.index, match.index + match[0].length]);
       if (++n >= MAX_MATCHES) break;
@@ -81,6 +77,17 @@ export function highlightRanges(query: ParsedQuery, text: string): Ranges {
   return merged;
 }
 
+/** The first hit of any part in the text (-1: none) and its length (ShowDoc's snippet start). */
+export function firstHit(query: ParsedQuery, text: string): { at: number; length: number } {
+  let best = { at: -1, length: 0 };
+  for (const pattern of query.patterns) {
+    const match = pattern.exec(text);
+    if (match && (best.at < 0 || match.index < best.at))
+      best = { at: match.index, length: match[0].length };
+  }
+  return best;
+}
+
 /** Moves an index off the low half of a surrogate pair so a cut never splits a character. */
 function boundary(text: string, index: number): number {
   const code = text.charCodeAt(index);
@@ -92,17 +99,22 @@ function boundary(text: string, index: number): number {
  * a match of the whole phrase counts as every part), or -1 when nothing matches.
  */
 function bestWindow(query: ParsedQuery, text: string): number {
+  // One word: its first match (a window can hold nothing more of the query).
+  if (query.globals.length === 1 && !query.phrasePattern) {
+    const match = query.patterns[0].exec(text);
+    return match ? match.index : -1;
+  }
   const hits: Array<{ at: number; part: number }> = [];
-  query.patterns.forEach((pattern, part) => {
+  query.globals.forEach((pattern, part) => {
     let n = 0;
-    for (const match of text.matchAll(globalOf(pattern))) {
+    for (const match of text.matchAll(pattern)) {
       if (!match[0]) break;
       hits.push({ at: match.index, part });
       if (++n >= MAX_MATCHES) break;
     }
   });
-  if (query.phrase) {
-    const phrase = globalOf(literalPattern(query.phrase));
+  if (query.phrasePattern) {
+    const phrase = new RegExp(query.phrasePattern.source, 'gi');
     for (const match of text.matchAll(phrase)) {
       hits.push({ at: match.index, part: -1 });
       if (hits.length > MAX_MATCHES * 20) break;

@@ -84,18 +84,41 @@ export const ItemGroup = z.object({
   s_number: z.string(),
 });
 
+const Ranges = z.array(z.tuple([z.number(), z.number()]));
+
 export const SearchPage = z.object({
   page_id: z.string(),
   item_id: z.number(),
   item_name: z.string(),
   page_title: z.string(),
   search_content: z.string(),
+  /** Quire's ranked search: plain-text snippet around the best match, ranges to highlight. */
+  snippet: z.string().optional(),
+  highlights: Ranges.optional(),
+  title_highlights: Ranges.optional(),
+  score: z.number().optional(),
+});
+
+export const SearchAttachment = z.object({
+  type: z.literal('attachment'),
+  file_id: z.number(),
+  display_name: z.string(),
+  url: z.string(),
+  item_id: z.number(),
+  item_name: z.string(),
+  page_id: z.number(),
+  page_title: z.string(),
+  score: z.number(),
+  snippet: z.string(),
+  highlights: Ranges,
+  addtime: z.number(),
 });
 
 export const SearchResult = z.object({
   item_id: z.number(),
   item_name: z.string(),
   pages: z.array(SearchPage),
+  attachments: z.array(SearchAttachment).optional(),
 });
 
 export const RecycleEntry = z.object({
@@ -227,7 +250,7 @@ export const itemContract = {
   top: action({ ...itemId, action: str() }, nothing),
   exitItem: action(itemId, nothing),
   itemList: action({}, z.array(z.object({ item_id: z.string(), item_name: z.string() }))),
-  search: action({ keyword: str(), item_id: str() }, SearchResult),
+  search: action({ keyword: str(), item_id: str(), skip_code: bool() }, SearchResult),
 };
 
 export const itemGroupContract = {

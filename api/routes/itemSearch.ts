@@ -13,6 +13,8 @@ export const itemSearchController = defineController('item', itemContract, {
     const { actor } = await requireLogin(ctx);
     const keyword = checkKeyword(ctx.input.keyword);
     const rawItem = ctx.input.item_id.trim();
-    return searchItemPages(actor, keyword, rawItem, itemPassword(ctx));
+    return searchItemPages(actor, keyword, rawItem, itemPassword(ctx), {
+      skipCode: ctx.input.skip_code,
+    });
   },
 });

@@ -115,6 +115,9 @@ const ALLOWED: Record<string, DetectedKind[]> = {
   pub: ['cfb', 'text'],
   cer: ['der', 'text'],
   txt: ['text'],
+  // Markdown is text (served as text/plain, as a download): its text is searchable.
+  md: ['text'],
+  markdown: ['text'],
   csv: ['text'],
   json: ['text'],
   css: ['text'],

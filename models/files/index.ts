@@ -13,6 +13,12 @@ export {
   startAttachments,
 } from './attachments';
 export { deleteFiles, listUnusedFiles } from './attachmentCleanup';
+export {
+  extractText,
+  type FileText,
+  itemFilesWithText,
+  queueTextExtraction,
+} from './attachmentText';
 export { itemAttachments, MAX_ITEM_ATTACHMENTS } from './itemAttachments';
 export { type ExportedFile, type FileVisit, filesForExport, openFileForVisit } from './fileVisits';
 export { detectKind, KIND_MIME, SNIFF_BYTES } from './fileTypes';

@@ -28,6 +28,7 @@ import { requirePage } from '../pages';
 import { FilePage } from './schemas/filePage';
 import { UploadFile, type UploadFileDoc } from './schemas/uploadFile';
 import { getSiteSettings } from '../settings';
+import { queueTextExtraction } from './attachmentText';
 
 export type UploadPurpose = 'file' | 'image';
 
@@ -186,5 +187,7 @@ export async function storeUpload(actor: Actor, input: StoreUploadInput): Promis
     pageIds: target.pageId > 0 ? [target.pageId] : [],
     change: 'uploaded',
   });
+  // In the background: the upload answers now, search finds the text once it is read.
+  void queueTextExtraction(row);
   return row;
 }

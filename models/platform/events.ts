@@ -131,7 +131,8 @@ export interface DomainEvents {
     itemId: number;
     /** Pages whose attachment list changed. */
     pageIds: number[];
-    change: 'uploaded' | 'bound' | 'unbound' | 'deleted';
+    /** 'extracted': the file's text for search was read (models/files/attachmentText.ts). */
+    change: 'uploaded' | 'bound' | 'unbound' | 'deleted' | 'extracted';
   };
   /** Who is subscribed to these pages' updates changed (models/notices drops its cached lists). */
   'subscriptions.changed': { pageIds: number[] };

@@ -19,8 +19,11 @@
  * on the next search; a menu change (restore from the bin, catalog copy) or an item change drops
  * the item's index.
  */
+import MiniSearch from 'minisearch';
 import { events, perContext, type DomainEvents } from '../platform';
 import { Page, searchableText } from '../pages';
+import { itemFilesWithText } from '../files';
+import { splitCode } from './snippet';
 
 /** Items whose index is kept (least recently searched dropped first). */
 export const MAX_INDEXED_ITEMS = 64;
@@ -71,6 +74,23 @@ export function termsOf(folded: string): Set<string> {
   return terms;
 }
 
+/** The tokens of a text (already folded) with repeats, for scoring: words, CJK characters and pairs. */
+export function tokensOf(folded: string): string[] {
+  const tokens: string[] = [];
+  for (const match of folded.matchAll(TOKEN)) {
+    if (match[2] !== undefined) {
+      tokens.push(match[2]);
+      continue;
+    }
+    const chars = [...match[1]];
+    for (let i = 0; i < chars.length; i++) {
+      tokens.push(chars[i]);
+      if (i + 1 < chars.length) tokens.push(chars[i] + chars[i + 1]);
+    }
+  }
+  return tokens;
+}
+
 /**
  * What a page must hold to contain the keyword: for each word of the keyword, some term that
  * contains it (the keyword may start or end inside a page's word); for each CJK run, its pair
@@ -96,7 +116,62 @@ export function keywordNeeds(keyword: string): KeywordNeeds {
   return needs;
 }
 
+/** A page as the scorer sees it: prose and fenced code apart, so code can weigh less or nothing. */
+interface ScoredPage {
+  id: number;
+  title: string;
+  prose: string;
+  code: string;
+}
+
+/** An attachment with extracted text, as search needs it (the text is kept for snippets). */
+export interface IndexedAttachment {
+  id: number;
+  file_id: number;
+  sign: string;
+  display_name: string;
+  text: string;
+  addtime: number;
+  /** Pages the file is attached to (empty: a file of the item itself). */
+  pageIds: number[];
+}
+
+/** Expansions of a query word into the index's terms that contain it ("ndpoi" → ENDPOINT). */
+const MAX_EXPANSIONS = 12;
+
+const tokenizeFolded = (text: string) => tokensOf(fold(text));
+const identity = (term: string) => term;
+
+/**
+ * MiniSearch scores (BM25+, per field, length-normalised). Query terms are handed over already
+ * made (index terms), so its own tokenizer and term processing stay out of the query's way.
+ */
+function newScorer<T>(fields: string[]): MiniSearch<T> {
+  return new MiniSearch<T>({
+    idField: 'id',
+    fields,
+    storeFields: [],
+    tokenize: tokenizeFolded,
+    processTerm: identity,
+    searchOptions: { tokenize: (text) => [text], processTerm: identity },
+  });
+}
+
 class ItemIndex {
+  readonly scorer = newScorer<ScoredPage>(['title', 'prose', 'code']);
+  /** The item's attachments with text; null until read (and again after an attachment change). */
+  attachments: Map<number, IndexedAttachment> | null = null;
+  attachmentScorer = newScorer<IndexedAttachment>(['display_name', 'text']);
+  attachmentsLoading: Promise<void> | null = null;
+  /** Bumped by every attachment change, so a read begun before one is not kept. */
+  attachmentGeneration = 0;
+  /**
+   * Ranked matches of recent queries (ranked.ts), dropped by any change to the pages: a search
+   * repeated before the next edit skips matching, scoring and snippets.
+   */
+  readonly rankedCache = new Map<string, unknown>();
+  /** Bumped by every page put or removed, so a ranking computed across a change is not kept. */
+  version = 0;
   readonly postings = new Map<string, Set<number>>();
   readonly termsByPage = new Map<number, string[]>();
   /** Pages saved or deleted since they were indexed: re-read before the next search. */
@@ -108,6 +183,8 @@ class ItemIndex {
 
   put(pageId: number, title: string, content: string): void {
     this.remove(pageId);
+    this.version++;
+    this.rankedCache.clear();
     const terms = [...termsOf(fold(`${title}\n${content}`))];
     for (const term of terms) {
       let pages = this.postings.get(term);
@@ -116,11 +193,17 @@ class ItemIndex {
     }
     this.termsByPage.set(pageId, terms);
     this.size += terms.length;
+    const { prose, code } = splitCode(content);
+    const doc = { id: pageId, title, prose, code };
+    if (this.scorer.has(pageId)) this.scorer.replace(doc);
+    else this.scorer.add(doc);
   }
 
   remove(pageId: number): void {
     const terms = this.termsByPage.get(pageId);
     if (!terms) return;
+    this.version++;
+    this.rankedCache.clear();
     for (const term of terms) {
       const pages = this.postings.get(term);
       pages?.delete(pageId);
@@ -128,6 +211,66 @@ class ItemIndex {
     }
     this.termsByPage.delete(pageId);
     this.size -= terms.length;
+    if (this.scorer.has(pageId)) this.scorer.discard(pageId);
+  }
+
+  /** The index terms a query part stands for: its words (or the terms containing them), CJK pairs. */
+  termsFor(parts: string[]): string[] {
+    const terms = new Set<string>();
+    for (const part of parts) {
+      const needs = keywordNeeds(part);
+      for (const term of needs.exact) terms.add(term);
+      for (const word of needs.words) {
+        if (this.postings.has(word)) {
+          terms.add(word);
+          continue;
+        }
+        let added = 0;
+        for (const term of this.postings.keys()) {
+          if (!term.includes(word)) continue;
+          terms.add(term);
+          if (++added >= MAX_EXPANSIONS) break;
+        }
+      }
+    }
+    return [...terms];
+  }
+
+  /**
+   * Relevance of the given pages for the query parts: title above prose above code (code not at
+   * all with `skipCode`). Pages without a scoring term (a punctuation query) are absent.
+   */
+  score(parts: string[], pageIds: Set<number>, skipCode: boolean): Map<number, number> {
+    const terms = this.termsFor(parts);
+    const scores = new Map<number, number>();
+    if (!terms.length || !pageIds.size) return scores;
+    const results = this.scorer.search(
+      { combineWith: 'OR', queries: terms },
+      {
+        fields: skipCode ? ['title', 'prose'] : ['title', 'prose', 'code'],
+        boost: { title: 3, prose: 1, code: 0.4 },
+        filter: (result) => pageIds.has(result.id as number),
+      },
+    );
+    for (const result of results) scores.set(result.id as number, result.score);
+    return scores;
+  }
+
+  /** Relevance of the item's attachments for the query parts (name above text). */
+  scoreAttachments(parts: string[], ids: Set<number>): Map<number, number> {
+    const scores = new Map<number, number>();
+    const terms = [...new Set(parts.flatMap((part) => tokensOf(fold(part))))];
+    if (!terms.length || !ids.size) return scores;
+    const results = this.attachmentScorer.search(
+      { combineWith: 'OR', queries: terms },
+      {
+        boost: { display_name: 2, text: 1 },
+        prefix: true,
+        filter: (result) => ids.has(result.id as number),
+      },
+    );
+    for (const result of results) scores.set(result.id as number, result.score);
+    return scores;
   }
 
   /** Pages holding a term that contains `word`. */
@@ -164,6 +307,13 @@ const itemIndexes = perContext(() => {
   });
   events.subscribe('menu.changed', ({ itemId }) => void indexes.delete(itemId));
   events.subscribe('item.changed', ({ itemId }) => void indexes.delete(itemId));
+  // Uploads, bindings, deletions and finished text extraction: the attachments are read again.
+  events.subscribe('attachment.changed', ({ itemId }) => {
+    const index = indexes.get(itemId);
+    if (!index) return;
+    index.attachments = null;
+    index.attachmentGeneration++;
+  });
   return indexes;
 });
 
@@ -207,6 +357,27 @@ async function refresh(itemId: number, index: ItemIndex): Promise<void> {
   }
 }
 
+/** Longest text kept per attachment in memory (the stored text is bounded at extraction too). */
+const MAX_ATTACHMENT_TEXT = 200_000;
+
+async function loadAttachments(
+  itemId: number,
+  index: ItemIndex,
+  generation: number,
+): Promise<void> {
+  const files = await itemFilesWithText(itemId);
+  const attachments = new Map<number, IndexedAttachment>();
+  const scorer = newScorer<IndexedAttachment>(['display_name', 'text']);
+  for (const file of files) {
+    const entry = { id: file.file_id, ...file, text: file.text.slice(0, MAX_ATTACHMENT_TEXT) };
+    attachments.set(entry.id, entry);
+    scorer.add(entry);
+  }
+  if (index.attachmentGeneration !== generation) return;
+  index.attachmentScorer = scorer;
+  index.attachments = attachments;
+}
+
 /** The item's index, built on first use and brought up to date with the pages marked stale. */
 async function indexOf(itemId: number): Promise<ItemIndex> {
   const indexes = itemIndexes();
@@ -227,20 +398,49 @@ async function indexOf(itemId: number): Promise<ItemIndex> {
   return index;
 }
 
+/** The indexes of these items, each built and brought up to date. */
+export async function indexesOf(itemIds: number[]): Promise<Map<number, ItemIndex>> {
+  const found = new Map<number, ItemIndex>();
+  for (const itemId of itemIds) found.set(itemId, await indexOf(itemId));
+  return found;
+}
+
 /**
- * The ids of the live pages of these items that may contain the keyword (a superset: the caller
- * matches each), or null when the keyword has no indexable term and every page is a candidate.
+ * The ids of the live pages in these indexes that may contain every word of the keyword (a
+ * superset: the caller matches each), or null when the keyword has no indexable term and every
+ * page is a candidate.
  */
+export function candidatesIn(indexes: Iterable<ItemIndex>, keyword: string): number[] | null {
+  const needs = keywordNeeds(keyword);
+  if (!needs.words.length && !needs.exact.length) return null;
+  const ids: number[] = [];
+  for (const index of indexes) ids.push(...index.candidates(needs));
+  return ids;
+}
+
 export async function candidatePageIds(
   itemIds: number[],
   keyword: string,
 ): Promise<number[] | null> {
   const needs = keywordNeeds(keyword);
   if (!needs.words.length && !needs.exact.length) return null;
-  const ids: number[] = [];
-  for (const itemId of itemIds) ids.push(...(await indexOf(itemId)).candidates(needs));
-  return ids;
+  return candidatesIn((await indexesOf(itemIds)).values(), keyword);
 }
+
+/** The item's attachments with text, read on first use after a change. */
+export async function withAttachments(index: ItemIndex, itemId: number): Promise<ItemIndex> {
+  while (!index.attachments) {
+    const generation = index.attachmentGeneration;
+    index.attachmentsLoading ??= loadAttachments(itemId, index, generation).finally(() => {
+      index.attachmentsLoading = null;
+    });
+    await index.attachmentsLoading;
+    if (index.attachmentGeneration !== generation) continue;
+  }
+  return index;
+}
+
+export type { ItemIndex };
 
 /** For tests and the bench: how many items are indexed now. */
 export function indexedItemCount(): number {

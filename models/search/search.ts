@@ -4,45 +4,36 @@
  *
  * - The keyword is matched literally and case-insensitively: it is regex-escaped before reaching
  *   the database, so `.*` or `(` find those characters instead of matching everything or failing.
- * - Substring matching (no word splitting) works the same for Chinese, Japanese and Korean text,
+ * - Substring matching (inside words) works the same for Chinese, Japanese and Korean text,
  *   which has no spaces between words. A one-character keyword is accepted only when it is a CJK
  *   character (one such character is a word; one Latin letter would match nearly every page).
  * - Access: only items the user may visit; inside them only pages the user may see — no other
  *   author's drafts, nothing outside a member's catalog restriction (sub-catalogs included).
- * - Pages are found through an inverted index of each item (pageIndex.ts), then matched exactly.
- * - Ranking: title hits first, then more hits, then the most recently saved. Each result carries a
- *   `search_content` snippet around the first hit in the content.
+ * - The keyword is a query of words (query.ts): every word and every "quoted phrase" must appear,
+ *   in any order, each matched as above.
+ * - Pages are found through an inverted index of each item (pageIndex.ts), then matched exactly,
+ *   and ranked by relevance (ranked.ts). Each result carries ShowDoc's `search_content` (the text
+ *   around the first hit in the content) and Quire's `snippet` around the best match with the
+ *   ranges to highlight; `skip_code` leaves fenced code blocks out.
  */
-import {
-  catalogParents,
-  catalogVisible,
-  itemAccess,
-  permits,
-  requireAction,
-  type Actor,
-  type ItemAccess,
-} from '../access';
+import { itemAccess, permits, requireAction, type Actor, type ItemAccess } from '../access';
 import { errors } from '../platform';
-import { escapeForClient, findLivePages, Page, type PageDoc, searchableText } from '../pages';
+import { escapeForClient, type PageDoc, searchableText } from '../pages';
 import { Item } from '../items';
 import { ItemMember, TeamItemMember } from '../members/schemas';
-import { candidatePageIds } from './pageIndex';
+import { pagesMatching, rankScope, type AttachmentHit } from './ranked';
+import { splitCode, type Ranges } from './snippet';
+
+export { escapeRegExp } from './query';
 
 export const MAX_KEYWORD_LENGTH = 100;
 /** Results returned per search (the best ones after ranking). */
 export const MAX_RESULTS = 200;
-/** Hits counted per page for ranking; beyond this a page is simply "very relevant". */
-const MAX_COUNTED_HITS = 1000;
 const SNIPPET_BEFORE = 100;
 const SNIPPET_AFTER = 200;
 
 /** Ideographs, kana and Hangul — letters that carry meaning alone (not CJK punctuation). */
 const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
-
-/** Escapes every character a regular expression treats specially. */
-export function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&');
-}
 
 export function isCjkCharacter(char: string): boolean {
   return CJK.test(char);
@@ -63,51 +54,13 @@ export function checkKeyword(raw: string): string {
 }
 
 /**
- * Live pages of these items whose title or content contains the keyword (case-insensitive). The
- * inverted index (pageIndex.ts) names the pages that can; only those are read and matched.
+ * Live pages of these items holding every word of the keyword (case-insensitive), for the item
+ * menu's keyword mode. The inverted index (pageIndex.ts) names the pages that can; only those are
+ * read and matched.
  */
 export async function findMatchingPages(itemIds: number[], keyword: string): Promise<PageDoc[]> {
   if (!itemIds.length || !keyword) return [];
-  const candidates = await candidatePageIds(itemIds, keyword);
-  if (candidates && !candidates.length) return [];
-  const matcher = new RegExp(escapeRegExp(keyword), 'i');
-  // Without a term to look up (punctuation only), the database matches every page.
-  const pattern = { $regex: matcher.source, $options: 'i' };
-  const inScope = new Set(itemIds);
-  // The index's candidates come from the pages' read model (memory first, one query for the rest).
-  const pages = candidates
-    ? (await findLivePages(candidates)).filter((p) => inScope.has(p.item_id))
-    : await Page.find(
-        {
-          $or: [{ page_title: pattern }, { page_content: pattern }],
-          item_id: itemIds.length === 1 ? itemIds[0] : { $in: itemIds },
-          is_del: 0,
-        },
-        { _id: 0 },
-      ).lean<PageDoc[]>();
-  return pages.filter(
-    (p) => matcher.test(p.page_title) || matcher.test(searchableText(p.page_content)),
-  );
-}
-
-interface Ranked {
-  page: PageDoc;
-  titleHit: boolean;
-  hits: number;
-  firstContentHit: number;
-}
-
-/** `matcher` must carry the `g` flag (matchAll works on a copy, so it stays stateless). */
-function rank(page: PageDoc, matcher: RegExp): Ranked {
-  let hits = 0;
-  let firstContentHit = -1;
-  for (const _ of page.page_title.matchAll(matcher)) hits++;
-  const titleHit = hits > 0;
-  for (const match of searchableText(page.page_content).matchAll(matcher)) {
-    if (firstContentHit < 0) firstContentHit = match.index;
-    if (++hits >= MAX_COUNTED_HITS) break;
-  }
-  return { page, titleHit, hits, firstContentHit };
+  return pagesMatching(itemIds, keyword);
 }
 
 /** Moves an index off the low half of a surrogate pair so a snippet never splits a character. */
@@ -142,12 +95,20 @@ export interface SearchResultPage {
   ext_info: string;
   is_draft: string;
   search_content: string;
+  /** Quire: the text around the best match (plain text, not HTML) and the ranges to highlight. */
+  snippet: string;
+  highlights: Ranges;
+  title_highlights: Ranges;
+  /** Quire: the relevance score (higher is better; comparable within one answer). */
+  score: number;
 }
 
 export interface SearchResult {
   item_id: number;
   item_name: string;
   pages: SearchResultPage[];
+  /** Quire: attachments whose name or extracted text holds the query. */
+  attachments: AttachmentHit[];
 }
 
 /** The items a user may read and search without naming one: owned, member, team member. */
@@ -163,10 +124,10 @@ async function readableItems(actor: Actor): Promise<ItemAccess[]> {
   return accesses.filter((a): a is ItemAccess => a !== null && permits(a, 'item.read'));
 }
 
-/**
- * `item/search`: one item (visit checked by the caller, passed as `access`) or every item the
- * user may read (`access` null).
- */
+export interface SearchOptions {
+  skipCode?: boolean;
+}
+
 /**
  * `item/search`: one item (`rawItem`: its id or custom domain, the visit password when it has
  * one) or, with no item, every item the actor may read.
@@ -176,60 +137,37 @@ export async function searchItemPages(
   rawKeyword: string,
   rawItem: string,
   itemPassword: string,
+  options: SearchOptions = {},
 ): Promise<SearchResult> {
-  if (rawItem === '' || rawItem === '0') return searchPages(actor, rawKeyword, null);
+  if (rawItem === '' || rawItem === '0') return searchPages(actor, rawKeyword, null, options);
   const access = await requireAction(actor, 'item.read', rawItem, { itemPassword });
-  return searchPages(actor, rawKeyword, access);
+  return searchPages(actor, rawKeyword, access, options);
 }
 
+/** The searched item (checked by the caller, passed as `access`) or, null, every readable item. */
 export async function searchPages(
   actor: Actor,
   rawKeyword: string,
   access: ItemAccess | null,
+  options: SearchOptions = {},
 ): Promise<SearchResult> {
   const keyword = checkKeyword(rawKeyword);
   const scope = access ? [access] : await readableItems(actor);
-  const byItem = new Map(scope.map((a) => [a.item.item_id, a]));
-  const found = await findMatchingPages([...byItem.keys()], keyword);
-
-  // Catalog trees are loaded only for items where the user is restricted.
-  const restricted = new Map<
-    number,
-    ReadonlyMap<number, { parent_cat_id: number; level: number }>
-  >();
-  await Promise.all(
-    scope
-      .filter((a) => a.catalogRestriction)
-      .map(async (a) => restricted.set(a.item.item_id, await catalogParents(a.item.item_id))),
-  );
-  const visible = found.filter((page) => {
-    if (page.is_draft && page.author_uid !== actor.uid) return false;
-    const itemAccessRow = byItem.get(page.item_id);
-    if (!itemAccessRow) return false;
-    const parents = restricted.get(page.item_id);
-    return !parents || catalogVisible(itemAccessRow, page.cat_id, parents);
+  const names = new Map(scope.map((a) => [a.item.item_id, a.item.item_name]));
+  const ranked = await rankScope(actor, scope, keyword, {
+    skipCode: options.skipCode,
+    limit: MAX_RESULTS,
   });
-
-  const matcher = new RegExp(escapeRegExp(keyword), 'gi');
-  const ranked = visible
-    .map((page) => rank(page, matcher))
-    .sort(
-      (a, b) =>
-        Number(b.titleHit) - Number(a.titleHit) ||
-        b.hits - a.hits ||
-        b.page.addtime - a.page.addtime ||
-        a.page.page_id - b.page.page_id,
-    )
-    .slice(0, MAX_RESULTS);
-
-  const pages = ranked.map(({ page, firstContentHit }) => {
-    const item = byItem.get(page.item_id)!.item;
+  const pages = ranked.pages.map((hit) => {
+    const { page, snippet: best, highlights, title_highlights, score, first_hit: first } = hit;
+    const content = searchableText(page.page_content);
+    const text = options.skipCode ? splitCode(content).prose : content;
     return {
       page_id: String(page.page_id),
       author_uid: String(page.author_uid),
       author_username: page.author_username,
       item_id: page.item_id,
-      item_name: item.item_name,
+      item_name: names.get(page.item_id) ?? '',
       cat_id: String(page.cat_id),
       page_title: page.page_title,
       page_comments: page.page_comments ?? '',
@@ -239,10 +177,88 @@ export async function searchPages(
       is_del: String(page.is_del),
       ext_info: page.ext_info ?? '',
       is_draft: String(page.is_draft ?? 0),
-      search_content: snippet(searchableText(page.page_content), firstContentHit, keyword.length),
+      search_content: snippet(text, first.at, first.at < 0 ? keyword.length : first.length),
+      snippet: best,
+      highlights,
+      title_highlights,
+      score,
     };
   });
+  // Across items: each item's hits together (in relevance order, the sort is stable), items in
+  // the order of their best hit.
+  if (!access) {
+    const firstOf = new Map<number, number>();
+    pages.forEach((p, i) => void (firstOf.has(p.item_id) || firstOf.set(p.item_id, i)));
+    pages.sort((a, b) => firstOf.get(a.item_id)! - firstOf.get(b.item_id)!);
+  }
+  const attachments = ranked.attachments;
   return access
-    ? { item_id: access.item.item_id, item_name: access.item.item_name, pages }
-    : { item_id: 0, item_name: '', pages };
+    ? { item_id: access.item.item_id, item_name: access.item.item_name, pages, attachments }
+    : { item_id: 0, item_name: '', pages, attachments };
+}
+
+/** One page found by `rankedSearch`. */
+export interface PageHit {
+  type: 'page';
+  page_id: number;
+  page_title: string;
+  item_id: number;
+  item_name: string;
+  cat_id: number;
+  score: number;
+  snippet: string;
+  highlights: Ranges;
+  title_highlights: Ranges;
+  addtime: number;
+}
+
+export interface RankedSearchOptions {
+  skipCode?: boolean;
+  /** Most page hits (default 20, at most MAX_RESULTS). */
+  limit?: number;
+  /** The item's visit password, when it has one and the actor is not a member. */
+  itemPassword?: string;
+  /** Search attachments too (default true). */
+  attachments?: boolean;
+}
+
+/**
+ * Ranked search for callers inside Quire (the assistant, MCP): the pages and attachments of one
+ * item (`itemId`: its id or custom domain) or, with 0/null, of every item the actor may read, as
+ * the actor may see them. Throws as `item/search` does (10101 bad query, 10303 no access…).
+ */
+export async function rankedSearch(
+  actor: Actor,
+  itemId: number | string | null,
+  query: string,
+  options: RankedSearchOptions = {},
+): Promise<{ pages: PageHit[]; attachments: AttachmentHit[] }> {
+  const keyword = checkKeyword(query);
+  const rawItem = itemId === null ? '' : String(itemId).trim();
+  const scope =
+    rawItem === '' || rawItem === '0'
+      ? await readableItems(actor)
+      : [await requireAction(actor, 'item.read', rawItem, { itemPassword: options.itemPassword })];
+  const names = new Map(scope.map((a) => [a.item.item_id, a.item.item_name]));
+  const ranked = await rankScope(actor, scope, keyword, {
+    skipCode: options.skipCode,
+    limit: Math.min(Math.max(1, options.limit ?? 20), MAX_RESULTS),
+    attachments: options.attachments,
+  });
+  return {
+    pages: ranked.pages.map(({ page, score, snippet: text, highlights, title_highlights }) => ({
+      type: 'page',
+      page_id: page.page_id,
+      page_title: page.page_title,
+      item_id: page.item_id,
+      item_name: names.get(page.item_id) ?? '',
+      cat_id: page.cat_id,
+      score,
+      snippet: text,
+      highlights,
+      title_highlights,
+      addtime: page.addtime,
+    })),
+    attachments: ranked.attachments,
+  };
 }

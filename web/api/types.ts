@@ -22,6 +22,7 @@ export type ItemType = '1' | '2' | '4' | '6';
 export type ItemListEntry = z.output<typeof contract.ItemListEntry>;
 export type ItemDetail = z.output<typeof contract.ItemDetail>;
 export type SearchPage = z.output<typeof contract.SearchPage>;
+export type SearchAttachment = z.output<typeof contract.SearchAttachment>;
 export type SearchResult = z.output<typeof contract.SearchResult>;
 export type ItemKey = z.output<typeof contract.ItemKey>;
 export type ItemGroup = z.output<typeof contract.ItemGroup>;

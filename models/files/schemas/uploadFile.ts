@@ -27,6 +27,11 @@ export interface UploadFileDoc {
   storage_key: string;
   last_update_time: number;
   last_visit_time: number;
+  /**
+   * Quire: text extracted from a PDF, DOCX, XLSX, Markdown or plain-text file after upload
+   * (models/files/textExtraction.ts), for search; '' when none. Never sent to clients.
+   */
+  search_text?: string;
 }
 
 const uploadFileSchema = new Schema<UploadFileDoc>(
@@ -45,6 +50,8 @@ const uploadFileSchema = new Schema<UploadFileDoc>(
     storage_key: { type: String, default: '' },
     last_update_time: { type: Number, default: 0 },
     last_visit_time: { type: Number, default: 0 },
+    // Left out of every read that does not ask for it (lists, visits, exports).
+    search_text: { type: String, default: '', select: false },
   },
   { collection: 'upload_file', versionKey: false },
 );
@@ -53,6 +60,8 @@ uploadFileSchema.index({ file_id: 1 }, { unique: true });
 uploadFileSchema.index({ sign: 1 }, { unique: true });
 // "My attachments", newest first; the caller's usage total.
 uploadFileSchema.index({ uid: 1, addtime: -1 });
+// Search reads an item's attachments with text.
+uploadFileSchema.index({ item_id: 1 });
 // The admin list, newest first.
 uploadFileSchema.index({ addtime: -1 });
 

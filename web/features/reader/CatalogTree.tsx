@@ -16,9 +16,10 @@ import type { DataNode, TreeProps } from 'antd/es/tree';
 import { lazy, Suspense, useEffect, useMemo, useState, type Key } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiRequestError } from '../../api/request';
-import { LazyEmpty } from '../../components/LazyEmpty';
+import { useLogin } from '../../auth/useLogin';
 import { CatalogReadCount, PageReadDot } from '../reads/ReadDot';
-import { fetchMenuLevel, searchItem } from './api';
+import { fetchMenuLevel, searchItem, searchRanked } from './api';
+import { ReaderSearchResults, type ReaderResults } from './ReaderSearchResults';
 import { findPage, hasLazyCatalogs } from './menu';
 import type { Menu, MenuCatalog, MenuPage } from './types';
 import './reader.css';
@@ -95,7 +96,10 @@ export function CatalogTree({
 }) {
   const { t } = useTranslation();
   const [keyword, setKeyword] = useState('');
-  const [results, setResults] = useState<MenuPage[] | null>(null);
+  const [results, setResults] = useState<ReaderResults | null>(null);
+  const [skipCode, setSkipCode] = useState(false);
+  // Ranked search (snippets, attachments) needs a login; visitors search the menu's titles.
+  const loggedIn = !!useLogin();
   const [searching, setSearching] = useState(false);
   const [expanded, setExpanded] = useState<Key[]>([]);
   const lazy = useMemo(() => hasLazyCatalogs(menu), [menu]);
@@ -136,7 +140,19 @@ export function CatalogTree({
     });
   }
 
-  async function search(value: string) {
+  /** The menu's keyword search (item/info): titles only, for visitors without a login. */
+  async function menuSearch(word: string): Promise<ReaderResults | null> {
+    try {
+      const found = await searchItem(itemId, word);
+      return { pages: found.menu.pages, attachments: [] };
+    } catch (error) {
+      if (error instanceof ApiRequestError && error.code === NO_RESULTS)
+        return { pages: [], attachments: [] };
+      return null;
+    }
+  }
+
+  async function search(value: string, skip = skipCode) {
     const word = value.trim();
     if (!word) {
       setResults(null);
@@ -144,11 +160,13 @@ export function CatalogTree({
     }
     setSearching(true);
     try {
-      const found = await searchItem(itemId, word);
-      setResults(found.menu.pages);
-    } catch (error) {
-      if (error instanceof ApiRequestError && error.code === NO_RESULTS) setResults([]);
-      else setResults(null);
+      // A failed ranked search (a login that ran out, say) still answers from the menu.
+      const found = loggedIn ? await searchRanked(itemId, word, skip).catch(() => null) : null;
+      setResults(
+        found
+          ? { pages: found.pages, attachments: found.attachments ?? [] }
+          : await menuSearch(word),
+      );
     } finally {
       setSearching(false);
     }
@@ -211,30 +229,27 @@ export function CatalogTree({
         onSearch={(value) => void search(value)}
         style={{ marginBottom: 8 }}
       />
+      {loggedIn && (
+        <label className="q-search-options">
+          <input
+            type="checkbox"
+            checked={skipCode}
+            data-testid="search-skip-code"
+            onChange={(e) => {
+              setSkipCode(e.target.checked);
+              if (results) void search(keyword, e.target.checked);
+            }}
+          />
+          {t('search.skipCode')}
+        </label>
+      )}
       {results ? (
-        <div data-testid="search-results" style={{ overflowY: 'auto', maxHeight: height }}>
-          {results.length === 0 ? (
-            <LazyEmpty simple description={t('reader.noResults')} />
-          ) : (
-            results.map((page) => (
-              <button
-                type="button"
-                className="q-link"
-                key={page.page_id}
-                data-testid="search-result"
-                onClick={() => onOpenPage(page.page_id)}
-                style={{
-                  display: 'block',
-                  width: '100%',
-                  padding: '4px 8px',
-                  fontWeight: String(currentPageId) === page.page_id ? 600 : 400,
-                }}
-              >
-                {page.page_title}
-              </button>
-            ))
-          )}
-        </div>
+        <ReaderSearchResults
+          results={results}
+          currentPageId={currentPageId}
+          height={height}
+          onOpenPage={onOpenPage}
+        />
       ) : (
         treeView
       )}

@@ -6,6 +6,7 @@
  */
 import type { Output } from '../../../api/contracts';
 import { request } from '../../api/request';
+import type { SearchResult } from '../../api/types';
 import type { HistoryEntry, ItemInfo, Menu, PageAttachment, PageInfo, SharedPage } from './types';
 
 const READER = { manager: false } as const;
@@ -37,6 +38,18 @@ export const fetchReaderItem = (item: string, pageId = 0) =>
 /** One catalog's pages and sub-catalogs (the lazy menu's level), for the catalog tree. */
 export const fetchMenuLevel = (itemId: string, catId: string) =>
   request<Menu>('catalog/menuChildren', { item_id: itemId, cat_id: catId }, QUIET);
+
+/**
+ * Ranked search of the item (item/search: words, "phrases", snippets with highlight ranges,
+ * attachments); needs a login — visitors fall back to `searchItem`.
+ */
+export const searchRanked = (itemId: string, keyword: string, skipCode: boolean) =>
+  request<SearchResult>(
+    'item/search',
+    { item_id: itemId, keyword, skip_code: skipCode ? 1 : undefined },
+    // A login that just ran out falls back to the menu search instead of leaving the page.
+    { ...QUIET, redirect: false },
+  );
 
 /** Keyword mode of item/info: matching pages (999 when there is none). */
 export const searchItem = (itemId: string, keyword: string) =>

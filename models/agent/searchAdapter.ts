@@ -1,16 +1,15 @@
 /**
- * The one place the assistant asks search (models/search) for pages. Kept apart so the ranked
- * search (issue 35 part 1) replaces this body alone: the assistant needs hits the asker may read,
- * best first, each with a short plain-text snippet.
+ * The one place the assistant asks search (models/search) for pages: the ranked search, run as
+ * the asker, so it only ever hands the model pages the asker may read, best first, each with a
+ * short plain-text snippet.
  *
- * Today's search matches the query as one literal substring, so a question's keywords ("quokka
- * habitat") would find nothing in "the habitat of the quokka": when the whole query finds nothing,
- * each word is searched and the hits merged, pages matching more words first.
+ * Ranked search wants every word of a query; a question's keywords may not all be in one page
+ * ("quokka habitat size" where no page gives the size). When the whole query finds nothing, each
+ * word is searched and the hits merged: pages matching more words first, then the better score.
  */
 import type { Actor, ItemAccess } from '../access';
 import { isApiError } from '../platform';
-import { unescapeFromClient } from '../pages';
-import { searchPages } from '../search';
+import { rankedSearch, type PageHit } from '../search';
 
 export interface SearchHit {
   page_id: number;
@@ -22,9 +21,18 @@ export interface SearchHit {
 
 const MAX_WORDS = 6;
 
-async function literal(actor: Actor, access: ItemAccess | null, query: string) {
+async function ranked(
+  actor: Actor,
+  access: ItemAccess | null,
+  query: string,
+  limit: number,
+): Promise<PageHit[]> {
   try {
-    return (await searchPages(actor, query, access)).pages;
+    const found = await rankedSearch(actor, access ? access.item.item_id : 0, query, {
+      limit,
+      attachments: false,
+    });
+    return found.pages;
   } catch (error) {
     // A keyword search refuses (too short, too long): that query finds nothing.
     if (isApiError(error)) return [];
@@ -39,30 +47,29 @@ export async function searchDocs(
   query: string,
   limit: number,
 ): Promise<SearchHit[]> {
-  let pages = await literal(actor, access, query.trim());
+  let pages = await ranked(actor, access, query.trim(), limit);
   if (!pages.length) {
     const words = [...new Set(query.split(/[\s,;:!?。，、；：！？"'()[\]{}]+/u))]
       .filter((w) => [...w].length >= 2)
       .slice(0, MAX_WORDS);
-    const score = new Map<string, { page: (typeof pages)[number]; words: number; order: number }>();
-    let order = 0;
+    const merged = new Map<number, { page: PageHit; words: number; score: number }>();
     for (const word of words)
-      for (const page of await literal(actor, access, word)) {
-        const known = score.get(page.page_id);
-        if (known) known.words++;
-        else score.set(page.page_id, { page, words: 1, order: order++ });
+      for (const page of await ranked(actor, access, word, limit)) {
+        const known = merged.get(page.page_id);
+        if (known) {
+          known.words++;
+          known.score = Math.max(known.score, page.score);
+        } else merged.set(page.page_id, { page, words: 1, score: page.score });
       }
-    pages = [...score.values()]
-      .sort((a, b) => b.words - a.words || a.order - b.order)
+    pages = [...merged.values()]
+      .sort((a, b) => b.words - a.words || b.score - a.score)
       .map((entry) => entry.page);
   }
   return pages.slice(0, limit).map((p) => ({
-    page_id: Number(p.page_id),
+    page_id: p.page_id,
     item_id: p.item_id,
     item_name: p.item_name,
     page_title: p.page_title,
-    snippet: unescapeFromClient(p.search_content)
-      .replace(/^\.\.\.|\.\.\.$/g, '')
-      .trim(),
+    snippet: p.snippet.trim(),
   }));
 }

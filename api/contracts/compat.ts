@@ -4,7 +4,7 @@
  * read input) and the public square.
  */
 import { z } from 'zod';
-import { action, id, int, nothing, str } from './coerce';
+import { action, int, nothing, str } from './coerce';
 
 /** Declared for its input: every answer is an error envelope (the feature is off). */
 const refused = z.never();

@@ -105,9 +105,7 @@ export function startFanout(deps: FanoutDeps): () => void {
       const watchers = localSocketsIn(io, room);
       await recheck(
         watchers.filter(
-          (s) =>
-            s.rooms.has(rooms.restricted(itemId)) ||
-            draftHiddenFrom(page, s.data.uid),
+          (s) => s.rooms.has(rooms.restricted(itemId)) || draftHiddenFrom(page, s.data.uid),
         ),
         itemId,
       );

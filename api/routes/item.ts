@@ -16,7 +16,12 @@ import {
   transferItem,
   updateItem,
 } from '../../models/items';
-import { checkVisitPassword, itemInfo, resolveItemId, visibleChangeLog } from '../../models/itemView';
+import {
+  checkVisitPassword,
+  itemInfo,
+  resolveItemId,
+  visibleChangeLog,
+} from '../../models/itemView';
 import { errors } from '../../models/platform';
 import { itemPassword, optionalLogin, requireLogin } from '../auth';
 import { itemContract } from '../contracts';

@@ -10,7 +10,13 @@
  */
 import { errors, type ApiError } from '../platform';
 import { catalogParents } from './cache';
-import { canSeeCatalog, catalogVisible, requireAction, type Actor, type ItemAccess } from './policy';
+import {
+  canSeeCatalog,
+  catalogVisible,
+  requireAction,
+  type Actor,
+  type ItemAccess,
+} from './policy';
 
 export const PAGE_MISSING = 'Page does not exist';
 
@@ -120,10 +126,7 @@ export interface PageSaveTarget {
  * (`page.update`: archive and AI-token limits included), then the page (one they may see, of this
  * item; otherwise it does not exist), then the target catalog. Returns the access for the write.
  */
-export async function authorizePageSave(
-  actor: Actor,
-  target: PageSaveTarget,
-): Promise<ItemAccess> {
+export async function authorizePageSave(actor: Actor, target: PageSaveTarget): Promise<ItemAccess> {
   const access = await requireAction(actor, 'page.update', target.itemId);
   if (target.pageId > 0 && !(target.page && (await pageVisible(actor, access, target.page))))
     throw pageMissing();

@@ -160,7 +160,9 @@ describe('archived and deleted items', () => {
       message: expect.stringMatching(/archived/),
     });
     await expect(requireAction(actors.owner, 'item.readSettings', item_id)).resolves.toBeDefined();
-    await expect(requireAction(actors.editor, 'item.readChangeLog', item_id)).resolves.toBeDefined();
+    await expect(
+      requireAction(actors.editor, 'item.readChangeLog', item_id),
+    ).resolves.toBeDefined();
     await expect(requireAction(actors.editor, 'item.readSettings', item_id)).rejects.toMatchObject({
       code: 10303,
     });

@@ -80,7 +80,7 @@ describe('other origins', () => {
     await textBecomes(client, 'version one');
   });
 
-  test('a save that brings its own live document (the editor\'s save) is not applied to the open documents', async () => {
+  test("a save that brings its own live document (the editor's save) is not applied to the open documents", async () => {
     const page = await makePage(suite.owner, suite.itemId, { content: 'live text' });
     const client = await open(suite.editor, page.page_id);
     const seen: string[] = [];

@@ -42,7 +42,13 @@ describe('Binary values the engine will store own their bytes', () => {
   test('an insert sent as a document sequence', () => {
     const message = opMsg(
       { insert: 'drafts', $db: 'app' },
-      { name: 'documents', docs: [{ _id: 1, state: bytes(300) }, { _id: 2, state: bytes(10) }] },
+      {
+        name: 'documents',
+        docs: [
+          { _id: 1, state: bytes(300) },
+          { _id: 2, state: bytes(10) },
+        ],
+      },
     );
     const { command } = decodeMessage(message);
     const [first, second] = command.documents as Document[];

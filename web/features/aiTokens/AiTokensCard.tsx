@@ -8,13 +8,7 @@ import { CopyOutlined, PlusOutlined, RobotOutlined } from '@ant-design/icons';
 import { Alert, App, Button, Modal, Popconfirm, Space, Table, Tag, Typography } from 'antd';
 import { useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import {
-  deleteAiToken,
-  listAiTokens,
-  resetAiToken,
-  revokeAiToken,
-  type AiToken,
-} from './api';
+import { deleteAiToken, listAiTokens, resetAiToken, revokeAiToken, type AiToken } from './api';
 import { ConnectSnippets, copyText } from './ConnectSnippets';
 import { CreateTokenModal } from './CreateTokenModal';
 

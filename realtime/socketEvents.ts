@@ -70,7 +70,7 @@ export interface PageSavedPayload {
   /** Unix seconds of the save. */
   addtime: number;
   /** Where the save came from (`collab` = the shared editor's explicit save). */
-  origin: 'rest' | 'collab' | 'open-api' | 'import' | 'history';
+  origin: 'rest' | 'collab' | 'open-api' | 'import' | 'history' | 'kanban';
   created: boolean;
 }
 

@@ -58,6 +58,7 @@ import { startRecyclePurge } from '../models/pages';
 import { startComments } from '../models/comments';
 import { startAttachments } from '../models/files';
 import { startNotifications } from '../models/notices';
+import { startKanbanRelay } from '../models/kanban';
 import { startParamLearning } from '../models/workbench';
 import { startWebhooks } from '../models/webhooks';
 import { startContractScheduler } from '../models/contracts';
@@ -338,6 +339,9 @@ async function startInContext(
   const stopParamLearning = startParamLearning({
     onError: (error) => logger.error({ err: error }, 'parameter library learning failed'),
   });
+  const stopKanbanRelay = startKanbanRelay({
+    onError: (error) => logger.error({ err: error }, 'kanban relay failed'),
+  });
   const stopComments = startComments({
     onError: (error) => logger.error({ err: error }, 'comment clean-up failed'),
   });
@@ -390,6 +394,7 @@ async function startInContext(
         stopNotifications();
         stopParamLearning();
         stopComments();
+        stopKanbanRelay();
         await stopWebhooks();
         await stopContracts();
         await options.beforeDatabaseClose;

@@ -73,6 +73,8 @@ export const ItemInfo = z.object({
     .object({ enabled: z.number(), guest_enabled: z.number(), welcome_message: z.string() })
     .partial()
     .optional(),
+  /** 1 when some page carries an API contract change mark: the reader then asks for marks. */
+  api_contract_marks: z.number().optional(),
 });
 
 export const ItemKey = z.object({ api_key: z.string(), api_token: z.string() });

@@ -12,6 +12,7 @@ export {
   unfollowContract,
 } from './follow';
 export { compareContracts, type ContractChange, toOpenApi3 } from './diff';
+export { itemHasContractMarks } from './marks';
 export { startContractScheduler } from './scheduler';
 export { ApiContract, ApiContractMark, SCHEDULES } from './schemas';
 export { applySpec, mockPathOf, SYNC_AGENT, type SyncResult } from './sync';

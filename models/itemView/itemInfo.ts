@@ -23,6 +23,7 @@ import {
   type Menu,
   menuText,
 } from '../catalogs';
+import { itemHasContractMarks } from '../contracts';
 import { unreadRemindCount } from '../notices';
 import { changedMenuPages } from '../readMarkers';
 import { Page } from '../pages';
@@ -65,6 +66,8 @@ export interface ItemInfo {
   allow_feedback: string;
   ai_knowledge_base_enabled: number;
   ai_config: AiConfig;
+  /** 1 when some page of the item carries an API contract change mark (models/contracts). */
+  api_contract_marks: number;
   /** Pages changed since the viewer last read them (logged-in viewers, not in keyword mode). */
   changed_pages?: number;
 }
@@ -103,12 +106,13 @@ export async function itemInfo(
     defaultCatalogs(access, actor, options.defaultPageId),
   ]);
   const tracksReads = actor.uid > 0 && !keyword;
-  const [unreadCount, changed, aiConfig] = await Promise.all([
+  const [unreadCount, changed, aiConfig, contractMarks] = await Promise.all([
     unreadRemindCount(actor.uid),
     tracksReads && 'bytes' in menu
       ? changedMenuPages(actor, item.item_id, menu.pages)
       : new Set<number>(),
     aiConfigOf(item.item_id),
+    itemHasContractMarks(item.item_id),
   ]);
   return {
     item_id: String(item.item_id),
@@ -131,6 +135,7 @@ export async function itemInfo(
     allow_feedback: String(item.allow_feedback ?? 0),
     ai_knowledge_base_enabled: 0,
     ai_config: aiConfig,
+    api_contract_marks: contractMarks ? 1 : 0,
     ...(tracksReads ? { changed_pages: changed.size } : {}),
   };
 }

@@ -242,7 +242,7 @@ export async function changeBoard<T>(
           content: JSON.stringify(board),
           catId: page.cat_id,
         },
-        { origin: 'rest', ...(options.agent ? { agent: options.agent } : {}) },
+        { origin: 'kanban', ...(options.agent ? { agent: options.agent } : {}) },
       );
     }
     events.publish('kanban.changed', {

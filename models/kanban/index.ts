@@ -45,5 +45,6 @@ export {
   type TaskFields,
   updateTask,
 } from './tasks';
+export { startKanbanRelay } from './relay';
 export { remapImportedBoard } from './transfer';
 export { KanbanActivity, KanbanBoardLock } from './schemas';

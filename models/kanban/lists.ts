@@ -188,7 +188,7 @@ export async function deleteList(
             content: JSON.stringify(task),
             extInfo: taskExtInfo(task),
           },
-          { origin: 'rest', ...(options.agent ? { agent: options.agent } : {}) },
+          { origin: 'kanban', ...(options.agent ? { agent: options.agent } : {}) },
         );
         const card = cardOf(saved.page);
         if (card) cards.push(card);

@@ -124,7 +124,7 @@ async function saveTask(
       catId: page.cat_id,
       extInfo: taskExtInfo(task),
     },
-    { origin: 'rest', ...(options.agent ? { agent: options.agent } : {}) },
+    { origin: 'kanban', ...(options.agent ? { agent: options.agent } : {}) },
   );
   return cardOf(saved.page)!;
 }

@@ -69,7 +69,7 @@ export interface DomainEvents {
     byUid: number;
     created: boolean;
     /** Where the write came from: a live Yjs document must not re-apply its own saves. */
-    origin: 'rest' | 'collab' | 'open-api' | 'import' | 'history';
+    origin: 'rest' | 'collab' | 'open-api' | 'import' | 'history' | 'kanban';
     /** "Save and notify": remind the page's subscribers with this text (null = no notice). */
     notify?: { content: string } | null;
     /** The save's time: the item's `last_update_time` is now at least this (read models patch it). */

@@ -177,6 +177,11 @@ describe('following an OpenAPI URL', () => {
       events: 'contract.changed',
     });
     const before = await as(suite.reader).ok<{ total: number }>('message/getRemindList', {});
+    // No page carries a mark yet: item/info tells the reader not to ask for marks.
+    const flag = async () =>
+      (await as(suite.reader).ok<{ api_contract_marks: number }>('item/info', { item_id: itemId }))
+        .api_contract_marks;
+    expect(await flag()).toBe(0);
 
     served = V2;
     const result = await as(suite.owner).ok<{
@@ -221,6 +226,7 @@ describe('following an OpenAPI URL', () => {
     expect(after.has('pet/Lists a pet’s vaccinations')).toBe(true);
 
     // The reader sees the marks; an unchanged page has none.
+    expect(await flag()).toBe(1);
     const { mark } = await as(suite.reader).ok<{
       mark: { version: string; breaking: number; changes: Change[] };
     }>('apiContract/mark', { page_id: byStatus });

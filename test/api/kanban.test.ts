@@ -406,6 +406,58 @@ describe('live and search', () => {
     watcher.close();
   });
 
+  test("ShowDoc's own client saving the whole board (page/save) moves it on every open board", async () => {
+    const b = await board();
+    const card = await as(suite.owner).ok<Card>('kanban/addTask', {
+      item_id: itemId,
+      list_id: 'list_default_1',
+      title: 'Saved by ShowDoc',
+    });
+    const watcher = await connectClient(suite.server.url, { user_token: suite.reader.user_token });
+    expect(await watcher.watch({ page_id: b.page_id, mode: 'viewing' })).toMatchObject({
+      ok: true,
+    });
+    // As ShowDoc's board screen saves: the board it loaded, the card moved, the same version.
+    const loaded = await storedBoard();
+    const id = String(card.page_id);
+    for (const list of Object.keys(loaded.tasks_order))
+      loaded.tasks_order[list] = loaded.tasks_order[list].filter((x) => x !== id);
+    loaded.tasks_order.list_default_2 = [id, ...(loaded.tasks_order.list_default_2 ?? [])];
+    await as(suite.editor).ok('page/save', {
+      page_id: b.page_id,
+      item_id: itemId,
+      page_title: '__kanban_board__',
+      cat_id: 0,
+      page_content: JSON.stringify(loaded),
+    });
+    // Stored with the next version (what ShowDoc's client counts on), and pushed.
+    const push = await watcher.waitFor(
+      'kanban:changed',
+      (p) => (p.board?.tasks_order.list_default_2 ?? [])[0] === id,
+    );
+    expect(push.version).toBe(loaded.meta.version + 1);
+    expect((await storedBoard()).meta.version).toBe(loaded.meta.version + 1);
+
+    // A task page saved the same way reaches open boards as its card.
+    const task = await as(suite.owner).ok<{ page_content: string }>('page/info', {
+      page_id: card.page_id,
+    });
+    const json = JSON.parse(task.page_content.replace(/&quot;/g, '"').replace(/&amp;/g, '&'));
+    json.priority = 'high';
+    json.updated_at = Math.floor(Date.now() / 1000) + 1;
+    await as(suite.editor).ok('page/save', {
+      page_id: card.page_id,
+      item_id: itemId,
+      page_title: 'Saved by ShowDoc',
+      cat_id: 0,
+      page_content: JSON.stringify(json),
+    });
+    await watcher.waitFor('kanban:changed', (p) =>
+      p.cards.some((c) => c.page_id === card.page_id && c.priority === 'high'),
+    );
+    watcher.close();
+  });
+
   test('item/search finds a card by its title', async () => {
     await as(suite.owner).ok('kanban/addTask', {
       item_id: itemId,

@@ -28,7 +28,11 @@ import { useWindowHeight } from './useWindowHeight';
 import { LazyBackTop } from '../../components/LazyBackTop';
 import { LazyResult } from '../../components/LazyResult';
 import { ReadSummary } from '../reads/ReadSummary';
-import { ContractMark } from './ContractMark';
+
+// Only items whose pages carry API contract marks load the banner (and ask for marks).
+const ContractMark = lazy(() =>
+  import('./ContractMark').then((m) => ({ default: m.ContractMark })),
+);
 
 // Neither is on an anonymous desktop reader's first paint: the mobile header (drawers, menu) and
 // the editors' bar (its dropdown menu) load when they are shown.
@@ -127,7 +131,11 @@ export function RegularView({
         onToggleFullscreen={mobile ? undefined : () => setFullscreen((f) => !f)}
         notes={
           <>
-            <ContractMark pageId={Number(page.page_id)} version={page.addtime} />
+            {item.api_contract_marks === 1 && (
+              <Suspense fallback={null}>
+                <ContractMark pageId={Number(page.page_id)} version={page.addtime} />
+              </Suspense>
+            )}
             {notes}
           </>
         }

@@ -12,7 +12,7 @@ import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { events, fileStorage } from '../platform';
+import { events, fileStorage, perContext } from '../platform';
 import { FilePage } from './schemas/filePage';
 import { UploadFile, type UploadFileDoc } from './schemas/uploadFile';
 
@@ -111,7 +111,7 @@ export function extractText(
 }
 
 /** Extractions run one after another in this process (two cores serve everything else). */
-let queue: Promise<void> = Promise.resolve();
+const extractions = perContext(() => ({ queue: Promise.resolve() as Promise<void> }));
 
 type ExtractedFile = Pick<
   UploadFileDoc,
@@ -157,8 +157,9 @@ export function queueTextExtraction(file: ExtractedFile): Promise<void> {
   const kind = extractKindOf(file.display_name);
   if (!kind || !file.storage_key || file.file_size > MAX_EXTRACT_BYTES) return Promise.resolve();
   // A failure (storage, database) leaves the file without text; the next upload still runs.
-  const run = queue.then(() => extractAndStore(file, kind).catch(() => undefined));
-  queue = run;
+  const line = extractions();
+  const run = line.queue.then(() => extractAndStore(file, kind).catch(() => undefined));
+  line.queue = run;
   return run;
 }
 

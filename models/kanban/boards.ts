@@ -22,7 +22,7 @@ import {
   requireAction,
 } from '../access';
 import { findLivePages, Page, type PageDoc, pageVisible, type SaveAgent, savePage } from '../pages';
-import { errors, events, type KanbanCardShape, nextId, nowSeconds } from '../platform';
+import { errors, events, type KanbanCardShape, nextId, nowSeconds, perContext } from '../platform';
 import {
   BOARD_TITLE,
   boardTaskIds,
@@ -154,7 +154,8 @@ const LEASE_MS = 10_000;
 /** Waiting for another process's lease gives up after about this long. */
 const LEASE_WAIT_MS = 15_000;
 
-const queues = new Map<number, Promise<void>>();
+/** Board writes waiting in this process, per board (in the process's context, as all state). */
+const queuesOf = perContext(() => new Map<number, Promise<void>>());
 
 function isDuplicateKey(error: unknown): boolean {
   return (
@@ -186,6 +187,7 @@ async function acquireLease(itemId: number): Promise<string> {
 
 /** Runs `work` while holding the board: one write per board at a time, across processes. */
 export async function serialised<T>(itemId: number, work: () => Promise<T>): Promise<T> {
+  const queues = queuesOf();
   const before = queues.get(itemId) ?? Promise.resolve();
   let done!: () => void;
   const mine = new Promise<void>((resolve) => (done = resolve));

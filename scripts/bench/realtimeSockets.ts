@@ -86,7 +86,7 @@ export interface PropagationResult {
  * process holding the socket, on the machine's monotonic clock, against this process's round
  * start).
  */
-async function propagation(options: {
+export async function propagation(options: {
   clients: SocketClients;
   match: (round: number) => RoundMatch;
   trigger: (round: number) => Promise<string | null>;

@@ -26,6 +26,11 @@ export interface PushCell {
   ok: boolean;
   note?: string;
   cpu?: CpuUse | null;
+  /**
+   * The REST call that causes the push, alone (measured rounds): its answer time is part of every
+   * delivery's latency, so this tells the server's write from the fan-out.
+   */
+  call?: { route: string; p50Ms: number; p95Ms: number; p99Ms: number };
 }
 
 export function pushCell(
@@ -130,5 +135,12 @@ export function formatPushCells(title: string, cells: PushCell[]): string {
     '| scenario | size | p50 ms | p95 ms | p99 ms | max ms | samples | errors | goal | status |',
     '|---|---|---:|---:|---:|---:|---:|---:|---|---|',
     ...cells.map(row),
+    ...cells
+      .filter((c) => c.call)
+      .flatMap((c) => [
+        '',
+        `The ${c.call!.route} call alone (request to answer, measured rounds): p50 ${c.call!.p50Ms} ms, ` +
+          `p95 ${c.call!.p95Ms} ms, p99 ${c.call!.p99Ms} ms.`,
+      ]),
   ].join('\n');
 }

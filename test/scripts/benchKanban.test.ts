@@ -39,7 +39,10 @@ test('every card move reaches every board watcher and the report shows p50/p95/p
   expect(cell.p50Ms).toBeGreaterThan(0);
   expect(cell.p99Ms).toBeGreaterThanOrEqual(cell.p95Ms);
   expect(cell.p95Ms).toBeGreaterThanOrEqual(cell.p50Ms);
+  expect(cell.call).toMatchObject({ route: 'kanban/moveTask' });
+  expect(cell.call!.p50Ms).toBeGreaterThan(0);
   const text = formatKanban(cell);
   expect(text).toContain('| kanban card move → watchers | 6 watchers × 3 card moves |');
   expect(text).toMatch(/p99 ≤ 50 (ok|\*\*over\*\*)/);
+  expect(text).toContain('The kanban/moveTask call alone');
 }, 120_000);

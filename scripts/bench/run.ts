@@ -2,7 +2,8 @@
  * The whole benchmark. `openBenchSession()` seeds a fresh data directory through the models and
  * starts Quire and the bare Node ceiling as child processes; `measureBench()` checks that the
  * seeded data answers as expected, runs the HTTP cells (ceiling first, `page/save` last because
- * it writes), then the realtime scenarios, and reads the server's memory; `runBench()` does both,
+ * it writes), then the realtime scenarios and the kanban and whiteboard cells, reads the server's
+ * memory, and runs the webhooks cell (its held deliveries stay queued); `runBench()` does both,
  * stops everything, deletes the directory and adds the page editor and spreadsheet sections
  * (their own server and Chromium) and the optional engine bench.
  */

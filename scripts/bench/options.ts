@@ -4,7 +4,10 @@
  */
 import { ENDPOINTS, type Endpoint } from './http';
 import { DEFAULT_HUGE, type HugeOptions } from './huge';
+import { DEFAULT_KANBAN, type KanbanOptions } from './kanban';
 import { DEFAULT_OVERLOAD, type OverloadOptions } from './overload';
+import { DEFAULT_WEBHOOKS, type WebhookOptions } from './webhooks';
+import { DEFAULT_WHITEBOARD, type WhiteboardOptions } from './whiteboard';
 
 export interface RealtimeSizes {
   /** Sockets watching one page while its lock changes / users receiving a notice. */
@@ -48,6 +51,12 @@ export interface BenchOptions {
   engine: boolean;
   /** The "overload" cell (scripts/bench/overload.ts), after the HTTP cells; off by default. */
   overload: OverloadOptions | false;
+  /** Card move → board watchers (scripts/bench/kanban.ts); in the full run, off under --quick. */
+  kanban: KanbanOptions | false;
+  /** Stroke → co-drawers (scripts/bench/whiteboard.ts); in the full run, off under --quick. */
+  whiteboard: WhiteboardOptions | false;
+  /** page/save with and without a slow webhook (scripts/bench/webhooks.ts); as above. */
+  webhooks: WebhookOptions | false;
   /** The "huge item" cell (scripts/bench/huge.ts), after the servers are gone; off by default. */
   huge: HugeOptions | false;
   /** The server's LOG_LEVEL: `info` (the default of `npm start`) logs a line per request. */
@@ -107,6 +116,9 @@ export function defaultOptions(quick = false): BenchOptions {
     editor: true,
     engine: false,
     overload: false,
+    kanban: quick ? false : { ...DEFAULT_KANBAN },
+    whiteboard: quick ? false : { ...DEFAULT_WHITEBOARD },
+    webhooks: quick ? false : { ...DEFAULT_WEBHOOKS },
     huge: false,
     serverLogLevel: 'info',
     log: progressLog(),
@@ -130,6 +142,10 @@ export const USAGE = `npm run bench -- [options]
   --engine                also run the embedded engine bench
   --overload              also run the overload cell: 500 readers + 100 savers for 60 s (quick: 10 s)
   --overload-duration <s> seconds of the overload cell
+  --kanban                card move → 100 board watchers (in the full run; this adds it to --quick)
+  --whiteboard            stroke → 19 other co-drawers on a whiteboard (likewise)
+  --webhooks              page/save ×10 without and with a webhook answering after 10 s (likewise)
+  --no-kanban --no-whiteboard --no-webhooks   leave that cell out
   --huge                  also run the huge-item cell: 100,000 pages in 5,000 catalogs (quick: 10,000)
   --huge-pages <n>        pages of the huge item
   --log-level <level>     server LOG_LEVEL (default info, as npm start)
@@ -228,6 +244,28 @@ export function parseArgs(argv: string[]): BenchOptions {
         break;
       case '--overload-duration':
         (options.overload ||= overloadDefaults(options.quick)).durationSec = positive(value(), arg);
+        break;
+      case '--kanban':
+        options.kanban ||= { ...DEFAULT_KANBAN };
+        break;
+      case '--whiteboard':
+        options.whiteboard ||= { ...DEFAULT_WHITEBOARD };
+        break;
+      case '--webhooks':
+        options.webhooks ||= {
+          ...DEFAULT_WEBHOOKS,
+          durationSec: options.durationSec,
+          warmupSec: options.warmupSec,
+        };
+        break;
+      case '--no-kanban':
+        options.kanban = false;
+        break;
+      case '--no-whiteboard':
+        options.whiteboard = false;
+        break;
+      case '--no-webhooks':
+        options.webhooks = false;
         break;
       case '--huge':
         options.huge ||= hugeDefaults(options.quick);

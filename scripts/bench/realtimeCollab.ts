@@ -20,7 +20,7 @@ const PAUSE_BETWEEN_EDITS_MS = 50;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-interface Editor {
+export interface Editor {
   doc: Y.Doc;
   text: Y.Text;
   /** Resolves once authenticated and synced; rejects with the refusal reason or on timeout. */
@@ -28,7 +28,13 @@ interface Editor {
   destroy(): void;
 }
 
-function openEditor(serverUrl: string, pageId: number, token: string): Editor {
+/** Opens a document, a page's unless `name` names another (a whiteboard's, whiteboard.ts). */
+export function openEditor(
+  serverUrl: string,
+  pageId: number,
+  token: string,
+  name = pageDocumentName(pageId),
+): Editor {
   const socket = new HocuspocusProviderWebsocket({
     url: serverUrl.replace(/^http/, 'ws') + COLLAB_PATH,
     WebSocketPolyfill: WebSocket,
@@ -47,7 +53,7 @@ function openEditor(serverUrl: string, pageId: number, token: string): Editor {
   );
   const provider = new HocuspocusProvider({
     websocketProvider: socket,
-    name: pageDocumentName(pageId),
+    name,
     document: doc,
     token,
     onAuthenticated: ({ scope: granted }) => (scope = granted as 'read-write' | 'read-only'),

@@ -32,7 +32,7 @@ const PAUSE_BETWEEN_ROUNDS_MS = 100;
  * and fresh client processes against a warm server still for rounds 3–9 — the load tool's own
  * parsers being compiled is most of it — so 4 rounds left cold code in the measured ones.
  */
-const WARMUP_ROUNDS = 12;
+export const WARMUP_ROUNDS = 12;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -86,7 +86,7 @@ export interface PropagationResult {
  * process holding the socket, on the machine's monotonic clock, against this process's round
  * start).
  */
-async function propagation(options: {
+export async function propagation(options: {
   clients: SocketClients;
   match: (round: number) => RoundMatch;
   trigger: (round: number) => Promise<string | null>;

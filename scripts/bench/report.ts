@@ -9,9 +9,13 @@ import type { EngineBenchResult } from './engine';
 import { formatEngineBench } from './engine';
 import type { HttpCell } from './http';
 import { formatHuge, type HugeCell } from './huge';
+import type { PushCell } from './itemCells';
+import { formatKanban } from './kanban';
 import { formatOverload, type OverloadCell } from './overload';
 import type { MachineInfo } from './procstat';
 import { NOISY_OTHER_PERCENT, type CpuUse } from './procstat';
+import { formatWebhooks, type WebhookCell } from './webhooks';
+import { formatWhiteboard } from './whiteboard';
 
 export interface RealtimeCell {
   scenario: string;
@@ -106,6 +110,12 @@ export interface BenchReport {
   engine?: EngineBenchResult;
   /** The overload cell (`--overload`). */
   overload?: OverloadCell;
+  /** Card move → board watchers (`--kanban`, in the full run). */
+  kanban?: PushCell;
+  /** Stroke → co-drawers (`--whiteboard`, in the full run). */
+  whiteboard?: PushCell;
+  /** page/save without and with a slow webhook (`--webhooks`, in the full run). */
+  webhooks?: WebhookCell;
   /** The huge item cell (`--huge`). */
   huge?: HugeCell;
   /** Problems found outside the cells (a failed sanity check, a crashed server). */
@@ -244,6 +254,9 @@ export function formatReport(r: BenchReport): string {
     ...(r.realtime.length ? r.realtime.map(realtimeRow) : ['| (skipped) | | | | | | | |']),
   ];
   if (r.overload) lines.push('', formatOverload(r.overload));
+  if (r.kanban) lines.push('', formatKanban(r.kanban));
+  if (r.whiteboard) lines.push('', formatWhiteboard(r.whiteboard));
+  if (r.webhooks) lines.push('', formatWebhooks(r.webhooks));
   if (r.huge) lines.push('', formatHuge(r.huge));
   if (r.editor) lines.push('', formatEditorFigures(r.editor));
   if (r.sheet) lines.push('', formatSheetFigures(r.sheet));
@@ -251,7 +264,9 @@ export function formatReport(r: BenchReport): string {
   lines.push('');
   if (r.problems.length) lines.push('### Problems', '', ...r.problems.map((p) => `- ${p}`), '');
   const failed =
-    r.http.filter((c) => !c.ok).length + r.realtime.filter((c) => c.available && !c.ok).length;
+    r.http.filter((c) => !c.ok).length +
+    r.realtime.filter((c) => c.available && !c.ok).length +
+    [r.kanban, r.whiteboard, r.webhooks].filter((c) => c && !c.ok).length;
   const missing = r.realtime.filter((c) => !c.available).length;
   lines.push(
     `Result: ${r.ok ? 'every measured cell passed' : `**${failed} cell(s) failed**`}` +

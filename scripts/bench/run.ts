@@ -2,7 +2,8 @@
  * The whole benchmark. `openBenchSession()` seeds a fresh data directory through the models and
  * starts Quire and the bare Node ceiling as child processes; `measureBench()` checks that the
  * seeded data answers as expected, runs the HTTP cells (ceiling first, `page/save` last because
- * it writes), then the realtime scenarios, and reads the server's memory; `runBench()` does both,
+ * it writes), then the realtime scenarios and the kanban and whiteboard cells, reads the server's
+ * memory, and runs the webhooks cell (its held deliveries stay queued); `runBench()` does both,
  * stops everything, deletes the directory and adds the page editor and spreadsheet sections
  * (their own server and Chromium) and the optional engine bench.
  */
@@ -21,10 +22,14 @@ import type { BenchOptions } from './options';
 import { startMemorySampler, type MemorySampler } from './memorySampler';
 import { machineInfo, stackMemory, treeMemory, waitForQuiet } from './procstat';
 import { measureHugeItem } from './huge';
+import type { PushCell } from './itemCells';
+import { kanbanUserCount, runKanbanCell } from './kanban';
 import { runOverloadCell, type OverloadCell } from './overload';
 import { realtimeUserCount, runRealtime } from './realtime';
 import type { BenchReport, RealtimeCell } from './report';
 import { seedDataDir, type SeedResult } from './seed';
+import { runWebhookCell, webhookServerEnv, type WebhookCell } from './webhooks';
+import { runWhiteboardCell, whiteboardUserCount } from './whiteboard';
 
 /**
  * `npm start`'s flag for its own process (package.json), the cluster primary: it keeps little
@@ -141,7 +146,11 @@ export async function openBenchSession(options: BenchOptions): Promise<BenchSess
       dataDir,
       pages: options.pages,
       catalogLevels: options.catalogLevels,
-      realtimeUsers: options.realtime ? realtimeUserCount(options.realtime) : 0,
+      realtimeUsers: Math.max(
+        options.realtime ? realtimeUserCount(options.realtime) : 0,
+        options.kanban ? kanbanUserCount(options.kanban) : 0,
+        options.whiteboard ? whiteboardUserCount(options.whiteboard) : 0,
+      ),
     });
     log(`  seeded in ${seed.seconds.toFixed(1)} s`);
 
@@ -156,6 +165,7 @@ export async function openBenchSession(options: BenchOptions): Promise<BenchSess
         DATA_DIR: dataDir,
         LOG_LEVEL: options.serverLogLevel,
         ...(options.workers ? { WORKERS: String(options.workers) } : {}),
+        ...(options.webhooks ? webhookServerEnv(options.webhooks) : {}),
       },
       [
         // The heap flag `npm start` gives its own process, the primary (package.json): its
@@ -291,6 +301,25 @@ async function measureCells(
       holdSampling: sampler ? (on) => sampler.hold(on) : undefined,
     });
   }
+  const cellRun = { url: quire.url, seed, serverPid: quire.pid, ownPids, log };
+  let kanban: PushCell | undefined;
+  let whiteboard: PushCell | undefined;
+  // Latency cells, like the realtime ones: the sampler's page-table walks wait.
+  sampler?.hold(true);
+  try {
+    if (options.kanban) {
+      log('Kanban…');
+      await waitForQuiet(quire.pid);
+      kanban = await runKanbanCell({ ...cellRun, options: options.kanban });
+    }
+    if (options.whiteboard) {
+      log('Whiteboard…');
+      await waitForQuiet(quire.pid);
+      whiteboard = await runWhiteboardCell({ ...cellRun, options: options.whiteboard });
+    }
+  } finally {
+    sampler?.hold(false);
+  }
   const serverPeakMB = treeMemory(quire.pid)?.peakMB ?? null;
   if (serverPeakMB === null) problems.push('the server process was gone before the end of the run');
   const sampled = sampler ? await sampler.stop() : null;
@@ -301,6 +330,13 @@ async function measureCells(
         `${sampled.residentReadings} distinct-page readings (CPU mean ${sampled.residentCpuMsMean} ms, ` +
         `max ${sampled.residentCpuMsMax} ms; wall mean ${sampled.residentWallMsMean} ms, max ${sampled.residentWallMsMax} ms)`,
     );
+  // After the memory readings: the receiver's held deliveries are still queued in the server.
+  let webhooks: WebhookCell | undefined;
+  if (options.webhooks) {
+    log('Webhooks…');
+    await waitForQuiet(quire.pid);
+    webhooks = await runWebhookCell({ ...cellRun, options: options.webhooks });
+  }
   /** The largest of the sampled peak and the single readings (null when none has a value). */
   const peakOf = (...values: Array<number | null | undefined>) => {
     const known = values.filter((v): v is number => typeof v === 'number');
@@ -311,7 +347,8 @@ async function measureCells(
     problems.length === 0 &&
     http.every((c) => c.ok) &&
     realtime.every((c) => !c.available || c.ok) &&
-    (!overload || overload.ok);
+    (!overload || overload.ok) &&
+    [kanban, whiteboard, webhooks].every((cell) => !cell || cell.ok);
   return {
     generatedAt: new Date().toISOString(),
     totalSeconds: round(Number(process.hrtime.bigint() - started) / 1e9, 1),
@@ -359,6 +396,9 @@ async function measureCells(
     },
     realtime,
     ...(overload ? { overload } : {}),
+    ...(kanban ? { kanban } : {}),
+    ...(whiteboard ? { whiteboard } : {}),
+    ...(webhooks ? { webhooks } : {}),
     problems,
     ok,
   };

@@ -44,10 +44,22 @@ function report(): void {
   reply({ type: 'collected', round: round.number, times, missing: sockets.length - times.length });
 }
 
-function matches(match: RoundMatch, event: 'lock' | 'notice', payload: Record<string, unknown>) {
+const EVENTS = ['lock', 'notice', 'kanban:changed'] as const;
+
+function matches(
+  match: RoundMatch,
+  event: (typeof EVENTS)[number],
+  payload: Record<string, unknown>,
+) {
   if (match.event !== event) return false;
   if (match.event === 'lock')
     return payload.page_id === match.pageId && payload.locked === match.locked;
+  if (match.event === 'kanban:changed') {
+    if (payload.page_id !== match.pageId || !Array.isArray(payload.cards)) return false;
+    return (payload.cards as Array<{ page_id?: unknown; list_id?: unknown }>).some(
+      (card) => card.page_id === match.cardId && card.list_id === match.listId,
+    );
+  }
   return (
     typeof payload.message_content === 'string' && payload.message_content.includes(match.marker)
   );
@@ -79,7 +91,7 @@ async function watchAll(pageId: number): Promise<number> {
 }
 
 function listen(socket: LeanSocket, index: number): void {
-  for (const event of ['lock', 'notice'] as const)
+  for (const event of EVENTS)
     socket.on(event, (payload: unknown) => {
       const current = round;
       if (!current || current.at[index] > 0) return;

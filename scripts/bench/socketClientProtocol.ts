@@ -8,7 +8,10 @@ export const monotonicUs = () => Number(process.hrtime.bigint() / 1000n);
 
 /** What a round's push must be for a socket to count it as arrived. */
 export type RoundMatch =
-  { event: 'lock'; pageId: number; locked: boolean } | { event: 'notice'; marker: string };
+  | { event: 'lock'; pageId: number; locked: boolean }
+  | { event: 'notice'; marker: string }
+  /** A board push whose `cards` hold this card in this list (a move's own push). */
+  | { event: 'kanban:changed'; pageId: number; cardId: number; listId: string };
 
 export type ClientRequest =
   | { type: 'connect'; url: string; tokens: string[]; count: number }

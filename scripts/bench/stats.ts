@@ -3,6 +3,7 @@
 export interface Latency {
   p50Ms: number;
   p90Ms: number;
+  p95Ms: number;
   p99Ms: number;
   maxMs: number;
   meanMs: number;
@@ -41,6 +42,7 @@ export class LatencyLog {
     return {
       p50Ms: roundMs(percentile(sorted, 50)),
       p90Ms: roundMs(percentile(sorted, 90)),
+      p95Ms: roundMs(percentile(sorted, 95)),
       p99Ms: roundMs(percentile(sorted, 99)),
       maxMs: roundMs(sorted.length ? sorted[sorted.length - 1] : 0),
       meanMs: roundMs(sorted.length ? sum / sorted.length : 0),

@@ -7,7 +7,7 @@
  * saved as a page version (ShowDoc's fabric JSON) on Save, Ctrl/Cmd+S and a while after drawing.
  * Readers watch live; a visitor without a login sees the saved board.
  */
-import { App, Button, ColorPicker, Space, Tag, Tooltip } from 'antd';
+import { App, Button, Space, Tag, Tooltip } from 'antd';
 import {
   ActiveSelection,
   Canvas,
@@ -412,10 +412,21 @@ export default function WhiteboardView({ item, page, loggedIn, actions }: Whiteb
           </Space.Compact>
         )}
         {!readOnly && (
-          <ColorPicker
+          // The browser's own colour input: antd's picker would bring its collapse and colour
+          // modules into the reader's chunk (antd's shared modules import parts of them).
+          <input
+            type="color"
+            aria-label={t('whiteboard.color')}
+            data-testid="wb-color"
             value={color}
-            onChange={(value) => setColor(value.toHexString())}
-            size="small"
+            onChange={(event) => setColor(event.target.value)}
+            style={{
+              width: 32,
+              height: 24,
+              padding: 0,
+              border: '1px solid #d9d9d9',
+              borderRadius: 4,
+            }}
           />
         )}
         {!readOnly && (

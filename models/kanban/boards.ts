@@ -216,6 +216,31 @@ export interface BoardChange<T> {
 }
 
 /**
+ * Stores `board` (edited in place) as the board page's next version — the board's version moves
+ * on by one — through the page save, so history, search and the change log see it. The caller
+ * holds the board (`serialised`).
+ */
+export async function storeNextVersion(
+  actor: Actor,
+  page: PageDoc,
+  board: KanbanBoardData,
+  agent?: SaveAgent,
+): Promise<void> {
+  board.meta = { ...board.meta, version: board.meta.version + 1, last_updated: nowSeconds() };
+  await savePage(
+    actor,
+    {
+      pageId: page.page_id,
+      itemId: page.item_id,
+      title: BOARD_TITLE,
+      content: JSON.stringify(board),
+      catId: page.cat_id,
+    },
+    { origin: 'kanban', ...(agent ? { agent } : {}) },
+  );
+}
+
+/**
  * THE board write: holds the board, reads it fresh, lets `change` edit `open.board` in place (and
  * write task pages), stores the board with the next version and publishes `kanban.changed`.
  */
@@ -233,20 +258,7 @@ export async function changeBoard<T>(
     const open = await openBoard(actor, itemId, level, { ...options, holding: true });
     const out = await change(open);
     const { board, page } = open;
-    if (out.boardChanged) {
-      board.meta = { ...board.meta, version: board.meta.version + 1, last_updated: nowSeconds() };
-      await savePage(
-        actor,
-        {
-          pageId: page.page_id,
-          itemId,
-          title: BOARD_TITLE,
-          content: JSON.stringify(board),
-          catId: page.cat_id,
-        },
-        { origin: 'kanban', ...(options.agent ? { agent: options.agent } : {}) },
-      );
-    }
+    if (out.boardChanged) await storeNextVersion(actor, page, board, options.agent);
     events.publish('kanban.changed', {
       itemId,
       boardPageId: page.page_id,

@@ -11,9 +11,9 @@
  */
 import { findLiveItem, type Actor } from '../access';
 import { actorRowsOf } from '../accounts';
-import { findLivePages, savePage } from '../pages';
-import { events, nowSeconds, type DomainEvents } from '../platform';
-import { cardOf, findBoardPage, serialised } from './boards';
+import { findLivePages } from '../pages';
+import { events, type DomainEvents } from '../platform';
+import { cardOf, findBoardPage, serialised, storeNextVersion } from './boards';
 import { BOARD_TITLE, KANBAN_ITEM, parseBoard } from './format';
 
 /** Saves made by the board operations themselves (and imports, which remap a whole board). */
@@ -32,18 +32,7 @@ async function relayBoard(itemId: number, byUid: number): Promise<void> {
     const page = await findBoardPage(itemId);
     const board = page && parseBoard(page.page_content);
     if (!page || !board) return;
-    board.meta = { ...board.meta, version: board.meta.version + 1, last_updated: nowSeconds() };
-    await savePage(
-      actor,
-      {
-        pageId: page.page_id,
-        itemId,
-        title: BOARD_TITLE,
-        content: JSON.stringify(board),
-        catId: page.cat_id,
-      },
-      { origin: 'kanban' },
-    );
+    await storeNextVersion(actor, page, board);
     events.publish('kanban.changed', {
       itemId,
       boardPageId: page.page_id,

@@ -15,7 +15,8 @@ import type {
   ChatCompletionMessageParam,
   ChatCompletionMessageFunctionToolCall,
 } from 'openai/resources/chat/completions';
-import { errors, isAddressRefusal, policyFetch } from '../platform';
+import { openAiClient } from '../assistants';
+import { errors, isAddressRefusal } from '../platform';
 import { type AiService, getAiService } from '../settings';
 import { type AssistantLimits, cancelTurns, countQuestion, endTurn, registerTurn } from './limits';
 import { ReferenceFilter } from './references';
@@ -144,18 +145,7 @@ export async function answerQuestion(
     { role: 'system', content: systemPrompt(scope, isGuest(asker)) },
     ...history.map((m) => ({ role: m.role, content: m.content }) as ChatCompletionMessageParam),
   ];
-  const { default: OpenAI } = await import('openai');
-  const client = new OpenAI({
-    apiKey: service.key,
-    baseURL: `${service.host}/v1`,
-    maxRetries: 0,
-    timeout: TIMEOUT_MS,
-    logLevel: 'off',
-    organization: null,
-    project: null,
-    webhookSecret: null,
-    fetch: policyFetch,
-  });
+  const client = await openAiClient(service, TIMEOUT_MS);
 
   /** One model call; text is streamed once something was found, held back before. */
   async function step(withTools: boolean): Promise<Step> {
@@ -232,7 +222,8 @@ export async function answerQuestion(
       }
     }
   } catch (error) {
-    if (!signal.aborted) failure = failureText(error, service, OpenAI);
+    // The library is loaded by now (the client came from it): its error classes name the failure.
+    if (!signal.aborted) failure = failureText(error, service, (await import('openai')).default);
   } finally {
     endTurn(session.id, question.turnToken, turn);
   }

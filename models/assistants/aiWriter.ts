@@ -87,6 +87,27 @@ async function refusal(
   return null;
 }
 
+/**
+ * A client of the admin's OpenAI-compatible service (the writing help and the assistant use the
+ * same one). The library loads with the first question, not when a process starts.
+ */
+export async function openAiClient(service: AiService, timeoutMs: number): Promise<OpenAIClient> {
+  const { default: OpenAI } = await import('openai');
+  return new OpenAI({
+    apiKey: service.key,
+    baseURL: `${service.host}/v1`,
+    maxRetries: 0,
+    timeout: timeoutMs,
+    logLevel: 'off',
+    // Only the admin's settings count, never OPENAI_* variables of the server's environment.
+    organization: null,
+    project: null,
+    webhookSecret: null,
+    // Every connection passes the address policy and goes to the address it checked.
+    fetch: policyFetch,
+  });
+}
+
 /** ai/create: streams the answer to `content` into `sink`. */
 export async function writeAiAnswer(actor: Actor, content: string, sink: EventSink) {
   if (!(actor.uid > 0)) throw errors.notLoggedIn();
@@ -96,21 +117,7 @@ export async function writeAiAnswer(actor: Actor, content: string, sink: EventSi
     sink.send(refused);
     return;
   }
-  // The client library loads with the first question, not when a process starts.
-  const { default: OpenAI } = await import('openai');
-  const client = new OpenAI({
-    apiKey: service.key,
-    baseURL: `${service.host}/v1`,
-    maxRetries: 0,
-    timeout: TIMEOUT_MS,
-    logLevel: 'off',
-    // Only the admin's settings count, never OPENAI_* variables of the server's environment.
-    organization: null,
-    project: null,
-    webhookSecret: null,
-    // Every connection passes the address policy and goes to the address it checked.
-    fetch: policyFetch,
-  });
+  const client = await openAiClient(service, TIMEOUT_MS);
   try {
     const stream = await client.chat.completions.create(
       {
@@ -127,6 +134,7 @@ export async function writeAiAnswer(actor: Actor, content: string, sink: EventSi
     sink.send('[DONE]');
   } catch (error) {
     if (sink.signal.aborted) return;
-    sink.send(failureOf(error, service, OpenAI));
+    // The library is loaded by now (the client came from it): its error classes name the failure.
+    sink.send(failureOf(error, service, (await import('openai')).default));
   }
 }

@@ -220,6 +220,8 @@ describe('a recorded ShowDoc front-end session', () => {
       ai_config: AI_CONFIG,
       // Quire's read markers, beside ShowDoc's fields (a ShowDoc client ignores it).
       changed_pages: N,
+      // Quire's: 1 when the item's API pages carry live-contract marks (a ShowDoc client ignores it).
+      api_contract_marks: N,
     });
     expect(answers.get('item/info')).toMatchObject({ default_cat_id3: catId, default_cat_id2: 0 });
     await step('page/info', 'page/info', { page_id: pageId });

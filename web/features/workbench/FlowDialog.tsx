@@ -234,6 +234,9 @@ function FlowDialogBody({ itemId, onClose }: { itemId: number; onClose: () => vo
 
   async function update(patch: Record<string, number>) {
     if (!flow) return;
+    // Shown (and used by Run) at once: a run started right after picking an environment must
+    // call that environment's host, not the one the server's list still names.
+    setFlows((current) => current.map((f) => (f.id === flow.id ? { ...f, ...patch } : f)));
     await saveFlow({ id: flow.id, ...patch });
     await reloadFlows();
   }

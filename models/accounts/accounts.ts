@@ -265,6 +265,19 @@ export async function getPushUrl(uid: number): Promise<string> {
 }
 
 /**
+ * The push addresses of these users, one query for all of them (a page with hundreds of
+ * subscribers is saved without hundreds of lookups); users without one are left out.
+ */
+export async function pushUrlsOf(uids: readonly number[]): Promise<Map<number, string>> {
+  if (!uids.length) return new Map();
+  const rows = await UserSetting.find(
+    { uid: { $in: [...uids] }, key_name: 'push_url', key_value: { $nin: ['', null] } },
+    { uid: 1, key_value: 1, _id: 0 },
+  ).lean();
+  return new Map(rows.filter((r) => r.key_value).map((r) => [r.uid, r.key_value as string]));
+}
+
+/**
  * Stores the push address. Only http(s) URLs (or '' to clear) are accepted: the server will call
  * this address, so anything else is refused here rather than when it is used.
  */

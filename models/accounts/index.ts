@@ -2,6 +2,7 @@
 export {
   changePassword,
   getPushUrl,
+  pushUrlsOf,
   type LoginResult,
   MAX_USER_SEARCH_LENGTH,
   USER_SEARCH_MIN_PREFIX,

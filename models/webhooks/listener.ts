@@ -14,7 +14,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { findLiveItem } from '../access';
-import { getPushUrl } from '../accounts';
+import { pushUrlsOf } from '../accounts';
 import { pageSubscriberUids } from '../notices';
 import { type DomainEvents, events, formatNow, isAddressRefusal, nextId } from '../platform';
 import { lastContractDiff } from '../contracts';
@@ -24,8 +24,7 @@ import { type DeliverySettings, startQueue } from './queue';
 import { type HookEvent, Webhook, type WebhookDocFields } from './schemas';
 
 /** The user's push-address hook, made or brought up to date from `push_url` (null: none). */
-async function pushHookOf(uid: number): Promise<WebhookDocFields | null> {
-  const url = await getPushUrl(uid);
+async function pushHookOf(uid: number, url: string): Promise<WebhookDocFields | null> {
   const hook = await Webhook.findOne({ kind: 'user', uid }, { _id: 0 }).lean<WebhookDocFields>();
   if (!url) return null;
   try {
@@ -66,15 +65,23 @@ async function pushHookOf(uid: number): Promise<WebhookDocFields | null> {
   return hook.enabled === 1 ? hook : null;
 }
 
+/**
+ * The push-address hooks of these users: one query finds who has an address at all (most
+ * subscribers have none), then each address's hook is looked up or made.
+ */
+async function pushHooksOf(uids: number[]): Promise<(WebhookDocFields | null)[]> {
+  const urls = await pushUrlsOf(uids);
+  // A user who cleared the address keeps the hook row; it is simply not used.
+  return Promise.all([...urls].map(([uid, url]) => pushHookOf(uid, url)));
+}
+
 async function dispatch(input: PayloadInput, pushTo: readonly number[]): Promise<void> {
   const [hooks, pushHooks] = await Promise.all([
     Webhook.find(
       { kind: 'item', item_id: input.itemId, enabled: 1, events: input.event },
       { id: 1, _id: 0 },
     ).lean(),
-    Promise.all(
-      [...new Set(pushTo)].filter((uid) => uid > 0 && uid !== input.byUid).map(pushHookOf),
-    ),
+    pushHooksOf([...new Set(pushTo)].filter((uid) => uid > 0 && uid !== input.byUid)),
   ]);
   const ids = [
     ...hooks.map((h) => h.id),

@@ -296,6 +296,33 @@ describe('push address (user/savePushUrl)', () => {
     });
     await as(suite.editor).ok('user/savePushUrl', { push_url: '' });
   });
+
+  test('among several subscribers, each address gets its delivery and a cleared address none', async () => {
+    const itemId = await newItem();
+    const pageId = await savePage(itemId, 0, 'v1');
+    await as(suite.owner).ok('subscription/savePage', {
+      page_id: pageId,
+      uids: `${suite.editor.uid},${suite.reader.uid}`,
+    });
+    await as(suite.editor).ok('user/savePushUrl', { push_url: `${base}/push-editor` });
+    await as(suite.reader).ok('user/savePushUrl', { push_url: `${base}/push-reader` });
+    await savePage(itemId, pageId, 'v2');
+    await until(
+      () => at('/push-editor').length === 1 && at('/push-reader').length === 1,
+      'both push deliveries',
+    );
+
+    await as(suite.reader).ok('user/savePushUrl', { push_url: '' });
+    await savePage(itemId, pageId, 'v3');
+    await until(() => at('/push-editor').length === 2, "the editor's second delivery");
+    await new Promise((r) => setTimeout(r, 300));
+    expect(at('/push-reader')).toHaveLength(1);
+    expect(JSON.parse(at('/push-editor')[1].body)).toMatchObject({
+      event: 'page.updated',
+      page: { page_id: pageId },
+    });
+    await as(suite.editor).ok('user/savePushUrl', { push_url: '' });
+  });
 });
 
 describe('webhook refusals', () => {

@@ -14,7 +14,13 @@ export function nowSeconds(): number {
 }
 
 /** The instance's zone and its formatter (per context: two instances may differ). */
-const clock = perContext((): { zone?: string; formatter?: Intl.DateTimeFormat } => ({}));
+const clock = perContext(
+  (): {
+    zone?: string;
+    formatter?: Intl.DateTimeFormat;
+    offsets?: Map<number, number | null>;
+  } => ({}),
+);
 
 function validZone(value: string | undefined): string | undefined {
   if (!value) return undefined;
@@ -30,6 +36,7 @@ export function setTimeZone(timeZone: string): void {
   const state = clock();
   state.zone = validZone(timeZone) ?? 'Asia/Shanghai';
   state.formatter = undefined;
+  state.offsets = undefined;
 }
 
 function getFormatter(): Intl.DateTimeFormat {
@@ -52,10 +59,62 @@ function getFormatter(): Intl.DateTimeFormat {
 
 /** Unix seconds → `YYYY-MM-DD HH:MM:SS` in the server zone (0 → the epoch, as ShowDoc prints it). */
 export function formatUnix(seconds: number): string {
+  const at = Number(seconds || 0);
+  if (!Number.isFinite(at)) return formatWithIntl(at);
+  // Every row of every list prints its times, and Intl's formatToParts costs microseconds each:
+  // the zone's offset is looked up once per quarter hour (zone changes fall on quarter hours;
+  // a quarter that holds one is formatted by Intl) and the digits are arithmetic.
+  const offset = offsetAt(Math.floor(at));
+  if (offset === null) return formatWithIntl(at);
+  const local = new Date((Math.floor(at) + offset) * 1000);
+  const year = local.getUTCFullYear();
+  if (year < 1000 || year > 9999) return formatWithIntl(at);
+  return `${year}-${pad(local.getUTCMonth() + 1)}-${pad(local.getUTCDate())} ${pad(
+    local.getUTCHours(),
+  )}:${pad(local.getUTCMinutes())}:${pad(local.getUTCSeconds())}`;
+}
+
+const pad = (n: number) => (n < 10 ? `0${n}` : String(n));
+
+function formatWithIntl(seconds: number): string {
   const parts: Record<string, string> = {};
-  for (const part of getFormatter().formatToParts(new Date(Number(seconds || 0) * 1000)))
+  for (const part of getFormatter().formatToParts(new Date(seconds * 1000)))
     parts[part.type] = part.value;
   return `${parts.year}-${parts.month}-${parts.day} ${parts.hour}:${parts.minute}:${parts.second}`;
+}
+
+const QUARTER = 900;
+const MAX_OFFSETS = 4096;
+
+/** The zone's offset from UTC in seconds over `at`'s quarter hour; null when it changes inside. */
+function offsetAt(at: number): number | null {
+  const state = clock();
+  const quarter = Math.floor(at / QUARTER);
+  const cache = (state.offsets ??= new Map());
+  const known = cache.get(quarter);
+  if (known !== undefined) return known;
+  const start = quarter * QUARTER;
+  const first = intlOffset(start);
+  const offset = intlOffset(start + QUARTER - 1) === first ? first : null;
+  if (cache.size >= MAX_OFFSETS) cache.clear();
+  cache.set(quarter, offset);
+  return offset;
+}
+
+/** What Intl says the zone's wall clock reads at `at`, minus `at`. */
+function intlOffset(at: number): number {
+  const parts: Record<string, string> = {};
+  for (const part of getFormatter().formatToParts(new Date(at * 1000)))
+    parts[part.type] = part.value;
+  const wall = Date.UTC(
+    Number(parts.year),
+    Number(parts.month) - 1,
+    Number(parts.day),
+    Number(parts.hour),
+    Number(parts.minute),
+    Number(parts.second),
+  );
+  return Math.round(wall / 1000) - at;
 }
 
 /** Like formatUnix, but '' for 0 (admin lists show never-set times as empty). */

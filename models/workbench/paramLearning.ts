@@ -124,31 +124,37 @@ export async function learnFromPage(pageId: number, byUid: number): Promise<numb
     { name: 1, type: 1, _id: 0 },
   ).lean();
   const taken = new Set(known.map((k) => `${k.type}\u0000${k.name}`));
-  let added = 0;
-  for (const p of params) {
-    if (taken.has(`${p.type}\u0000${p.name}`)) continue;
-    const now = formatNow();
-    try {
-      await ParamDescEntry.create({
-        id: `${Date.now().toString(16)}${randomBytes(3).toString('hex')}_${1000 + Math.floor(Math.random() * 9000)}`,
-        item_id: page.item_id,
-        name: p.name,
-        type: p.type.slice(0, 50),
-        description: p.description.slice(0, 1000),
-        source: 'auto-extracted',
-        status: 'temp',
-        usage_count: 0,
-        quality_score: qualityScore({ description: p.description }),
-        created_by: byUid,
-        created_at: now,
-        updated_at: now,
-        source_page_id: pageId,
-      });
-      added += 1;
-    } catch (error) {
-      // Another save learnt it first.
-      if ((error as { code?: unknown }).code !== 11000) throw error;
-    }
+  const now = formatNow();
+  const rows = params
+    .filter((p) => !taken.has(`${p.type}\u0000${p.name}`))
+    .map((p) => ({
+      id: `${Date.now().toString(16)}${randomBytes(3).toString('hex')}_${1000 + Math.floor(Math.random() * 9000)}`,
+      item_id: page.item_id,
+      name: p.name,
+      type: p.type.slice(0, 50),
+      description: p.description.slice(0, 1000),
+      source: 'auto-extracted',
+      status: 'temp',
+      usage_count: 0,
+      quality_score: qualityScore({ description: p.description }),
+      created_by: byUid,
+      created_at: now,
+      updated_at: now,
+      source_page_id: pageId,
+    }));
+  if (!rows.length) return 0;
+  // One write for the page's new entries; unordered, so an entry another save learnt first
+  // (a duplicate key) leaves the others in.
+  let added = rows.length;
+  try {
+    await ParamDescEntry.insertMany(rows, { ordered: false });
+  } catch (error) {
+    const failures = (error as { writeErrors?: { code?: unknown; err?: { code?: unknown } }[] })
+      .writeErrors;
+    const duplicate = (e: { code?: unknown; err?: { code?: unknown } }) =>
+      (e.code ?? e.err?.code) === 11000;
+    if (!failures?.length || !failures.every(duplicate)) throw error;
+    added -= failures.length;
   }
   return added;
 }

@@ -29,6 +29,12 @@ function expectFramingAndSniffing(headers: Headers): void {
   expect(headers.get('x-frame-options')).toBe('SAMEORIGIN');
   expect(headers.get('x-content-type-options')).toBe('nosniff');
   expect(headers.get('referrer-policy')).toBe('same-origin');
+  // The rest of helmet's set, on every answer too.
+  expect(headers.get('cross-origin-resource-policy')).toBe('cross-origin');
+  expect(headers.get('x-dns-prefetch-control')).toBe('off');
+  expect(headers.get('x-permitted-cross-domain-policies')).toBe('none');
+  expect(headers.get('x-xss-protection')).toBe('0');
+  expect(headers.get('x-powered-by')).toBeNull();
 }
 
 describe('headers', () => {

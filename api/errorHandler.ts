@@ -1,12 +1,16 @@
 /**
  * The one place errors become responses. Every failure leaves as the ShowDoc envelope
  * `{error_code, error_message}`: ApiErrors with their code, request-parsing failures (oversize
- * or malformed bodies) with 10101 and their HTTP status, anything unexpected as 10500 with the
+ * or malformed bodies) with 10101 and their HTTP status, the database out of reach as 503 with
+ * 10505 and Retry-After (a client's cue to try again), anything unexpected as 10500 with the
  * details in the log only — never a stack trace or an HTML page to the client.
  */
 import type { NextFunction, Request, Response } from 'express';
-import { isApiError, type Logger } from '../models/platform';
+import { errors, isApiError, isDatabaseUnreachable, type Logger } from '../models/platform';
 import { errorBody } from './envelope';
+
+/** Seconds a client is asked to wait before trying again (starting, database out of reach). */
+const RETRY_AFTER_S = 5;
 
 /** Errors raised by body-parser carry `type` and a 4xx `status`. */
 interface ParserError {
@@ -29,7 +33,15 @@ const PARSER_MESSAGES: Record<string, string> = {
 export function errorHandler(logger: Logger) {
   return (error: unknown, req: Request, res: Response, next: NextFunction) => {
     if (res.headersSent) return next(error); // Express closes the connection
+    if (isDatabaseUnreachable(error)) {
+      logger.warn(
+        { err: error, method: req.method, path: (res.locals.logPath as string) ?? req.path },
+        'database unreachable',
+      );
+      error = errors.databaseUnavailable(undefined, { httpStatus: 503 });
+    }
     if (isApiError(error)) {
+      if (error.httpStatus === 503) res.set('Retry-After', String(RETRY_AFTER_S));
       res.status(error.httpStatus).json(errorBody(error.code, error.message));
       return;
     }

@@ -1,6 +1,7 @@
 /**
  * The ShowDoc transport, in request order: refuse crawlers → resolve the route → refuse while not
- * ready → parse the body (form or JSON, size-limited) → find the action → run it → envelope.
+ * ready or while the database is out of reach → parse the body (form or JSON, size-limited) →
+ * find the action → run it → envelope.
  * Everything under /api and /server passes through here; nothing else does.
  */
 import express, { type NextFunction, type Request, type Response, Router } from 'express';
@@ -66,6 +67,10 @@ export function showdocTransport(options: {
     // Answers carry tokens, private pages and member lists: no browser or proxy keeps them.
     res.set('Cache-Control', 'no-store');
     if (state.phase !== 'ready') throw errors.starting(undefined, { httpStatus: 503 });
+    // The database host is known to be gone: say so at once (the error handler adds
+    // Retry-After) rather than hold the request until mongoose's buffering gives up.
+    if (state.database && !state.database.reachable())
+      throw errors.databaseUnavailable(undefined, { httpStatus: 503 });
     next();
   });
 

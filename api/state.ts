@@ -7,7 +7,7 @@ import type { Database } from '../models/platform';
 
 export interface AppState {
   phase: 'starting' | 'ready' | 'stopping';
-  database?: Pick<Database, 'mode' | 'ping'>;
+  database?: Pick<Database, 'mode' | 'ping' | 'reachable'>;
 }
 
 export function createAppState(): AppState {

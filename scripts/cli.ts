@@ -45,6 +45,11 @@ const USAGE = `Usage: npm run quire -- <command>
   import:showdoc <showdoc.db.php> [--uploads <dir>] [--dry-run] [--merge]
                                                        move a ShowDoc site (its SQLite file and
                                                        Public/Uploads folder) into this Quire
+  engine:serve --host <address> [--port 27017] [--data <dir>]
+                                                       serve the embedded engine of DATA_DIR (or
+                                                       --data) over TCP on its own: the database
+                                                       host of a scaled install (no authentication:
+                                                       a private network only)
 `;
 
 const out = (text: string) => process.stdout.write(`${text}\n`);
@@ -53,6 +58,9 @@ const note = (text: string) => process.stderr.write(`${text}\n`);
 class UsageError extends Error {}
 
 interface Flags {
+  host?: string;
+  port?: string;
+  data?: string;
   password?: string;
   admin?: boolean;
   uploads?: string;
@@ -255,6 +263,31 @@ async function run(
   }
 }
 
+async function engineServe(flags: Flags, dataDir: string): Promise<number> {
+  const { serveEngine, EngineServeError, DEFAULT_ENGINE_PORT } = await import('./engineServe');
+  const port = flags.port === undefined ? DEFAULT_ENGINE_PORT : Number(flags.port);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) {
+    note(`--port must be an integer from 0 to 65535.\n\n${USAGE}`);
+    return 2;
+  }
+  try {
+    return await serveEngine({
+      dataDir: path.resolve(flags.data ?? dataDir),
+      host: flags.host ?? '',
+      port,
+      print: out,
+      warn: note,
+    });
+  } catch (error) {
+    if (error instanceof EngineServeError) {
+      note(`${error.message}\n\n${USAGE}`);
+      return 2;
+    }
+    note(`Error: ${(error as Error).message}`);
+    return 1;
+  }
+}
+
 async function main(): Promise<number> {
   let parsed;
   try {
@@ -267,6 +300,9 @@ async function main(): Promise<number> {
         'dry-run': { type: 'boolean' },
         merge: { type: 'boolean' },
         force: { type: 'boolean' },
+        host: { type: 'string' },
+        port: { type: 'string' },
+        data: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     });
@@ -291,6 +327,9 @@ async function main(): Promise<number> {
     }
     throw error;
   }
+
+  // A server, not a one-off task: it opens the directory itself and runs until stopped.
+  if (command === 'engine:serve') return engineServe(parsed.values, config.dataDir);
 
   // Warnings only, and on stderr: stdout carries the command's result.
   const logger = createLogger({

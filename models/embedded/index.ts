@@ -13,8 +13,13 @@ export { EngineLockedError } from './persistence/lock';
 export interface EmbeddedMongoOptions {
   /** Where the journal and snapshots live; one engine per directory (a lock file enforces it). */
   dataDir: string;
-  /** Loopback address for TCP (default 127.0.0.1); never another interface. */
+  /** Loopback address for TCP (default 127.0.0.1); another interface only with `network`. */
   host?: string;
+  /**
+   * Listen on `host` even when it is not a loopback address (`npm run quire -- engine:serve`).
+   * The engine has no authentication: whoever reaches the address reads and writes everything.
+   */
+  network?: boolean;
   /** TCP port; 0 picks a free one. Set `tcp: false` to listen on the unix socket only. */
   port?: number;
   tcp?: boolean;
@@ -67,7 +72,7 @@ export async function startEmbeddedMongo(opts: EmbeddedMongoOptions): Promise<Em
     for (const batch of recovered.batches) engine.replay(batch);
     let port: number | undefined;
     if (opts.tcp !== false) {
-      port = await server.listenTcp(host, opts.port ?? 0);
+      port = await server.listenTcp(host, opts.port ?? 0, opts.network);
       engine.info = { host, port };
     } else {
       engine.info = { host: opts.socketPath ?? host, port: 0 };

@@ -22,8 +22,12 @@ export class WireServer {
 
   constructor(private readonly engine: Engine) {}
 
-  listenTcp(host: string, port: number): Promise<number> {
-    assertLoopback(host);
+  /**
+   * `network`: the caller chose a non-loopback address on purpose (`engine:serve`, the database
+   * host of a scaled install); the engine has no authentication, so nothing else may.
+   */
+  listenTcp(host: string, port: number, network = false): Promise<number> {
+    if (!network) assertLoopback(host);
     return this.listen((server) => server.listen(port, host)).then(
       (s) => (s.address() as net.AddressInfo).port,
     );

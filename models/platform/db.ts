@@ -31,6 +31,13 @@ export interface Database {
   connection: mongoose.Connection;
   /** Answers a ping within the timeout. */
   ping(timeoutMs?: number): Promise<boolean>;
+  /**
+   * False while the driver knows there is no server to write to (the database host gone, a
+   * replica set without a primary): requests are then refused at once with a 503 instead of
+   * waiting out mongoose's buffering. Failures the driver meets first show as errors instead
+   * (`isDatabaseUnreachable`, also a 503).
+   */
+  reachable(): boolean;
   /** Closes the connection and, if this process runs the engine, flushes and stops it. */
   close(): Promise<void>;
 }
@@ -66,8 +73,43 @@ export function socketAnswers(socketPath: string, timeoutMs = 1000): Promise<boo
  */
 mongoose.set('transactionAsyncLocalStorage', true);
 
-async function connect(uri: string, dbName: string): Promise<mongoose.Connection> {
-  const options = { dbName, autoIndex: true, serverSelectionTimeoutMS: 15000 };
+/** Driver errors that mean "the database could not be reached", not "the request was wrong". */
+const UNREACHABLE = new Set([
+  'MongoNetworkError',
+  'MongoNetworkTimeoutError',
+  'MongoServerSelectionError',
+  'MongooseServerSelectionError',
+  'MongoNotConnectedError',
+  'MongoTopologyClosedError',
+  'MongoPoolClearedError',
+  'MongoServerClosedError',
+]);
+
+/**
+ * Whether a failure is the database being out of reach (its host restarting, the network cut):
+ * the API answers those with 503 + Retry-After (10505), a client's cue to try again, rather than
+ * an internal error.
+ */
+export function isDatabaseUnreachable(error: unknown): boolean {
+  for (let e = error, depth = 0; e instanceof Error && depth < 4; depth++) {
+    if (UNREACHABLE.has(e.name)) return true;
+    // Mongoose's own wording when a command waited for a connection that never came back.
+    if (e.name === 'MongooseError' && /buffering timed out/.test(e.message)) return true;
+    e = (e as { cause?: unknown }).cause;
+  }
+  return false;
+}
+
+async function connect(uri: string, dbName: string, remote = false): Promise<mongoose.Connection> {
+  // A database on another host (MONGODB_URI) is polled every 2 s instead of the driver's 10 s, so
+  // requests flow again within about 2 s of a restarted database host answering; the cost is one
+  // `hello` every 2 s per process.
+  const options = {
+    dbName,
+    autoIndex: true,
+    serverSelectionTimeoutMS: 15000,
+    ...(remote ? { heartbeatFrequencyMS: 2000 } : {}),
+  };
   if (isDefaultContext(currentContext())) {
     await mongoose.connect(uri, options);
     return mongoose.connection;
@@ -89,6 +131,7 @@ function makeDatabase(
     mode,
     via,
     connection,
+    reachable: () => connection.readyState === mongoose.ConnectionStates.connected,
     async ping(timeoutMs = 2000) {
       const db = connection.db;
       if (connection.readyState !== 1 || !db) return false;
@@ -137,7 +180,7 @@ export async function openDatabase(options: OpenOptions): Promise<Database> {
   const { mongodbUri, dataDir, logger, role } = options;
 
   if (mongodbUri) {
-    const connection = await connect(mongodbUri, databaseInUri(mongodbUri) || DB_NAME);
+    const connection = await connect(mongodbUri, databaseInUri(mongodbUri) || DB_NAME, true);
     return makeDatabase(connection, 'mongodb', 'mongodb', async () => {});
   }
 

@@ -49,6 +49,7 @@ export const ERROR_MESSAGES = {
   10502: 'Page deleted',
   10503: 'Service is starting, try again shortly', // Quire's own: answered (HTTP 503) before ready
   10504: 'Server busy, try again shortly', // Quire's own: HTTP 503 + Retry-After past the admission limits
+  10505: 'Database unavailable, try again shortly', // Quire's own: HTTP 503 + Retry-After while the database cannot be reached
   10601: 'Upload failed',
   10602: 'File not found',
   10603: 'File too large',
@@ -152,6 +153,8 @@ export const errors = {
   starting: factory(10503),
   /** More requests than the worker's admission limits take (api/admission.ts). */
   busy: factory(10504),
+  /** The database cannot be reached (its host restarting, the network cut): try again shortly. */
+  databaseUnavailable: factory(10505),
   uploadFailed: factory(10601),
   fileNotFound: factory(10602),
   fileTooLarge: factory(10603),

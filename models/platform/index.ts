@@ -6,6 +6,7 @@ export {
   engineSocketFits,
   engineSocketPath,
   ensureIndexes,
+  isDatabaseUnreachable,
   openDatabase,
 } from './db';
 export { connection, defineModel } from './model';

@@ -2,8 +2,9 @@
  * The unread state of the logged-in user, kept live:
  * - the realtime `unread` push sets the counts; a `notice` push of a new reminder fetches it and
  *   shows it (browser or in-page notification);
- * - `message/getUnread` is read once 2 s after start, and every 5 minutes only while the socket
- *   is down (spec 000 §9; DESIGN §5: pushes replace the poll).
+ * - `message/getUnread` is read once 2 s after start, every 5 minutes only while the socket is
+ *   down (spec 000 §9; DESIGN §5: pushes replace the poll), and once on every reconnect: pushes
+ *   sent while the socket was down (a realtime host gone, a network drop) never arrive.
  */
 import { App } from 'antd';
 import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
@@ -69,6 +70,15 @@ export function UnreadProvider({ children }: { children: ReactNode }) {
     const first = setTimeout(() => void refresh(), FIRST_UNREAD_CHECK_MS);
     return () => clearTimeout(first);
   }, [refresh]);
+
+  // 'down' only after having been connected: the first connection is covered by the check above.
+  const link = useRef<'never' | 'up' | 'down'>('never');
+  useEffect(() => {
+    if (connected) {
+      if (link.current === 'down') void refresh();
+      link.current = 'up';
+    } else if (link.current === 'up') link.current = 'down';
+  }, [connected, refresh]);
 
   useEffect(() => {
     if (connected) return;

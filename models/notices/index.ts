@@ -6,6 +6,7 @@ export {
   listReminders,
   markRead,
   paging,
+  remindPageSubscribers,
   type Reminder,
   startNotifications,
   unreadCounts,

@@ -6,7 +6,6 @@ export {
   listReminders,
   markRead,
   paging,
-  remindPageSubscribers,
   type Reminder,
   startNotifications,
   unreadCounts,

@@ -12,7 +12,7 @@
  * and readers reload the list); a proposal reminds the page's subscribers.
  */
 import { type Actor, type ItemAccess, maySuggest, permits } from '../access';
-import { remindPageSubscribers } from '../notices';
+import { createReminders, pageAudience, pageSubscriberUids } from '../notices';
 import { requirePage, savePage, type PageWithAccess } from '../pages';
 import { errors, events, nextIds, nowSeconds } from '../platform';
 import { anchorAt, ANCHOR_CONTEXT, locateAnchor } from './anchor';
@@ -62,7 +62,10 @@ function checkChanges(changes: ProposedChange[]): void {
     if (!Number.isSafeInteger(change.from) || change.from < 0)
       throw errors.failed('Invalid suggestion position');
     if (change.old_text === change.new_text) throw errors.failed('The suggestion changes nothing');
-    if (change.old_text.length > MAX_SUGGESTION_TEXT || change.new_text.length > MAX_SUGGESTION_TEXT)
+    if (
+      change.old_text.length > MAX_SUGGESTION_TEXT ||
+      change.new_text.length > MAX_SUGGESTION_TEXT
+    )
       throw errors.failed(`A suggestion may change at most ${MAX_SUGGESTION_TEXT} characters`);
     if (change.before.length > ANCHOR_CONTEXT * 4 || change.after.length > ANCHOR_CONTEXT * 4)
       throw errors.failed('The suggestion context is too long');
@@ -124,18 +127,37 @@ export async function proposeSuggestions(
     change: 'proposed',
     byUid: actor.uid,
   });
-  const who = input.agent?.label ?? actor.username;
-  await remindPageSubscribers({
-    pageId: page.page_id,
-    byUid: actor.uid,
-    text: `${who} 提出了修改建议 (${anchored.length}): ${page.page_title}`,
-  });
+  await remindSubscribers(page, actor, input.agent?.label ?? actor.username, anchored.length);
   return ids;
 }
 
 /** How many open suggestions a page has (page/info: the reader loads the list only when some). */
 export function countOpenSuggestions(pageId: number): Promise<number> {
   return PageSuggestion.countDocuments({ page_id: pageId, status: SUGGESTION_OPEN });
+}
+
+/**
+ * Tells the page's subscribers (but the proposer) who may still see it: a reminder of its own kind
+ * (`suggest`), which the web client words as "… suggested changes to the page".
+ */
+async function remindSubscribers(
+  page: PageWithAccess['page'],
+  actor: Actor,
+  who: string,
+  count: number,
+): Promise<void> {
+  const others = (await pageSubscriberUids(page.page_id)).filter((uid) => uid !== actor.uid);
+  if (!others.length) return;
+  const audience = await pageAudience(page, others);
+  await createReminders({
+    fromUid: actor.uid,
+    fromName: who,
+    actionType: 'suggest',
+    objectType: 'page',
+    objectId: page.page_id,
+    text: `${who} 提出了 ${count} 条修改建议: ${page.page_title}`,
+    toUids: others.filter((uid) => audience.has(uid)),
+  });
 }
 
 export interface SuggestionList {

@@ -4,7 +4,9 @@
  * editor, and Ben, reading the page, sees them appear live; Ben accepts one and rejects the other
  * from the reader, the saved page (and every version) holds only the accepted text, and Ada's
  * editor takes the accepted text live. Then an AI agent's update_page under a default token, on
- * an item in suggest mode, appears live as a suggestion in the open editor and the reader.
+ * an item in suggest mode, appears live as a suggestion in the open editor and the reader; and a
+ * read-only member of that item opens the editor to suggest only (no lock, no save, the text as it
+ * was) and her suggestion reaches the page.
  */
 import { expect, test } from '@jest/globals';
 import { Item } from '../../models/items/schemas';
@@ -20,6 +22,7 @@ import { eventually } from './readerFixture';
 
 let ada: TestUser;
 let ben: TestUser;
+let cleo: TestUser;
 let itemId: number;
 
 const suite = browserSuite({
@@ -28,6 +31,8 @@ const suite = browserSuite({
     ada = await makeUser({ name: 'Ada Editor' });
     ({ item_id: itemId } = await makeItem(ben, { item_name: 'Suggested handbook' }));
     await addMember(itemId, ada, 1);
+    cleo = await makeUser({ name: 'Cleo Reader' });
+    await addMember(itemId, cleo, 0);
   },
 });
 
@@ -112,4 +117,31 @@ test('an MCP write under a default token on an item in suggest mode appears live
   // … and in the reader.
   await reader.getByTestId('reader-suggestions').getByTestId('suggestion-item').first().waitFor();
   await screenshot(editor, 'suggest-agent');
+}, 90_000);
+
+test('a read-only member of an item in suggest mode opens the editor to suggest only', async () => {
+  await Item.updateOne({ item_id: itemId }, { $set: { suggest_only_readers: 1 } });
+  forgetCachedReads();
+  const page = await makePage(ben, itemId, { title: 'Open to suggestions', content: ORIGINAL });
+  const editor = await openEditor(suite, cleo, itemId, page.page_id);
+  const toggle = editor.getByTestId('suggest-switch');
+  await toggle.waitFor();
+  // Always on, and nothing to save or lock.
+  expect(await toggle.getAttribute('aria-checked')).toBe('true');
+  expect(await toggle.isDisabled()).toBe(true);
+  expect(await editor.getByTestId('editor-save').isDisabled()).toBe(true);
+  await editor.locator('[data-testid="editor-cm"] .cm-content').click();
+  await editor.keyboard.press('Control+End');
+  await editor.keyboard.type(' Proposed.');
+  const listed = editor.getByTestId('suggest-panel').getByTestId('suggestion-item');
+  await listed.first().waitFor();
+  expect(await listed.first().textContent()).toContain('Proposed.');
+  // No review buttons for her, the page's text unchanged, and nobody holds its lock.
+  expect(await editor.getByTestId('suggestion-accept').count()).toBe(0);
+  expect(await stored(page.page_id)).toBe(ORIGINAL);
+  const lock = await suite.server.api
+    .withToken(ben.user_token)
+    .ok<{ lock: number | string }>('page/isLock', { page_id: page.page_id, item_id: itemId });
+  expect(Number(lock.lock)).toBe(0);
+  await screenshot(editor, 'suggest-read-only-member');
 }, 90_000);

@@ -159,6 +159,13 @@ export function startFanout(deps: FanoutDeps): () => void {
         .emit('page:comments', { item_id: itemId, page_id: pageId, comment_id: commentId, change });
     },
 
+    'suggestion.changed'({ itemId, pageId, change }) {
+      // Only ids travel: each viewer reloads the list through suggestion/list, with its own access.
+      local()
+        .to(rooms.page(pageId))
+        .emit('page:suggestions', { item_id: itemId, page_id: pageId, change });
+    },
+
     async 'menu.changed'({ itemId }) {
       local().to(rooms.item(itemId)).emit('menu:changed', { item_id: itemId });
       // Catalog moves can take pages out of a restricted member's catalogs.

@@ -142,6 +142,16 @@ export interface PageCommentsPayload {
   change: 'added' | 'deleted';
 }
 
+/**
+ * The page's suggestions changed (suggest mode): proposed, accepted or rejected. Reload them with
+ * suggestion/list. Pushed to `page:<id>`.
+ */
+export interface PageSuggestionsPayload {
+  item_id: number;
+  page_id: number;
+  change: 'proposed' | 'accepted' | 'rejected';
+}
+
 /** The item's menu (catalogs, page titles, order) changed: reload it. Pushed to `item:<id>`. */
 export interface MenuChangedPayload {
   item_id: number;
@@ -251,6 +261,7 @@ export interface ServerToClientEvents {
   'sheet:changed': (payload: SheetChangedPayload) => void;
   'kanban:changed': (payload: KanbanChangedPayload) => void;
   'page:comments': (payload: PageCommentsPayload) => void;
+  'page:suggestions': (payload: PageSuggestionsPayload) => void;
   'menu:changed': (payload: MenuChangedPayload) => void;
   'item:changed': (payload: ItemChangedPayload) => void;
   'access:changed': (payload: AccessChangedPayload) => void;

@@ -15,6 +15,7 @@ const tokenRow = z.object({
   can_create_item: z.number(),
   can_delete_item: z.number(),
   auto_add_created_item: z.number(),
+  write_directly: z.number(),
   expires_at: z.string().nullable(),
   created_at: z.string(),
   last_used_at: z.string().nullable(),
@@ -32,6 +33,7 @@ const tokenFields = {
   can_create_item: raw(),
   can_delete_item: raw(),
   auto_add_created_item: raw(),
+  write_directly: raw(),
   expires_at: raw(),
 };
 

@@ -20,6 +20,7 @@ import { aiTokenContract } from './aiToken';
 import { aiContract, httpRelayContract } from './assistant';
 import { attachmentContract } from './attachment';
 import { mockContract, pageCommentContract, pageFeedbackContract } from './comment';
+import { suggestionContract } from './suggestion';
 import { agentContract } from './agent';
 import { publicSquareContract, scriptCronContract, updateContract } from './compat';
 import { kanbanContract } from './kanban';
@@ -53,6 +54,7 @@ export * from './agent';
 export * from './assistant';
 export * from './attachment';
 export * from './comment';
+export * from './suggestion';
 export * from './compat';
 export * from './kanban';
 export * from './aiToken';
@@ -113,6 +115,7 @@ export const contracts = {
   ping: pingContract,
   webhook: webhookContract,
   apicontract: apiContractContract,
+  suggestion: suggestionContract,
 } satisfies Record<string, ControllerContract>;
 
 /** The contract of `controllerKey/action` (action names match case-insensitively), if declared. */

@@ -43,6 +43,8 @@ export const ItemDetail = z.object({
   is_private: z.number(),
   is_archived: z.string().optional(),
   group_ids: z.array(z.number()),
+  /** '1': suggest mode (read-only members propose; agents' edits become suggestions). */
+  suggest_only_readers: z.string().optional(),
 });
 
 export const ItemInfo = z.object({
@@ -57,6 +59,8 @@ export const ItemInfo = z.object({
   is_login: z.boolean(),
   item_edit: z.boolean(),
   item_manage: z.boolean(),
+  /** Quire: may propose changes to pages (suggest mode). */
+  item_suggest: z.boolean().optional(),
   unread_count: z.number(),
   global_param: z.union([
     z.object({ query: z.unknown(), body: z.unknown(), header: z.unknown() }).partial(),
@@ -177,6 +181,7 @@ export const itemContract = {
       allow_comment: maybeBool(),
       allow_feedback: maybeBool(),
       co_edit: maybeBool(),
+      suggest_only_readers: maybeBool(),
     },
     success,
   ),

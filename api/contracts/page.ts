@@ -58,6 +58,8 @@ export const PageInfo = z.object({
   unique_key: z.string(),
   /** `addtime` in Unix seconds (Quire: the version the reader reports as read). */
   addtime_unix: z.number().optional(),
+  /** Open suggestions on the page (Quire's suggest mode). */
+  suggestion_count: z.number().optional(),
 });
 
 /** `page/infoByKey`: a shared page, without its place in the item. */

@@ -270,6 +270,7 @@ async function callerSource(req: Request, limits: RateLimits) {
           permission: token.token.permission === 'read' ? 'read' : 'write',
           scope: token.token.scope === 'selected' ? 'selected' : 'all',
           itemIds: token.token.scope === 'selected' ? [...token.token.allowed_items] : [],
+          writeDirectly: token.token.write_directly === 1,
         },
         clientName: clientName ?? token.token.client_name ?? '',
         ip: req.ip ?? '',

@@ -19,6 +19,8 @@ export interface McpCaller {
     permission: TokenPermission;
     scope: 'all' | 'selected';
     itemIds: number[];
+    /** Writes text directly on items in suggest mode (else its edits become suggestions). */
+    writeDirectly: boolean;
   };
   /** From initialize's clientInfo.name, '' if unknown (e.g. "Claude"). */
   clientName: string;

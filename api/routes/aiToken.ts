@@ -33,6 +33,7 @@ function tokenInput(input: Record<string, unknown>): AiTokenInput {
     can_create_item: input.can_create_item,
     can_delete_item: input.can_delete_item,
     auto_add_created_item: input.auto_add_created_item,
+    write_directly: input.write_directly,
     expires_at: text(input.expires_at),
   };
 }

@@ -43,6 +43,7 @@ import { httpRelayController } from './httpRelay';
 import { kanbanController, kanbanDownloadController } from './kanban';
 import { publicSquareController, scriptCronController, updateController } from './maintenance';
 import { pageCommentController, pageFeedbackController } from './pageComment';
+import { suggestionController } from './suggestion';
 import { readController } from './read';
 import { runapiController } from './runapi';
 import { itemVariableController } from './itemVariable';
@@ -108,6 +109,7 @@ export const controllers: ControllerDefinition[] = [
   importSwaggerController,
   webhookController,
   apiContractController,
+  suggestionController,
 ];
 
 /** A registry holding every controller above (one per app, so tests can add their own). */

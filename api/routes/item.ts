@@ -80,6 +80,7 @@ export const itemController = defineController('item', itemContract, {
         allow_comment: input.allow_comment,
         allow_feedback: input.allow_feedback,
         co_edit: input.co_edit,
+        suggest_only_readers: input.suggest_only_readers,
         group_ids: groupIds(input),
       },
       { itemPassword: itemPassword(ctx) },

@@ -18,6 +18,7 @@ import {
   toggleShareLink,
   sqlToMarkdownTable,
 } from '../../models/pages';
+import { countOpenSuggestions } from '../../models/suggestions';
 import { itemPassword, optionalLogin, requireLogin } from '../auth';
 import { pageContract } from '../contracts';
 import { defineController } from '../registry';
@@ -56,12 +57,16 @@ export const pageController = defineController('page', pageContract, {
       itemPassword: itemPassword(ctx),
       withPath: ctx.input.with_path,
     });
+    // Counted once the page is known readable: an unreadable page's answer is an error.
+    const suggestionCount = await countOpenSuggestions(details.page.page_id);
     const row: Record<string, unknown> = {
       ...pageRow(details.page, { times: 'formatted' }),
       attachment_count: details.attachmentCount,
       unique_key: details.uniqueKey,
       // The version's time as a number: what the reader reports for read markers (models/readMarkers).
       addtime_unix: details.page.addtime,
+      // Quire's suggest mode: the reader loads the suggestions only when there are some.
+      suggestion_count: suggestionCount,
     };
     if (details.fullPath)
       row.full_path = details.fullPath.map((step) =>

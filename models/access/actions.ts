@@ -66,6 +66,11 @@ export const ACTIONS = {
   'catalog.update': { needs: 'edit', missing: 10103, denied: 10103, message: EDIT_ITEM },
   // Pages
   'page.update': { needs: 'edit', missing: 10101, denied: 10101, message: 'No edit permission' },
+  /**
+   * Propose changes to a page's text (suggest mode): editors always; read-only members when the
+   * item's `suggest_only_readers` is on (models/suggestions asks the setting; archived items no).
+   */
+  'page.suggest': { needs: 'member', message: 'No permission to suggest changes to this page' },
   'recycle.manage': { needs: 'manage', denied: 10303, message: 'No manage permission' },
   /** Delete a page someone else wrote (its author may always delete it, given edit access). */
   'page.deleteAnyones': { needs: 'manage' },

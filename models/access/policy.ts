@@ -324,6 +324,21 @@ function hasRole(access: ItemAccess, role: Role): boolean {
   }
 }
 
+/** Markdown items (regular, single page): the kinds whose page text suggest mode addresses. */
+const TEXT_ITEM_TYPES = new Set([0, 1, 2]);
+
+/**
+ * Whether the actor may propose changes to the item's pages (suggest mode, issue #41): whoever
+ * may edit them, and — when the item's `suggest_only_readers` is on — its read-only members
+ * (they may propose, never change). Never on an archived item nor through a read-only AI token.
+ */
+export function maySuggest(access: ItemAccess, actor: Actor): boolean {
+  if (!TEXT_ITEM_TYPES.has(access.item.item_type ?? 1) || access.readOnly) return false;
+  if (!(actor.uid > 0) || actor.token?.permission === 'read') return false;
+  if (permits(access, 'page.update')) return true;
+  return permits(access, 'page.suggest') && access.item.suggest_only_readers === 1;
+}
+
 /**
  * The flags the web client shows buttons by (`item/info`): the named actions' answers, so the UI
  * never re-derives permissions.
@@ -338,5 +353,7 @@ export function clientFlags(access: ItemAccess, actor: Actor) {
     item_manage: manage,
     ItemPermn: edit,
     ItemCreator: manage,
+    /** Quire: may propose changes to pages (suggest mode); a ShowDoc client ignores it. */
+    item_suggest: maySuggest(access, actor) && !access.runApi,
   };
 }

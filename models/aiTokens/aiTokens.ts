@@ -64,6 +64,8 @@ export interface AiTokenRow {
   can_create_item: number;
   can_delete_item: number;
   auto_add_created_item: number;
+  /** Quire: 1 = writes directly on items in suggest mode (else its edits are suggestions). */
+  write_directly: number;
   expires_at: string | null;
   created_at: string;
   last_used_at: string | null;
@@ -84,6 +86,7 @@ function tokenRow(doc: UserAiTokenDoc, now = nowSeconds()): AiTokenRow {
     can_create_item: doc.can_create_item,
     can_delete_item: doc.can_delete_item,
     auto_add_created_item: doc.auto_add_created_item,
+    write_directly: doc.write_directly ?? 0,
     expires_at: doc.expires_at || null,
     created_at: doc.created_at,
     last_used_at: doc.last_used_at || null,
@@ -186,6 +189,7 @@ export interface AiTokenInput {
   can_create_item?: unknown;
   can_delete_item?: unknown;
   auto_add_created_item?: unknown;
+  write_directly?: unknown;
   expires_at?: string;
 }
 
@@ -229,6 +233,7 @@ export async function createAiToken(
     can_create_item: flag(input.can_create_item, 1),
     can_delete_item: flag(input.can_delete_item, 0),
     auto_add_created_item: flag(input.auto_add_created_item, 1),
+    write_directly: flag(input.write_directly, 0),
     expires_at: expiry.text,
     expires_time: expiry.time,
     created_at: formatNow(),
@@ -291,6 +296,7 @@ export async function updateAiToken(
   if (input.can_delete_item !== undefined) set.can_delete_item = flag(input.can_delete_item, 0);
   if (input.auto_add_created_item !== undefined)
     set.auto_add_created_item = flag(input.auto_add_created_item, 1);
+  if (input.write_directly !== undefined) set.write_directly = flag(input.write_directly, 0);
   if (input.expires_at !== undefined) {
     const expiry = parseExpiry(input.expires_at);
     set.expires_at = expiry.text;

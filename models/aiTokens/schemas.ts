@@ -27,6 +27,11 @@ export interface UserAiTokenDoc {
   last_used_time: number;
   /** 0 = revoked. */
   is_active: number;
+  /**
+   * 1: the agent's page edits write the text even on an item in suggest mode; 0 (default): there
+   * they arrive as suggestions for review.
+   */
+  write_directly: number;
   /** The MCP client that last initialized with this token ("Claude", "Cursor"). */
   client_name: string;
 }
@@ -51,6 +56,7 @@ const userAiTokenSchema = new Schema<UserAiTokenDoc>(
     last_used_time: { type: Number, default: 0 },
     is_active: { type: Number, default: 1 },
     client_name: { type: String, default: '' },
+    write_directly: { type: Number, default: 0 },
   },
   { collection: 'user_ai_token', versionKey: false },
 );

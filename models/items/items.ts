@@ -50,6 +50,7 @@ export interface ItemRow {
   allow_comment: string;
   allow_feedback: string;
   co_edit: string;
+  suggest_only_readers: string;
 }
 
 export function itemRow(item: ItemDoc): ItemRow {
@@ -70,6 +71,7 @@ export function itemRow(item: ItemDoc): ItemRow {
     allow_comment: String(item.allow_comment ?? 0),
     allow_feedback: String(item.allow_feedback ?? 0),
     co_edit: String(item.co_edit ?? 0),
+    suggest_only_readers: String(item.suggest_only_readers ?? 0),
   };
 }
 
@@ -165,6 +167,7 @@ export async function insertItem(
     allow_comment: (type === 1 && input.allow_comment) || type === KANBAN_ITEM ? 1 : 0,
     allow_feedback: type === 1 && input.allow_feedback ? 1 : 0,
     co_edit: 0,
+    suggest_only_readers: 0,
   };
   try {
     await Item.create(doc);
@@ -214,6 +217,8 @@ export interface ItemUpdate {
   allow_feedback?: boolean;
   /** Simultaneous editing: several editors co-edit a page's live document (no auto-lock). */
   co_edit?: boolean;
+  /** Suggest mode (see ItemDoc). */
+  suggest_only_readers?: boolean;
   group_ids?: number[];
 }
 
@@ -245,6 +250,8 @@ export async function updateItem(
   if (input.allow_feedback !== undefined && commentsAllowed)
     set.allow_feedback = input.allow_feedback ? 1 : 0;
   if (input.co_edit !== undefined) set.co_edit = input.co_edit ? 1 : 0;
+  if (input.suggest_only_readers !== undefined)
+    set.suggest_only_readers = input.suggest_only_readers ? 1 : 0;
   set.last_update_time = nowSeconds();
   const result = await Item.updateOne(
     { item_id: item.item_id, is_del: 0, is_archived: { $ne: 1 } },

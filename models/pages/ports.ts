@@ -20,6 +20,8 @@ export interface LiveDocSave {
   byUid: number;
   /** The stored text this save replaced: what the agent's change is relative to. */
   previous: string;
+  /** Only the change from `previous` is replayed on the live text (an accepted suggestion). */
+  rebase?: boolean;
   /** Set for an AI agent's save (MCP): shown in the document's presence while it writes. */
   agent?: SaveAgent;
 }

@@ -86,6 +86,7 @@ async function intoLiveDocument(
           byUid: actor.uid,
           previous: before?.page_content ?? page.page_content,
           ...(options.agent ? { agent: options.agent } : {}),
+          ...(options.rebase ? { rebase: true } : {}),
         })
         // The port reports its own failures; the stored version stands.
         .catch(() => false)

@@ -43,6 +43,11 @@ export interface SaveOptions {
   now?: number;
   agent?: SaveAgent;
   /**
+   * The save changes only its own hunks of the stored text (an accepted suggestion): an open live
+   * document gets just those, so what editors typed meanwhile stays — as for an agent's save.
+   */
+  rebase?: boolean;
+  /**
    * The live document the save comes from (the collaborative editor's own save): it takes the
    * save instead of the registered live documents, so a save never goes back into the document
    * that made it.

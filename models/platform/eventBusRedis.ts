@@ -46,6 +46,7 @@ export const RELAYED: Record<EventName, true> = {
   'reads.changed': true,
   'lock.changed': true,
   'comment.changed': true,
+  'suggestion.changed': true,
   'notice.created': true,
   'unread.changed': true,
   'import.progress': true,

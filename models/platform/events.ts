@@ -156,6 +156,13 @@ export interface DomainEvents {
     change: 'added' | 'deleted';
     byUid: number;
   };
+  /** A page's suggestions changed (suggest mode): proposed, accepted or rejected. */
+  'suggestion.changed': {
+    itemId: number;
+    pageId: number;
+    change: 'proposed' | 'accepted' | 'rejected';
+    byUid: number;
+  };
   /**
    * A reminder batch or an announcement was created for these users (announcements: `uids` empty
    * = all). The one event of a batch: the recipients' unread counts changed with it (no

@@ -133,7 +133,7 @@ export function liveBridge(runtime: CollabRuntime): {
           ...save,
           // The text the save replaced is the base an agent worked from; the document's own
           // base when another process's save has not reached it yet.
-          ...(save.agent ? { agentBase: save.previous } : {}),
+          ...(save.agent || save.rebase ? { agentBase: save.previous } : {}),
         });
         rebaseAndStore(runtime, loaded.document, loaded.live, save.content, save.byUid);
         return true;

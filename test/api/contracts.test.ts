@@ -107,6 +107,18 @@ async function kanbanTask(): Promise<{ page_id: number; list_id: string }> {
   return { page_id: task.page_id, list_id: list.list_id };
 }
 
+/** A fresh page with one open suggestion (made by the editor): its review parameters. */
+async function suggestionOn(f: Fixture): Promise<ApiParams> {
+  const page = await makePage(suite.owner, f.itemId, { content: 'A short text.' });
+  const made = await suite.as(suite.editor).ok<{ suggestion_ids: number[] }>('suggestion/propose', {
+    page_id: page.page_id,
+    changes: JSON.stringify([
+      { from: 2, old_text: 'short', new_text: 'long', before: 'A ', after: ' text.' },
+    ]),
+  });
+  return { page_id: page.page_id, suggestion_ids: String(made.suggestion_ids[0]) };
+}
+
 /** A valid request per declared action (owner, no parameters unless given). */
 const VALID: Record<string, Request> = {
   'user/login': { as: 'anonymous', params: () => ({ username: 'x', password: 'y' }) },
@@ -380,6 +392,18 @@ const VALID: Record<string, Request> = {
     },
   },
   'team/delete': { params: async () => ({ id: (await makeTeam(suite.owner)).team_id }) },
+  'suggestion/list': { as: 'reader', params: (f) => ({ page_id: f.pageId }) },
+  'suggestion/propose': {
+    as: 'editor',
+    params: async (f) => ({
+      page_id: (await makePage(suite.owner, f.itemId, { content: 'A short text.' })).page_id,
+      changes: JSON.stringify([
+        { from: 2, old_text: 'short', new_text: 'long', before: 'A ', after: ' text.' },
+      ]),
+    }),
+  },
+  'suggestion/accept': { params: (f) => suggestionOn(f) },
+  'suggestion/reject': { params: (f) => suggestionOn(f) },
   'pagecomment/delete': {
     params: async (f) => {
       const added = await suite

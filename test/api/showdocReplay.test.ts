@@ -213,6 +213,8 @@ describe('a recorded ShowDoc front-end session', () => {
       item_manage: B,
       ItemPermn: B,
       ItemCreator: B,
+      // Quire's suggest mode: may propose changes (a ShowDoc client ignores it).
+      item_suggest: B,
       current_page_id: N,
       global_param: 'empty[]',
       show_watermark: N,
@@ -226,7 +228,14 @@ describe('a recorded ShowDoc front-end session', () => {
     expect(answers.get('item/info')).toMatchObject({ default_cat_id3: catId, default_cat_id2: 0 });
     await step('page/info', 'page/info', { page_id: pageId });
     // addtime_unix: Quire's, for read markers (a ShowDoc client ignores it).
-    expectShape('page/info', { ...PAGE_ROW, attachment_count: N, unique_key: S, addtime_unix: N });
+    // suggestion_count: Quire's suggest mode (a ShowDoc client ignores it).
+    expectShape('page/info', {
+      ...PAGE_ROW,
+      attachment_count: N,
+      unique_key: S,
+      addtime_unix: N,
+      suggestion_count: N,
+    });
     await step('page/history', 'page/history', { page_id: pageId });
     expectShape('page/history', [HISTORY_ROW]);
     const history = answers.get('page/history') as Array<{ page_history_id: string }>;

@@ -65,6 +65,7 @@ const WORKSPACE_NAMESPACES = [
   'notFound',
   'language',
   'footer',
+  'suggest',
 ];
 /** Workspace source folders whose `t('key')` literals must exist. */
 const WORKSPACE_SOURCES = [
@@ -91,6 +92,7 @@ const WORKSPACE_SOURCES = [
     'diff',
     'transfer',
     'reads',
+    'suggest',
   ].map((f) => `features/${f}`),
 ];
 

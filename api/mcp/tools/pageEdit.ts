@@ -5,6 +5,11 @@
 import type { ItemAccess } from '../../../models/access';
 import { deletePage } from '../../../models/pages';
 import { Page, type PageDoc } from '../../../models/pages';
+import {
+  agentMustSuggest,
+  proposeSuggestions,
+  suggestionsFromDiff,
+} from '../../../models/suggestions';
 import { asToolError, attempt, itemFor, pageFor } from '../access';
 import { arrayArg, has, idArg, intArg, optionalIdArg, optionalStringArg, stringArg } from '../args';
 import {
@@ -17,7 +22,7 @@ import {
   writePage,
 } from '../pageWrite';
 import { integer, objectSchema, string } from '../schema';
-import { defineTools, MCP_ERRORS, type McpCaller, McpToolError } from '../toolkit';
+import { agentOf, defineTools, MCP_ERRORS, type McpCaller, McpToolError } from '../toolkit';
 import { resolveCatId } from './catalogs';
 import { applyDiffs, parseDiffs } from './pageDiff';
 import { commentToPage } from './showdocComment';
@@ -90,6 +95,17 @@ async function updatePage(
     );
   if (content === undefined && !title && !moves)
     throw new McpToolError(MCP_ERRORS.INVALID_PARAMS, 'Nothing to update');
+  if (
+    content !== undefined &&
+    content !== page.page_content &&
+    agentMustSuggest(access, caller.token.writeDirectly)
+  )
+    return suggestUpdate(
+      caller,
+      page,
+      content,
+      (title !== '' && title !== page.page_title) || catId !== page.cat_id,
+    );
   const saved = await writePage(caller, access, {
     existing: page,
     title: title ? checkTitle(title) : page.page_title,
@@ -100,6 +116,29 @@ async function updatePage(
     page_id: saved.page_id,
     content_hash: contentHash(saved.page_content),
     message: 'Page updated',
+  };
+}
+
+/**
+ * Suggest mode: the item takes this token's text changes as suggestions for its editors to review
+ * (models/suggestions); the page itself is left as it is.
+ */
+async function suggestUpdate(caller: McpCaller, page: PageDoc, content: string, renames: boolean) {
+  if (renames)
+    throw new McpToolError(
+      MCP_ERRORS.OPERATION_FAILED,
+      'This item takes your edits as suggestions: change only the page text (no title or catalog)',
+    );
+  const changes = suggestionsFromDiff(page.page_content, content);
+  const ids = await attempt(() =>
+    proposeSuggestions(caller.actor, { pageId: page.page_id, changes, agent: agentOf(caller) }),
+  );
+  return {
+    page_id: page.page_id,
+    content_hash: contentHash(page.page_content),
+    suggested: true,
+    suggestion_ids: ids,
+    message: `The change awaits review: recorded as ${ids.length} suggestion(s) for the page's editors to accept or reject`,
   };
 }
 
@@ -205,7 +244,7 @@ export const pageEditTools = defineTools(
   {
     name: 'update_page',
     description:
-      'Update a page. For kanban items (item_type=6) use kanban_update_task; for RunApi items (item_type=3) use update_runapi_page',
+      'Update a page. For kanban items (item_type=6) use kanban_update_task; for RunApi items (item_type=3) use update_runapi_page. On an item in suggest mode the text change is recorded as suggestions for its editors to review (answer: suggested=true), unless the token may write directly',
     inputSchema: objectSchema(
       {
         page_id: pageIdProp,
@@ -257,6 +296,7 @@ export const pageEditTools = defineTools(
       checkExpectedHash(page, has(args, 'expected_hash') ? String(args.expected_hash) : undefined);
       const content = checkContent(applyDiffs(page.page_content, diffs));
       const result = await updatePage(caller, access, page, args, content);
+      if ('suggested' in result) return result;
       return {
         page_id: pageId,
         content_hash: result.content_hash,

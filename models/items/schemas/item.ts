@@ -30,6 +30,11 @@ export interface ItemDoc {
   allow_feedback: number;
   /** Several editors may co-edit a page at once (no auto-lock); off by default. */
   co_edit: number;
+  /**
+   * Suggest mode: read-only members may propose changes (never make them), and AI agents' text
+   * changes arrive as suggestions unless their token writes directly. Off by default.
+   */
+  suggest_only_readers: number;
 }
 
 const itemSchema = new Schema<ItemDoc>(
@@ -50,6 +55,7 @@ const itemSchema = new Schema<ItemDoc>(
     allow_comment: { type: Number, default: 0 },
     allow_feedback: { type: Number, default: 0 },
     co_edit: { type: Number, default: 0 },
+    suggest_only_readers: { type: Number, default: 0 },
   },
   { collection: 'item', versionKey: false },
 );

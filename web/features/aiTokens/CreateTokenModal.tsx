@@ -3,7 +3,7 @@
  * `ai_token/availableItems`), an optional expiry date. Resolves with the raw token, which the
  * card shows once.
  */
-import { Form, Input, Modal, Radio, Select } from 'antd';
+import { Checkbox, Form, Input, Modal, Radio, Select } from 'antd';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { aiTokenItems, createAiToken, type AiTokenInput } from './api';
@@ -14,6 +14,7 @@ interface Values {
   scope: 'all' | 'selected';
   allowed_items: number[];
   expires_at: string;
+  write_directly: boolean;
 }
 
 export function CreateTokenModal({
@@ -51,6 +52,7 @@ export function CreateTokenModal({
         scope: values.scope,
         allowed_items: values.scope === 'selected' ? values.allowed_items : [],
         expires_at: values.expires_at ?? '',
+        write_directly: values.write_directly ? 1 : 0,
       };
       const { token } = await createAiToken(input);
       onCreated(token);
@@ -78,7 +80,13 @@ export function CreateTokenModal({
         form={form}
         layout="vertical"
         requiredMark={false}
-        initialValues={{ name: '', permission: 'write', scope: 'all', allowed_items: [] }}
+        initialValues={{
+          name: '',
+          permission: 'write',
+          scope: 'all',
+          allowed_items: [],
+          write_directly: false,
+        }}
       >
         <Form.Item
           name="name"
@@ -92,6 +100,9 @@ export function CreateTokenModal({
             <Radio value="read">{t('aiTokens.read')}</Radio>
             <Radio value="write">{t('aiTokens.write')}</Radio>
           </Radio.Group>
+        </Form.Item>
+        <Form.Item name="write_directly" valuePropName="checked" extra={t('suggest.writeDirectlyHelp')}>
+          <Checkbox data-testid="ai-token-write-directly">{t('suggest.writeDirectly')}</Checkbox>
         </Form.Item>
         <Form.Item name="scope" label={t('aiTokens.scope')}>
           <Radio.Group>

@@ -12,6 +12,8 @@ export interface AiTokenInput {
   allowed_items: number[];
   /** `YYYY-MM-DD`, '' for none. */
   expires_at: string;
+  /** 1: edits items in suggest mode directly (0: there they become suggestions). */
+  write_directly: 0 | 1;
 }
 
 export const listAiTokens = () => request<Output<'aitoken', 'list'>>('ai_token/list', {});

@@ -6,7 +6,7 @@
  */
 import type { CompletionSource } from '@codemirror/autocomplete';
 import { markdown } from '@codemirror/lang-markdown';
-import { Compartment, EditorState } from '@codemirror/state';
+import { Compartment, EditorState, type Extension } from '@codemirror/state';
 import { EditorView, placeholder as placeholderText } from '@codemirror/view';
 import type { HocuspocusProvider } from '@hocuspocus/provider';
 import { basicSetup } from 'codemirror';
@@ -30,6 +30,8 @@ export interface CodeEditorProps {
   onPaste(event: ClipboardEvent, handle: EditorHandle): boolean;
   /** Completions offered while typing (the parameter library's, web/features/workbench/). */
   completion?: CompletionSource;
+  /** More behaviour for the view's lifetime (suggest mode); read when the view is made. */
+  extensions?: Extension;
 }
 
 const theme = EditorView.theme({
@@ -99,6 +101,7 @@ export function CodeEditor(props: CodeEditorProps) {
         paste: (event) => (handle ? latest.current.onPaste(event, handle) : false),
       }),
     ];
+    if (latest.current.extensions) extensions.push(latest.current.extensions);
     const completion = latest.current.completion;
     // basicSetup's autocompletion asks the language data at the cursor for its sources.
     if (completion)

@@ -5,6 +5,7 @@
  */
 import { Alert, Button, Empty, Tooltip } from 'antd';
 import { EyeInvisibleOutlined, EyeOutlined } from '@ant-design/icons';
+import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import type { EditorHandle, EditorPageContext } from './contract';
@@ -16,6 +17,8 @@ export function EditorToolRow(props: {
   catId: number;
   previewOn: boolean;
   togglePreview(): void;
+  /** Shown at the row's end, before the preview switch (the Suggesting switch). */
+  extra?: ReactNode;
 }) {
   const { t } = useTranslation();
   const { handle, previewOn } = props;
@@ -34,6 +37,7 @@ export function EditorToolRow(props: {
     >
       {handle && <EditorToolbar editor={handle} page={props.page} catId={props.catId} />}
       <div style={{ flex: 1 }} />
+      {props.extra}
       <Tooltip title={t(previewOn ? 'editor.hidePreview' : 'editor.showPreview')}>
         <Button
           type="text"

@@ -1,6 +1,6 @@
 /** The editor's two panes: the Markdown text (CodeMirror) and, when shown, its live preview. */
 import { Spin } from 'antd';
-import { lazy, Suspense, type ComponentProps } from 'react';
+import { lazy, Suspense, type ComponentProps, type ReactNode } from 'react';
 import { CodeEditor } from './CodeEditor';
 
 // The preview (the Markdown renderer) loads when shown: a page past the preview limit opens
@@ -11,8 +11,11 @@ export function EditorPanes({
   loading,
   showPreview,
   previewText,
+  side,
   ...editor
 }: ComponentProps<typeof CodeEditor> & {
+  /** A column beside the panes (the suggestions). */
+  side?: ReactNode;
   /** The shared document is still connecting. */
   loading: boolean;
   showPreview: boolean;
@@ -36,6 +39,7 @@ export function EditorPanes({
           </Suspense>
         </div>
       )}
+      {side}
     </div>
   );
 }

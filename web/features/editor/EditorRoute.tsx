@@ -15,6 +15,7 @@ import { unescapeHtml } from '../../markdown/unescape';
 import { fetchItemInfo, fetchPage, resolvePage } from '../reader/api';
 import { itemAddress, readerPath } from '../reader/paths';
 import type { ItemInfo } from '../reader/types';
+import { LiveProvider } from '../../live/LiveProvider';
 import { EditorScreen, type EditorSession } from './EditorScreen';
 
 const RUNAPI = '3';
@@ -38,7 +39,10 @@ async function load(
   } catch (error) {
     return { state: 'denied', item: null, message: (error as Error).message };
   }
-  if (!item.item_edit) return { state: 'denied', item, message: '' };
+  // A read-only member of an item in suggest mode opens existing pages to suggest changes only.
+  const suggestOnly = !item.item_edit && !!item.item_suggest;
+  if (!item.item_edit && !(suggestOnly && pageParam && pageParam !== '0'))
+    return { state: 'denied', item, message: '' };
   if (item.item_type === RUNAPI || item.item_type === SPREADSHEET)
     return { state: 'denied', item, message: '' };
   const itemId = Number(item.item_id);
@@ -65,6 +69,7 @@ async function load(
       savedContent: pageId ? content : '',
       startContent: content,
       metaMode: pageId ? null : isCopy ? 'copy' : 'new',
+      suggestOnly,
     },
   };
 }
@@ -110,5 +115,10 @@ export default function EditorRoute() {
     );
   }
   const { session } = loaded;
-  return <EditorScreen key={`${session.itemId}/${session.pageId}`} session={session} />;
+  // The live connection brings the page's suggestion pushes (web/features/suggest).
+  return (
+    <LiveProvider>
+      <EditorScreen key={`${session.itemId}/${session.pageId}`} session={session} />
+    </LiveProvider>
+  );
 }

@@ -41,6 +41,8 @@ import { usePreview } from './usePreview';
 import { useSaveShortcut } from './useSaveShortcut';
 import { useAppFeedback } from '../../components/AppFeedback';
 import { paramCompletionSource } from '../workbench/paramCompletion';
+import { SuggestPanel, SuggestSwitch } from '../suggest/SuggestPanel';
+import { useSuggestMode } from '../suggest/useSuggestMode';
 
 export interface EditorSession {
   item: ItemInfo;
@@ -56,6 +58,8 @@ export interface EditorSession {
   startContent: string;
   /** The popup to show first (new and copied pages). */
   metaMode: PageMetaMode | null;
+  /** May only suggest changes (a read-only member of an item in suggest mode): no lock, no save. */
+  suggestOnly: boolean;
 }
 
 export function EditorScreen({ session }: { session: EditorSession }) {
@@ -67,7 +71,9 @@ export function EditorScreen({ session }: { session: EditorSession }) {
   const completion = useMemo(() => paramCompletionSource(itemId), [itemId]);
 
   const collab = useCollabDoc(pageId);
-  const lock = useEditorLock(pageId, itemId);
+  // Suggesting only: the text is never written, so there is no lock to take.
+  const lockPageId = session.suggestOnly ? 0 : pageId;
+  const lock = useEditorLock(lockPageId, itemId);
   const coEditors = useCoEditors(collab.provider, collab.me?.id ?? null);
   const { text, previewText, previewOn, togglePreview, onChange } = usePreview(
     itemId,
@@ -83,7 +89,7 @@ export function EditorScreen({ session }: { session: EditorSession }) {
   const { metaModal, setMetaModal } = dialogs;
 
   const shared = useSharedText(collab);
-  const lockable = !!pageId && !collab.coEdit;
+  const lockable = !!pageId && !collab.coEdit && !session.suggestOnly;
   const address = itemAddress(item);
   useDocumentTitle(t('editor.documentTitle', { title: meta.title || t('editor.untitled') }));
 
@@ -104,9 +110,13 @@ export function EditorScreen({ session }: { session: EditorSession }) {
     [lock, navigate, address, pageId, meta.customId],
   );
 
-  const phase = useLockGate({ pageId, itemId, collab, lock, leaveNow });
+  const phase = useLockGate({ pageId: lockPageId, itemId, collab, lock, leaveNow });
   usePageQuota(pageId, itemId, leaveNow);
-  const readOnly = !!pageId && (collab.readOnly || phase !== 'editing');
+  // Suggesting never writes the shared text (suggestExtension cancels every local change), so it
+  // also works while the text is read-only to us: watching a locked page, a read-only member.
+  const suggest = useSuggestMode(pageId, session.suggestOnly);
+  const suggesting = !!pageId && suggest.suggesting;
+  const readOnly = !!pageId && !suggesting && (collab.readOnly || phase !== 'editing');
 
   // ---------------------------------------------------------------- saving, drafts
   // Drafts compare with what the save hook last stored, and a save clears them: the save hook
@@ -189,7 +199,7 @@ export function EditorScreen({ session }: { session: EditorSession }) {
         catId={catId}
         coEditors={coEditors}
         state={state}
-        writable={!readOnly}
+        writable={!readOnly && !session.suggestOnly}
         lockable={lockable}
         lockHeld={lock.held}
         onBack={leave}
@@ -208,6 +218,15 @@ export function EditorScreen({ session }: { session: EditorSession }) {
         catId={catId}
         previewOn={previewOn}
         togglePreview={togglePreview}
+        extra={
+          pageId && suggest.canSuggest ? (
+            <SuggestSwitch
+              suggesting={suggest.suggesting}
+              forced={session.suggestOnly}
+              onChange={suggest.setSuggesting}
+            />
+          ) : null
+        }
       />
       <EditorBanners
         watching={watching ? (collab.lock?.username ?? '') : null}
@@ -230,6 +249,12 @@ export function EditorScreen({ session }: { session: EditorSession }) {
         onChange={onChange}
         onPaste={onPaste}
         completion={completion}
+        extensions={pageId ? suggest.extension : undefined}
+        side={
+          pageId && (suggesting || !!suggest.list?.suggestions.length) ? (
+            <SuggestPanel pageId={pageId} list={suggest.list} onReviewed={suggest.reload} />
+          ) : null
+        }
       />
       <EditorDialogs
         itemId={itemId}

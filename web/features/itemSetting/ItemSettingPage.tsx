@@ -18,6 +18,7 @@ import { ItemTeams } from '../members/ItemTeams';
 import { PersonalMembers } from '../members/PersonalMembers';
 import { WebhooksPanel } from '../webhooks/WebhooksPanel';
 import { AssistantSettings } from '../askDocs/AssistantSettings';
+import { SuggestModeSetting } from '../suggest/SuggestModeSetting';
 
 const TABS = ['base', 'members', 'openApi', 'webhooks', 'assistant', 'recycle'] as const;
 
@@ -73,6 +74,7 @@ function BaseInfo({ detail, onSaved }: { detail: ItemDetail; onSaved: () => void
       <Button type="primary" htmlType="submit" loading={busy}>
         {t('itemSetting.submit')}
       </Button>
+      <SuggestModeSetting detail={detail} onSaved={onSaved} />
     </Form>
   );
 }

@@ -21,6 +21,7 @@ export function ReminderList() {
           const pageData = row.page_data;
           const isPage = row.object_type === 'page' && pageData;
           const isComment = row.action_type === 'comment';
+          const isSuggestion = row.action_type === 'suggest';
           return (
             <div
               role="listitem"
@@ -31,9 +32,16 @@ export function ReminderList() {
                 <span>
                   {isPage ? (
                     <>
-                      {t(isComment ? 'comments.noticeBy' : 'notices.pageUpdatedBy', {
-                        name: row.from_name ?? '',
-                      })}{' '}
+                      {t(
+                        isComment
+                          ? 'comments.noticeBy'
+                          : isSuggestion
+                            ? 'suggest.noticeBy'
+                            : 'notices.pageUpdatedBy',
+                        {
+                          name: row.from_name ?? '',
+                        },
+                      )}{' '}
                       <Link to={`/${pageData.item_id}/${pageData.page_id}`}>
                         {pageData.page_title}
                       </Link>

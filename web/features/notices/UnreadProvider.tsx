@@ -18,6 +18,12 @@ import { FIRST_UNREAD_CHECK_MS, UNREAD_POLL_MS } from './constants';
 import { NOTICE_CENTRE_URL, showReminder } from './reminderNotification';
 import { UnreadContext } from './unreadContext';
 
+/** The toast's words by the reminder's kind (others: a page update). */
+const NOTICE_TEXT: Record<string, string> = {
+  comment: 'comments.notice',
+  suggest: 'suggest.notice',
+};
+
 function isReminder(value: unknown): value is RemindMessage {
   return (
     !!value && !Array.isArray(value) && typeof value === 'object' && 'message_content_id' in value
@@ -53,7 +59,7 @@ export function UnreadProvider({ children }: { children: ReactNode }) {
     showReminder(
       {
         title: t('notices.notificationTitle'),
-        body: t(remind.action_type === 'comment' ? 'comments.notice' : 'notices.pageUpdated', {
+        body: t(NOTICE_TEXT[remind.action_type ?? ''] ?? 'notices.pageUpdated', {
           name: remind.from_name ?? '',
           title: remind.page_data?.page_title ?? '',
         }),

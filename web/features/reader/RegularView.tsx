@@ -28,6 +28,7 @@ import { useWindowHeight } from './useWindowHeight';
 import { LazyBackTop } from '../../components/LazyBackTop';
 import { LazyResult } from '../../components/LazyResult';
 import { ReadSummary } from '../reads/ReadSummary';
+import { useLiveEvent } from '../../live/useLiveEvent';
 
 // Only items whose pages carry API contract marks load the banner (and ask for marks).
 const ContractMark = lazy(() =>
@@ -40,6 +41,8 @@ const MobileHeader = lazy(() => import('./MobileHeader'));
 const EditorBar = lazy(() => import('./EditorBar').then((m) => ({ default: m.EditorBar })));
 
 const PageExtras = lazy(() => import('../comments/PageExtras'));
+// Only a page with suggestions (or one that gets some while open) loads their list.
+const ReaderSuggestions = lazy(() => import('../suggest/ReaderSuggestions'));
 
 export const HEADER_HEIGHT = 56;
 const SIDEBAR_WIDTH = 280;
@@ -81,6 +84,10 @@ export function RegularView({
   const [drawer, setDrawer] = useState(false);
   const page: PageInfo | null = pageState.status === 'ready' ? pageState.page : null;
   const wide = fullscreen && !mobile;
+  const [suggestedOn, setSuggestedOn] = useState(0);
+  useLiveEvent('page:suggestions', (payload) => setSuggestedOn(payload.page_id));
+  const showSuggestions =
+    !!page && ((page.suggestion_count ?? 0) > 0 || suggestedOn === Number(page.page_id));
 
   const tree = (height: number) => (
     <CatalogTree
@@ -137,6 +144,11 @@ export function RegularView({
               </Suspense>
             )}
             {notes}
+            {showSuggestions && (
+              <Suspense fallback={null}>
+                <ReaderSuggestions pageId={Number(page.page_id)} />
+              </Suspense>
+            )}
           </>
         }
         extras={

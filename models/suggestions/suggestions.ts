@@ -14,7 +14,7 @@
 import { type Actor, type ItemAccess, maySuggest, permits } from '../access';
 import { createReminders, pageAudience, pageSubscriberUids } from '../notices';
 import { requirePage, savePage, type PageWithAccess } from '../pages';
-import { errors, events, nextIds, nowSeconds } from '../platform';
+import { errors, events, nextIds, nowSeconds, perContext, ReadCache } from '../platform';
 import { anchorAt, ANCHOR_CONTEXT, locateAnchor } from './anchor';
 import {
   PageSuggestion,
@@ -131,9 +131,26 @@ export async function proposeSuggestions(
   return ids;
 }
 
+/** Pages whose open-suggestion count is kept (read model: a few bytes each). */
+export const MAX_CACHED_SUGGESTION_COUNTS = 50_000;
+
+/**
+ * Open-suggestion counts by page, dropped on `suggestion.changed` (every proposal, acceptance and
+ * rejection publishes it): page/info, the hottest read, asks for it on every call.
+ */
+const openCounts = perContext((context) => {
+  const cache = new ReadCache<number, number>({ maxEntries: MAX_CACHED_SUGGESTION_COUNTS });
+  context.bus.subscribe('suggestion.changed', ({ pageId }) => cache.drop(pageId), {
+    synchronous: true,
+  });
+  return cache;
+});
+
 /** How many open suggestions a page has (page/info: the reader loads the list only when some). */
 export function countOpenSuggestions(pageId: number): Promise<number> {
-  return PageSuggestion.countDocuments({ page_id: pageId, status: SUGGESTION_OPEN });
+  return openCounts().get(pageId, () =>
+    PageSuggestion.countDocuments({ page_id: pageId, status: SUGGESTION_OPEN }),
+  );
 }
 
 /**

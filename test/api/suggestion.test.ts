@@ -77,6 +77,24 @@ describe('suggestion/*', () => {
       page_id: page.page_id,
     });
     expect(info.suggestion_count).toBe(1);
+
+    // The count follows each proposal and review at once (page/info keeps it between them).
+    const count = async () =>
+      (
+        await as(suite.reader).ok<{ suggestion_count: number }>('page/info', {
+          page_id: page.page_id,
+        })
+      ).suggestion_count;
+    await as(suite.editor).ok('suggestion/propose', {
+      page_id: page.page_id,
+      changes: JSON.stringify([change(TEXT, 'lazy', 'sleepy')]),
+    });
+    expect(await count()).toBe(2);
+    await as(suite.owner).ok('suggestion/reject', {
+      page_id: page.page_id,
+      suggestion_ids: ids.suggestion_ids[0],
+    });
+    expect(await count()).toBe(1);
   });
 
   test('a read-only member proposes only when the item is in suggest mode, and never reviews', async () => {

@@ -10,43 +10,15 @@ import tseslint from 'typescript-eslint';
 // folder only its public face may be imported: `models/<domain>` (its index.ts). A domain's
 // `schemas/` (its collections) are its own: another domain, api/, realtime/ or server/ reaches
 // them through the owner's index.ts, which exports the functions (or, for now, the models) it
-// offers, so the owner sees who reads its data (rule `quire/domain-faces` below). Tests may
-// import anything.
+// offers, so the owner sees who reads its data (rule `quire/domain-faces` below). A domain below
+// the owner (whose index would close an import cycle) asks through a port the owner fills
+// (models/platform/port.ts). Only the documents' types may be imported from anywhere: they read
+// no rows and load nothing. Tests may import anything.
 const MODELS_FACES =
   'Import models/<domain> (its index.ts), not a file inside the folder; export what you need from the index.';
 
 const ROOT_DIR = path.dirname(fileURLToPath(import.meta.url));
 const MODELS_DIR = path.join(ROOT_DIR, 'models');
-
-/**
- * Reads of another domain's collections that cannot go through its index.ts yet: each goes
- * "down" against the order the domains import one another's faces in (test/scripts/
- * importCycles.test.ts), so the owner's index would close a cycle. They wait for an inversion —
- * the item purge and copy as domain events each domain answers, access's membership reads as a
- * port the members and items domains fill, the admin listings as face functions. Shrink this list;
- * never grow it.
- */
-const SCHEMA_READS_TO_INVERT = {
-  'models/access/cache.ts': ['items', 'members', 'catalogs'],
-  'models/accounts/adminUsers.ts': ['items', 'members'],
-  'models/items/adminItems.ts': ['members'],
-  'models/items/itemCopy.ts': ['catalogs', 'pages'],
-  'models/items/itemList.ts': ['members'],
-  'models/items/itemPurge.ts': [
-    'catalogs',
-    'comments',
-    'files',
-    'members',
-    'mocks',
-    'notices',
-    'pages',
-    'readMarkers',
-  ],
-  'models/items/items.ts': ['pages'],
-  'models/pages/pageReads.ts': ['catalogs'],
-  'models/search/search.ts': ['members'],
-  'models/settings/adminSettings.ts': ['items'],
-};
 
 /** The domain folder under models/ a path lies in, or undefined outside models/. */
 function domainOf(file) {
@@ -54,28 +26,33 @@ function domainOf(file) {
   return first === '..' || rest.length === 0 ? undefined : first;
 }
 
-/** Refuses an import of another domain's `schemas/` (type-only imports too). */
+/** Whether an import or re-export brings in types only (it loads nothing at run time). */
+function typesOnly(node) {
+  if (node.importKind === 'type' || node.exportKind === 'type') return true;
+  const specifiers = node.specifiers ?? [];
+  return (
+    specifiers.length > 0 &&
+    specifiers.every((s) => s.importKind === 'type' || s.exportKind === 'type')
+  );
+}
+
+/** Refuses an import of another domain's `schemas/` (but of its document types). */
 const domainFacesRule = {
   meta: {
     type: 'problem',
-    // { "<file from the repository root>": ["<domain>", …] }: reads allowed for now (below).
-    schema: [
-      { type: 'object', additionalProperties: { type: 'array', items: { type: 'string' } } },
-    ],
+    schema: [],
     messages: {
       schemas:
-        'models/{{domain}}/schemas belongs to the {{domain}} domain: import it from models/{{domain}} (export it from its index.ts).',
+        'models/{{domain}}/schemas belongs to the {{domain}} domain: ask models/{{domain}} (a function its index.ts exports), or, from a domain below it, a port it fills (models/platform/port.ts).',
     },
   },
   create(context) {
     const own = domainOf(context.filename);
-    const allowed = context.options[0]?.[path.relative(ROOT_DIR, context.filename)] ?? [];
     const check = (node, source) => {
-      if (typeof source !== 'string' || !source.startsWith('.')) return;
+      if (typeof source !== 'string' || !source.startsWith('.') || typesOnly(node)) return;
       const target = path.resolve(path.dirname(context.filename), source);
       const [domain, inside] = path.relative(MODELS_DIR, target).split(path.sep);
-      if (domain === '..' || inside !== 'schemas' || domain === own || allowed.includes(domain))
-        return;
+      if (domain === '..' || inside !== 'schemas' || domain === own) return;
       context.report({ node, messageId: 'schemas', data: { domain } });
     };
     return {
@@ -187,7 +164,7 @@ export default tseslint.config(
     ],
     ignores: ['models/embedded/**'],
     plugins: { quire: { rules: { 'domain-faces': domainFacesRule } } },
-    rules: { 'quire/domain-faces': ['error', SCHEMA_READS_TO_INVERT] },
+    rules: { 'quire/domain-faces': 'error' },
   },
   {
     // Error codes come from the table through its named factories (`errors.notLoggedIn()`), so

@@ -48,7 +48,10 @@ async function checkItem(actor: Actor, itemId: number, password?: string): Promi
 }
 
 async function checkPage(actor: Actor, pageId: number, password?: string): Promise<Grant> {
-  const { access } = await requirePage(actor, pageId, { level: 'visit', itemPassword: password });
+  const { access } = await requirePage(actor, pageId, {
+    action: 'page.read',
+    itemPassword: password,
+  });
   return grantOf(access);
 }
 

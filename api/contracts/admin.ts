@@ -17,6 +17,10 @@ export const AdminUserRow = z.object({
 export const AdminItemRow = z.looseObject({
   item_id: z.union([z.string(), z.number()]),
   item_name: z.string(),
+  item_description: z.string(),
+  item_domain: z.string(),
+  /** The owner's username. */
+  username: z.string(),
   addtime: z.string(),
   is_private: z.number(),
   member_num: z.number(),

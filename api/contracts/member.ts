@@ -62,7 +62,20 @@ export const memberContract = {
     z.object({ id: z.number() }),
   ),
   delete: action({ item_id: id(), item_member_id: id() }, success),
-  getAllList: action({ item_id: id() }, z.array(z.looseObject({}))),
+  /** Everyone with access to the item, the owner first (the people pickers). */
+  getAllList: action(
+    { item_id: id() },
+    z.array(
+      z.object({
+        item_id: z.number(),
+        uid: z.number(),
+        username: z.string(),
+        /** The display name, or the username when there is none. */
+        username_name: z.string(),
+        member_group_id: z.string(),
+      }),
+    ),
+  ),
   getMyAllList: action({}, z.array(z.looseObject({}))),
 };
 

@@ -150,7 +150,15 @@ export const pageContract = {
   sqlToMarkdownTable: action({ sql: str() }, z.object({ markdown: z.string() })),
   isLock: action(
     { page_id: id(), item_id: id() },
-    z.looseObject({ lock: z.union([z.number(), z.string(), z.boolean()]) }),
+    z.object({
+      /** 1 while someone holds the page's lock. */
+      lock: z.number(),
+      is_cur_user: z.number(),
+      lock_uid: z.string(),
+      lock_username: z.string(),
+      /** The item's page quota is used up (a new page cannot be made). */
+      exceed: z.number(),
+    }),
   ),
   setLock: action({ page_id: id(), item_id: id(), lock_to: maybeInt() }, z.unknown()),
   uploadList: action({ page_id: id() }, z.array(PageAttachment)),

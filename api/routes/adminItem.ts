@@ -1,15 +1,11 @@
 /**
  * `adminItem/*` (reference accounts §9.22): the back office's project list, delete (to the
- * recycle bin or for good), recover and transfer. Rules in models/items.
+ * recycle bin or for good), recover and transfer. Rules in models/items (the list and the
+ * permanent delete, which span domains, in models/backOffice).
  */
+import { adminHardDeleteItem, listAllItems } from '../../models/backOffice';
 import { adminActionMissing } from '../../models/compat';
-import {
-  adminDeleteItem,
-  adminHardDeleteItem,
-  adminRecoverItem,
-  adminTransferItem,
-  listAllItems,
-} from '../../models/items';
+import { adminDeleteItem, adminRecoverItem, adminTransferItem } from '../../models/items';
 import { paging } from '../../models/notices';
 import { requireAdmin } from '../auth';
 import { adminItemContract } from '../contracts';

@@ -1,8 +1,10 @@
 /**
  * `adminUser/*` (reference accounts §9.21): the back office's user list, add/edit and delete.
- * Rules in models/adminUsers.ts.
+ * Rules in models/accounts/adminUsers.ts (the delete, which takes memberships too, in
+ * models/backOffice).
  */
-import { deleteUserAccount, listUsers, saveUser } from '../../models/accounts';
+import { listUsers, saveUser } from '../../models/accounts';
+import { deleteUserAccount } from '../../models/backOffice';
 import { adminActionMissing } from '../../models/compat';
 import { paging } from '../../models/notices';
 import { requireAdmin } from '../auth';

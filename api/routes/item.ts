@@ -4,7 +4,6 @@
  * registry merges actions of the same controller. Rules live in models/items/items.ts and friends.
  */
 import {
-  copyItem,
   getItemKey,
   resetItemKey,
   archiveItem,
@@ -16,6 +15,7 @@ import {
   transferItem,
   updateItem,
 } from '../../models/items';
+import { copyItem } from '../../models/catalogs';
 import {
   checkVisitPassword,
   itemInfo,

@@ -1,9 +1,9 @@
 /**
  * `item/*` actions of the item list: myList, star/unstar, sort, top, exitItem, itemList
- * (reference accounts §9.2, §9.9, §9.10, §9.16). Rules in models/items/itemList.ts.
+ * (reference accounts §9.2, §9.9, §9.10, §9.16). Rules in models/items/itemList.ts
+ * (leaving: models/members/exitItem.ts).
  */
 import {
-  exitItem,
   myItemList,
   ownedItems,
   pinItem,
@@ -11,6 +11,7 @@ import {
   starItem,
   unstarItem,
 } from '../../models/items';
+import { exitItem } from '../../models/members';
 import { itemPassword, requireLogin } from '../auth';
 import { itemContract, readStr } from '../contracts';
 import { errors } from '../../models/platform';

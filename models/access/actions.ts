@@ -64,13 +64,33 @@ export const ACTIONS = {
   // Catalogs
   'catalog.read': { needs: 'visit', missing: 10103, denied: 10103 },
   'catalog.update': { needs: 'edit', missing: 10103, denied: 10103, message: EDIT_ITEM },
-  // Pages
+  // Pages. A page one may not read answers as a missing page (models/pages requirePage), so
+  // `page.read` never refuses with its own code.
+  'page.read': { needs: 'visit', denied: 10101 },
   'page.update': { needs: 'edit', missing: 10101, denied: 10101, message: 'No edit permission' },
   /**
    * Propose changes to a page's text (suggest mode): editors always; read-only members when the
    * item's `suggest_only_readers` is on (models/suggestions asks the setting; archived items no).
    */
   'page.suggest': { needs: 'member', message: 'No permission to suggest changes to this page' },
+  /** Accept or reject a page's suggestions (suggestion/accept, suggestion/reject). */
+  'suggestion.review': {
+    needs: 'edit',
+    denied: 10303,
+    message: 'Only people who may edit this page accept or reject suggestions',
+  },
+  /** Move a page to the recycle bin (page/delete). */
+  'page.delete': { needs: 'edit', denied: 10303, message: 'No delete permission' },
+  /** Upload a file into a page (page_id given to the upload). */
+  'page.upload': {
+    needs: 'edit',
+    denied: 10103,
+    message: 'No permission to upload files to this page',
+  },
+  /** Subscribe others to a page, or unsubscribe them (subscription/*). */
+  'subscription.manage': { needs: 'edit', denied: 10103, message: 'No edit permission' },
+  /** Save a page's mock (mock/add). */
+  'mock.update': { needs: 'edit', denied: 10303, message: 'No edit permission' },
   'recycle.manage': { needs: 'manage', denied: 10303, message: 'No manage permission' },
   /** Delete a page someone else wrote (its author may always delete it, given edit access). */
   'page.deleteAnyones': { needs: 'manage' },
@@ -85,6 +105,12 @@ export const ACTIONS = {
     message: 'No permission to upload files to this item',
   },
   'attachment.update': { needs: 'edit', missing: 10101, denied: 10101 },
+  /** Bind an uploaded file to a page or unbind it (attachment/bindPage, unbindPage). */
+  'attachment.bind': {
+    needs: 'edit',
+    denied: 10103,
+    message: 'No permission to change the attachments of this page',
+  },
   // API workbench (runapi/*, itemVariable/*, flow/*, paramDescLib/*): ShowDoc's checkItemEdit
   // answers 10303 for a missing item as for a refused one.
   'workbench.read': { needs: 'visit', missing: 10303, denied: 10303, message: 'No permission' },

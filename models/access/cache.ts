@@ -6,13 +6,19 @@
  * `page.deleted` (they touch the item's `last_update_time`) — in this process before the write
  * answers, in the others as the bus relays the event.
  */
-import { Item, type ItemDoc } from '../items/schemas';
-import { ItemMember, MEMBER_ADMIN, MEMBER_EDIT, TeamItemMember } from '../members/schemas';
-import { Catalog, TOP_LEVEL } from '../catalogs/schemas';
 import { type DomainEvents, perContext, ReadCache } from '../platform';
+import {
+  catalogSource,
+  type ItemDoc,
+  liveItemSource,
+  MEMBER_ADMIN,
+  MEMBER_EDIT,
+  membershipSource,
+  TOP_LEVEL,
+} from './sources';
 
-// What the rest of access reads of the collections it keeps (this file is where access reads
-// other domains' collections; policy.ts and itemPasswords.ts read them through here).
+// What the rest of access reads of the rows it keeps (the rows come through the ports in
+// sources.ts; policy.ts and itemPasswords.ts read them through here).
 export { type ItemDoc, MEMBER_ADMIN, MEMBER_EDIT, TOP_LEVEL };
 
 /** Items kept (a few KB each at most). */
@@ -60,17 +66,12 @@ const accessCaches = perContext((context) => {
   return { items, members, catalogs };
 });
 
-function loadItem(filter: Record<string, unknown>): Promise<ItemDoc | null> {
-  return Item.findOne({ ...filter, is_del: 0 }, { _id: 0 })
-    .lean<ItemDoc>()
-    .then((item) => item ?? null);
+function loadItem(by: { item_id: number } | { item_domain: string }): Promise<ItemDoc | null> {
+  return liveItemSource.use().findLiveItem(by);
 }
 
 function loadMemberRows(itemId: number, uid: number): Promise<MemberRows> {
-  return Promise.all([
-    ItemMember.findOne({ item_id: itemId, uid }, MEMBER_FIELDS).lean(),
-    TeamItemMember.find({ item_id: itemId, member_uid: uid }, MEMBER_FIELDS).lean(),
-  ]).then(([personal, teams]) => ({ personal: personal ?? null, teams }));
+  return membershipSource.use().rowsOf(itemId, uid);
 }
 
 /** Resolves an item by numeric id or custom domain; deleted items are not found. */
@@ -103,21 +104,13 @@ export function memberRowsOfMany(itemId: number, uids: number[]): Promise<Map<st
 export const NO_MEMBER_ROWS: MemberRows = { personal: null, teams: [] };
 export const memberKey = (itemId: number, uid: number) => `${itemId}:${uid}`;
 
-const MEMBER_FIELDS = { member_group_id: 1, cat_id: 1, cat_ids: 1, _id: 0 } as const;
-
 /** Member rows of these `item:uid` keys, each key answered (no row: not a member). */
 async function loadManyMemberRows(
   itemId: number,
   keys: string[],
 ): Promise<Map<string, MemberRows>> {
   const uids = keys.map((key) => Number(key.slice(key.indexOf(':') + 1)));
-  const [personal, teams] = await Promise.all([
-    ItemMember.find({ item_id: itemId, uid: { $in: uids } }, { ...MEMBER_FIELDS, uid: 1 }).lean(),
-    TeamItemMember.find(
-      { item_id: itemId, member_uid: { $in: uids } },
-      { ...MEMBER_FIELDS, member_uid: 1 },
-    ).lean(),
-  ]);
+  const { personal, teams } = await membershipSource.use().rowsOfMany(itemId, uids);
   const byUid = new Map<number, MemberRows>(
     uids.map((uid) => [uid, { personal: null, teams: [] }]),
   );
@@ -142,10 +135,7 @@ export type CatalogParents = ReadonlyMap<number, { parent_cat_id: number; level:
  */
 export function catalogParents(itemId: number): Promise<CatalogParents> {
   return accessCaches().catalogs.get(itemId, async () => {
-    const rows = await Catalog.find(
-      { item_id: itemId },
-      { cat_id: 1, parent_cat_id: 1, level: 1, _id: 0 },
-    ).lean();
+    const rows = await catalogSource.use().parentRows(itemId);
     return new Map(
       rows.map((r) => [
         r.cat_id,

@@ -9,6 +9,17 @@ export * from './policy';
 export { catalogParents, findLiveItem, MAX_CACHED_ITEMS, MAX_CACHED_MEMBERSHIPS } from './cache';
 export { ACTIONS, type ItemAction } from './actions';
 export {
+  type CatalogSource,
+  catalogSource,
+  type LiveItemSource,
+  liveItemSource,
+  MEMBER_ADMIN,
+  type MemberGrant,
+  memberItemRows,
+  type MembershipSource,
+  membershipSource,
+} from './sources';
+export {
   authorizePageSave,
   draftFlagAfterSave,
   draftFlagToWrite,

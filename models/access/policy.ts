@@ -301,6 +301,17 @@ export async function requireAction(
   return access;
 }
 
+/**
+ * The refusal `action`'s rule names when `access` does not allow it (null when it does): for
+ * checks on an access already read, such as a page's (models/pages requirePage).
+ */
+export function refusalOf(access: ItemAccess, action: ItemAction): ApiError | null {
+  if (permits(access, action)) return null;
+  const rule: ActionRule = ACTIONS[action];
+  const readOnlyWrite = !isRole(rule.needs) && rule.needs !== 'visit' && access.readOnly;
+  return new ApiError(rule.denied ?? 10303, readOnlyWrite ? readOnlyMessage(access) : rule.message);
+}
+
 /** Whether an access already read allows `action` (for flags and filters; no refusal). */
 export function permits(access: ItemAccess, action: ItemAction): boolean {
   const { needs } = ACTIONS[action] as ActionRule;

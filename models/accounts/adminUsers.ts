@@ -1,6 +1,6 @@
 /**
  * The back office's user management (`adminUser/*`, reference accounts §9.21): list, add or edit,
- * delete. Site admins only.
+ * delete (composed in models/backOffice, as it takes the user's memberships too). Site admins only.
  *
  * Departures from ShowDoc, for safety (the response shapes are kept otherwise):
  * - list rows never carry the password hash, its salt or tokens (ShowDoc sent whole rows);
@@ -11,9 +11,7 @@
  * - a new user needs a password (ShowDoc's server accepted an empty one, its UI did not).
  */
 import { requireSiteAdmin, type Actor } from '../access';
-import { Item } from '../items/schemas';
-import { ItemMember, Team, TeamItemMember, TeamMember } from '../members/schemas';
-import { errors, events, formatUnix, formatUnixOrEmpty, connection } from '../platform';
+import { errors, events, formatUnix, formatUnixOrEmpty } from '../platform';
 import { ADMIN_GROUP, User, type UserDoc } from './schemas/user';
 import { UserToken } from './schemas/userToken';
 import {
@@ -129,44 +127,24 @@ export async function saveUser(actor: Actor, input: AdminUserInput): Promise<voi
 }
 
 /**
- * adminUser/deleteUser: removes an ordinary user who owns nothing, with their memberships and
- * tokens, in one transaction (a crash never leaves memberships of a user that is gone).
+ * For adminUser/deleteUser (models/backOffice composes it): the user exists and is no
+ * administrator, else the refusal.
  */
-export async function deleteUserAccount(actor: Actor, uid: number): Promise<void> {
-  requireSiteAdmin(actor);
-  if (!(uid > 0)) throw errors.failed('Parameter error: uid');
-  if (uid === actor.uid) throw errors.failed('You cannot delete your own account');
+export async function requireDeletableUser(uid: number): Promise<void> {
   const user = await findUserByUid(uid);
   if (!user) throw errors.targetUserNotFound('User not found');
   if (user.groupid === ADMIN_GROUP) throw errors.failed('Administrators cannot be deleted');
-  if (await Item.exists({ uid, is_del: { $ne: 1 } }))
-    throw errors.failed('This user still owns items: transfer or delete them first');
-  if (await Team.exists({ uid }))
-    throw errors.failed('This user still owns teams: transfer or delete them first');
-  const itemIds = new Set<number>();
-  await connection().transaction(async (session) => {
-    for (const row of await ItemMember.find({ uid }, { item_id: 1, _id: 0 }, { session }).lean())
-      itemIds.add(row.item_id);
-    for (const row of await TeamItemMember.find(
-      { member_uid: uid },
-      { item_id: 1, _id: 0 },
-      { session },
-    ).lean())
-      itemIds.add(row.item_id);
-    await ItemMember.deleteMany({ uid }, { session });
-    await TeamItemMember.deleteMany({ member_uid: uid }, { session });
-    await TeamMember.deleteMany({ member_uid: uid }, { session });
-    await UserToken.updateMany({ uid }, { $set: { token: '' } }, { session });
-    await User.deleteOne({ uid }, { session });
-  });
+}
+
+/** The user's row and tokens go (inside the deleting transaction). */
+export async function eraseUserRows(uid: number): Promise<void> {
+  await UserToken.updateMany({ uid }, { $set: { token: '' } });
+  await User.deleteOne({ uid });
+}
+
+/** Once a deleted user's rows are gone: their sockets and sessions end, caches forget them. */
+export function userErased(uid: number): void {
   // Open sockets and collaborative sessions of the deleted user end at once (realtime/).
   events.publish('session.revoked', { uid });
   userChanged(uid);
-  for (const itemId of itemIds)
-    events.publish('membership.changed', {
-      itemId,
-      uids: [uid],
-      change: 'removed',
-      byUid: actor.uid,
-    });
 }

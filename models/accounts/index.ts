@@ -14,7 +14,14 @@ export {
   searchUsers,
   updateDisplayName,
 } from './accounts';
-export { type AdminUserRow, deleteUserAccount, listUsers, saveUser } from './adminUsers';
+export {
+  type AdminUserRow,
+  eraseUserRows,
+  listUsers,
+  requireDeletableUser,
+  saveUser,
+  userErased,
+} from './adminUsers';
 export { ANONYMOUS, type Authenticated, authenticateToken } from './auth';
 export { ensureFirstAdmin, FIRST_ADMIN_USERNAME } from './bootstrap';
 export { saveLdapConfig } from './ldap';

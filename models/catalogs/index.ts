@@ -1,5 +1,17 @@
 /** Catalogs: the catalog tree of an item, its copies and the item menu. */
+import { catalogSource } from '../access';
+import { pageCatalogs } from '../pages';
+import { catalogTreesForAccess } from './accessTrees';
+import { catalogsForPages } from './pagePath';
+
+// The access policy reads catalog trees, and pages a page's catalog path, through their ports
+// (models/access/sources.ts, models/pages/ports.ts).
+catalogSource.fill(catalogTreesForAccess);
+pageCatalogs.fill(catalogsForPages);
+
 export { copyCatalog } from './catalogCopy';
+export { copyItem } from './itemCopy';
+export { purgeItemCatalogs } from './itemPurge';
 export { parseTreeNodes, TreeError, type TreeNode } from './catalogTree';
 export {
   catalogRow,

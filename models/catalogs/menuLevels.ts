@@ -11,7 +11,7 @@
  * exist. Items below LAZY_MENU_MIN_ROWS get the whole menu anyway: one answer is then cheaper
  * than a request per expanded catalog.
  */
-import { type Actor, type ItemAccess, requireItem } from '../access';
+import { type Actor, type ItemAccess, requireAction } from '../access';
 import { errors } from '../platform';
 import { getSiteSettings } from '../settings';
 import { catalogRow, insideRestriction } from './catalogs';
@@ -173,11 +173,8 @@ export async function menuChildren(
 ): Promise<Menu & { catalogs: LazyMenuCatalog[] }> {
   if (!(itemId > 0)) throw errors.failed('Parameter error: item_id is required');
   if (!(catId >= 0)) throw errors.failed('Parameter error: cat_id');
-  const access = await requireItem(actor, itemId, 'visit', {
+  const access = await requireAction(actor, 'item.read', itemId, {
     itemPassword: options.itemPassword,
-    missing: 10101,
-    denied: 10303,
-    message: 'No permission to visit this item',
   });
   const settings = await getSiteSettings();
   if (settings.forceLogin && actor.uid <= 0) throw errors.logInFirst('Please log in first');

@@ -44,10 +44,8 @@ async function pageFor(
 ): Promise<PageWithAccess> {
   if (!(pageId > 0)) throw errors.refused('Missing page_id parameter');
   return requirePage(actor, pageId, {
-    level: 'visit',
+    action: 'page.read',
     itemPassword,
-    denied: 10303,
-    deniedMessage: 'No permission to visit this item',
     askPassword: true,
   });
 }
@@ -183,7 +181,9 @@ export async function deleteComment(actor: Actor, commentId: number): Promise<vo
     is_deleted: 0,
   }).lean<PageCommentDoc>();
   if (!comment) throw errors.failed('Comment does not exist');
-  const found = await requirePage(actor, comment.page_id, { level: 'visit' }).catch(() => null);
+  const found = await requirePage(actor, comment.page_id, { action: 'page.read' }).catch(
+    () => null,
+  );
   const allowed =
     comment.uid === actor.uid || (found ? permits(found.access, 'comment.moderate') : false);
   if (!allowed) throw errors.noEditPermission('No permission to delete this comment');

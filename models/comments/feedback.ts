@@ -26,10 +26,8 @@ export interface FeedbackStat {
 async function pageFor(actor: Actor, pageId: number, itemPassword?: string) {
   if (!(pageId > 0)) throw errors.refused('Missing page_id parameter');
   return requirePage(actor, pageId, {
-    level: 'visit',
+    action: 'page.read',
     itemPassword,
-    denied: 10303,
-    deniedMessage: 'No permission',
     askPassword: true,
   });
 }

@@ -8,4 +8,5 @@ export {
   MAX_COMMENT_LENGTH,
   startComments,
 } from './comments';
+export { purgeItemComments } from './itemPurge';
 export { type FeedbackStat, feedbackStat, submitFeedback } from './feedback';

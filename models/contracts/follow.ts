@@ -363,7 +363,7 @@ export async function pageContractMark(
   pageId: number,
   itemPassword: string,
 ): Promise<MarkRow | null> {
-  const { page } = await requirePage(actor, pageId, { level: 'visit', itemPassword });
+  const { page } = await requirePage(actor, pageId, { action: 'page.read', itemPassword });
   const mark = await ApiContractMark.findOne(
     { page_id: page.page_id, item_id: page.item_id },
     { _id: 0 },

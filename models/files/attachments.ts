@@ -248,9 +248,7 @@ export async function removeFileFromPage(
     return;
   }
   const { page } = await requirePage(actor, pageId, {
-    level: 'edit',
-    denied: 10103,
-    deniedMessage: 'No permission to change the attachments of this page',
+    action: 'attachment.bind',
   });
   const { deletedCount } = await FilePage.deleteOne({ file_id: fileId, page_id: page.page_id });
   if (!deletedCount) throw errors.failed('The file is not attached to this page');
@@ -272,9 +270,7 @@ export async function bindFileToPage(actor: Actor, fileId: number, pageId: numbe
   const file = await findFile(fileId);
   if (!file || file.uid !== actor.uid) throw fileMissing();
   const { page } = await requirePage(actor, pageId, {
-    level: 'edit',
-    denied: 10103,
-    deniedMessage: 'No permission to change the attachments of this page',
+    action: 'attachment.bind',
   });
   if (await FilePage.exists({ file_id: fileId, page_id: page.page_id })) return;
   try {
@@ -316,9 +312,8 @@ export async function pageAttachments(
 ): Promise<PageAttachment[]> {
   if (!(pageId > 0)) throw errors.noPermission('Please save the page at least once first');
   const { page } = await requirePage(actor, pageId, {
-    level: 'visit',
+    action: 'page.read',
     itemPassword: options.itemPassword,
-    deniedMessage: 'No access permission',
   });
   const bindings = await FilePage.find(
     { page_id: page.page_id },

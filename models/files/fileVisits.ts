@@ -39,7 +39,7 @@ interface ReadOptions {
 
 async function pageReadable(actor: Actor, pageId: number, options: ReadOptions): Promise<boolean> {
   try {
-    await requirePage(actor, pageId, { level: 'visit', itemPassword: options.itemPassword });
+    await requirePage(actor, pageId, { action: 'page.read', itemPassword: options.itemPassword });
     return true;
   } catch (error) {
     if (!isApiError(error)) throw error;

@@ -20,6 +20,12 @@ export {
   queueTextExtraction,
 } from './attachmentText';
 export { itemAttachments, MAX_ITEM_ATTACHMENTS } from './itemAttachments';
+export {
+  announcePurgedFiles,
+  purgeItemFiles,
+  type PurgedFiles,
+  removePurgedBytes,
+} from './itemPurge';
 export { type ExportedFile, type FileVisit, filesForExport, openFileForVisit } from './fileVisits';
 export { detectKind, KIND_MIME, SNIFF_BYTES } from './fileTypes';
 export { acceptFileName, authorizeUpload, storeUpload, type UploadPurpose } from './uploads';

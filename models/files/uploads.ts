@@ -90,9 +90,7 @@ export async function authorizeUpload(actor: Actor, target: UploadTarget): Promi
   if (!(actor.uid > 0)) throw errors.notLoggedIn();
   if (target.pageId > 0) {
     const { page } = await requirePage(actor, target.pageId, {
-      level: 'edit',
-      denied: 10103,
-      deniedMessage: 'No permission to upload files to this page',
+      action: 'page.upload',
     });
     if (target.itemId > 0 && target.itemId !== page.item_id)
       throw errors.failed('The page does not belong to this item');

@@ -1,6 +1,6 @@
 /**
  * The back office's project management (`adminItem/*`, reference accounts §9.22): list every
- * item, delete one, transfer one. Site admins only; no password re-entry (ShowDoc asked none
+ * item (models/backOffice adds the member counts), delete one, transfer one. Site admins only; no password re-entry (ShowDoc asked none
  * here either).
  *
  * Departures: rows never carry the visit password (Quire stores a hash); `is_private` says
@@ -8,7 +8,6 @@
  */
 import { requireSiteAdmin, type Actor } from '../access';
 import { User } from '../accounts';
-import { ItemMember, TeamItemMember } from '../members/schemas';
 import { errors, events, formatUnix, nowSeconds } from '../platform';
 import { giveItemTo, itemRow, type ItemRow } from './items';
 import { Item, type ItemDoc } from './schemas/item';
@@ -38,12 +37,12 @@ export interface AdminItemFilter {
   deleted: boolean;
 }
 
-/** adminItem/getList: newest first, with each item's member count. */
-export async function listAllItems(
+/** adminItem/getList's page of items (newest first): the rows, without their member counts. */
+export async function adminItemMatch(
   actor: Actor,
   filter: AdminItemFilter,
   paging: { page: number; count: number },
-): Promise<{ total: number; items: AdminItemRow[] }> {
+): Promise<{ total: number; items: ItemDoc[] }> {
   requireSiteAdmin(actor);
   const match: Record<string, unknown> = { is_del: filter.deleted ? 1 : { $ne: 1 } };
   const name = filter.itemName.trim().slice(0, MAX_FILTER);
@@ -61,23 +60,17 @@ export async function listAllItems(
       .limit(paging.count)
       .lean<ItemDoc[]>(),
   ]);
-  const ids = rows.map((r) => r.item_id);
-  const [personal, team] = await Promise.all([
-    ItemMember.find({ item_id: { $in: ids } }, { item_id: 1, _id: 0 }).lean(),
-    TeamItemMember.find({ item_id: { $in: ids } }, { item_id: 1, _id: 0 }).lean(),
-  ]);
-  const counts = new Map<number, number>();
-  for (const row of [...personal, ...team])
-    counts.set(row.item_id, (counts.get(row.item_id) ?? 0) + 1);
+  return { total, items: rows };
+}
+
+/** An item as the back office lists it. */
+export function adminItemRow(item: ItemDoc, memberCount: number): AdminItemRow {
   return {
-    total,
-    items: rows.map((item) => ({
-      ...itemRow(item),
-      addtime: formatUnix(item.addtime ?? 0),
-      del_time: item.is_del ? formatUnix(item.del_time ?? 0) : '',
-      is_private: item.password ? 1 : 0,
-      member_num: counts.get(item.item_id) ?? 0,
-    })),
+    ...itemRow(item),
+    addtime: formatUnix(item.addtime ?? 0),
+    del_time: item.is_del ? formatUnix(item.del_time ?? 0) : '',
+    is_private: item.password ? 1 : 0,
+    member_num: memberCount,
   };
 }
 

@@ -1,14 +1,13 @@
 /**
  * The caller's item list and its personal touches (reference accounts §9.2, §9.9, §9.10, §9.16):
- * `myList`, stars, pins, custom order, and leaving an item. Nothing here changes an item, so
+ * `myList`, stars, pins and custom order (leaving an item is models/members' `exitItem`). Nothing here changes an item, so
  * these work on archived items too.
  */
-import { itemAccess, permits, type Actor } from '../access';
-import { errors, events, formatNow, nextId, nowSeconds } from '../platform';
+import { itemAccess, MEMBER_ADMIN, memberItemRows, permits, type Actor } from '../access';
+import { errors, formatNow, nextId, nowSeconds } from '../platform';
 import { groupItemIds } from './itemGroups';
 import { itemRow, type ItemRow } from './items';
 import { Item, type ItemDoc } from './schemas/item';
-import { ItemMember, MEMBER_ADMIN, TeamItemMember, TeamMember } from '../members/schemas';
 import { ItemSort } from './schemas/itemSort';
 import { ItemStar } from './schemas/itemStar';
 import { ItemTop } from './schemas/itemTop';
@@ -39,10 +38,7 @@ export interface MyListEntry {
 
 /** Every item the user can reach through ownership, personal or team membership (not deleted). */
 async function reachableItems(uid: number): Promise<{ items: ItemDoc[]; managed: Set<number> }> {
-  const [personal, team] = await Promise.all([
-    ItemMember.find({ uid }, { item_id: 1, member_group_id: 1, _id: 0 }).lean(),
-    TeamItemMember.find({ member_uid: uid }, { item_id: 1, member_group_id: 1, _id: 0 }).lean(),
-  ]);
+  const { personal, teams: team } = await memberItemRows(uid);
   const managed = new Set<number>();
   for (const row of [...personal, ...team])
     if (row.member_group_id === MEMBER_ADMIN) managed.add(row.item_id);
@@ -231,34 +227,4 @@ export async function ownedItems(actor: Actor): Promise<ItemRow[]> {
     .sort({ item_id: 1 })
     .lean<ItemDoc[]>();
   return items.map(itemRow);
-}
-
-/**
- * Leaves an item: drops the caller's personal membership, and — when they reached it through a
- * team — leaves that whole team (its membership and all its item access), as ShowDoc does.
- */
-export async function exitItem(actor: Actor, itemId: number): Promise<void> {
-  const [personal, teamRows] = await Promise.all([
-    ItemMember.findOneAndDelete({ item_id: itemId, uid: actor.uid }).lean(),
-    TeamItemMember.find({ item_id: itemId, member_uid: actor.uid }, { team_id: 1, _id: 0 }).lean(),
-  ]);
-  const teamIds = [...new Set(teamRows.map((r) => r.team_id))];
-  if (!personal && !teamIds.length) throw errors.failed('You are not a member of this item');
-  const touched = new Set<number>(personal ? [itemId] : []);
-  for (const teamId of teamIds) {
-    const rows = await TeamItemMember.find(
-      { team_id: teamId, member_uid: actor.uid },
-      { item_id: 1, _id: 0 },
-    ).lean();
-    rows.forEach((r) => touched.add(r.item_id));
-    await TeamItemMember.deleteMany({ team_id: teamId, member_uid: actor.uid });
-    await TeamMember.deleteMany({ team_id: teamId, member_uid: actor.uid });
-  }
-  for (const id of touched)
-    events.publish('membership.changed', {
-      itemId: id,
-      uids: [actor.uid],
-      change: 'removed',
-      byUid: actor.uid,
-    });
 }

@@ -17,7 +17,7 @@ import { errors, events, nextId, nowSeconds } from '../platform';
 import { type AiConfig, aiConfigOf } from './aiConfig';
 import { addItemToGroups, groupIdsOf, setItemGroups } from './itemGroups';
 import { Item, type ItemDoc } from './schemas/item';
-import { Page } from '../pages/schemas';
+import { itemPages } from './ports';
 import { User, type UserDoc, verifyPassword } from '../accounts';
 
 export const MAX_ITEM_NAME = 100;
@@ -184,14 +184,11 @@ export async function createItem(actor: Actor, input: NewItemInput): Promise<{ i
   const item = await insertItem(actor, input);
   const { item_id: itemId, item_type: type } = item;
   if (type === 2 || type === 4 || type === 5) {
-    await Page.create({
-      page_id: await nextId('page_id'),
+    await itemPages.use().createFirstPage({
       item_id: itemId,
-      cat_id: 0,
       page_title: item.item_name,
       page_content: type === 2 ? SINGLE_PAGE_WELCOME : '',
       addtime: item.addtime,
-      page_addtime: item.addtime,
       author_uid: item.uid,
       author_username: item.username,
     });
@@ -416,4 +413,9 @@ async function moveItemToBin(actor: Actor, itemId: number): Promise<void> {
   );
   if (!result.matchedCount) throw errors.failed('Item not found');
   events.publish('item.changed', { itemId, change: 'deleted', byUid: actor.uid });
+}
+
+/** Whether the user still owns an item that is not deleted (deleting the account waits then). */
+export async function ownsLiveItems(uid: number): Promise<boolean> {
+  return (await Item.exists({ uid, is_del: { $ne: 1 } })) !== null;
 }

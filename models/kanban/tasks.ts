@@ -3,7 +3,7 @@
  * tasks. Every change goes through `changeBoard` (boards.ts): serialised per board, logged in
  * the activity log, pushed live.
  */
-import type { Actor } from '../access';
+import { type Actor, permits } from '../access';
 import { deletePage, findLivePage, type PageDoc, pageVisible, savePage } from '../pages';
 import { errors, type KanbanBoardShape, type KanbanCardShape, nowSeconds } from '../platform';
 import { logActivity } from './activity';
@@ -50,8 +50,8 @@ export async function getBoard(
     page_id: open.page.page_id,
     board: open.board,
     cards: await boardCards(actor, open),
-    can_edit: open.access.edit && !open.access.readOnly,
-    can_manage: open.access.manage && !open.access.readOnly,
+    can_edit: permits(open.access, 'page.update'),
+    can_manage: permits(open.access, 'item.manage'),
   };
 }
 

@@ -1,4 +1,10 @@
 /** Members: item members, teams and the items a team is given. */
+import { membershipSource } from '../access';
+import { memberRowsForAccess } from './accessRows';
+
+// The access policy reads member rows through its port (models/access/sources.ts).
+membershipSource.fill(memberRowsForAccess);
+
 export {
   addMembers,
   listAllMembers,
@@ -25,6 +31,8 @@ export {
   saveTeam,
   transferTeam,
 } from './teams';
+export { dropMembershipsOf, memberCountsOf, ownsTeams, purgeItemMembers } from './backOffice';
+export { exitItem } from './exitItem';
 export { coworkerUids, pickablePeople, type PersonOption } from './people';
 
 // Collections other domains still read directly (eslint `quire/domain-faces` sends them here).

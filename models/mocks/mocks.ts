@@ -39,9 +39,7 @@ export async function saveMock(
 ): Promise<Pick<MockDoc, 'page_id' | 'path' | 'unique_key'>> {
   if (!(actor.uid > 0)) throw errors.notLoggedIn();
   const { page } = await requirePage(actor, input.pageId, {
-    level: 'edit',
-    denied: 10303,
-    deniedMessage: 'No edit permission',
+    action: 'mock.update',
   });
   parseMockTemplate(input.template);
   const path = normalizeMockPath(input.path || '/');
@@ -79,10 +77,8 @@ export async function mockOfPage(
   itemPassword: string,
 ): Promise<MockDoc | null> {
   const { page } = await requirePage(actor, pageId, {
-    level: 'visit',
+    action: 'page.read',
     itemPassword,
-    denied: 10103,
-    deniedMessage: 'No permission',
   });
   const mock = await Mock.findOne({ page_id: page.page_id }, { _id: 0 }).lean<MockDoc>();
   return mock ? { ...mock, template: escapeForClient(mock.template) } : null;

@@ -18,6 +18,7 @@ export {
   listPageSubscribers,
   pageAudience,
   pageSubscriberUids,
+  purgePageSubscriptions,
   subscribeToPage,
   subscribeUsers,
   unsubscribeUsers,

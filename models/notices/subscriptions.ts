@@ -55,9 +55,7 @@ function requireUser(actor: Actor): void {
 /** The page, if the actor may edit it (the notify dialog is an editor's tool). */
 async function editablePage(actor: Actor, pageId: number): Promise<PageDoc> {
   const { page } = await requirePage(actor, pageId, {
-    level: 'edit',
-    denied: 10103,
-    deniedMessage: 'No edit permission',
+    action: 'subscription.manage',
   });
   return page;
 }
@@ -193,4 +191,12 @@ export async function dropPageSubscriptions(pageIds: number[]): Promise<void> {
   if (!pageIds.length) return;
   await Subscription.deleteMany({ object_id: { $in: pageIds }, object_type: PAGE_OBJECT });
   subscriptionsChanged(pageIds);
+}
+
+/**
+ * The rows only, inside models/backOffice's purge transaction (its `page.purged`, published after
+ * the commit, reaches `dropPageSubscriptions` for the caches).
+ */
+export async function purgePageSubscriptions(pageIds: number[]): Promise<void> {
+  await Subscription.deleteMany({ object_type: PAGE_OBJECT, object_id: { $in: pageIds } });
 }

@@ -2,6 +2,12 @@
  * Pages: saving (savePage.ts, the pipeline), reading, ordering, content, history, locks, live
  * drafts, the recycle bin, share links and SQL-table pages.
  */
+import { itemPages } from '../items';
+import { pagesForItems } from './firstPage';
+
+// A new single-page item's page is written here, asked through items' port (models/items/ports.ts).
+itemPages.fill(pagesForItems);
+
 export {
   contentHash,
   deleteDrafts,
@@ -19,6 +25,7 @@ export { escapeForClient, phpUrlDecode, unescapeFromClient } from './pageContent
 export { listVersions, pageAndVersion, updateVersionRemark } from './pageHistory';
 export { packVersionText, versionText, withVersionText } from './versionText';
 export { deletePage } from './recycle';
+export { pageIdsOfItem, purgeItemPages } from './itemPurge';
 export { MAX_SORT_ENTRIES, sortPages } from './pageOrder';
 export { type PageDetails, readPage, resolvePageId } from './pageReads';
 export {
@@ -26,6 +33,8 @@ export {
   countAttachments,
   type LiveDocPort,
   type LiveDocSave,
+  type PageCatalogs,
+  pageCatalogs,
   type PageNotifier,
   registerLiveDocs,
   type SaveAgent,

@@ -61,9 +61,8 @@ export async function pageLockState(
     return { lock: 0, exceed, lock_uid: '', lock_username: '', is_cur_user: 0 };
   }
   const { page } = await requirePage(actor, pageId, {
-    level: 'visit',
+    action: 'page.read',
     itemPassword: options.itemPassword,
-    deniedMessage: 'No access permission',
   });
   const now = options.now ?? nowSeconds();
   const [row, full] = await Promise.all([
@@ -94,8 +93,7 @@ export async function setPageLock(
   if (!(actor.uid > 0)) throw errors.notLoggedIn();
   if (!(input.pageId > 0) || !(input.itemId > 0)) throw errors.failed('Parameter error');
   const { page } = await requirePage(actor, input.pageId, {
-    level: 'edit',
-    deniedMessage: 'No edit permission',
+    action: 'page.update',
   });
   if (page.item_id !== input.itemId) throw pageMissing();
   const now = options.now ?? nowSeconds();

@@ -14,16 +14,16 @@
  * process before the write answers, in the others as the bus relays the event.
  */
 import {
-  allows,
   itemAccess,
+  type ItemAction,
   pageMissing,
   pageVisible,
-  readOnlyMessage,
-  type AccessLevel,
+  permits,
+  refusalOf,
   type Actor,
   type ItemAccess,
 } from '../access';
-import { ApiError, type ErrorCode, errors, perContext, ReadCache, type Watch } from '../platform';
+import { errors, perContext, ReadCache, type Watch } from '../platform';
 import { Page, type PageDoc } from './schemas/page';
 
 export interface PageWithAccess {
@@ -32,12 +32,13 @@ export interface PageWithAccess {
 }
 
 export interface PageAccessOptions {
-  level: AccessLevel;
+  /**
+   * What the caller does to the page, a named action (models/access/actions.ts): `page.read`,
+   * `page.update`, … Its rule says which code and text refuse it.
+   */
+  action: ItemAction;
   /** The visit password the client remembered (`_item_pwd`). */
   itemPassword?: string;
-  /** Code and text when the level is not met (page endpoints mostly answer 10101). */
-  denied?: ErrorCode;
-  deniedMessage?: string;
   /**
    * Answer 10303 when the page is in a password-protected item the actor has not unlocked, so
    * the client sends the reader to the item-password screen (spec: 10303/10307 on a page fetch).
@@ -125,18 +126,13 @@ export async function requirePage(
   // A page one may not read answers exactly like a missing one (its id reveals nothing), except
   // on the page fetches that ask for the item's password (see `askPassword`).
   if (!access) throw pageMissing();
-  if (!access.visit) {
+  if (!permits(access, 'item.read')) {
     if (options.askPassword && access.item.password)
       throw errors.noEditPermission('This item needs its visit password');
     throw pageMissing();
   }
-  if (!allows(access, options.level)) {
-    const readOnlyWrite = access.readOnly && options.level !== 'visit';
-    throw new ApiError(
-      options.denied ?? 10101,
-      readOnlyWrite ? readOnlyMessage(access) : options.deniedMessage,
-    );
-  }
+  const refused = refusalOf(access, options.action);
+  if (refused) throw refused;
   if (!(await pageVisible(actor, access, page))) throw pageMissing();
   return { page, access };
 }

@@ -108,9 +108,8 @@ export async function listVersions(
   options: ReadOptions = {},
 ): Promise<PageHistoryDoc[]> {
   await requirePage(actor, pageId, {
-    level: 'visit',
+    action: 'page.read',
     itemPassword: options.itemPassword,
-    deniedMessage: 'No access permission',
   });
   const rows = await PageHistory.find({ page_id: pageId }, { _id: 0 })
     .sort({ page_history_id: -1 })
@@ -127,7 +126,7 @@ export async function updateVersionRemark(
   if (!(input.pageId > 0) || !(input.pageHistoryId > 0)) throw errors.failed('Parameter error');
   if (input.remark.length > MAX_REMARK_LENGTH)
     throw errors.failed(`Remark must be at most ${MAX_REMARK_LENGTH} characters`);
-  await requirePage(actor, input.pageId, { level: 'edit', deniedMessage: 'No edit permission' });
+  await requirePage(actor, input.pageId, { action: 'page.update' });
   // Scoped to the page: ShowDoc matched the version id alone, so any editor could rewrite
   // remarks in other items.
   const result = await PageHistory.updateOne(
@@ -146,9 +145,8 @@ export async function pageAndVersion(
 ): Promise<{ page: PageDoc; version: PageHistoryDoc }> {
   if (!(pageId > 0) || !(pageHistoryId > 0)) throw errors.failed('Parameter error');
   const { page } = await requirePage(actor, pageId, {
-    level: 'visit',
+    action: 'page.read',
     itemPassword: options.itemPassword,
-    deniedMessage: 'No access permission',
   });
   const version = await PageHistory.findOne(
     { page_history_id: pageHistoryId, page_id: pageId },

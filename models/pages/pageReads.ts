@@ -4,9 +4,8 @@
  */
 import { pageMissing, type Actor } from '../access';
 import { errors, nowSeconds } from '../platform';
-import { Catalog } from '../catalogs/schemas';
 import { requirePage } from './pageAccess';
-import { countAttachments } from './ports';
+import { countAttachments, pageCatalogs } from './ports';
 import { Page, type PageDoc } from './schemas/page';
 import { activeShareKey } from './shareLinks';
 
@@ -26,9 +25,8 @@ export async function readPage(
   options: { itemPassword?: string; withPath?: boolean; now?: number } = {},
 ): Promise<PageDetails> {
   const { page } = await requirePage(actor, pageId, {
-    level: 'visit',
+    action: 'page.read',
     itemPassword: options.itemPassword,
-    deniedMessage: 'No access permission',
     askPassword: true,
   });
   const [attachmentCount, uniqueKey] = await Promise.all([
@@ -41,20 +39,7 @@ export async function readPage(
 }
 
 async function catalogPath(page: PageDoc): Promise<NonNullable<PageDetails['fullPath']>> {
-  const catalogs = await Catalog.find(
-    { item_id: page.item_id },
-    { cat_id: 1, cat_name: 1, parent_cat_id: 1, _id: 0 },
-  ).lean();
-  const byId = new Map(catalogs.map((c) => [c.cat_id, c]));
-  const chain: Array<{ cat_id: number; cat_name: string }> = [];
-  const seen = new Set<number>();
-  for (let id = page.cat_id; id > 0 && !seen.has(id);) {
-    seen.add(id);
-    const cat = byId.get(id);
-    if (!cat) break;
-    chain.unshift({ cat_id: cat.cat_id, cat_name: cat.cat_name });
-    id = cat.parent_cat_id;
-  }
+  const chain = await pageCatalogs.use().chainOf(page.item_id, page.cat_id);
   return [...chain, { page_id: page.page_id, page_title: page.page_title }];
 }
 
@@ -71,9 +56,8 @@ export async function resolvePageId(
   if (input.pageId && input.pageId > 0) {
     page = (
       await requirePage(actor, input.pageId, {
-        level: 'visit',
+        action: 'page.read',
         itemPassword: input.itemPassword,
-        deniedMessage: 'No access permission',
       })
     ).page;
   } else if (input.itemId && input.itemId > 0 && input.customId) {
@@ -86,9 +70,8 @@ export async function resolvePageId(
     if (!id) throw pageMissing();
     page = (
       await requirePage(actor, id, {
-        level: 'visit',
+        action: 'page.read',
         itemPassword: input.itemPassword,
-        deniedMessage: 'No access permission',
       })
     ).page;
     if (page.item_id !== input.itemId) throw pageMissing();

@@ -1,11 +1,12 @@
 /**
  * What other layers plug into pages at start (server/ composes them): the live documents
  * (realtime/collab implements `LiveDocPort`), "save and notify" (models/notices) and the attachment
- * counter (models/files) — modules that import pages and so cannot be imported from here. Each
- * seam is an interface pages calls; nothing here knows who fills it.
+ * counter (models/files) — modules that import pages and so cannot be imported from here — and
+ * the catalog path of a page, which models/catalogs fills as it loads. Each seam is an interface
+ * pages calls; nothing here knows who fills it.
  */
 import type { DomainEvents } from '../platform';
-import { perContext } from '../platform';
+import { definePort, perContext } from '../platform';
 import type { PageDoc } from './schemas/page';
 
 /** An AI agent saving through an MCP token ("Claude via token 'docs-bot'"). */
@@ -102,3 +103,12 @@ export function setAttachmentCounter(counter: (pageId: number) => Promise<number
 export function countAttachments(pageId: number): Promise<number> {
   return plugs().attachmentCounter(pageId);
 }
+
+/** The catalogs a page sits in, as the catalogs domain (above pages) answers them. */
+export interface PageCatalogs {
+  /** The catalog `catId` of the item and those above it, top-level first ([] for the root). */
+  chainOf(itemId: number, catId: number): Promise<Array<{ cat_id: number; cat_name: string }>>;
+}
+
+/** Filled by models/catalogs (its index.ts) as it loads; see models/platform/port.ts. */
+export const pageCatalogs = definePort<PageCatalogs>('pages: catalog path', 'catalogs');

@@ -43,9 +43,7 @@ export async function deletePage(
   if (!(actor.uid > 0)) throw errors.notLoggedIn();
   if (!(pageId > 0)) throw pageMissing();
   const { page, access } = await requirePage(actor, pageId, {
-    level: 'edit',
-    denied: 10303,
-    deniedMessage: 'No delete permission',
+    action: 'page.delete',
   });
   if (!permits(access, 'page.deleteAnyones') && page.author_uid !== actor.uid)
     throw errors.noEditPermission('Only the item managers or the page author may delete this page');

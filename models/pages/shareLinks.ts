@@ -84,8 +84,7 @@ export async function toggleShareLink(
   )
     throw errors.failed(`expire_days must be 0 (never) to ${MAX_EXPIRE_DAYS}`);
   const { page } = await requirePage(actor, input.pageId, {
-    level: 'edit',
-    deniedMessage: 'No edit permission',
+    action: 'page.update',
   });
   await SinglePage.deleteMany({ page_id: page.page_id });
   if (!input.enable) {

@@ -74,6 +74,7 @@ export {
   SwitchingFileStorage,
   type CloudResolver,
 } from './storage';
+export { definePort, type Port } from './port';
 export { RawJson } from './rawJson';
 export { formatNow, formatUnix, formatUnixOrEmpty, nowSeconds, setTimeZone } from './time';
 export {

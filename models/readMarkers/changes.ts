@@ -35,9 +35,8 @@ export async function pageChanges(
 ): Promise<PageChanges> {
   if (!(actor.uid > 0)) throw errors.notLoggedIn();
   const { page } = await requirePage(actor, pageId, {
-    level: 'visit',
+    action: 'page.read',
     itemPassword: options.itemPassword,
-    deniedMessage: 'No access permission',
   });
   const current = {
     addtime: page.addtime,

@@ -12,3 +12,4 @@ export {
   type ReadReport,
 } from './markers';
 export { changedCountsByItem } from './itemCounts';
+export { purgeItemReadMarkers } from './itemPurge';

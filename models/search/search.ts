@@ -16,11 +16,17 @@
  *   around the first hit in the content) and Quire's `snippet` around the best match with the
  *   ranges to highlight; `skip_code` leaves fenced code blocks out.
  */
-import { itemAccess, permits, requireAction, type Actor, type ItemAccess } from '../access';
+import {
+  itemAccess,
+  memberItemRows,
+  permits,
+  requireAction,
+  type Actor,
+  type ItemAccess,
+} from '../access';
 import { errors } from '../platform';
 import { escapeForClient, type PageDoc, searchableText } from '../pages';
 import { Item } from '../items';
-import { ItemMember, TeamItemMember } from '../members/schemas';
 import { pagesMatching, rankScope, type AttachmentHit } from './ranked';
 import { splitCode, type Ranges } from './snippet';
 
@@ -114,10 +120,9 @@ export interface SearchResult {
 /** The items a user may read and search without naming one: owned, member, team member. */
 async function readableItems(actor: Actor): Promise<ItemAccess[]> {
   if (!(actor.uid > 0)) return [];
-  const [owned, personal, team] = await Promise.all([
+  const [owned, { personal, teams: team }] = await Promise.all([
     Item.find({ uid: actor.uid, is_del: 0 }, { item_id: 1, _id: 0 }).lean(),
-    ItemMember.find({ uid: actor.uid }, { item_id: 1, _id: 0 }).lean(),
-    TeamItemMember.find({ member_uid: actor.uid }, { item_id: 1, _id: 0 }).lean(),
+    memberItemRows(actor.uid),
   ]);
   const ids = [...new Set([...owned, ...personal, ...team].map((r) => r.item_id))];
   const accesses = await Promise.all(ids.map((id) => itemAccess(actor, id)));

@@ -13,8 +13,7 @@
  *   instead of storing them.
  */
 import { randomBytes } from 'node:crypto';
-import { requireSiteAdmin, type Actor } from '../access';
-import { Item } from '../items/schemas';
+import { findLiveItem, requireSiteAdmin, type Actor } from '../access';
 import { type ApiError, errors } from '../platform';
 import {
   SETTING_ALIASES,
@@ -264,7 +263,7 @@ export async function saveConfig(actor: Actor, input: ConfigInput): Promise<void
   const effective = (key: string) => out[key] ?? stored[key] ?? DEFAULTS[key] ?? '';
   if (has('home_page') && effective('home_page') === '3') {
     const itemId = Number(effective('home_item'));
-    if (!(itemId > 0) || !(await Item.exists({ item_id: itemId, is_del: { $ne: 1 } })))
+    if (!(itemId > 0) || !(await findLiveItem(itemId)))
       throw bad('home_item', 'choose an existing item for the home page');
   }
   if (

@@ -88,7 +88,7 @@ export async function proposeSuggestions(
   if (!(actor.uid > 0)) throw errors.notLoggedIn();
   checkChanges(input.changes);
   const { page, access } = await requirePage(actor, input.pageId, {
-    level: 'visit',
+    action: 'page.read',
     itemPassword: input.itemPassword,
   });
   if (!maySuggest(access, actor))
@@ -191,7 +191,7 @@ export async function listSuggestions(
   input: { pageId: number; itemPassword?: string },
 ): Promise<SuggestionList> {
   const { page, access } = await requirePage(actor, input.pageId, {
-    level: 'visit',
+    action: 'page.read',
     itemPassword: input.itemPassword,
     askPassword: true,
   });
@@ -231,11 +231,7 @@ export function authorKeyOf(s: Pick<PageSuggestionDoc, 'uid' | 'token_id'>): str
 
 async function reviewTarget(actor: Actor, pageId: number): Promise<PageWithAccess> {
   if (!(actor.uid > 0)) throw errors.notLoggedIn();
-  return requirePage(actor, pageId, {
-    level: 'edit',
-    denied: 10303,
-    deniedMessage: 'Only people who may edit this page accept or reject suggestions',
-  });
+  return requirePage(actor, pageId, { action: 'suggestion.review' });
 }
 
 /**

@@ -3,6 +3,7 @@ export {
   deleteTemplate,
   listItemTemplates,
   listMyTemplates,
+  purgeItemTemplateShares,
   saveTemplate,
   shareTemplate,
   templateShares,

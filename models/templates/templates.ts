@@ -172,3 +172,8 @@ export async function templateShares(actor: Actor, templateId: number): Promise<
     .sort({ id: 1 })
     .lean<TemplateItemDoc[]>();
 }
+
+/** The item's template shares, when the item is purged (inside models/backOffice's transaction). */
+export async function purgeItemTemplateShares(itemId: number): Promise<void> {
+  await TemplateItem.deleteMany({ item_id: itemId });
+}

@@ -121,9 +121,7 @@ export async function addFlowPage(
   await requireAction(actor, 'workbench.edit', flow.item_id);
   // The page's own rules too: a member limited to some catalogs adds only pages they can see.
   await requirePage(actor, pageId, {
-    level: 'edit',
-    denied: 10303,
-    deniedMessage: 'No edit permission',
+    action: 'workbench.edit',
   });
   const last = await RunapiFlowPage.findOne({ flow_id: flowId }, NO_ID)
     .sort({ s_number: -1 })

@@ -59,7 +59,7 @@ export async function pageRole(
   pageId: number,
 ): Promise<{ page: PageDoc; canEdit: boolean; coEdit: boolean; whiteboard: boolean } | null> {
   try {
-    const { page, access } = await requirePage(actor, pageId, { level: 'visit' });
+    const { page, access } = await requirePage(actor, pageId, { action: 'page.read' });
     return {
       page,
       canEdit: permits(access, 'page.update'),

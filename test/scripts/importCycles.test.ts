@@ -147,6 +147,11 @@ describe('import cycles', () => {
     expect(domains.get('pages')).toContain('platform');
     expect(domains.get('platform')).toEqual(['embedded']);
     expect(findCycles(domains).map((cycle) => cycle.join(' → '))).toEqual([]);
+    // The back office composes many domains from above: none of them may lean on it.
+    expect(domains.get('backOffice')).toEqual(
+      expect.arrayContaining(['items', 'members', 'pages']),
+    );
+    expect([...domains].filter(([, edges]) => edges.includes('backOffice'))).toEqual([]);
   });
 
   it("a domain's collections (schemas/) import nothing of models/ but the platform", () => {

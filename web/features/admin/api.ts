@@ -1,21 +1,15 @@
 /** The back office's calls (reference accounts §9.21–§9.24, spec 002 §7). */
+import type { Output } from '../../../api/contracts';
 import type { Attachment } from '../../api/types';
 import { request } from '../../api/request';
 
 /** Rows per admin list page (spec 002 §9). */
 export const ADMIN_PAGE_SIZE = 7;
 
-export interface AdminUser {
-  uid: string;
-  username: string;
-  name: string;
-  groupid: string;
-  reg_time: string;
-  last_login_time: string;
-}
+export type AdminUser = Output<'adminuser', 'getList'>['users'][number];
 
 export const adminUsers = (username: string, page: number) =>
-  request<{ total: number; users: AdminUser[] }>('adminUser/getList', {
+  request<Output<'adminuser', 'getList'>>('adminUser/getList', {
     username,
     page,
     count: ADMIN_PAGE_SIZE,
@@ -31,16 +25,7 @@ export const saveAdminUser = (input: {
 
 export const deleteAdminUser = (uid: number) => request<unknown>('adminUser/deleteUser', { uid });
 
-export interface AdminItem {
-  item_id: string;
-  item_name: string;
-  item_description: string;
-  item_domain: string;
-  username: string;
-  is_private: number;
-  member_num: number;
-  addtime: string;
-}
+export type AdminItem = Output<'adminitem', 'getList'>['items'][number];
 
 export const adminItems = (input: {
   item_name: string;
@@ -48,7 +33,7 @@ export const adminItems = (input: {
   page: number;
   count?: number;
 }) =>
-  request<{ total: number; items: AdminItem[] }>('adminItem/getList', {
+  request<Output<'adminitem', 'getList'>>('adminItem/getList', {
     count: ADMIN_PAGE_SIZE,
     ...input,
   });
@@ -148,18 +133,14 @@ export const saveOauth2Config = (open: boolean, form: FormValues) =>
   });
 
 export const getLoginSecretKey = () =>
-  request<{ login_secret_key: string }>('adminSetting/getLoginSecretKey');
+  request<Output<'adminsetting', 'getLoginSecretKey'>>('adminSetting/getLoginSecretKey');
 
 export const resetLoginSecretKey = () =>
-  request<{ login_secret_key: string }>('adminSetting/resetLoginSecretKey');
+  request<Output<'adminsetting', 'resetLoginSecretKey'>>('adminSetting/resetLoginSecretKey');
 
-export const siteVersion = () => request<{ version: string }>('common/version');
+export const siteVersion = () => request<Output<'common', 'version'>>('common/version');
 
-export interface UpdateInfo {
-  version: string;
-  new_version: string;
-  url: string;
-}
+export type UpdateInfo = Output<'adminupdate', 'checkUpdate'>;
 
 export const checkUpdate = () =>
   request<UpdateInfo>('adminUpdate/checkUpdate', {}, { alert: false });

@@ -2,17 +2,11 @@
  * The editor's calls (spec 001 §7; reference pages §3.4, §3.9, §3.10). Errors the editor turns
  * into screens or dialogs of its own (a foreign lock, a taken page ID, 10250) are not alerted here.
  */
+import type { Output } from '../../../api/contracts';
 import { getToken } from '../../auth/storage';
 import { request } from '../../api/request';
 
-export interface LockState {
-  lock: number;
-  is_cur_user: number;
-  lock_uid: string;
-  lock_username: string;
-  /** Hosted servers: the item's page quota is used up (a new page cannot be made). */
-  exceed: number;
-}
+export type LockState = Output<'page', 'isLock'>;
 
 /** The lock release value of ShowDoc's clients (a time long past). */
 export const LOCK_RELEASE = 1000;
@@ -68,7 +62,7 @@ export interface SaveInput {
  * `&` and friends intact through any form parser). Answers the page id.
  */
 export async function savePage(input: SaveInput): Promise<number> {
-  const data = await request<{ page_id?: number | string }>(
+  const data = await request<Output<'page', 'save'>>(
     'page/save',
     {
       page_id: input.pageId,
@@ -85,21 +79,3 @@ export async function savePage(input: SaveInput): Promise<number> {
   );
   return Number(data?.page_id ?? input.pageId);
 }
-
-export interface ItemDetail {
-  item_id: string;
-  item_type: string;
-  co_edit: string;
-  is_archived: string;
-}
-
-export const itemDetail = (itemId: number) =>
-  request<ItemDetail>('item/detail', { item_id: itemId }, { alert: false });
-
-/** The custom page id of a page (its id as text when it has none). */
-export const pageCustomId = (pageId: number) =>
-  request<{ page_id: string; page_custom_id: string }>(
-    'page/getPageID',
-    { page_id: pageId },
-    { alert: false },
-  );

@@ -72,15 +72,11 @@ export const deleteList = (itemId: number, listId: string) =>
 export const loadActivity = (itemId: number, page: number) =>
   request<ActivityPage>('kanban/getActivity', { item_id: itemId, page, page_size: 50 }, QUIET);
 
-export interface ItemPerson {
-  uid: number;
-  username: string;
-  username_name: string;
-}
+export type ItemPerson = Output<'member', 'getAllList'>[number];
 
 /** People a task may be assigned to: the item's owner and members (editors may list them). */
 export const loadPeople = (itemId: number) =>
-  request<ItemPerson[]>('member/getAllList', { item_id: itemId }, QUIET);
+  request<Output<'member', 'getAllList'>>('member/getAllList', { item_id: itemId }, QUIET);
 
 /** Downloads the activity log as ShowDoc's CSV (the token in a header, never in an address). */
 export async function downloadActivity(itemId: number): Promise<void> {

@@ -3,6 +3,7 @@
  * the page's subscribers (§6, candidates from `member/getAllList`). The editor is a workspace
  * screen, so failures are alerted by the API client unless a caller says otherwise.
  */
+import type { Output } from '../../../../api/contracts';
 import { request, uploadBare, type Params } from '../../../api/request';
 
 /** A list call: anything but an array (ShowDoc answers some empty lists as `{}`) means none. */
@@ -91,12 +92,7 @@ export interface Subscriber {
 }
 
 /** Someone who may be subscribed: the item's owner and members (`member/getAllList`). */
-export interface ItemPerson {
-  uid: number;
-  username: string;
-  username_name: string;
-  member_group_id: string;
-}
+export type ItemPerson = Output<'member', 'getAllList'>[number];
 
 export const pageSubscribers = (pageId: number) =>
   requestList<Subscriber>('subscription/getPageList', { page_id: pageId });

@@ -5,13 +5,15 @@
  *
  * Quire copies only what the caller can see: a member restricted to some catalogs gets those
  * catalogs and nothing at the root (ShowDoc copied the whole item, leaking hidden pages).
+ *
+ * It lives with the catalogs (like catalogCopy.ts) because a copy is the catalog tree with its
+ * pages: the items domain, below pages and catalogs, only creates the new item.
  */
 import { requireAction, catalogVisible, type Actor } from '../access';
 import { nextId, events } from '../platform';
-import { addItemToGroups } from './itemGroups';
-import { insertItem, type NewItemInput } from './items';
-import { Catalog, type CatalogDoc } from '../catalogs/schemas';
-import { Page, type PageDoc } from '../pages/schemas';
+import { addItemToGroups, insertItem, type NewItemInput } from '../items';
+import { Page, type PageDoc } from '../pages';
+import { Catalog, type CatalogDoc } from './schemas/catalog';
 
 export async function copyItem(
   actor: Actor,

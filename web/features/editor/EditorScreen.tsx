@@ -41,6 +41,7 @@ import { usePreview } from './usePreview';
 import { useSaveShortcut } from './useSaveShortcut';
 import { useAppFeedback } from '../../components/AppFeedback';
 import { paramCompletionSource } from '../workbench/paramCompletion';
+import { markPending, offlineItem } from '../offline/store';
 
 export interface EditorSession {
   item: ItemInfo;
@@ -52,6 +53,8 @@ export interface EditorSession {
   catId: number;
   /** The saved content ('' for a new page). */
   savedContent: string;
+  /** The saved version's page/info `addtime` ('' for a new page): offline edits' base. */
+  savedVersion: string;
   /** What a new page starts with (a copied page's content). */
   startContent: string;
   /** The popup to show first (new and copied pages). */
@@ -66,7 +69,29 @@ export function EditorScreen({ session }: { session: EditorSession }) {
   // Parameter names typed in an API table are completed from the item's parameter library.
   const completion = useMemo(() => paramCompletionSource(itemId), [itemId]);
 
-  const collab = useCollabDoc(pageId);
+  // An item available offline keeps its pages' documents here too; edits made with no
+  // connection are queued for the reconnect sync, with the version they started from.
+  const keep = useMemo(() => !!pageId && !!offlineItem(itemId), [pageId, itemId]);
+  const pending = useRef({
+    title: session.title,
+    catId: session.catId,
+    customId: session.customId,
+  });
+  const marked = useRef(false);
+  const collab = useCollabDoc(pageId, keep, () => {
+    if (marked.current) return;
+    marked.current = true;
+    markPending({
+      pageId,
+      itemId,
+      ...pending.current,
+      baseAddtime: session.savedVersion,
+      baseContent: session.savedContent,
+      since: Date.now(),
+    });
+  });
+  // Connected again: the reconnect sync takes the queued page; a later cut starts a new entry.
+  if (!collab.offline) marked.current = false;
   const lock = useEditorLock(pageId, itemId);
   const coEditors = useCoEditors(collab.provider, collab.me?.id ?? null);
   const { text, previewText, previewOn, togglePreview, onChange } = usePreview(
@@ -79,6 +104,7 @@ export function EditorScreen({ session }: { session: EditorSession }) {
   const handleRef = useRef<EditorHandle | null>(null);
   const [meta, setMeta] = useState<PageMeta>({ title: session.title, customId: session.customId });
   const [catId, setCatId] = useState(session.catId);
+  pending.current = { title: meta.title, catId, customId: meta.customId };
   const dialogs = useEditorDialogs(session.metaMode, item.menu?.catalogs);
   const { metaModal, setMetaModal } = dialogs;
 

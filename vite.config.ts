@@ -209,24 +209,28 @@ function serviceWorker(): Plugin {
     buildStart() {
       this.addWatchFile(source);
     },
-    generateBundle(_options, bundle) {
-      const shell = Object.keys(bundle)
-        .filter((file) => !/\.(br|gz)$/.test(file) && file !== 'index.html')
-        .sort()
-        .map((file) => `/${file}`);
-      const code = readFileSync(source, 'utf8');
-      const version = createHash('sha256')
-        .update(shell.join('\n'))
-        .update(code)
-        .digest('hex')
-        .slice(0, 12);
-      this.emitFile({
-        type: 'asset',
-        fileName: 'sw.js',
-        source:
-          `const SHELL = ${JSON.stringify(shell)};\nconst VERSION = ${JSON.stringify(version)};\n` +
-          code,
-      });
+    // After Vite's own generateBundle work, which drops the empty JS chunks of CSS-only modules.
+    generateBundle: {
+      order: 'post',
+      handler(_options, bundle) {
+        const shell = Object.keys(bundle)
+          .filter((file) => !/\.(br|gz)$/.test(file) && file !== 'index.html')
+          .sort()
+          .map((file) => `/${file}`);
+        const code = readFileSync(source, 'utf8');
+        const version = createHash('sha256')
+          .update(shell.join('\n'))
+          .update(code)
+          .digest('hex')
+          .slice(0, 12);
+        this.emitFile({
+          type: 'asset',
+          fileName: 'sw.js',
+          source:
+            `const SHELL = ${JSON.stringify(shell)};\nconst VERSION = ${JSON.stringify(version)};\n` +
+            code,
+        });
+      },
     },
   };
 }

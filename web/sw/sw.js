@@ -25,6 +25,7 @@ const READS = {
   'page/getPageID': ['item_id', 'page_custom_id', 'page_id'],
   'catalog/menuChildren': ['item_id', 'cat_id'],
   'page/history': ['page_id'],
+  'page/uploadList': ['page_id'],
   'item/detail': ['item_id'],
 };
 /** Parameters whose presence makes an answer not the plain read (a search through item/info). */

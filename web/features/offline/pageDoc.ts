@@ -100,3 +100,33 @@ export async function openSyncedPage(pageId: number): Promise<SyncedPage> {
     throw error;
   }
 }
+
+let keepCounter = 0;
+
+/**
+ * Asks the server to store the document as the page's draft when none is stored yet
+ * (collabProtocol.ts `keep`): the kept copy then shares the history later saves build on.
+ */
+export function keepOnServer(synced: SyncedPage): Promise<void> {
+  const requestId = `keep-${Date.now().toString(36)}-${++keepCounter}`;
+  const { provider } = synced;
+  return new Promise((resolve) => {
+    const finish = () => {
+      window.clearTimeout(timer);
+      provider.off('stateless', onStateless);
+      resolve();
+    };
+    const onStateless = ({ payload }: { payload: string }) => {
+      try {
+        const message = JSON.parse(payload) as CollabServerMessage;
+        if (message.type === 'kept' && message.requestId === requestId) finish();
+      } catch {
+        // not ours
+      }
+    };
+    // An older server does not answer: the copy is still kept, merges are then by Yjs alone.
+    const timer = window.setTimeout(finish, SYNC_TIMEOUT_MS);
+    provider.on('stateless', onStateless);
+    provider.sendStateless(JSON.stringify({ type: 'keep', requestId }));
+  });
+}

@@ -6,10 +6,16 @@
  */
 import { request } from '../../api/request';
 import { unescapeHtml } from '../../markdown/unescape';
-import { fetchItemInfo, fetchPage, fetchReaderItem, resolvePage } from '../reader/api';
+import {
+  fetchItemInfo,
+  fetchPage,
+  fetchReaderItem,
+  pageAttachments,
+  resolvePage,
+} from '../reader/api';
 import { itemAddress } from '../reader/paths';
 import type { ItemInfo, Menu, MenuCatalog } from '../reader/types';
-import { openSyncedPage } from './pageDoc';
+import { keepOnServer, openSyncedPage } from './pageDoc';
 import { pageDatabase, readOffline, updateOffline, type OfflineItem } from './store';
 
 /** Items whose pages open in the Markdown editor (not RunApi, spreadsheet or whiteboard). */
@@ -23,22 +29,26 @@ export function offlineSupported(): boolean {
 
 /** Registers /sw.js and waits until it controls this page (its install cached the shell). */
 export async function ensureServiceWorker(): Promise<void> {
-  await navigator.serviceWorker.register('/sw.js', { scope: '/' });
-  await navigator.serviceWorker.ready;
-  if (navigator.serviceWorker.controller) return;
+  const registration = await navigator.serviceWorker.register('/sw.js', { scope: '/' });
+  if (navigator.serviceWorker.controller && registration.active) return;
   await new Promise<void>((resolve, reject) => {
     const timer = window.setTimeout(
-      () => reject(new Error('service worker did not take control')),
+      () => reject(new Error('the service worker did not start')),
       CONTROL_TIMEOUT_MS,
     );
-    navigator.serviceWorker.addEventListener(
-      'controllerchange',
-      () => {
-        window.clearTimeout(timer);
-        resolve();
-      },
-      { once: true },
-    );
+    const worker = registration.installing ?? registration.waiting;
+    // An install that fails (the shell could not be fetched) ends as "redundant".
+    worker?.addEventListener('statechange', () => {
+      if (worker.state !== 'redundant') return;
+      window.clearTimeout(timer);
+      reject(new Error('the service worker could not be installed'));
+    });
+    const controlled = () => {
+      window.clearTimeout(timer);
+      resolve();
+    };
+    if (navigator.serviceWorker.controller) controlled();
+    else navigator.serviceWorker.addEventListener('controllerchange', controlled, { once: true });
   });
 }
 
@@ -104,13 +114,17 @@ export async function makeAvailableOffline(
   await inParallel(pageIds, async (pageId) => {
     const page = await fetchPage(pageId);
     await resolvePage(item.item_id, String(pageId)).catch(() => null);
+    await pageAttachments(pageId).catch(() => null);
     const origin = window.location.origin;
     await Promise.all(
       imageAddresses(unescapeHtml(page.page_content), origin).map((src) =>
         fetch(src, { credentials: 'same-origin' }).catch(() => null),
       ),
     );
-    if (markdown) (await openSyncedPage(pageId)).close();
+    if (markdown) {
+      const synced = await openSyncedPage(pageId);
+      await keepOnServer(synced).finally(() => synced.close());
+    }
     onProgress({ done: ++done, total });
   });
   await fetchReaderItem(address).catch(() => null);

@@ -95,6 +95,11 @@ export default tseslint.config(
     languageOptions: { globals: { ...globals.browser } },
   },
   {
+    // The offline service worker (plain JS, emitted as /sw.js by vite.config.ts).
+    files: ['web/sw/*.js'],
+    languageOptions: { globals: { ...globals.serviceworker } },
+  },
+  {
     files: [
       'api/**/*.ts',
       'realtime/**/*.ts',

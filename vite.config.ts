@@ -8,6 +8,7 @@
  * Every text file also gets a brotli (.br) and a gzip (.gz) copy at build time, which api/web.ts
  * sends by content negotiation: the server never compresses per request.
  */
+import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { defineConfig, type Plugin } from 'vite';
@@ -194,6 +195,46 @@ function catalogueParts(): Plugin {
   };
 }
 
+/**
+ * The offline service worker (web/sw/sw.js, issue #41) emitted as /sw.js — at the root, so its
+ * scope is the whole app — with the build's file list (the app shell it caches at install) and a
+ * version derived from both: a new build is a new worker, which drops the old shell. Nothing of it
+ * is in any chunk: only a user who makes an item available offline registers it.
+ */
+function serviceWorker(): Plugin {
+  const source = fileURLToPath(new URL('./web/sw/sw.js', import.meta.url));
+  return {
+    name: 'quire:service-worker',
+    apply: 'build',
+    buildStart() {
+      this.addWatchFile(source);
+    },
+    // After Vite's own generateBundle work, which drops the empty JS chunks of CSS-only modules.
+    generateBundle: {
+      order: 'post',
+      handler(_options, bundle) {
+        const shell = Object.keys(bundle)
+          .filter((file) => !/\.(br|gz)$/.test(file) && file !== 'index.html')
+          .sort()
+          .map((file) => `/${file}`);
+        const code = readFileSync(source, 'utf8');
+        const version = createHash('sha256')
+          .update(shell.join('\n'))
+          .update(code)
+          .digest('hex')
+          .slice(0, 12);
+        this.emitFile({
+          type: 'asset',
+          fileName: 'sw.js',
+          source:
+            `const SHELL = ${JSON.stringify(shell)};\nconst VERSION = ${JSON.stringify(version)};\n` +
+            code,
+        });
+      },
+    },
+  };
+}
+
 export default defineConfig({
   root: fileURLToPath(new URL('./web', import.meta.url)),
   base: '/',
@@ -203,6 +244,7 @@ export default defineConfig({
     directComponentImports(),
     catalogueParts(),
     routes.plugin,
+    serviceWorker(),
     compression({
       algorithms: ['brotliCompress', 'gzip'],
       // Small files are not worth a second request path; copies no smaller are skipped anyway.

@@ -148,7 +148,18 @@ export interface CollabSaveRequest {
   notify?: string;
 }
 
-export type CollabClientMessage = CollabSaveRequest;
+/**
+ * `keep`: this client keeps a copy of the document to edit offline (issue #41). A page nobody
+ * edited yet has no stored draft — its document is made from the saved content at each open — so
+ * the server stores it now: edits made on the kept copy then share its history and merge through
+ * Yjs after a later save of the page. Answered `kept` with the same `requestId`.
+ */
+export interface CollabKeepRequest {
+  type: 'keep';
+  requestId: string;
+}
+
+export type CollabClientMessage = CollabSaveRequest | CollabKeepRequest;
 
 /**
  * What the server tells one connection (HocuspocusProvider `onStateless`, JSON in `payload`).
@@ -172,4 +183,6 @@ export type CollabServerMessage =
   /** Your `save` was stored: `pageId` is the page, `content` exactly the text stored. */
   | { type: 'saved'; requestId: string; pageId: number; content: string }
   /** Your `save` was refused: the error code and message REST `page/save` would answer. */
-  | { type: 'save-failed'; requestId: string; errorCode: number; message: string };
+  | { type: 'save-failed'; requestId: string; errorCode: number; message: string }
+  /** Your `keep` is done: the document's state is stored as the page's draft. */
+  | { type: 'kept'; requestId: string };

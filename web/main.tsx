@@ -18,6 +18,14 @@ configureApiClient({ resetLanguage: () => setLanguage(DEFAULT_LOCALE) });
 if (prefetchFromAddress(window.location.pathname, window.location.search))
   import('./features/reader/ReaderRoute').catch(() => {}); // the route reports a failure
 
+// Offline items (issue #41): their code loads only in a browser that keeps some (the key is
+// features/offline/store.ts OFFLINE_KEY, spelled out so the entry imports nothing of it).
+try {
+  if (localStorage.getItem('quire.offline')) void import('./features/offline/boot');
+} catch {
+  // storage disabled: nothing kept offline
+}
+
 void initI18n().then(() => {
   createRoot(document.getElementById('root')!).render(
     <StrictMode>

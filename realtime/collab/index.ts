@@ -25,6 +25,7 @@ import { lockBridge } from './lockBridge';
 import { DEBOUNCE_MS, MAX_DEBOUNCE_MS, persistence } from './persistence';
 import { createCollabRedis } from './redis';
 import { createRuntime } from './runtime';
+import { keepCommand } from './keepCommand';
 import { saveCommand } from './saveCommand';
 
 export interface CollabDeps {
@@ -86,6 +87,7 @@ export function attachCollab(httpServer: HttpServer, deps: CollabDeps): CollabSe
       persistence(runtime),
       locks.extension,
       saveCommand(runtime),
+      keepCommand(runtime),
     ],
   });
   runtime.hocuspocus = hocuspocus;

@@ -38,7 +38,7 @@ const SERVER_SOCKET = 'quire-bridge';
 
 /**
  * Rebases the document's draft on `content` (now the saved page content) and writes it at once,
- * on behalf of `byUid`.
+ * on behalf of `byUid` (resolves when written; callers that need not wait may ignore it).
  */
 export function rebaseAndStore(
   runtime: CollabRuntime,
@@ -46,10 +46,10 @@ export function rebaseAndStore(
   live: LivePage,
   content: string,
   byUid: number,
-): void {
+): Promise<void> {
   live.baseHash = contentHash(content);
   live.baseText = content;
-  runtime.hocuspocus
+  const stored = runtime.hocuspocus
     .storeDocumentHooks(
       document,
       {
@@ -67,6 +67,7 @@ export function rebaseAndStore(
     ?.catch((error: unknown) =>
       runtime.logger.error({ err: error, pageId: live.pageId }, 'draft store failed'),
     );
+  return stored ?? Promise.resolve();
 }
 
 interface SaveFacts {

@@ -67,6 +67,7 @@ async function load(
       customId: pageId && page ? customId || String(pageId) : '',
       catId: page ? Number(page.cat_id) : catId,
       savedContent: pageId ? content : '',
+      savedVersion: pageId && page ? page.addtime : '',
       startContent: content,
       metaMode: pageId ? null : isCopy ? 'copy' : 'new',
       suggestOnly,

@@ -29,11 +29,12 @@ import { EditorHeader, saveStateOf } from './EditorHeader';
 import { EditorPanes } from './EditorPanes';
 import type { PageMeta, PageMetaMode } from './PageMetaModal';
 import { useCoEditors } from './useCoEditors';
-import { useCollabDoc, useSharedText } from './useCollabDoc';
+import { useSharedText } from './useCollabDoc';
 import { useEditorDrafts } from './useEditorDrafts';
 import { useEditorLock, useLockActions } from './useEditorLock';
 import { useEditorPaste } from './useEditorPaste';
 import { useEditorSave, type SaveOutcome } from './useEditorSave';
+import { useKeptCollabDoc } from './useKeptCollabDoc';
 import { useLeaveEditor } from './useLeaveEditor';
 import { useLockGate } from './useLockGate';
 import { usePageQuota } from './usePageQuota';
@@ -54,6 +55,8 @@ export interface EditorSession {
   catId: number;
   /** The saved content ('' for a new page). */
   savedContent: string;
+  /** The saved version's page/info `addtime` ('' for a new page): offline edits' base. */
+  savedVersion: string;
   /** What a new page starts with (a copied page's content). */
   startContent: string;
   /** The popup to show first (new and copied pages). */
@@ -70,7 +73,7 @@ export function EditorScreen({ session }: { session: EditorSession }) {
   // Parameter names typed in an API table are completed from the item's parameter library.
   const completion = useMemo(() => paramCompletionSource(itemId), [itemId]);
 
-  const collab = useCollabDoc(pageId);
+  const { collab, pending } = useKeptCollabDoc(session);
   // Suggesting only: the text is never written, so there is no lock to take.
   const lockPageId = session.suggestOnly ? 0 : pageId;
   const lock = useEditorLock(lockPageId, itemId);
@@ -85,6 +88,7 @@ export function EditorScreen({ session }: { session: EditorSession }) {
   const handleRef = useRef<EditorHandle | null>(null);
   const [meta, setMeta] = useState<PageMeta>({ title: session.title, customId: session.customId });
   const [catId, setCatId] = useState(session.catId);
+  pending.current = { title: meta.title, catId, customId: meta.customId };
   const dialogs = useEditorDialogs(session.metaMode, item.menu?.catalogs);
   const { metaModal, setMetaModal } = dialogs;
 

@@ -3,9 +3,14 @@
  * provider per open editor, authenticated with the stored token (sent inside the WebSocket, never
  * in a URL). The server says who we are and whether we may write (`hello`), and tells us at once
  * when that changes (`access`: the lock moved, co-editing was switched, our role changed).
+ *
+ * A page of an item made available offline (web/features/offline) also keeps its document in
+ * IndexedDB (y-indexeddb): with no connection the editor opens that copy for writing, every edit
+ * is kept there and reported (`onOfflineEdit`), and the provider merges it with the server's
+ * document when the connection is back.
  */
 import { HocuspocusProvider } from '@hocuspocus/provider';
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import * as Y from 'yjs';
 import {
   COLLAB_PATH,
@@ -15,6 +20,7 @@ import {
   type CollabServerMessage,
 } from '../../../realtime/collabProtocol';
 import { getToken } from '../../auth/storage';
+import { pageDatabase } from '../offline/store';
 
 export type CollabStatus =
   /** Connecting, authenticating or waiting for the first sync. */
@@ -38,6 +44,8 @@ export interface CollabState {
   me: { id: number; name: string } | null;
   /** False while the socket is down (edits are kept and sent on reconnect). */
   online: boolean;
+  /** Opened from this browser's offline copy, with no connection (the lock is asked later). */
+  offline: boolean;
 }
 
 const INITIAL: CollabState = {
@@ -50,6 +58,7 @@ const INITIAL: CollabState = {
   lock: null,
   me: null,
   online: true,
+  offline: false,
 };
 
 export function collabUrl(): string {
@@ -66,9 +75,19 @@ export function userColour(id: number): { color: string; colorLight: string } {
   };
 }
 
-/** Opens page `pageId`'s document (0: none — a page not saved yet). */
-export function useCollabDoc(pageId: number): CollabState {
+/**
+ * Opens page `pageId`'s document (0: none — a page not saved yet). `keep`: the page's item is
+ * available offline — the document is kept in IndexedDB too, and `onOfflineEdit` hears of every
+ * edit made here while not connected.
+ */
+export function useCollabDoc(
+  pageId: number,
+  keep = false,
+  onOfflineEdit?: () => void,
+): CollabState {
   const [state, setState] = useState<CollabState>(INITIAL);
+  const offlineEdit = useRef(onOfflineEdit);
+  offlineEdit.current = onOfflineEdit;
 
   useEffect(() => {
     if (!pageId) {
@@ -83,9 +102,36 @@ export function useCollabDoc(pageId: number): CollabState {
     };
     let synced = false;
     let hello = false;
+    let connected = false;
+    let keptLoaded = false;
+    let persistence: { destroy(): Promise<void> } | null = null;
     const readyIfComplete = () => {
-      if (synced && hello) update({ status: 'ready' });
+      if (!synced || !hello) return;
+      connected = true;
+      update({ status: 'ready', online: true, offline: false });
     };
+    // No connection (the browser says so, or the socket closed before the first sync) and the
+    // kept copy is loaded: edit that copy.
+    let cut = !navigator.onLine;
+    const offlineIfCut = () => {
+      if (!alive || connected || !cut || !keptLoaded) return;
+      update({ status: 'ready', readOnly: false, online: false, offline: true });
+    };
+    const onBrowserOffline = () => {
+      cut = true;
+      offlineIfCut();
+    };
+    window.addEventListener('offline', onBrowserOffline);
+    if (keep)
+      void import('y-indexeddb').then(({ IndexeddbPersistence }) => {
+        if (!alive) return;
+        const kept = new IndexeddbPersistence(pageDatabase(pageId), doc);
+        persistence = kept;
+        void kept.whenSynced.then(() => {
+          keptLoaded = true;
+          offlineIfCut();
+        });
+      });
 
     const provider = new HocuspocusProvider({
       url: collabUrl(),
@@ -120,6 +166,10 @@ export function useCollabDoc(pageId: number): CollabState {
         }
       },
       onClose: ({ event }) => {
+        connected = false;
+        synced = false;
+        cut = true;
+        offlineIfCut();
         update({ online: false });
         // A close with one of our reasons (access revoked, page deleted …) is final.
         if (event.reason) update({ status: 'refused', reason: event.reason });
@@ -127,13 +177,20 @@ export function useCollabDoc(pageId: number): CollabState {
       onOpen: () => update({ online: true }),
     });
     setState({ ...INITIAL, provider, text });
+    // Edits typed here (not the server's nor the kept copy's) while not connected.
+    doc.on('update', (_update: Uint8Array, origin: unknown) => {
+      if (!keep || connected || origin === provider || origin === persistence) return;
+      offlineEdit.current?.();
+    });
 
     return () => {
       alive = false;
+      window.removeEventListener('offline', onBrowserOffline);
       provider.destroy();
+      void persistence?.destroy();
       doc.destroy();
     };
-  }, [pageId]);
+  }, [pageId, keep]);
 
   return state;
 }

@@ -3,6 +3,8 @@
  * if no answer comes, 'saved' once the server stored it, alerts for failures. An open page is
  * saved as a command on its live document (liveSave.ts: the server stores the shared text); a new
  * page, which has no document yet, is created over REST page/save with the text on screen.
+ * Editing an offline copy, saving is queued: the reconnect sync (web/features/offline/sync.ts)
+ * saves the merged text, with a "save and notify" text given offline.
  */
 import { useCallback, useRef, useState, type ReactNode, type RefObject } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -13,6 +15,7 @@ import { saveLive } from './liveSave';
 import type { PageMeta } from './PageMetaModal';
 import type { CollabState } from './useCollabDoc';
 import { useAppFeedback } from '../../components/AppFeedback';
+import { queueNotice } from '../offline/store';
 
 /** One save at a time; a save that never answers frees the button after this (spec §9). */
 export const SAVE_GUARD_MS = 10_000;
@@ -53,7 +56,7 @@ export function useEditorSave(options: {
   unverifiedNotice(message: string): ReactNode;
 }): EditorSave {
   const { t } = useTranslation();
-  const { modal, notification } = useAppFeedback();
+  const { modal, notification, message } = useAppFeedback();
   const [saving, setSaving] = useState(false);
   const savingRef = useRef(false);
   const [savedContent, setSavedContent] = useState(options.initialSaved);
@@ -66,6 +69,12 @@ export function useEditorSave(options: {
       const editor = handleRef.current;
       if (!editor || savingRef.current || !editor.isWritable()) return;
       if (!meta.title || !meta.customId) return latest.current.onNeedMeta();
+      // The offline copy: the text is kept here and saved (with its notice) on reconnect.
+      if (collab.offline) {
+        if (notify !== undefined) queueNotice(pageId, notify);
+        void message.info(t('offline.savedLater'));
+        return;
+      }
       savingRef.current = true;
       setSaving(true);
       const guard = window.setTimeout(() => {
@@ -120,7 +129,7 @@ export function useEditorSave(options: {
         setSaving(false);
       }
     },
-    [modal, notification, t],
+    [modal, notification, message, t],
   );
 
   return { save, saving, savedContent };

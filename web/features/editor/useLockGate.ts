@@ -3,7 +3,8 @@
  * with simultaneous editing on everyone edits; otherwise the lock is asked (`isLock`) and taken,
  * and a lock held by someone else gets an alert naming them whose default is to leave — or the
  * user watches live, read-only, and takes the lock the moment the server reports it free. An
- * editor whose lock someone else now holds becomes a watcher.
+ * editor whose lock someone else now holds becomes a watcher. Offline (an item's offline copy)
+ * the user edits at once and the lock is asked when the connection is back.
  */
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -40,6 +41,9 @@ export function useLockGate({
   const decided = useRef(false);
   useEffect(() => {
     if (!pageId || collab.status !== 'ready' || decided.current) return;
+    // Editing the offline copy: the lock is a queued intent, asked once the connection is back
+    // (this effect runs again then; the reconnect sync asks it for pages no longer open).
+    if (collab.offline) return setPhase('editing');
     decided.current = true;
     void (async () => {
       if (collab.coEdit) return setPhase('editing');
@@ -60,7 +64,18 @@ export function useLockGate({
         onCancel: () => setPhase('watching'),
       });
     })();
-  }, [pageId, itemId, collab.status, collab.coEdit, collab.lock, lock, modal, t, leaveNow]);
+  }, [
+    pageId,
+    itemId,
+    collab.status,
+    collab.offline,
+    collab.coEdit,
+    collab.lock,
+    lock,
+    modal,
+    t,
+    leaveNow,
+  ]);
 
   // The server's word on write access moved: a watcher learns at once that the lock is free (and
   // takes it); an editor whose lock someone else now holds becomes a watcher.

@@ -1,10 +1,11 @@
 /**
- * The reader header's icons for signed-in users — notices with the 'New' badge and the user
- * centre — and the item manager's menu. Their own chunk: an anonymous reader sees none of them
+ * The reader header's icons for signed-in users — notices with the 'New' badge, "available
+ * offline" (issue #41) and the user centre — and the item manager's menu. Their own chunk: an anonymous reader sees none of them
  * and does not download them (issue #22).
  */
 import {
   BellOutlined,
+  CloudDownloadOutlined,
   DeleteOutlined,
   DownloadOutlined,
   HistoryOutlined,
@@ -45,6 +46,12 @@ export function MemberIcons({
           />
         </Badge>
       </span>
+      <HeaderIcon
+        label={t('offline.menu')}
+        icon={<CloudDownloadOutlined />}
+        onClick={() => open('offline')}
+        testId="offline-menu"
+      />
       <HeaderIcon
         label={t('header.user')}
         icon={<UserOutlined />}

@@ -25,6 +25,7 @@ const HistoryDialog = lazy(() => import('./dialogs/HistoryDialog'));
 const PageInfoDialog = lazy(() => import('./dialogs/PageInfoDialog'));
 const AttachmentsDialog = lazy(() => import('./dialogs/AttachmentsDialog'));
 const AskPanel = lazy(() => import('../askDocs/AskPanel'));
+const OfflineDialog = lazy(() => import('../offline/OfflineDialog'));
 
 /** The item as the workspace dialogs take it (they read its id and name). */
 function asListEntry(item: ItemInfo): ItemListEntry {
@@ -76,6 +77,9 @@ export function ReaderDialogs({
       break;
     case 'ask':
       content = <AskPanel item={item} onClose={onClose} />;
+      break;
+    case 'offline':
+      content = <OfflineDialog item={item} onClose={onClose} />;
       break;
     case 'notices':
       content = <NoticeModal onClose={onClose} />;

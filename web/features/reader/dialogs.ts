@@ -5,6 +5,7 @@ export type ReaderDialog =
   | 'notices'
   | 'user'
   | 'ask'
+  | 'offline'
   // manager menu
   | 'import'
   | 'export'

@@ -69,7 +69,8 @@ export function useBoardDoc(pageId: number, enabled: boolean): BoardDocState {
           update({ me: message.user, readOnly: message.readOnly });
           readyIfComplete();
         } else if (message.type === 'access') update({ readOnly: message.readOnly });
-        else update({ lastSave: message });
+        else if (message.type === 'saved' || message.type === 'save-failed')
+          update({ lastSave: message });
       },
       onClose: ({ event }) => {
         update({ online: false });

@@ -17,7 +17,7 @@ import {
   nextIds,
   resolveChecked,
 } from '../platform';
-import { attempt, wakeQueue } from './queue';
+import { attempt, forgetHook, queued } from './queue';
 import { buildPayload, type QueuedPayload } from './payload';
 import {
   HOOK_EVENTS,
@@ -194,6 +194,7 @@ export async function deleteHook(actor: Actor, itemId: number, id: number): Prom
   const hook = await hookOf(itemId, id);
   await Webhook.deleteOne({ id: hook.id });
   await WebhookDelivery.deleteMany({ hook_id: hook.id });
+  forgetHook(hook.id);
 }
 
 /** A new secret for a generic hook (answered once); the old one stops verifying at once. */
@@ -212,32 +213,45 @@ export async function rotateSecret(
   return { secret };
 }
 
-/** Writes delivery rows of one payload for these hooks and wakes the queue. */
-export async function enqueue(hookIds: number[], itemId: number, payload: QueuedPayload) {
-  if (!hookIds.length) return [];
-  const ids = await nextIds('webhook_delivery_id', hookIds.length);
-  const body = JSON.stringify(payload);
+/** One delivery to queue: a payload for a hook. */
+export interface QueuedDelivery {
+  hookId: number;
+  itemId: number;
+  payload: QueuedPayload;
+}
+
+/**
+ * Writes the delivery rows, in their order, with one id allocation and one insert (one journal
+ * flush) for all of them, and wakes the queue. A payload shared by several rows is serialised once.
+ */
+export async function enqueueMany(list: QueuedDelivery[]): Promise<number[]> {
+  if (!list.length) return [];
+  const ids = await nextIds('webhook_delivery_id', list.length);
+  const bodies = new Map<QueuedPayload, string>();
+  const bodyOf = (payload: QueuedPayload) => {
+    let body = bodies.get(payload);
+    if (body === undefined) bodies.set(payload, (body = JSON.stringify(payload)));
+    return body;
+  };
   const now = formatNow();
   const at = Date.now();
-  await WebhookDelivery.insertMany(
-    hookIds.map((hookId, i) => ({
-      id: ids[i],
-      hook_id: hookId,
-      item_id: itemId,
-      event: payload.event,
-      body,
-      status: 'pending',
-      attempts: 0,
-      next_at: at,
-      response_code: 0,
-      latency_ms: 0,
-      error: '',
-      created_at: now,
-      last_attempt_at: '',
-    })),
-    { lean: true },
-  );
-  wakeQueue();
+  const rows = list.map(({ hookId, itemId, payload }, i) => ({
+    id: ids[i],
+    hook_id: hookId,
+    item_id: itemId,
+    event: payload.event,
+    body: bodyOf(payload),
+    status: 'pending' as const,
+    attempts: 0,
+    next_at: at,
+    response_code: 0,
+    latency_ms: 0,
+    error: '',
+    created_at: now,
+    last_attempt_at: '',
+  }));
+  await WebhookDelivery.insertMany(rows, { lean: true });
+  queued(rows);
   return ids;
 }
 
@@ -363,6 +377,8 @@ export async function redeliver(
   if (!row) throw errors.failed('Delivery not found');
   const hook = await hookOf(itemId, row.hook_id);
   if (hook.enabled !== 1) throw errors.failed('Switch the webhook on before redelivering');
-  const [id] = await enqueue([hook.id], itemId, JSON.parse(row.body) as QueuedPayload);
+  const [id] = await enqueueMany([
+    { hookId: hook.id, itemId, payload: JSON.parse(row.body) as QueuedPayload },
+  ]);
   return { delivery_id: id };
 }

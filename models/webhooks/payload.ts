@@ -1,14 +1,14 @@
 /**
  * The body of a generic (`json`) delivery, schema `quire.webhook/1`, and the facts every chat
- * preset renders from it. Built once when the event is queued (the digest needs the page as it
- * was then); `delivered_at` is filled in at each attempt.
+ * preset renders from it. Built once when the event is queued, batched with the events around it
+ * (listener.ts); `delivered_at` is filled in at each attempt.
  *
  * Versioning: fields may be added within `quire.webhook/1`; renaming or removing one, or
  * changing a type, makes `quire.webhook/2`.
  */
 import { findLiveItem } from '../access';
 import { User } from '../accounts';
-import { Page, PageHistory, versionText } from '../pages';
+import { findLivePages, Page, type PageDoc, PageHistory, versionText } from '../pages';
 import { getSiteSettings } from '../settings';
 import { lineDiff, type LineDiff } from './digest';
 import type { HookEvent } from './schemas';
@@ -52,65 +52,133 @@ const SUMMARIES: Record<HookEvent, string> = {
   ping: 'sent a test message to',
 };
 
-async function actorOf(uid: number): Promise<WebhookPayload['actor']> {
-  if (!(uid > 0)) return null;
-  const user = await User.findOne({ uid }, { uid: 1, username: 1, name: 1, _id: 0 }).lean();
-  return user ? { uid, username: user.username, name: user.name ?? '' } : null;
-}
-
-/** The page's text now and in its previous stored version (empty for a new page). */
-async function pageDiff(pageId: number, created: boolean): Promise<LineDiff | null> {
-  const page = await Page.findOne({ page_id: pageId }, { page_content: 1, _id: 0 }).lean();
-  if (!page) return null;
-  if (created) return lineDiff('', page.page_content ?? '');
-  const previous = await PageHistory.findOne({ page_id: pageId }, { _id: 0 })
-    .sort({ page_history_id: -1 })
-    .lean();
-  return lineDiff(previous ? versionText(previous) : '', page.page_content ?? '');
-}
-
 export interface PayloadInput {
   event: HookEvent;
   itemId: number;
   pageId?: number;
   byUid: number;
-  /** A page save: diff against the previous version (`created`: against nothing). */
-  diff?: { created: boolean };
+  /**
+   * A page save: diff against the version it replaced (`versionId`, else the newest one;
+   * `created`: against nothing).
+   */
+  diff?: { created: boolean; versionId?: number };
   /** Extra words for the summary ("2 members added"). */
   detail?: string;
   contract?: WebhookContract;
 }
 
 export async function buildPayload(input: PayloadInput): Promise<QueuedPayload | null> {
-  const item = await findLiveItem(input.itemId);
-  if (!item) return null;
-  const base = (await getSiteSettings()).siteUrl.replace(/\/+$/, '');
-  const page = input.pageId
-    ? await Page.findOne(
-        { page_id: input.pageId },
-        { page_id: 1, page_title: 1, cat_id: 1, _id: 0 },
-      ).lean()
-    : null;
-  const actor = await actorOf(input.byUid);
-  const who = actor ? actor.name || actor.username : 'Someone';
-  const target = page ? page.page_title : item.item_name;
-  const where = page ? ` in ${item.item_name}` : '';
-  const diff = input.diff && input.pageId ? await pageDiff(input.pageId, input.diff.created) : null;
-  const counted = diff ? ` (+${diff.added} −${diff.removed} lines)` : '';
-  const summary =
-    `${who} ${SUMMARIES[input.event]} “${target}”${where}${counted}` +
-    (input.detail ? `: ${input.detail}` : '');
-  const itemLink = `${base}/${item.item_id}`;
-  return {
-    schema: SCHEMA,
-    event: input.event,
-    item: { item_id: item.item_id, item_name: item.item_name },
-    page: page
-      ? { page_id: page.page_id, page_title: page.page_title ?? '', cat_id: page.cat_id ?? 0 }
-      : null,
-    actor,
-    digest: { summary, diff },
-    ...(input.contract ? { contract: input.contract } : {}),
-    links: page ? { item: itemLink, page: `${itemLink}/${page.page_id}` } : { item: itemLink },
-  };
+  return (await buildPayloads([input]))[0];
+}
+
+type PageFacts = Pick<PageDoc, 'page_id' | 'page_title' | 'cat_id' | 'page_content'>;
+
+/** The events' pages: from the read model, deleted ones (page.deleted) from the database. */
+async function pagesOf(ids: number[]): Promise<Map<number, PageFacts>> {
+  const found = new Map<number, PageFacts>();
+  if (!ids.length) return found;
+  for (const page of await findLivePages(ids)) found.set(page.page_id, page);
+  const missing = ids.filter((id) => !found.has(id));
+  if (missing.length) {
+    const rows = await Page.find(
+      { page_id: { $in: missing } },
+      { page_id: 1, page_title: 1, cat_id: 1, page_content: 1, _id: 0 },
+    ).lean<PageFacts[]>();
+    for (const row of rows) found.set(row.page_id, row);
+  }
+  return found;
+}
+
+async function actorsOf(
+  uids: number[],
+): Promise<Map<number, NonNullable<WebhookPayload['actor']>>> {
+  const found = new Map<number, NonNullable<WebhookPayload['actor']>>();
+  if (!uids.length) return found;
+  const rows = await User.find(
+    { uid: { $in: uids } },
+    { uid: 1, username: 1, name: 1, _id: 0 },
+  ).lean();
+  for (const user of rows)
+    found.set(user.uid, { uid: user.uid, username: user.username, name: user.name ?? '' });
+  return found;
+}
+
+/**
+ * The text each updated page had before its save: the version that very save stored
+ * (`versionId`, one lookup for the whole batch), else the page's newest version.
+ */
+async function textsBefore(inputs: PayloadInput[]): Promise<Map<PayloadInput, string>> {
+  const out = new Map<PayloadInput, string>();
+  const updates = inputs.filter((i) => i.diff && !i.diff.created && i.pageId);
+  const byId = updates.filter((i) => i.diff?.versionId);
+  if (byId.length) {
+    const rows = await PageHistory.find(
+      { page_history_id: { $in: byId.map((i) => i.diff!.versionId!) } },
+      { _id: 0, page_history_id: 1, page_content: 1, page_content_z: 1 },
+    ).lean();
+    const text = new Map(rows.map((row) => [row.page_history_id, versionText(row)]));
+    for (const input of byId) {
+      const found = text.get(input.diff!.versionId!);
+      if (found !== undefined) out.set(input, found);
+    }
+  }
+  for (const input of updates) {
+    if (out.has(input)) continue;
+    const previous = await PageHistory.findOne({ page_id: input.pageId }, { _id: 0 })
+      .sort({ page_history_id: -1 })
+      .lean();
+    out.set(input, previous ? versionText(previous) : '');
+  }
+  return out;
+}
+
+/**
+ * Payloads of a batch of events (null: the item is gone), in their order. Each kind of fact is
+ * read once for the whole batch — pages, actors, replaced versions — so a stream of saves costs
+ * the delivery queue a few reads per batch, not per save.
+ */
+export async function buildPayloads(inputs: PayloadInput[]): Promise<Array<QueuedPayload | null>> {
+  if (!inputs.length) return [];
+  const unique = (list: number[]) => [...new Set(list.filter((n) => n > 0))];
+  const itemIds = unique(inputs.map((i) => i.itemId));
+  const [settings, items, pages, actors, before] = await Promise.all([
+    getSiteSettings(),
+    Promise.all(itemIds.map(async (id) => [id, await findLiveItem(id)] as const)).then(
+      (list) => new Map(list),
+    ),
+    pagesOf(unique(inputs.map((i) => i.pageId ?? 0))),
+    actorsOf(unique(inputs.map((i) => i.byUid))),
+    textsBefore(inputs),
+  ]);
+  const base = settings.siteUrl.replace(/\/+$/, '');
+  return inputs.map((input) => {
+    const item = items.get(input.itemId);
+    if (!item) return null;
+    const page = input.pageId ? (pages.get(input.pageId) ?? null) : null;
+    const actor = actors.get(input.byUid) ?? null;
+    const who = actor ? actor.name || actor.username : 'Someone';
+    const target = page ? page.page_title : item.item_name;
+    const where = page ? ` in ${item.item_name}` : '';
+    const diff =
+      input.diff && page
+        ? lineDiff(input.diff.created ? '' : (before.get(input) ?? ''), page.page_content ?? '')
+        : null;
+    const counted = diff ? ` (+${diff.added} −${diff.removed} lines)` : '';
+    const summary =
+      `${who} ${SUMMARIES[input.event]} “${target}”${where}${counted}` +
+      (input.detail ? `: ${input.detail}` : '');
+    const itemLink = `${base}/${item.item_id}`;
+    return {
+      schema: SCHEMA,
+      event: input.event,
+      item: { item_id: item.item_id, item_name: item.item_name },
+      page: page
+        ? { page_id: page.page_id, page_title: page.page_title ?? '', cat_id: page.cat_id ?? 0 }
+        : null,
+      actor,
+      digest: { summary, diff },
+      ...(input.contract ? { contract: input.contract } : {}),
+      links: page ? { item: itemLink, page: `${itemLink}/${page.page_id}` } : { item: itemLink },
+    };
+  });
 }

@@ -17,7 +17,7 @@ import {
   nextIds,
   resolveChecked,
 } from '../platform';
-import { attempt, forgetHook, queued } from './queue';
+import { attempt, failWaiting, forgetHook, queued } from './queue';
 import { buildPayload, type QueuedPayload } from './payload';
 import {
   HOOK_EVENTS,
@@ -164,6 +164,7 @@ export async function saveHook(
       Object.assign(set, { enabled: 1, fail_count: 0, disabled_reason: '' });
     if (input.enabled === false) Object.assign(set, { enabled: 0, disabled_reason: '' });
     await Webhook.updateOne({ id: existing.id }, { $set: set });
+    if (input.enabled === false && existing.enabled === 1) await failWaiting(existing.id);
     return { id: existing.id, secret: shown };
   }
   if ((await Webhook.countDocuments({ item_id: input.itemId, kind: 'item' })) >= MAX_HOOKS_PER_ITEM)

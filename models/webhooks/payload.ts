@@ -103,23 +103,53 @@ async function actorsOf(
   return found;
 }
 
+/** A save's text before and after it ('after' undefined: the page as it is now). */
+interface SaveTexts {
+  before: string;
+  after?: string;
+}
+
 /**
- * The text each updated page had before its save: the version that very save stored
- * (`versionId`, one lookup for the whole batch), else the page's newest version.
+ * The text each updated page had before and after its save. Before: the version that very save
+ * stored (`versionId`). After: the next version of the page, stored by the save after it, when
+ * one came already (saves batched together, or a save while the batch was written); else the
+ * page now. One read for the whole batch: the page's versions from the batch's oldest on.
+ * Without `versionId` (an event from an older process): the newest version, and the page now.
  */
-async function textsBefore(inputs: PayloadInput[]): Promise<Map<PayloadInput, string>> {
-  const out = new Map<PayloadInput, string>();
+async function textsAround(inputs: PayloadInput[]): Promise<Map<PayloadInput, SaveTexts>> {
+  const out = new Map<PayloadInput, SaveTexts>();
   const updates = inputs.filter((i) => i.diff && !i.diff.created && i.pageId);
   const byId = updates.filter((i) => i.diff?.versionId);
   if (byId.length) {
     const rows = await PageHistory.find(
-      { page_history_id: { $in: byId.map((i) => i.diff!.versionId!) } },
-      { _id: 0, page_history_id: 1, page_content: 1, page_content_z: 1 },
-    ).lean();
-    const text = new Map(rows.map((row) => [row.page_history_id, versionText(row)]));
+      {
+        page_id: { $in: [...new Set(byId.map((i) => i.pageId!))] },
+        page_history_id: { $gte: Math.min(...byId.map((i) => i.diff!.versionId!)) },
+      },
+      { _id: 0, page_history_id: 1, page_id: 1, page_content: 1, page_content_z: 1 },
+    )
+      // In the order the page writes numbered them (ids are taken before the write).
+      .sort({ version_seq: 1, page_history_id: 1 })
+      .lean();
+    const texts = new Map<number, string>();
+    const textOf = (row: (typeof rows)[number]) => {
+      let text = texts.get(row.page_history_id);
+      if (text === undefined) texts.set(row.page_history_id, (text = versionText(row)));
+      return text;
+    };
+    const byPage = new Map<number, typeof rows>();
+    for (const row of rows) {
+      const list = byPage.get(row.page_id) ?? [];
+      list.push(row);
+      byPage.set(row.page_id, list);
+    }
     for (const input of byId) {
-      const found = text.get(input.diff!.versionId!);
-      if (found !== undefined) out.set(input, found);
+      const id = input.diff!.versionId!;
+      const versions = byPage.get(input.pageId!) ?? [];
+      const at = versions.findIndex((row) => row.page_history_id === id);
+      if (at < 0) continue;
+      const next = versions[at + 1];
+      out.set(input, { before: textOf(versions[at]), ...(next ? { after: textOf(next) } : {}) });
     }
   }
   for (const input of updates) {
@@ -127,7 +157,7 @@ async function textsBefore(inputs: PayloadInput[]): Promise<Map<PayloadInput, st
     const previous = await PageHistory.findOne({ page_id: input.pageId }, { _id: 0 })
       .sort({ page_history_id: -1 })
       .lean();
-    out.set(input, previous ? versionText(previous) : '');
+    out.set(input, { before: previous ? versionText(previous) : '' });
   }
   return out;
 }
@@ -141,14 +171,14 @@ export async function buildPayloads(inputs: PayloadInput[]): Promise<Array<Queue
   if (!inputs.length) return [];
   const unique = (list: number[]) => [...new Set(list.filter((n) => n > 0))];
   const itemIds = unique(inputs.map((i) => i.itemId));
-  const [settings, items, pages, actors, before] = await Promise.all([
+  const [settings, items, pages, actors, around] = await Promise.all([
     getSiteSettings(),
     Promise.all(itemIds.map(async (id) => [id, await findLiveItem(id)] as const)).then(
       (list) => new Map(list),
     ),
     pagesOf(unique(inputs.map((i) => i.pageId ?? 0))),
     actorsOf(unique(inputs.map((i) => i.byUid))),
-    textsBefore(inputs),
+    textsAround(inputs),
   ]);
   const base = settings.siteUrl.replace(/\/+$/, '');
   return inputs.map((input) => {
@@ -159,9 +189,10 @@ export async function buildPayloads(inputs: PayloadInput[]): Promise<Array<Queue
     const who = actor ? actor.name || actor.username : 'Someone';
     const target = page ? page.page_title : item.item_name;
     const where = page ? ` in ${item.item_name}` : '';
+    const texts = around.get(input);
     const diff =
       input.diff && page
-        ? lineDiff(input.diff.created ? '' : (before.get(input) ?? ''), page.page_content ?? '')
+        ? lineDiff(texts?.before ?? '', texts?.after ?? page.page_content ?? '')
         : null;
     const counted = diff ? ` (+${diff.added} −${diff.removed} lines)` : '';
     const summary =

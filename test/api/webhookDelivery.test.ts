@@ -143,6 +143,46 @@ describe('a slow receiver', () => {
   });
 });
 
+describe('switching a hook off', () => {
+  const suite = apiSuite({ env, item: {} });
+  const { as } = suite;
+
+  test('its waiting deliveries fail at once, logged; the receiver gets no more', async () => {
+    const save = (pageId: number, content: string) =>
+      as(suite.owner).ok<{ page_id: number }>('page/save', {
+        item_id: suite.itemId,
+        page_id: pageId,
+        page_title: 'Off',
+        page_content: content,
+      });
+    const pageId = Number((await save(0, 'v0')).page_id);
+    const hook = await as(suite.owner).ok<{ id: number }>('webhook/save', {
+      item_id: suite.itemId,
+      url: `${base}/slow`,
+      events: 'page.updated',
+    });
+    const sent = at('/slow').length;
+    for (let i = 1; i <= 5; i++) await save(pageId, `v${i}`);
+    await until(() => at('/slow').length === sent + PER_HOOK, 'the first deliveries');
+    const logged = () =>
+      as(suite.owner).ok<{ list: Array<{ status: string; error: string }>; total: number }>(
+        'webhook/deliveries',
+        { item_id: suite.itemId, id: hook.id },
+      );
+    await until(async () => (await logged()).total === 5, 'all five queued');
+
+    await as(suite.owner).ok('webhook/save', { item_id: suite.itemId, id: hook.id, enabled: 0 });
+    const log = await logged();
+    const failed = log.list.filter((row) => row.status === 'failed');
+    expect(failed).toHaveLength(5 - PER_HOOK);
+    expect(failed.every((row) => row.error === 'the hook is switched off')).toBe(true);
+
+    for (const res of held) if (!res.writableEnded) res.end('ok');
+    await new Promise((r) => setTimeout(r, 500));
+    expect(at('/slow')).toHaveLength(sent + PER_HOOK);
+  });
+});
+
 describe('chat presets', () => {
   const suite = apiSuite({ env, item: {} });
   const { as } = suite;

@@ -109,6 +109,7 @@ function publishSaved(
     catId: page.cat_id,
     byUid: actor.uid,
     created,
+    ...(written.before && written.historyId > 0 ? { versionId: written.historyId } : {}),
     origin: options.origin,
     notify: !created && input.notify ? { content: input.notify.content } : null,
     at: now,

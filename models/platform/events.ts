@@ -68,6 +68,11 @@ export interface DomainEvents {
     catId: number;
     byUid: number;
     created: boolean;
+    /**
+     * The version this save stored of the text it replaced (`page_history_id`; absent for a new
+     * page): the webhook digest diffs exactly this save, even when a later save came first.
+     */
+    versionId?: number;
     /** Where the write came from: a live Yjs document must not re-apply its own saves. */
     origin: 'rest' | 'collab' | 'open-api' | 'import' | 'history' | 'kanban';
     /** "Save and notify": remind the page's subscribers with this text (null = no notice). */

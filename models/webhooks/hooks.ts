@@ -14,10 +14,10 @@ import {
   formatNow,
   formatUnixOrEmpty,
   nextId,
-  nextIds,
+  reservedId,
   resolveChecked,
 } from '../platform';
-import { attempt, wakeQueue } from './queue';
+import { attempt, failWaiting, forgetHook, queued } from './queue';
 import { buildPayload, type QueuedPayload } from './payload';
 import {
   HOOK_EVENTS,
@@ -164,6 +164,7 @@ export async function saveHook(
       Object.assign(set, { enabled: 1, fail_count: 0, disabled_reason: '' });
     if (input.enabled === false) Object.assign(set, { enabled: 0, disabled_reason: '' });
     await Webhook.updateOne({ id: existing.id }, { $set: set });
+    if (input.enabled === false && existing.enabled === 1) await failWaiting(existing.id);
     return { id: existing.id, secret: shown };
   }
   if ((await Webhook.countDocuments({ item_id: input.itemId, kind: 'item' })) >= MAX_HOOKS_PER_ITEM)
@@ -194,6 +195,7 @@ export async function deleteHook(actor: Actor, itemId: number, id: number): Prom
   const hook = await hookOf(itemId, id);
   await Webhook.deleteOne({ id: hook.id });
   await WebhookDelivery.deleteMany({ hook_id: hook.id });
+  forgetHook(hook.id);
 }
 
 /** A new secret for a generic hook (answered once); the old one stops verifying at once. */
@@ -212,32 +214,51 @@ export async function rotateSecret(
   return { secret };
 }
 
-/** Writes delivery rows of one payload for these hooks and wakes the queue. */
-export async function enqueue(hookIds: number[], itemId: number, payload: QueuedPayload) {
-  if (!hookIds.length) return [];
-  const ids = await nextIds('webhook_delivery_id', hookIds.length);
-  const body = JSON.stringify(payload);
+/** One delivery to queue: a payload for a hook. */
+export interface QueuedDelivery {
+  hookId: number;
+  itemId: number;
+  payload: QueuedPayload;
+}
+
+/** Delivery ids a process takes from the counter at a time. */
+const DELIVERY_ID_BLOCK = 200;
+
+/**
+ * Writes the delivery rows, in their order, with one insert (one journal flush) for all of them,
+ * and wakes the queue. A payload shared by several rows is serialised once.
+ */
+export async function enqueueMany(list: QueuedDelivery[]): Promise<number[]> {
+  if (!list.length) return [];
+  // From a block this process holds: most batches take their ids without a database write.
+  const ids = await Promise.all(
+    list.map(() => reservedId('webhook_delivery_id', DELIVERY_ID_BLOCK)),
+  );
+  const bodies = new Map<QueuedPayload, string>();
+  const bodyOf = (payload: QueuedPayload) => {
+    let body = bodies.get(payload);
+    if (body === undefined) bodies.set(payload, (body = JSON.stringify(payload)));
+    return body;
+  };
   const now = formatNow();
   const at = Date.now();
-  await WebhookDelivery.insertMany(
-    hookIds.map((hookId, i) => ({
-      id: ids[i],
-      hook_id: hookId,
-      item_id: itemId,
-      event: payload.event,
-      body,
-      status: 'pending',
-      attempts: 0,
-      next_at: at,
-      response_code: 0,
-      latency_ms: 0,
-      error: '',
-      created_at: now,
-      last_attempt_at: '',
-    })),
-    { lean: true },
-  );
-  wakeQueue();
+  const rows = list.map(({ hookId, itemId, payload }, i) => ({
+    id: ids[i],
+    hook_id: hookId,
+    item_id: itemId,
+    event: payload.event,
+    body: bodyOf(payload),
+    status: 'pending' as const,
+    attempts: 0,
+    next_at: at,
+    response_code: 0,
+    latency_ms: 0,
+    error: '',
+    created_at: now,
+    last_attempt_at: '',
+  }));
+  await WebhookDelivery.insertMany(rows, { lean: true });
+  queued(rows);
   return ids;
 }
 
@@ -363,6 +384,8 @@ export async function redeliver(
   if (!row) throw errors.failed('Delivery not found');
   const hook = await hookOf(itemId, row.hook_id);
   if (hook.enabled !== 1) throw errors.failed('Switch the webhook on before redelivering');
-  const [id] = await enqueue([hook.id], itemId, JSON.parse(row.body) as QueuedPayload);
+  const [id] = await enqueueMany([
+    { hookId: hook.id, itemId, payload: JSON.parse(row.body) as QueuedPayload },
+  ]);
   return { delivery_id: id };
 }

@@ -1,8 +1,16 @@
 /**
  * Domain events → queued deliveries. Subscribes to the one event catalogue
  * (models/platform/events.ts), events of this process only (each process queues its own writes'
- * events once; the queue is shared through the collection). The handler runs after the write has
- * answered (the bus runs listeners in a microtask) and only writes rows: sending is the queue's.
+ * events once; the queue is shared through the collection).
+ *
+ * Nothing of this is on a save's path: a handler only appends the event to an in-memory outbox.
+ * The outbox is written a batch at a time, BATCH_WINDOW_MS after its first event (or at once when
+ * it holds MAX_BATCH): the hooks of the batch's items in one query, each kind of fact for the
+ * digests in one read (payload.ts), the delivery ids in one counter step and the rows in one
+ * insert — one journal flush per batch instead of two per save. Batches are written one after
+ * the other, in the order their events came. The trade-off: an event sits in memory for at most
+ * the window plus one batch write before its rows are durable; a crash in that moment loses those
+ * deliveries (a clean stop writes the outbox first). Once written, a delivery survives anything.
  *
  * Who receives an event:
  * - the item's enabled hooks that chose it;
@@ -16,10 +24,17 @@ import { randomBytes } from 'node:crypto';
 import { findLiveItem } from '../access';
 import { pushUrlsOf } from '../accounts';
 import { pageSubscriberUids } from '../notices';
-import { type DomainEvents, events, formatNow, isAddressRefusal, nextId } from '../platform';
+import {
+  type DomainEvents,
+  events,
+  formatNow,
+  isAddressRefusal,
+  nextId,
+  perContext,
+} from '../platform';
 import { lastContractDiff } from '../contracts';
-import { checkReceiver, enqueue } from './hooks';
-import { buildPayload, type PayloadInput } from './payload';
+import { checkReceiver, enqueueMany, type QueuedDelivery } from './hooks';
+import { buildPayloads, type PayloadInput } from './payload';
 import { type DeliverySettings, startQueue } from './queue';
 import { type HookEvent, Webhook, type WebhookDocFields } from './schemas';
 
@@ -65,31 +80,126 @@ async function pushHookOf(uid: number, url: string): Promise<WebhookDocFields | 
   return hook.enabled === 1 ? hook : null;
 }
 
-/**
- * The push-address hooks of these users: one query finds who has an address at all (most
- * subscribers have none), then each address's hook is looked up or made.
- */
-async function pushHooksOf(uids: number[]): Promise<(WebhookDocFields | null)[]> {
-  const urls = await pushUrlsOf(uids);
-  // A user who cleared the address keeps the hook row; it is simply not used.
-  return Promise.all([...urls].map(([uid, url]) => pushHookOf(uid, url)));
+/** An event ready to address: its payload's facts and the users whose push address hears it. */
+interface Outgoing {
+  input: PayloadInput;
+  pushTo: readonly number[];
 }
 
-async function dispatch(input: PayloadInput, pushTo: readonly number[]): Promise<void> {
-  const [hooks, pushHooks] = await Promise.all([
-    Webhook.find(
-      { kind: 'item', item_id: input.itemId, enabled: 1, events: input.event },
-      { id: 1, _id: 0 },
-    ).lean(),
-    pushHooksOf([...new Set(pushTo)].filter((uid) => uid > 0 && uid !== input.byUid)),
-  ]);
-  const ids = [
-    ...hooks.map((h) => h.id),
-    ...pushHooks.filter((h): h is WebhookDocFields => h !== null).map((h) => h.id),
+/** First event → batch written (ms): long enough to gather a burst of saves, short to lose. */
+export const BATCH_WINDOW_MS = 50;
+/** Events written at once at most. */
+const MAX_BATCH = 500;
+
+interface Outbox {
+  /** Each event's preparation (cached reads: subscribers, the contract's diff), in order. */
+  events: Array<Promise<Outgoing | null>>;
+  timer: NodeJS.Timeout | null;
+  /** The batch being written, then the ones after it: one at a time, in order. */
+  writing: Promise<void>;
+  onError: (error: unknown) => void;
+}
+
+const outbox = perContext((): Outbox => ({
+  events: [],
+  timer: null,
+  writing: Promise.resolve(),
+  onError: () => {},
+}));
+
+/** Item hooks of these items that are on, by item. */
+async function itemHooks(itemIds: number[]) {
+  const hooks = await Webhook.find(
+    { kind: 'item', item_id: { $in: itemIds }, enabled: 1 },
+    { id: 1, item_id: 1, events: 1, _id: 0 },
+  ).lean();
+  const byItem = new Map<number, typeof hooks>();
+  for (const hook of hooks) {
+    const list = byItem.get(hook.item_id) ?? [];
+    list.push(hook);
+    byItem.set(hook.item_id, list);
+  }
+  return byItem;
+}
+
+/** Writes one batch of events as delivery rows. */
+async function writeBatch(batch: Array<Promise<Outgoing | null>>, box: Outbox): Promise<void> {
+  const events = (
+    await Promise.all(
+      batch.map((p) =>
+        p.catch((error: unknown) => {
+          box.onError(error);
+          return null;
+        }),
+      ),
+    )
+  ).filter((e): e is Outgoing => e !== null);
+  if (!events.length) return;
+  const hooks = await itemHooks([...new Set(events.map((e) => e.input.itemId))]);
+  const pushUids = [
+    ...new Set(events.flatMap((e) => e.pushTo.filter((uid) => uid > 0 && uid !== e.input.byUid))),
   ];
-  if (!ids.length) return;
-  const payload = await buildPayload(input);
-  if (payload) await enqueue(ids, input.itemId, payload);
+  // One query finds which of them have a push address at all (most subscribers have none).
+  const urls = await pushUrlsOf(pushUids).catch((error: unknown) => {
+    box.onError(error);
+    return new Map<number, string>();
+  });
+  const pushHooks = new Map(
+    await Promise.all(
+      [...urls].map(async ([uid, url]) => {
+        try {
+          return [uid, await pushHookOf(uid, url)] as const;
+        } catch (error) {
+          box.onError(error);
+          return [uid, null] as const;
+        }
+      }),
+    ),
+  );
+  const addressed = events
+    .map((e) => {
+      const ids = (hooks.get(e.input.itemId) ?? [])
+        .filter((h) => h.events.includes(e.input.event))
+        .map((h) => h.id);
+      for (const uid of new Set(e.pushTo)) {
+        const hook = uid !== e.input.byUid ? pushHooks.get(uid) : null;
+        if (hook) ids.push(hook.id);
+      }
+      return { input: e.input, ids };
+    })
+    .filter((e) => e.ids.length);
+  if (!addressed.length) return;
+  const payloads = await buildPayloads(addressed.map((e) => e.input));
+  const rows: QueuedDelivery[] = [];
+  addressed.forEach((e, i) => {
+    const payload = payloads[i];
+    if (payload) for (const hookId of e.ids) rows.push({ hookId, itemId: e.input.itemId, payload });
+  });
+  await enqueueMany(rows);
+}
+
+/** Writes what the outbox holds now, after the batches before it. */
+function flush(): Promise<void> {
+  const box = outbox();
+  if (box.timer) clearTimeout(box.timer);
+  box.timer = null;
+  const batch = box.events.splice(0, box.events.length);
+  if (!batch.length) return box.writing;
+  box.writing = box.writing.then(() => writeBatch(batch, box)).catch(box.onError);
+  return box.writing;
+}
+
+/** Takes an event (called by the handlers; returns at once). */
+function post(event: Promise<Outgoing | null>): void {
+  const box = outbox();
+  // Rejections are reported when the batch is written.
+  event.catch(() => {});
+  box.events.push(event);
+  if (box.events.length >= MAX_BATCH) void flush();
+  else if (!box.timer) {
+    box.timer = setTimeout(() => void flush(), BATCH_WINDOW_MS);
+    box.timer.unref?.();
+  }
 }
 
 async function ownerOf(itemId: number): Promise<number[]> {
@@ -97,48 +207,55 @@ async function ownerOf(itemId: number): Promise<number[]> {
   return item ? [item.uid] : [];
 }
 
-type Handlers = { [N in keyof DomainEvents]?: (payload: DomainEvents[N]) => Promise<void> };
+type Handlers = {
+  [N in keyof DomainEvents]?: (payload: DomainEvents[N]) => Promise<Outgoing | null>;
+};
 
 const handlers: Handlers = {
-  async 'page.saved'({ itemId, pageId, byUid, created }) {
+  async 'page.saved'({ itemId, pageId, byUid, created, versionId }) {
     const event: HookEvent = created ? 'page.created' : 'page.updated';
-    await dispatch(
-      { event, itemId, pageId, byUid, diff: { created } },
-      created ? [] : await pageSubscriberUids(pageId),
-    );
+    return {
+      input: { event, itemId, pageId, byUid, diff: { created, versionId } },
+      pushTo: created ? [] : await pageSubscriberUids(pageId),
+    };
   },
   async 'page.deleted'({ itemId, pageId, byUid }) {
-    await dispatch(
-      { event: 'page.deleted', itemId, pageId, byUid },
-      await pageSubscriberUids(pageId),
-    );
+    return {
+      input: { event: 'page.deleted', itemId, pageId, byUid },
+      pushTo: await pageSubscriberUids(pageId),
+    };
   },
   async 'page.restored'({ itemId, pageId, byUid }) {
-    await dispatch(
-      { event: 'page.restored', itemId, pageId, byUid },
-      await pageSubscriberUids(pageId),
-    );
+    return {
+      input: { event: 'page.restored', itemId, pageId, byUid },
+      pushTo: await pageSubscriberUids(pageId),
+    };
   },
   async 'menu.changed'({ itemId, byUid }) {
-    await dispatch({ event: 'catalog.changed', itemId, byUid }, []);
+    return { input: { event: 'catalog.changed', itemId, byUid }, pushTo: [] };
   },
   async 'comment.changed'({ itemId, pageId, byUid, change }) {
-    if (change !== 'added') return;
-    await dispatch(
-      { event: 'comment.added', itemId, pageId, byUid },
-      await pageSubscriberUids(pageId),
-    );
+    if (change !== 'added') return null;
+    return {
+      input: { event: 'comment.added', itemId, pageId, byUid },
+      pushTo: await pageSubscriberUids(pageId),
+    };
   },
   async 'membership.changed'({ itemId, uids, change, byUid }) {
-    await dispatch(
-      { event: 'member.changed', itemId, byUid, detail: `${uids.length} member(s) ${change}` },
-      await ownerOf(itemId),
-    );
+    return {
+      input: {
+        event: 'member.changed',
+        itemId,
+        byUid,
+        detail: `${uids.length} member(s) ${change}`,
+      },
+      pushTo: await ownerOf(itemId),
+    };
   },
   async 'item.changed'({ itemId, change, byUid }) {
-    if (change !== 'archived' && change !== 'transferred') return;
+    if (change !== 'archived' && change !== 'transferred') return null;
     const event: HookEvent = change === 'archived' ? 'item.archived' : 'item.transferred';
-    await dispatch({ event, itemId, byUid }, await ownerOf(itemId));
+    return { input: { event, itemId, byUid }, pushTo: await ownerOf(itemId) };
   },
   async 'contract.changed'({ itemId, byUid, version, breaking, changes }) {
     const contract = await lastContractDiff(itemId);
@@ -148,38 +265,30 @@ const handlers: Handlers = {
       breaking: c.breaking,
       text: c.text,
     }));
-    await dispatch(
-      {
+    return {
+      input: {
         event: 'contract.changed',
         itemId,
         byUid,
         detail: `v${version.replace(/^v/i, '')}, ${breaking} breaking of ${changes} change(s)`,
-        contract: {
-          version,
-          previous_version: contract.from,
-          breaking,
-          changes: list,
-        },
+        contract: { version, previous_version: contract.from, breaking, changes: list },
       },
-      [],
-    );
+      pushTo: [],
+    };
   },
 };
 
-/** Starts the listeners and the delivery queue. Returns the stop function. */
+/** Starts the listeners and the delivery queue. Returns the stop function (it writes the outbox). */
 export function startWebhooks(
   options: Partial<DeliverySettings> & { onError?: (error: unknown) => void } = {},
 ): () => Promise<void> {
   const onError = options.onError ?? (() => {});
+  outbox().onError = onError;
   const stops = Object.entries(handlers).map(([name, handler]) =>
     events.subscribe(
       name as keyof DomainEvents,
-      async (payload: unknown) => {
-        try {
-          await (handler as (p: unknown) => Promise<void>)(payload);
-        } catch (error) {
-          onError(error);
-        }
+      (payload: unknown) => {
+        post((handler as (p: unknown) => Promise<Outgoing | null>)(payload));
       },
       { localOnly: true },
     ),
@@ -187,6 +296,9 @@ export function startWebhooks(
   const stopQueue = startQueue(options, onError);
   return async () => {
     for (const stop of stops) stop();
-    await stopQueue();
+    // The queue stops taking rows first: the outbox's last rows stay stored for the next start.
+    const queueStopped = stopQueue();
+    await flush();
+    await queueStopped;
   };
 }

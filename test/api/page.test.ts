@@ -291,6 +291,8 @@ describe('page/save — update', () => {
           catId: 0,
           byUid: suite.editor.uid,
           created: false,
+          // The version this update stored (the webhook digest diffs against it).
+          versionId: expect.any(Number),
           origin: 'rest',
           notify: { content: 'Please re-read' },
           at: (await Item.findOne({ item_id: suite.itemId }).lean())!.last_update_time,

@@ -11,9 +11,15 @@
  *   `timestamp` (ms) and `sign` = urlEncode(base64(HmacSHA256(key secret, "timestamp\nsecret"))).
  * - WeCom group robot: `msgtype: "markdown"`, `markdown.content` ≤ 4096 bytes.
  * - The generic body: `X-Quire-Signature: t=<s>,v1=<hex HmacSHA256(secret, "t.body")>`.
+ *
+ * And against the services' own example messages (test/fixtures/chat/*.json, each naming the
+ * page it comes from): every field a preset sends is a field of that service's documented
+ * examples, with the same JSON type, and the message-type fields carry the documented value.
  */
 import { describe, expect, test } from '@jest/globals';
 import { createHmac } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { renderRequest, type WebhookPayload } from '../../../models/webhooks';
 
 const NOW_MS = 1_700_000_000_123;
@@ -157,5 +163,61 @@ describe('WeCom', () => {
     );
     expect(Buffer.byteLength(big.markdown.content)).toBeLessThanOrEqual(4096);
     expect(big.markdown.content).not.toContain('\uFFFD');
+  });
+});
+
+/** `$.a.b[].c` → the JSON types seen there. */
+function shape(value: unknown, at = '$', out = new Map<string, Set<string>>()) {
+  const type = Array.isArray(value) ? 'array' : value === null ? 'null' : typeof value;
+  if (!out.has(at)) out.set(at, new Set());
+  out.get(at)!.add(type);
+  if (Array.isArray(value)) for (const v of value) shape(v, `${at}[]`, out);
+  else if (type === 'object')
+    for (const [key, v] of Object.entries(value as object)) shape(v, `${at}.${key}`, out);
+  return out;
+}
+
+function documented(service: string) {
+  const file = path.join(__dirname, '../../fixtures/chat', `${service}.json`);
+  const { examples } = JSON.parse(readFileSync(file, 'utf8')) as { examples: unknown[] };
+  const out = new Map<string, Set<string>>();
+  for (const example of examples) shape(example, '$', out);
+  return { examples: examples as Array<Record<string, unknown>>, shape: out };
+}
+
+/** Paths (with their type) of `body` that no documented example has. */
+function undocumented(body: unknown, docs: Map<string, Set<string>>): string[] {
+  const extra: string[] = [];
+  for (const [at, types] of shape(body))
+    for (const type of types) if (!docs.get(at)?.has(type)) extra.push(`${at}: ${type}`);
+  return extra;
+}
+
+describe("each preset against its service's documented examples", () => {
+  const cases: Array<[string, Parameters<typeof render>[0], string, string]> = [
+    ['slack', 'slack', '', 'https://hooks.slack.com/services/T0/B0/x'],
+    ['teams', 'teams', '', 'https://example.webhook.office.com/webhookb2/x'],
+    ['feishu', 'feishu', '', 'https://open.feishu.cn/open-apis/bot/v2/hook/x'],
+    ['feishu', 'feishu', SECRET, 'https://open.feishu.cn/open-apis/bot/v2/hook/x'],
+    ['dingtalk', 'dingtalk', SECRET, 'https://oapi.dingtalk.com/robot/send?access_token=x'],
+    ['wecom', 'wecom', '', 'https://qyapi.weixin.qq.com/cgi-bin/webhook/send?key=x'],
+  ];
+  test.each(cases)('%s (%s, secret %p): only documented fields', (service, preset, secret, url) => {
+    const docs = documented(service);
+    const body = JSON.parse(render(preset, secret, url).body) as Record<string, unknown>;
+    expect(undocumented(body, docs.shape)).toEqual([]);
+    // The field naming the message's kind holds a value the documentation shows.
+    for (const key of ['msg_type', 'msgtype', '@type']) {
+      if (!(key in body)) continue;
+      expect(docs.examples.map((e) => e[key])).toContain(body[key]);
+    }
+  });
+
+  test('the shape check catches a field the service does not document', () => {
+    const docs = documented('wecom');
+    const body = JSON.parse(render('wecom').body) as Record<string, any>;
+    expect(undocumented({ ...body, markdown: { text: 'x' } }, docs.shape)).toEqual([
+      '$.markdown.text: string',
+    ]);
   });
 });

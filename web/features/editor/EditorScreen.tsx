@@ -21,13 +21,12 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { itemAddress, readerPath, editPagePath } from '../reader/paths';
 import { useDocumentTitle } from '../reader/useDocumentTitle';
-import type { ItemInfo } from '../reader/types';
 import type { EditorHandle, EditorPageContext } from './contract';
 import { EditorBanners, EditorRefused, EditorToolRow, UnverifiedNotice } from './EditorBars';
 import { EditorDialogs, useEditorDialogs } from './EditorDialogs';
 import { EditorHeader, saveStateOf } from './EditorHeader';
 import { EditorPanes } from './EditorPanes';
-import type { PageMeta, PageMetaMode } from './PageMetaModal';
+import type { PageMeta } from './PageMetaModal';
 import { useCoEditors } from './useCoEditors';
 import { useSharedText } from './useCollabDoc';
 import { useEditorDrafts } from './useEditorDrafts';
@@ -42,28 +41,10 @@ import { usePreview } from './usePreview';
 import { useSaveShortcut } from './useSaveShortcut';
 import { useAppFeedback } from '../../components/AppFeedback';
 import { paramCompletionSource } from '../workbench/paramCompletion';
-import { SuggestPanel, SuggestSwitch } from '../suggest/SuggestPanel';
-import { useSuggestMode } from '../suggest/useSuggestMode';
+import { useEditorSuggest } from '../suggest/useEditorSuggest';
+import type { EditorSession } from './editorSession';
 
-export interface EditorSession {
-  item: ItemInfo;
-  itemId: number;
-  /** 0: a new page. */
-  pageId: number;
-  title: string;
-  customId: string;
-  catId: number;
-  /** The saved content ('' for a new page). */
-  savedContent: string;
-  /** The saved version's page/info `addtime` ('' for a new page): offline edits' base. */
-  savedVersion: string;
-  /** What a new page starts with (a copied page's content). */
-  startContent: string;
-  /** The popup to show first (new and copied pages). */
-  metaMode: PageMetaMode | null;
-  /** May only suggest changes (a read-only member of an item in suggest mode): no lock, no save. */
-  suggestOnly: boolean;
-}
+export type { EditorSession } from './editorSession';
 
 export function EditorScreen({ session }: { session: EditorSession }) {
   const { t, i18n } = useTranslation();
@@ -118,8 +99,8 @@ export function EditorScreen({ session }: { session: EditorSession }) {
   usePageQuota(pageId, itemId, leaveNow);
   // Suggesting never writes the shared text (suggestExtension cancels every local change), so it
   // also works while the text is read-only to us: watching a locked page, a read-only member.
-  const suggest = useSuggestMode(pageId, session.suggestOnly);
-  const suggesting = !!pageId && suggest.suggesting;
+  const suggest = useEditorSuggest(pageId, session.suggestOnly);
+  const suggesting = suggest.suggesting;
   const readOnly = !!pageId && !suggesting && (collab.readOnly || phase !== 'editing');
 
   // ---------------------------------------------------------------- saving, drafts
@@ -222,15 +203,7 @@ export function EditorScreen({ session }: { session: EditorSession }) {
         catId={catId}
         previewOn={previewOn}
         togglePreview={togglePreview}
-        extra={
-          pageId && suggest.canSuggest ? (
-            <SuggestSwitch
-              suggesting={suggest.suggesting}
-              forced={session.suggestOnly}
-              onChange={suggest.setSuggesting}
-            />
-          ) : null
-        }
+        extra={suggest.toolbarSwitch}
       />
       <EditorBanners
         watching={watching ? (collab.lock?.username ?? '') : null}
@@ -253,12 +226,8 @@ export function EditorScreen({ session }: { session: EditorSession }) {
         onChange={onChange}
         onPaste={onPaste}
         completion={completion}
-        extensions={pageId ? suggest.extension : undefined}
-        side={
-          pageId && (suggesting || !!suggest.list?.suggestions.length) ? (
-            <SuggestPanel pageId={pageId} list={suggest.list} onReviewed={suggest.reload} />
-          ) : null
-        }
+        extensions={suggest.extension}
+        side={suggest.sidePanel}
       />
       <EditorDialogs
         itemId={itemId}

@@ -135,20 +135,34 @@ export async function proposeSuggestions(
 export const MAX_CACHED_SUGGESTION_COUNTS = 50_000;
 
 /**
- * Open-suggestion counts by page, dropped on `suggestion.changed` (every proposal, acceptance and
- * rejection publishes it): page/info, the hottest read, asks for it on every call.
+ * Open-suggestion counts by page, and the set of pages that have any, both dropped on
+ * `suggestion.changed` (every proposal, acceptance and rejection publishes it): page/info, the
+ * hottest read, asks on every call, and most pages have none — they are answered from the set
+ * (one query after each change, not one per page).
  */
 const openCounts = perContext((context) => {
-  const cache = new ReadCache<number, number>({ maxEntries: MAX_CACHED_SUGGESTION_COUNTS });
-  context.bus.subscribe('suggestion.changed', ({ pageId }) => cache.drop(pageId), {
-    synchronous: true,
-  });
-  return cache;
+  const counts = new ReadCache<number, number>({ maxEntries: MAX_CACHED_SUGGESTION_COUNTS });
+  const pages = new ReadCache<'open', ReadonlySet<number>>({ maxEntries: 1 });
+  context.bus.subscribe(
+    'suggestion.changed',
+    ({ pageId }) => {
+      counts.drop(pageId);
+      pages.drop('open');
+    },
+    { synchronous: true },
+  );
+  return { counts, pages };
 });
 
 /** How many open suggestions a page has (page/info: the reader loads the list only when some). */
-export function countOpenSuggestions(pageId: number): Promise<number> {
-  return openCounts().get(pageId, () =>
+export async function countOpenSuggestions(pageId: number): Promise<number> {
+  const { counts, pages } = openCounts();
+  const withSome = await pages.get('open', async () => {
+    const ids: number[] = await PageSuggestion.distinct('page_id', { status: SUGGESTION_OPEN });
+    return new Set(ids);
+  });
+  if (!withSome.has(pageId)) return 0;
+  return counts.get(pageId, () =>
     PageSuggestion.countDocuments({ page_id: pageId, status: SUGGESTION_OPEN }),
   );
 }

@@ -70,6 +70,6 @@ test('the overload cell counts the documented 503s as refusals, every other answ
   expect(cell.ok).toBe(true);
   expect(cell.health.samples).toBeGreaterThan(0);
   const text = formatOverload(cell);
-  expect(text).toContain('### Overload (16 readers on page/info + 4 savers on page/save, 2 s)');
+  expect(text).toContain('### Overload (16 readers on page/info + 4 savers on page/save, 6 s)');
   expect(text).toContain('Errors other than the documented 503: none.');
 });

@@ -20,6 +20,12 @@ import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+// The test process calls model functions itself (outside the app, which loads every domain):
+// the domains that fill access's ports (models/platform/port.ts) are loaded here.
+import '../../models/catalogs';
+import '../../models/items';
+import '../../models/members';
+import '../../models/pages';
 import { Message } from '../../models/notices/schemas';
 import { subscribeUsers } from '../../models/notices';
 import { liveLockOf } from '../../models/pages/liveReads';

@@ -63,7 +63,8 @@ export interface HookInput {
   enabled?: boolean;
 }
 
-const newSecret = () => `whsec_${randomBytes(24).toString('hex')}`;
+/** A hook's signing secret (item hooks and the hooks of push addresses alike). */
+export const newSecret = () => `whsec_${randomBytes(24).toString('hex')}`;
 
 function rowOf(hook: WebhookDocFields): HookRow {
   return {

@@ -20,7 +20,6 @@
  *   own that Quire does not show (ShowDoc's push address has none), so receivers of push
  *   addresses should not rely on the signature.
  */
-import { randomBytes } from 'node:crypto';
 import { findLiveItem } from '../access';
 import { pushUrlsOf } from '../accounts';
 import { pageSubscriberUids } from '../notices';
@@ -33,7 +32,7 @@ import {
   perContext,
 } from '../platform';
 import { lastContractDiff } from '../contracts';
-import { checkReceiver, enqueueMany, type QueuedDelivery } from './hooks';
+import { checkReceiver, enqueueMany, newSecret, type QueuedDelivery } from './hooks';
 import { buildPayloads, type PayloadInput } from './payload';
 import { type DeliverySettings, startQueue } from './queue';
 import { type HookEvent, Webhook, type WebhookDocFields } from './schemas';
@@ -41,7 +40,6 @@ import { type HookEvent, Webhook, type WebhookDocFields } from './schemas';
 /** The user's push-address hook, made or brought up to date from `push_url` (null: none). */
 async function pushHookOf(uid: number, url: string): Promise<WebhookDocFields | null> {
   const hook = await Webhook.findOne({ kind: 'user', uid }, { _id: 0 }).lean<WebhookDocFields>();
-  if (!url) return null;
   try {
     await checkReceiver(url);
   } catch (error) {
@@ -59,7 +57,7 @@ async function pushHookOf(uid: number, url: string): Promise<WebhookDocFields | 
       url,
       preset: 'json' as const,
       events: [],
-      secret: `whsec_${randomBytes(24).toString('hex')}`,
+      secret: newSecret(),
       enabled: 1,
       fail_count: 0,
       disabled_reason: '',

@@ -13,7 +13,7 @@ import {
 import { errors } from '../../models/platform';
 import { itemPassword, optionalLogin, requireLogin } from '../auth';
 import { type SuggestionShape, suggestionContract } from '../contracts';
-import { defineController } from '../registry';
+import { type ActionContext, defineController } from '../registry';
 
 function suggestionRow(s: PageSuggestionDoc): SuggestionShape {
   return {
@@ -66,6 +66,20 @@ function reviewIds(raw: string[]): number[] {
   });
 }
 
+/** suggestion/accept and suggestion/reject: the same input, one verdict each. */
+async function review(
+  ctx: ActionContext<{ page_id: number; suggestion_ids: string[]; author_key: string }>,
+  accept: boolean,
+) {
+  const { actor } = await requireLogin(ctx);
+  return reviewSuggestions(actor, {
+    pageId: ctx.input.page_id,
+    accept,
+    ids: reviewIds(ctx.input.suggestion_ids),
+    authorKey: ctx.input.author_key.trim() || undefined,
+  });
+}
+
 export const suggestionController = defineController('suggestion', suggestionContract, {
   async list(ctx) {
     const { actor } = await optionalLogin(ctx);
@@ -90,23 +104,7 @@ export const suggestionController = defineController('suggestion', suggestionCon
     return { suggestion_ids: ids };
   },
 
-  async accept(ctx) {
-    const { actor } = await requireLogin(ctx);
-    return reviewSuggestions(actor, {
-      pageId: ctx.input.page_id,
-      accept: true,
-      ids: reviewIds(ctx.input.suggestion_ids),
-      authorKey: ctx.input.author_key.trim() || undefined,
-    });
-  },
+  accept: (ctx) => review(ctx, true),
 
-  async reject(ctx) {
-    const { actor } = await requireLogin(ctx);
-    return reviewSuggestions(actor, {
-      pageId: ctx.input.page_id,
-      accept: false,
-      ids: reviewIds(ctx.input.suggestion_ids),
-      authorKey: ctx.input.author_key.trim() || undefined,
-    });
-  },
+  reject: (ctx) => review(ctx, false),
 });

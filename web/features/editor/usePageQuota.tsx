@@ -5,7 +5,7 @@
  * centre, and the editor closes when it is dismissed.
  */
 import { App } from 'antd';
-import { useEffect } from 'react';
+import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { isLock } from './editorApi';
 
@@ -18,7 +18,14 @@ const link = (href: string, text: string) => (
 export function usePageQuota(pageId: number, itemId: number, leaveNow: () => void): void {
   const { t } = useTranslation();
   const { modal } = App.useApp();
+  // The check runs once per page being opened: leaveNow and t change identity as the editor
+  // loads (the lock, the page's meta), and rerunning on them showed the alert twice.
+  const leaveRef = useRef(leaveNow);
+  leaveRef.current = leaveNow;
+  const tRef = useRef(t);
+  tRef.current = t;
   useEffect(() => {
+    const t = tRef.current;
     if (pageId) return;
     let current = true;
     isLock(0, itemId).then(
@@ -36,7 +43,7 @@ export function usePageQuota(pageId: number, itemId: number, leaveNow: () => voi
             </div>
           ),
           okText: t('editor.quota.leave'),
-          onOk: () => leaveNow(),
+          onOk: () => leaveRef.current(),
         });
       },
       () => undefined, // no answer: the save itself still refuses a page over the quota
@@ -44,5 +51,5 @@ export function usePageQuota(pageId: number, itemId: number, leaveNow: () => voi
     return () => {
       current = false;
     };
-  }, [pageId, itemId, modal, t, leaveNow]);
+  }, [pageId, itemId, modal]);
 }

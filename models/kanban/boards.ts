@@ -207,12 +207,21 @@ export async function serialised<T>(itemId: number, work: () => Promise<T>): Pro
   }
 }
 
+/** Waits for every write, then fails with the first failure: nothing runs on unwatched. */
+export async function settleAll(writes: Array<Promise<unknown> | null>): Promise<void> {
+  for (const outcome of await Promise.allSettled(writes))
+    if (outcome.status === 'rejected') throw outcome.reason;
+}
+
 export interface BoardChange<T> {
   result: T;
   /** false: only tasks changed, the board page is not written. */
   boardChanged: boolean;
+  /** Filled by the time `alongside` settles. */
   cards?: KanbanCardShape[];
   removed?: number[];
+  /** Writes of the change that may run while the board page is stored (they touch other rows). */
+  alongside?: Promise<unknown>;
 }
 
 /**
@@ -258,7 +267,12 @@ export async function changeBoard<T>(
     const open = await openBoard(actor, itemId, level, { ...options, holding: true });
     const out = await change(open);
     const { board, page } = open;
-    if (out.boardChanged) await storeNextVersion(actor, page, board, options.agent);
+    // The board page and the change's other writes (a moved task's page, the log) go together;
+    // both finish, whatever happens to one, before the board is let go.
+    await settleAll([
+      out.boardChanged ? storeNextVersion(actor, page, board, options.agent) : null,
+      out.alongside ?? null,
+    ]);
     events.publish('kanban.changed', {
       itemId,
       boardPageId: page.page_id,

@@ -14,6 +14,7 @@ import {
   changeBoard,
   openBoard,
   requireKanbanItem,
+  settleAll,
 } from './boards';
 import {
   checkDueDate,
@@ -293,15 +294,19 @@ export async function moveTask(
       board.tasks_order[target.id] ??= [];
       const placed = insertAt(board.tasks_order[target.id], id, index);
       const cards: KanbanCardShape[] = [];
+      // The task's page and the log are written while changeBoard stores the board page.
+      const writes: Array<Promise<unknown>> = [];
       if (task.list_id !== target.id) {
         task.list_id = target.id;
         task.updated_at = nowSeconds();
-        cards.push(await saveTask(actor, page, page.page_title, task, options));
+        writes.push(
+          saveTask(actor, page, page.page_title, task, options).then((card) => cards.push(card)),
+        );
       }
       if (from !== target.id) {
         const titleOf = (listId: string) =>
           [...board.lists, ...board.archived_lists].find((l) => l.id === listId)?.title ?? '';
-        await logActivity(
+        const logged = logActivity(
           page.item_id,
           pageId,
           'task_moved',
@@ -314,6 +319,7 @@ export async function moveTask(
           },
           actor.uid,
         );
+        writes.push(logged);
       }
       return {
         result: {
@@ -326,6 +332,7 @@ export async function moveTask(
         },
         boardChanged: true,
         cards,
+        alongside: settleAll(writes),
       };
     },
     options,

@@ -8,44 +8,28 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { createHmac } from 'node:crypto';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { apiSuite } from '../helpers/apiSuite';
 import { addMember, makeItem } from '../helpers/factories';
+import { startReceiver, type Receiver, type ReceivedRequest } from '../helpers/receiver';
 import { makeUser } from '../helpers/users';
 
-interface Received {
-  path: string;
-  headers: http.IncomingHttpHeaders;
-  body: string;
-  at: number;
-}
-
-const received: Received[] = [];
 /** Status to answer per path (default 200); a function to vary by attempt. */
 const answers = new Map<string, (n: number) => number>();
-let receiver: http.Server;
+let receiver: Receiver;
+let received: ReceivedRequest[] = [];
 let base = '';
 
 beforeAll(async () => {
-  receiver = http.createServer((req, res) => {
-    let body = '';
-    req.on('data', (chunk: Buffer) => (body += chunk.toString()));
-    req.on('end', () => {
-      const path = req.url ?? '/';
-      received.push({ path, headers: req.headers, body, at: Date.now() });
-      const count = received.filter((r) => r.path === path).length;
-      res.statusCode = answers.get(path)?.(count) ?? 200;
-      res.end('ok');
-    });
+  receiver = await startReceiver(({ path }, res) => {
+    const count = received.filter((r) => r.path === path).length;
+    res.statusCode = answers.get(path)?.(count) ?? 200;
+    res.end('ok');
   });
-  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
-  base = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`;
+  received = receiver.received;
+  base = receiver.base;
 });
 
-afterAll(async () => {
-  await new Promise((resolve) => receiver.close(resolve));
-});
+afterAll(() => receiver.close());
 
 const suite = apiSuite({
   env: {

@@ -13,61 +13,46 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { rm } from 'node:fs/promises';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type http from 'node:http';
 import { PER_HOOK } from '../../models/webhooks/queue';
 import { apiSuite } from '../helpers/apiSuite';
 import { makeItem } from '../helpers/factories';
 import { makeTempDir, startTestServer, type TestServer } from '../helpers/server';
+import { startReceiver, type Receiver } from '../helpers/receiver';
 import { makeUser, type TestUser } from '../helpers/users';
 
-interface Received {
-  path: string;
-  body: Record<string, any>;
-}
-
-const received: Received[] = [];
 /** Answers the slow path holds back, oldest first. */
 const held: http.ServerResponse[] = [];
 let slowOpen = 0;
 let slowMaxOpen = 0;
 /** Status for the `/restart` path (503 while "down"). */
 let restartStatus = 200;
-let receiver: http.Server;
+let receiver: Receiver;
 let base = '';
 
 beforeAll(async () => {
-  receiver = http.createServer((req, res) => {
-    let body = '';
-    req.on('data', (chunk: Buffer) => (body += chunk.toString()));
-    req.on('end', () => {
-      const path = req.url ?? '/';
-      received.push({ path, body: JSON.parse(body) as Record<string, any> });
-      if (path === '/slow') {
-        slowOpen++;
-        slowMaxOpen = Math.max(slowMaxOpen, slowOpen);
-        res.on('close', () => slowOpen--);
-        held.push(res);
-        return;
-      }
-      res.statusCode = path === '/restart' ? restartStatus : 200;
-      // WeCom's answer to a revoked robot key: HTTP 200 with the error inside.
-      res.end(
-        path === '/wecom-revoked' ? '{"errcode":93000,"errmsg":"invalid webhook url"}' : 'ok',
-      );
-    });
+  receiver = await startReceiver(({ path }, res) => {
+    if (path === '/slow') {
+      slowOpen++;
+      slowMaxOpen = Math.max(slowMaxOpen, slowOpen);
+      res.on('close', () => slowOpen--);
+      held.push(res);
+      return;
+    }
+    res.statusCode = path === '/restart' ? restartStatus : 200;
+    // WeCom's answer to a revoked robot key: HTTP 200 with the error inside.
+    res.end(path === '/wecom-revoked' ? '{"errcode":93000,"errmsg":"invalid webhook url"}' : 'ok');
   });
-  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
-  base = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`;
+  base = receiver.base;
 });
 
-afterAll(async () => {
-  for (const res of held) res.end('ok');
-  receiver.closeAllConnections();
-  await new Promise((resolve) => receiver.close(resolve));
-});
+afterAll(() => receiver.close());
 
-const at = (path: string) => received.filter((r) => r.path === path);
+/** What a path received, bodies parsed. */
+const at = (path: string) =>
+  receiver.received
+    .filter((r) => r.path === path)
+    .map((r) => ({ path: r.path, body: JSON.parse(r.body) as Record<string, any> }));
 
 /** Polls until `probe` answers something truthy, and resolves that. */
 async function until<T>(

@@ -1,7 +1,8 @@
 /**
  * One collection in memory: documents keyed by their canonical `_id`, in insertion order, and
  * its indexes. Indexes are hash maps (canonical key → ids): they enforce uniqueness and answer
- * equality / `$in` lookups on their leading field. Range queries and sorts scan; at Quire's
+ * equality / `$in` lookups on their leading field (on every field, for a compound unique index
+ * whose fields a query all names). Range queries and sorts scan; at Quire's
  * sizes (thousands of pages per item) that is cheaper than maintaining ordered trees.
  *
  * Stored documents are never mutated (see types.ts): writers hand in new objects.
@@ -196,6 +197,16 @@ export class Index {
     return this.lead.get(key);
   }
 
+  /** A compound unique index: its full keys answer equality on all its fields at once. */
+  get hasFullKeys(): boolean {
+    return this.full !== null && this.full !== this.lead;
+  }
+
+  /** Ids under a full key (`k0|k1|…` of canonical keys), on an index with full keys. */
+  idsForFullKey(key: string): IdsAtKey | undefined {
+    return this.full?.get(key);
+  }
+
   clone(): Index {
     const copy = new Index(this.spec);
     copy.multikey = this.multikey;
@@ -255,6 +266,25 @@ function equalityConditions(
     }
   }
   return out;
+}
+
+/** Full keys tried at most for one query (the product of its lists of values). */
+const MAX_FULL_KEYS = 4096;
+
+/**
+ * The full keys (as Index.keysFor builds them) a query's equality conditions name when it
+ * constrains every field of the index; null when it leaves one out or names too many.
+ */
+function fullKeysOf(fields: string[], conditions: Map<string, unknown[]>): Set<string> | null {
+  let keys = [''];
+  for (let i = 0; i < fields.length; i++) {
+    const values = conditions.get(fields[i]);
+    if (!values) return null;
+    const parts = [...new Set(values.map(canonicalKey))];
+    if (keys.length * parts.length > MAX_FULL_KEYS) return null;
+    keys = keys.flatMap((prefix) => parts.map((part) => (i === 0 ? part : `${prefix}|${part}`)));
+  }
+  return new Set(keys);
 }
 
 function isLookupScalar(v: unknown): boolean {
@@ -369,10 +399,13 @@ export class Collection {
       if (!index.answersEquality) continue;
       const values = conditions.get(index.fields[0]);
       if (!values) continue;
+      // Every field of a compound unique index constrained: its full keys narrow to the exact
+      // rows (a lookup of names in one item no longer walks every row of the item).
+      const full = index.hasFullKeys ? fullKeysOf(index.fields, conditions) : null;
       const sets: IdsAtKey[] = [];
       let size = 0;
-      for (const v of new Set(values.map(canonicalKey))) {
-        const ids = index.idsForLeadKey(v);
+      for (const key of full ?? new Set(values.map(canonicalKey))) {
+        const ids = full ? index.idsForFullKey(key) : index.idsForLeadKey(key);
         if (ids !== undefined) {
           sets.push(ids);
           size += typeof ids === 'string' ? 1 : ids.size;
@@ -381,7 +414,8 @@ export class Collection {
       if (!best || size < bestSize) {
         best = sets;
         bestSize = size;
-        bestMultikey = index.multikey;
+        // Arrays in any field put a document under several full keys.
+        bestMultikey = index.multikey || full !== null;
       }
       if (bestSize === 0) break;
     }

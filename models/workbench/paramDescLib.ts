@@ -418,6 +418,31 @@ export async function updateUsage(actor: Actor, ids: string[]) {
 
 // ------------------------------------------------------------------ import parsing
 
+/** An entry's identity in its item: ShowDoc's unique (item_id, name, type). */
+export function entryKey(entry: { name: string; type: string }): string {
+  return `${entry.type}\u0000${entry.name}`;
+}
+
+/**
+ * Which of these (name, type) pairs the item's library has already. The query names every field
+ * of the unique index, so it reads those rows only, however many entries the item holds.
+ */
+export async function knownEntries(
+  itemId: number,
+  wanted: Array<{ name: string; type: string }>,
+): Promise<Set<string>> {
+  if (!wanted.length) return new Set();
+  const rows = await ParamDescEntry.find(
+    {
+      item_id: itemId,
+      name: { $in: [...new Set(wanted.map((p) => p.name))] },
+      type: { $in: [...new Set(wanted.map((p) => p.type))] },
+    },
+    { name: 1, type: 1, _id: 0 },
+  ).lean();
+  return new Set(rows.map(entryKey));
+}
+
 interface Parsed {
   name: string;
   type: string;
@@ -488,11 +513,7 @@ export async function previewImport(actor: Actor, itemId: number, format: string
   await requireAction(actor, 'workbench.edit', itemId);
   const parsed = parseImport(format, text);
   if (!parsed || parsed.length === 0) throw missing('The data is not in the given format');
-  const existing = await ParamDescEntry.find(
-    { item_id: itemId, name: { $in: parsed.map((p) => p.name) } },
-    { name: 1, type: 1, _id: 0 },
-  ).lean();
-  const taken = new Set(existing.map((r) => `${r.type}\u0000${r.name}`));
+  const taken = await knownEntries(itemId, parsed);
   const present = (p: Parsed) => ({
     id: newId(),
     itemId,
@@ -507,7 +528,7 @@ export async function previewImport(actor: Actor, itemId: number, format: string
     createdBy: actor.uid,
     updatedAt: Math.floor(Date.now() / 1000),
   });
-  const fresh = parsed.filter((p) => !taken.has(`${p.type}\u0000${p.name}`));
-  const duplicated = parsed.filter((p) => taken.has(`${p.type}\u0000${p.name}`));
+  const fresh = parsed.filter((p) => !taken.has(entryKey(p)));
+  const duplicated = parsed.filter((p) => taken.has(entryKey(p)));
   return { new: fresh.map(present), duplicated: duplicated.map(present) };
 }

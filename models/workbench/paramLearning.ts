@@ -11,7 +11,7 @@
 import { randomBytes } from 'node:crypto';
 import { Page } from '../pages';
 import { events, formatNow } from '../platform';
-import { qualityScore } from './paramDescLib';
+import { knownEntries, entryKey, qualityScore } from './paramDescLib';
 import { ParamDescEntry } from './schemas';
 
 export interface LearntParam {
@@ -117,21 +117,20 @@ export async function learnFromPage(pageId: number, byUid: number): Promise<numb
   ).lean();
   // A draft is its author's alone: nothing of it goes into the item-wide library.
   if (!page || page.is_draft) return 0;
-  const params = paramsOfPage(page.page_content ?? '').slice(0, 200);
+  // Types as they are stored.
+  const params = paramsOfPage(page.page_content ?? '')
+    .slice(0, 200)
+    .map((p) => ({ ...p, type: p.type.slice(0, 50) }));
   if (params.length === 0) return 0;
-  const known = await ParamDescEntry.find(
-    { item_id: page.item_id, name: { $in: params.map((p) => p.name) } },
-    { name: 1, type: 1, _id: 0 },
-  ).lean();
-  const taken = new Set(known.map((k) => `${k.type}\u0000${k.name}`));
+  const known = await knownEntries(page.item_id, params);
   const now = formatNow();
   const rows = params
-    .filter((p) => !taken.has(`${p.type}\u0000${p.name}`))
+    .filter((p) => !known.has(entryKey(p)))
     .map((p) => ({
       id: `${Date.now().toString(16)}${randomBytes(3).toString('hex')}_${1000 + Math.floor(Math.random() * 9000)}`,
       item_id: page.item_id,
       name: p.name,
-      type: p.type.slice(0, 50),
+      type: p.type,
       description: p.description.slice(0, 1000),
       source: 'auto-extracted',
       status: 'temp',

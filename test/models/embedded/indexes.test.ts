@@ -204,6 +204,51 @@ describe('index upkeep as documents change', () => {
     expect(await labels.countDocuments({ label: { $in: ['a', 'b', 'a'] } })).toBe(3);
   });
 
+  test('a query naming every field of a compound unique index finds what a scan finds: $in lists, numbers of any type, arrays, after updates and deletes', async () => {
+    const entries = collection('upkeep_entries');
+    await entries.createIndex({ item: 1, name: 1, type: 1 }, { unique: true });
+    const docs = [
+      { _id: 1, item: 1, name: 'id', type: 'int' },
+      { _id: 2, item: 1, name: 'id', type: 'string' },
+      { _id: 3, item: 1, name: 'page', type: 'int' },
+      { _id: 4, item: 2, name: 'id', type: 'int' },
+      { _id: 5, item: 1, name: ['tags', 'labels'], type: 'array' },
+      { _id: 6, item: 1, name: 'size', type: ['int', 'long'] },
+    ];
+    await entries.insertMany(docs);
+    // The same query on a copy without the index: the answers must agree.
+    const plain = collection('upkeep_entries_plain');
+    await plain.insertMany(docs);
+    const both = async (filter: AnyDoc) => {
+      const ids = async (c: typeof plain) => (await c.find(filter).toArray()).map((d) => d._id);
+      const indexed = (await ids(entries)).sort();
+      expect(indexed).toEqual((await ids(plain)).sort());
+      return indexed;
+    };
+    expect(await both({ item: 1, name: { $in: ['id', 'page'] }, type: { $in: ['int'] } })).toEqual([
+      1, 3,
+    ]);
+    expect(await both({ item: 1.0, name: 'id', type: { $in: ['int', 'string', 'x'] } })).toEqual([
+      1, 2,
+    ]);
+    expect(await both({ item: { $in: [1, 2] }, name: 'id', type: 'int' })).toEqual([1, 4]);
+    // Array values: a document is found by any element, once, even when several match.
+    expect(
+      await both({ item: 1, name: { $in: ['tags', 'labels'] }, type: { $in: ['array'] } }),
+    ).toEqual([5]);
+    expect(await both({ item: 1, name: 'size', type: { $in: ['int', 'long'] } })).toEqual([6]);
+    // Conditions beyond the index still apply; a non-equality condition falls back to a scan.
+    expect(await both({ item: 1, name: 'id', type: 'int', _x: { $exists: false } })).toEqual([1]);
+    expect(await both({ item: 1, name: { $regex: '^i' }, type: 'int' })).toEqual([1]);
+    await entries.updateOne({ _id: 1 }, { $set: { type: 'integer' } });
+    await plain.updateOne({ _id: 1 }, { $set: { type: 'integer' } });
+    await entries.deleteOne({ _id: 3 });
+    await plain.deleteOne({ _id: 3 });
+    expect(
+      await both({ item: 1, name: { $in: ['id', 'page'] }, type: { $in: ['int', 'integer'] } }),
+    ).toEqual([1]);
+  });
+
   test('a unique value given up by one document is free for another; a taken one stays refused', async () => {
     const codes = collection('upkeep_codes');
     await codes.createIndex({ code: 1 }, { unique: true });

@@ -254,9 +254,13 @@ const schema = z.object({
     .transform(Number),
   // Admission control (api/admission.ts): requests one worker runs at once in each lane (reads;
   // writes have a lane of their own so reads never starve saves). 0 = no limit (no queueing, no 503).
+  // 16, not 64: with 64 reads running, a worker's event-loop turns grow so long that saves (a dozen
+  // database round trips each) and new connections handed over by the primary waited past 10 s —
+  // 0 saves/s in the bench's overload cell; with 16, 32–44% of the solo rate and no timeouts
+  // (docs/benchmarks.md "Under overload"). Ordinary loads (c=10, c=50) serve the same.
   MAX_INFLIGHT_PER_WORKER: z
     .string()
-    .default('64')
+    .default('16')
     .refine((v) => /^\d+$/.test(v) && Number(v) >= 0, 'must be an integer of at least 0')
     .transform(Number),
   // Requests each lane of a worker holds waiting for a slot; past it they get 503 + Retry-After at once.

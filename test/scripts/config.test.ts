@@ -40,7 +40,7 @@ describe('loadConfig', () => {
       webhookDisableAfter: 10,
       webhookTimeoutMs: 10_000,
       contractPollSeconds: 60,
-      maxInflightPerWorker: 64,
+      maxInflightPerWorker: 16,
       maxQueuePerWorker: 256,
       queueTimeoutMs: 2000,
       shutdownGraceMs: 10_000,

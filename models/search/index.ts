@@ -20,6 +20,7 @@
 export {
   checkKeyword,
   findMatchingPages,
+  MAX_RESULTS,
   searchItemPages,
   searchPages,
   rankedSearch,

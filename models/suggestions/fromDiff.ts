@@ -33,5 +33,8 @@ export function suggestionsFromDiff(current: string, next: string): ProposedChan
       hunk.to = at;
     } else hunk.insert += chunk;
   }
-  return hunks.map(({ from, to, insert }) => ({ ...anchorAt(current, from, to), new_text: insert }));
+  return hunks.map(({ from, to, insert }) => ({
+    ...anchorAt(current, from, to),
+    new_text: insert,
+  }));
 }

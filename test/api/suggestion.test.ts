@@ -110,8 +110,11 @@ describe('suggestion/*', () => {
     await setSuggestMode(true);
     try {
       expect(
-        (await as(suite.reader).ok<{ item_suggest: boolean }>('item/info', { item_id: suite.itemId }))
-          .item_suggest,
+        (
+          await as(suite.reader).ok<{ item_suggest: boolean }>('item/info', {
+            item_id: suite.itemId,
+          })
+        ).item_suggest,
       ).toBe(true);
       const made = await propose(suite.reader, page.page_id, [change(TEXT, 'lazy', 'sleepy')]);
       expect(made.body.error_code).toBe(0);
@@ -140,7 +143,13 @@ describe('suggestion/*', () => {
       changes: JSON.stringify([
         change(TEXT, 'brown ', ''),
         change(TEXT, 'lazy', 'sleepy'),
-        { from: TEXT.length, old_text: '', new_text: ' The end.', before: TEXT.slice(-32), after: '' },
+        {
+          from: TEXT.length,
+          old_text: '',
+          new_text: ' The end.',
+          before: TEXT.slice(-32),
+          after: '',
+        },
       ]),
     });
     const [removeBrown, sleepy, theEnd] = made.suggestion_ids;
@@ -150,7 +159,10 @@ describe('suggestion/*', () => {
     );
     expect(accepted).toMatchObject({ accepted: expect.arrayContaining([removeBrown, theEnd]) });
     expect(accepted.stale).toEqual([]);
-    await as(suite.owner).ok('suggestion/reject', { page_id: page.page_id, suggestion_ids: sleepy });
+    await as(suite.owner).ok('suggestion/reject', {
+      page_id: page.page_id,
+      suggestion_ids: sleepy,
+    });
 
     const expected = 'The quick fox jumps over the lazy dog. The end.';
     expect(await pageText(page.page_id)).toBe(expected);

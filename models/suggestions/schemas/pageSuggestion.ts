@@ -58,4 +58,7 @@ pageSuggestionSchema.index({ suggestion_id: 1 }, { unique: true });
 // A page's open suggestions, oldest first.
 pageSuggestionSchema.index({ page_id: 1, status: 1, suggestion_id: 1 });
 
-export const PageSuggestion = defineModel<PageSuggestionDoc>('PageSuggestion', pageSuggestionSchema);
+export const PageSuggestion = defineModel<PageSuggestionDoc>(
+  'PageSuggestion',
+  pageSuggestionSchema,
+);

@@ -101,7 +101,11 @@ export function CreateTokenModal({
             <Radio value="write">{t('aiTokens.write')}</Radio>
           </Radio.Group>
         </Form.Item>
-        <Form.Item name="write_directly" valuePropName="checked" extra={t('suggest.writeDirectlyHelp')}>
+        <Form.Item
+          name="write_directly"
+          valuePropName="checked"
+          extra={t('suggest.writeDirectlyHelp')}
+        >
           <Checkbox data-testid="ai-token-write-directly">{t('suggest.writeDirectly')}</Checkbox>
         </Form.Item>
         <Form.Item name="scope" label={t('aiTokens.scope')}>

@@ -9,13 +9,7 @@ import { useTranslation } from 'react-i18next';
 import { request } from '../../api/request';
 import type { ItemDetail } from '../../api/types';
 
-export function SuggestModeSetting({
-  detail,
-  onSaved,
-}: {
-  detail: ItemDetail;
-  onSaved(): void;
-}) {
+export function SuggestModeSetting({ detail, onSaved }: { detail: ItemDetail; onSaved(): void }) {
   const { t } = useTranslation();
   const [busy, setBusy] = useState(false);
   const type = Number(detail.item_type || 1);

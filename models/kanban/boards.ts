@@ -207,7 +207,7 @@ export async function serialised<T>(itemId: number, work: () => Promise<T>): Pro
   }
 }
 
-/** Waits for every write, then fails with the first failure: nothing runs on unwatched. */
+/** Waits for every write to settle, then throws the first failure: none is left running unwatched. */
 export async function settleAll(writes: Array<Promise<unknown> | null>): Promise<void> {
   for (const outcome of await Promise.allSettled(writes))
     if (outcome.status === 'rejected') throw outcome.reason;

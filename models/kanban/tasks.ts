@@ -306,20 +306,21 @@ export async function moveTask(
       if (from !== target.id) {
         const titleOf = (listId: string) =>
           [...board.lists, ...board.archived_lists].find((l) => l.id === listId)?.title ?? '';
-        const logged = logActivity(
-          page.item_id,
-          pageId,
-          'task_moved',
-          {
-            title: page.page_title,
-            from_list_id: from,
-            to_list_id: target.id,
-            from_list_title: titleOf(from),
-            to_list_title: target.title,
-          },
-          actor.uid,
+        writes.push(
+          logActivity(
+            page.item_id,
+            pageId,
+            'task_moved',
+            {
+              title: page.page_title,
+              from_list_id: from,
+              to_list_id: target.id,
+              from_list_title: titleOf(from),
+              to_list_title: target.title,
+            },
+            actor.uid,
+          ),
         );
-        writes.push(logged);
       }
       return {
         result: {

@@ -256,7 +256,7 @@ const schema = z.object({
   // writes have a lane of their own so reads never starve saves). 0 = no limit (no queueing, no 503).
   // 16, not 64: with 64 reads running, a worker's event-loop turns grow so long that saves (a dozen
   // database round trips each) and new connections handed over by the primary waited past 10 s —
-  // 0 saves/s in the bench's overload cell; with 16, 32–44% of the solo rate and no timeouts
+  // 0 saves/s in the bench's overload cell; with 16, 0.6 of the solo rate over 60 s and no timeouts
   // (docs/benchmarks.md "Under overload"). Ordinary loads (c=10, c=50) serve the same.
   MAX_INFLIGHT_PER_WORKER: z
     .string()

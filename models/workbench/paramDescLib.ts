@@ -257,6 +257,31 @@ export async function exportEntries(actor: Actor, itemId: number, format: string
   );
 }
 
+/** An entry's identity in its item: ShowDoc's unique (item_id, name, type). */
+export function entryKey(entry: { name: string; type: string }): string {
+  return `${entry.type}\u0000${entry.name}`;
+}
+
+/**
+ * Which of these (name, type) pairs the item's library has already. The query names every field
+ * of the unique index, so it reads those rows only, however many entries the item holds.
+ */
+export async function knownEntries(
+  itemId: number,
+  wanted: Array<{ name: string; type: string }>,
+): Promise<Set<string>> {
+  if (!wanted.length) return new Set();
+  const rows = await ParamDescEntry.find(
+    {
+      item_id: itemId,
+      name: { $in: [...new Set(wanted.map((p) => p.name))] },
+      type: { $in: [...new Set(wanted.map((p) => p.type))] },
+    },
+    { name: 1, type: 1, _id: 0 },
+  ).lean();
+  return new Set(rows.map(entryKey));
+}
+
 // ------------------------------------------------------------------ writes
 
 export async function addEntry(actor: Actor, itemId: number, e: EntryInput) {
@@ -417,31 +442,6 @@ export async function updateUsage(actor: Actor, ids: string[]) {
 }
 
 // ------------------------------------------------------------------ import parsing
-
-/** An entry's identity in its item: ShowDoc's unique (item_id, name, type). */
-export function entryKey(entry: { name: string; type: string }): string {
-  return `${entry.type}\u0000${entry.name}`;
-}
-
-/**
- * Which of these (name, type) pairs the item's library has already. The query names every field
- * of the unique index, so it reads those rows only, however many entries the item holds.
- */
-export async function knownEntries(
-  itemId: number,
-  wanted: Array<{ name: string; type: string }>,
-): Promise<Set<string>> {
-  if (!wanted.length) return new Set();
-  const rows = await ParamDescEntry.find(
-    {
-      item_id: itemId,
-      name: { $in: [...new Set(wanted.map((p) => p.name))] },
-      type: { $in: [...new Set(wanted.map((p) => p.type))] },
-    },
-    { name: 1, type: 1, _id: 0 },
-  ).lean();
-  return new Set(rows.map(entryKey));
-}
 
 interface Parsed {
   name: string;

@@ -11,7 +11,7 @@
 import { randomBytes } from 'node:crypto';
 import { Page } from '../pages';
 import { events, formatNow } from '../platform';
-import { knownEntries, entryKey, qualityScore } from './paramDescLib';
+import { entryKey, knownEntries, qualityScore } from './paramDescLib';
 import { ParamDescEntry } from './schemas';
 
 export interface LearntParam {
@@ -102,7 +102,7 @@ export function paramsOfPage(content: string): LearntParam[] {
   } else found = fromMarkdown(content);
   const seen = new Set<string>();
   return found.filter((p) => {
-    const key = `${p.type}\u0000${p.name}`;
+    const key = entryKey(p);
     if (seen.has(key)) return false;
     seen.add(key);
     return true;

@@ -162,7 +162,12 @@ export async function saveHook(
     else if (SIGNED_PRESETS.includes(preset) && input.secret !== undefined) set.secret = ownSecret;
     else if (preset !== 'json' && !SIGNED_PRESETS.includes(preset)) set.secret = '';
     if (input.enabled === true && existing.enabled !== 1)
-      Object.assign(set, { enabled: 1, fail_count: 0, disabled_reason: '' });
+      Object.assign(set, {
+        enabled: 1,
+        fail_count: 0,
+        disabled_reason: '',
+        listening_since: Date.now(),
+      });
     if (input.enabled === false) Object.assign(set, { enabled: 0, disabled_reason: '' });
     await Webhook.updateOne({ id: existing.id }, { $set: set });
     if (input.enabled === false && existing.enabled === 1) await failWaiting(existing.id);
@@ -184,6 +189,7 @@ export async function saveHook(
     enabled: input.enabled === false ? 0 : 1,
     fail_count: 0,
     disabled_reason: '',
+    listening_since: Date.now(),
     created_at: now,
     updated_at: now,
   });

@@ -61,6 +61,7 @@ async function pushHookOf(uid: number, url: string): Promise<WebhookDocFields | 
       enabled: 1,
       fail_count: 0,
       disabled_reason: '',
+      listening_since: 0,
       created_at: now,
       updated_at: now,
     };
@@ -84,6 +85,12 @@ interface Outgoing {
   pushTo: readonly number[];
 }
 
+/** An event as the outbox holds it: when it happened (Unix ms) and its preparation. */
+interface Posted {
+  at: number;
+  prepared: Promise<Outgoing | null>;
+}
+
 /** First event → batch written (ms): long enough to gather a burst of saves, short to lose. */
 export const BATCH_WINDOW_MS = 50;
 /** Events written at once at most. */
@@ -91,7 +98,7 @@ const MAX_BATCH = 500;
 
 interface Outbox {
   /** Each event's preparation (cached reads: subscribers, the contract's diff), in order. */
-  events: Array<Promise<Outgoing | null>>;
+  events: Posted[];
   timer: NodeJS.Timeout | null;
   /** The batch being written, then the ones after it: one at a time, in order. */
   writing: Promise<void>;
@@ -109,7 +116,7 @@ const outbox = perContext((): Outbox => ({
 async function itemHooks(itemIds: number[]) {
   const hooks = await Webhook.find(
     { kind: 'item', item_id: { $in: itemIds }, enabled: 1 },
-    { id: 1, item_id: 1, events: 1, _id: 0 },
+    { id: 1, item_id: 1, events: 1, listening_since: 1, _id: 0 },
   ).lean();
   const byItem = new Map<number, typeof hooks>();
   for (const hook of hooks) {
@@ -121,17 +128,20 @@ async function itemHooks(itemIds: number[]) {
 }
 
 /** Writes one batch of events as delivery rows. */
-async function writeBatch(batch: Array<Promise<Outgoing | null>>, box: Outbox): Promise<void> {
+async function writeBatch(batch: Posted[], box: Outbox): Promise<void> {
   const events = (
     await Promise.all(
-      batch.map((p) =>
-        p.catch((error: unknown) => {
-          box.onError(error);
-          return null;
-        }),
+      batch.map(({ at, prepared }) =>
+        prepared.then(
+          (outgoing) => outgoing && { ...outgoing, at },
+          (error: unknown) => {
+            box.onError(error);
+            return null;
+          },
+        ),
       ),
     )
-  ).filter((e): e is Outgoing => e !== null);
+  ).filter((e) => e !== null);
   if (!events.length) return;
   const hooks = await itemHooks([...new Set(events.map((e) => e.input.itemId))]);
   const pushUids = [
@@ -157,7 +167,8 @@ async function writeBatch(batch: Array<Promise<Outgoing | null>>, box: Outbox): 
   const addressed = events
     .map((e) => {
       const ids = (hooks.get(e.input.itemId) ?? [])
-        .filter((h) => h.events.includes(e.input.event))
+        // A hook hears what happened from when it was made or last switched on.
+        .filter((h) => h.events.includes(e.input.event) && (h.listening_since ?? 0) <= e.at)
         .map((h) => h.id);
       for (const uid of new Set(e.pushTo)) {
         const hook = uid !== e.input.byUid ? pushHooks.get(uid) : null;
@@ -188,11 +199,11 @@ function flush(): Promise<void> {
 }
 
 /** Takes an event (called by the handlers; returns at once). */
-function post(event: Promise<Outgoing | null>): void {
+function post(prepared: Promise<Outgoing | null>): void {
   const box = outbox();
   // Rejections are reported when the batch is written.
-  event.catch(() => {});
-  box.events.push(event);
+  prepared.catch(() => {});
+  box.events.push({ at: Date.now(), prepared });
   if (box.events.length >= MAX_BATCH) void flush();
   else if (!box.timer) {
     box.timer = setTimeout(() => void flush(), BATCH_WINDOW_MS);

@@ -46,6 +46,12 @@ export interface WebhookDoc {
   fail_count: number;
   /** Why it was switched off ('' while enabled or switched off by hand). */
   disabled_reason: string;
+  /**
+   * Unix ms from which the hook hears events: its creation, or when it was last switched on.
+   * Events are addressed a batch window after they happen, so without it a hook made (or switched
+   * on) just after an event would still be sent that event. 0 (hooks from before): every event.
+   */
+  listening_since: number;
   created_at: string;
   updated_at: string;
 }
@@ -87,6 +93,7 @@ const webhookSchema = new Schema<WebhookDoc>(
     enabled: { type: Number, default: 1 },
     fail_count: { type: Number, default: 0 },
     disabled_reason: { type: String, default: '' },
+    listening_since: { type: Number, default: 0 },
     created_at: { type: String, default: '' },
     updated_at: { type: String, default: '' },
   },

@@ -225,6 +225,29 @@ describe('webhook deliveries', () => {
     await until(() => at('/down').length === 4, 'the redelivery');
   });
 
+  test('a hook made or switched on just after an event is not sent that event', async () => {
+    const itemId = await newItem();
+    // Events are addressed a batch window (50 ms) after they happen: the hook below is made
+    // inside that window, after the save it must not hear of.
+    await savePage(itemId, 0, 'before the hook');
+    const made = await as(suite.owner).ok<{ id: number }>('webhook/save', {
+      item_id: itemId,
+      url: `${base}/late`,
+    });
+    await as(suite.owner).ok('webhook/save', { item_id: itemId, id: made.id, enabled: 0 });
+    await savePage(itemId, 0, 'while it is off');
+    await as(suite.owner).ok('webhook/save', { item_id: itemId, id: made.id, enabled: 1 });
+    await new Promise((r) => setTimeout(r, 400));
+    expect(at('/late')).toHaveLength(0);
+    // What happens after it is on is sent.
+    await savePage(itemId, 0, 'after the hook');
+    // A new page is two events (the page, the catalog): both come, none of the earlier ones.
+    await until(() => at('/late').length === 2, 'the deliveries of the later save');
+    await new Promise((r) => setTimeout(r, 300));
+    const events = at('/late').map((r) => (JSON.parse(r.body) as { event: string }).event);
+    expect(events.sort()).toEqual(['catalog.changed', 'page.created']);
+  });
+
   test('test message and secret rotation: the new secret signs, the old one no longer does', async () => {
     const itemId = await newItem();
     const made = await as(suite.owner).ok<{ id: number; secret: string }>('webhook/save', {

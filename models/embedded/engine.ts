@@ -62,6 +62,13 @@ const NOT_A_COMMAND = new Set([
   'startTransaction',
 ]);
 
+/** Whether the command's write concern lets its answer skip waiting for the journal. */
+function journalWaived(command: Document): boolean {
+  const concern = command.writeConcern as Document | undefined;
+  if (!concern || typeof concern !== 'object') return false;
+  return concern.j === false || concern.w === 0;
+}
+
 const WRITE_COMMANDS = new Set([
   'insert',
   'update',
@@ -184,7 +191,13 @@ export class Engine implements EngineServices {
       reply = await handler(command, ctx);
     } finally {
       // Whatever reached memory must reach the journal, even when the command failed half-way.
-      if (ws.mutations.length) await this.persist(ws.mutations);
+      // A write concern without the journal (`j: false`, `w: 0`) is answered once applied, as
+      // MongoDB answers it: its batch still goes to the journal in order — a later journaled
+      // write's fsync covers it — and a failure stops writes as any journal failure does.
+      if (ws.mutations.length) {
+        if (journalWaived(command)) this.persist(ws.mutations).catch(() => undefined);
+        else await this.persist(ws.mutations);
+      }
     }
     return reply;
   }

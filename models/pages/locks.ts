@@ -101,8 +101,6 @@ export async function setPageLock(
   const release = requested <= now;
   const lockTo = release ? Math.max(requested, 0) : Math.min(requested, now + MAX_LOCK_SECONDS);
 
-  // Expired rows of any page go first (ShowDoc's sweep), so they never block a taker.
-  await PageLock.deleteMany({ lock_to: { $lt: now } });
   const current = await PageLock.findOne({ page_id: page.page_id }, { _id: 0 }).lean<PageLockDoc>();
   if (current && current.lock_uid !== actor.uid && current.lock_to > now)
     throw lockedBy(current.lock_username);
@@ -113,27 +111,40 @@ export async function setPageLock(
     lock_to: lockTo,
     addtime: now,
   };
+  // Expired rows of other pages go (ShowDoc's sweep) alongside this page's write, sharing its
+  // disk flush; this page's row, live or expired, is taken over in place — a take after a
+  // release is one write, not a delete, a counter step and an insert one after the other.
+  const sweep = PageLock.deleteMany({
+    lock_to: { $lt: now },
+    page_id: { $ne: page.page_id },
+  }).catch(
+    () => undefined, // housekeeping: a failed sweep leaves expired rows, which block no one
+  );
   let id: number;
-  if (current) {
-    // Compare-and-set on the row as read: a concurrent taker that got in between wins.
-    const updated = await PageLock.updateOne(
-      { page_id: page.page_id, lock_uid: current.lock_uid, lock_to: current.lock_to },
-      { $set: fields },
-    );
-    if (!updated.matchedCount) throw lockedBy();
-    id = current.id;
-  } else {
-    id = await nextId('page_lock_id');
-    try {
-      await PageLock.create({ id, page_id: page.page_id, ...fields });
-    } catch (error) {
-      if (!isDuplicateKey(error)) throw error;
-      const winner = await PageLock.findOne(
-        { page_id: page.page_id },
-        { lock_username: 1, _id: 0 },
-      ).lean();
-      throw lockedBy(winner?.lock_username);
+  try {
+    if (current) {
+      // Compare-and-set on the row as read: a concurrent taker that got in between wins.
+      const updated = await PageLock.updateOne(
+        { page_id: page.page_id, lock_uid: current.lock_uid, lock_to: current.lock_to },
+        { $set: fields },
+      );
+      if (!updated.matchedCount) throw lockedBy();
+      id = current.id;
+    } else {
+      id = await nextId('page_lock_id');
+      try {
+        await PageLock.create({ id, page_id: page.page_id, ...fields });
+      } catch (error) {
+        if (!isDuplicateKey(error)) throw error;
+        const winner = await PageLock.findOne(
+          { page_id: page.page_id },
+          { lock_username: 1, _id: 0 },
+        ).lean();
+        throw lockedBy(winner?.lock_username);
+      }
     }
+  } finally {
+    await sweep;
   }
   if (!release || wasLive)
     events.publish('lock.changed', {

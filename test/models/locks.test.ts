@@ -93,4 +93,22 @@ describe('lock timing', () => {
     await setPageLock(bob, { pageId: other.page_id, itemId }, { now: T0 + 6 });
     expect(await PageLock.countDocuments({ page_id: page.page_id })).toBe(0);
   });
+
+  test("a take keeps one row per page, taken over in place after a release, and sweeps other pages' expired rows", async () => {
+    const [page, other] = await Promise.all([
+      makePage(aliceUser, itemId),
+      makePage(aliceUser, itemId),
+    ]);
+    await setPageLock(bob, { pageId: other.page_id, itemId, lockTo: T0 + 30 }, { now: T0 });
+    const { id } = await setPageLock(alice, { pageId: page.page_id, itemId }, { now: T0 });
+    await setPageLock(alice, { pageId: page.page_id, itemId, lockTo: 1000 }, { now: T0 + 1 });
+    expect(await pageLockState(bob, page.page_id, { now: T0 + 2 })).toMatchObject({ lock: 0 });
+    // Bob takes the released lock: the same row, now his; the other page's lock has expired.
+    const taken = await setPageLock(bob, { pageId: page.page_id, itemId }, { now: T0 + 40 });
+    expect(taken.id).toBe(id);
+    const rows = await PageLock.find({ page_id: { $in: [page.page_id, other.page_id] } }).lean();
+    expect(rows.map((r) => ({ page_id: r.page_id, lock_uid: r.lock_uid }))).toEqual([
+      { page_id: page.page_id, lock_uid: bob.uid },
+    ]);
+  });
 });

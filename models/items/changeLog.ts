@@ -44,7 +44,8 @@ export interface PlannedLogRow {
  * what a writer runs while its own write is under way (the page save).
  */
 export async function planLogRow(itemId: number): Promise<PlannedLogRow> {
-  const id = await nextId('item_change_log_id');
+  // The id's step need not be on disk first: the row's own (journaled) insert carries it there.
+  const id = await nextId('item_change_log_id', { journal: false });
   return { id, dropUpTo: trims(id) ? await logRowsToDrop(itemId) : null };
 }
 

@@ -3,8 +3,9 @@
  * before-image for the version, or an insert with a new id — and, found while it is written, the
  * ids the save's other writes (saveEffects.ts) need.
  */
+import type { CreateOptions } from 'mongoose';
 import { planLogRow } from '../items';
-import { errors, nextId } from '../platform';
+import { errors, nextId, UNJOURNALED } from '../platform';
 import { pageMissing } from '../access';
 import { historyVersionCount } from './pageHistory';
 import { CUSTOM_ID_TAKEN, type PageFields } from './savePlan';
@@ -39,12 +40,14 @@ export async function writePage({
   now,
 }: PageWriteParams): Promise<WrittenPage> {
   // The version's and the log row's ids (and the log trim's bound, when this row trims) are
-  // found while the page is written: a save then waits for two journal flushes in a row (the
-  // page, then everything else at once), not four. The version trim needs no query: the page
-  // write itself numbers the version (`history_seq`). A failed save leaves a gap in those ids,
-  // as a failed insert does in any counter.
+  // found while the page is written. None of these writes waits for the disk: the save's effects
+  // after them (applySaveEffects) always write the change-log row, journaled, and the journal's
+  // order makes that one flush carry them all — a save waits for one flush, not two in a row
+  // (platform/writeConcerns.ts). The version trim needs no query: the page write itself numbers
+  // the version (`history_seq`). A failed save leaves a gap in those ids, as a failed insert does
+  // in any counter.
   const planned = Promise.all([
-    existing ? nextId('page_history_id') : 0,
+    existing ? nextId('page_history_id', { journal: false }) : 0,
     existing ? historyVersionCount() : 0,
     planLogRow(itemId),
   ]);
@@ -77,7 +80,7 @@ async function updateExisting(
   const before = await Page.findOneAndUpdate(
     { page_id: existing.page_id, item_id: existing.item_id, is_del: 0 },
     { $set: fields, $inc: { history_seq: 1 } },
-    { returnDocument: 'before', projection: { _id: 0 } },
+    { returnDocument: 'before', projection: { _id: 0 }, ...UNJOURNALED },
   ).lean<PageDoc>();
   if (!before) throw pageMissing();
   return {
@@ -88,7 +91,7 @@ async function updateExisting(
 
 async function insertNew(itemId: number, fields: PageFields, now: number): Promise<PageDoc> {
   const doc: PageDoc = {
-    page_id: await nextId('page_id'),
+    page_id: await nextId('page_id', { journal: false }),
     item_id: itemId,
     page_comments: '',
     s_number: DEFAULT_PAGE_ORDER,
@@ -102,6 +105,7 @@ async function insertNew(itemId: number, fields: PageFields, now: number): Promi
     history_seq: 0,
     ...fields,
   };
-  await Page.create(doc);
+  // mongoose's typings leave `writeConcern` out of create's options; its save passes it on.
+  await Page.create([doc], UNJOURNALED as CreateOptions);
   return doc;
 }

@@ -7,6 +7,7 @@
 import { Schema } from 'mongoose';
 import { perContext } from './context';
 import { defineModel } from './model';
+import { UNJOURNALED } from './writeConcerns';
 
 interface CounterDoc {
   _id: string;
@@ -20,14 +21,24 @@ const counterSchema = new Schema<CounterDoc>(
 
 export const Counter = defineModel<CounterDoc>('Counter', counterSchema);
 
-/** The next id of this kind: 1 on a fresh database, then 2, 3, … */
-export async function nextId(name: string): Promise<number> {
+/**
+ * The next id of this kind: 1 on a fresh database, then 2, 3, … `journal: false` answers before
+ * the counter's step is on disk (writeConcerns.ts): for an id only used by a journaled write the
+ * caller makes after it, which then carries the step to disk.
+ */
+export async function nextId(name: string, options: { journal?: boolean } = {}): Promise<number> {
   const doc = await Counter.findOneAndUpdate(
     { _id: name },
     { $inc: { seq: 1 } },
     // Never part of a caller's transaction: a rolled-back import leaves a gap in the ids, not a
     // write conflict with every concurrent save.
-    { upsert: true, returnDocument: 'after', lean: true, session: null },
+    {
+      upsert: true,
+      returnDocument: 'after',
+      lean: true,
+      session: null,
+      ...(options.journal === false ? UNJOURNALED : {}),
+    },
   );
   if (!doc) throw new Error(`counter ${name} was not returned`);
   return doc.seq;

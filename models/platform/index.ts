@@ -1,6 +1,7 @@
 /** Platform: configuration, database connection, logging, clock, ids, the error-code table, the domain-event catalogue and bus, blob storage and dumps. Depends on no domain. */
 export { type Config, CONFIG_KEYS, ConfigError, DEFAULT_CHROMIUM_PATH, loadConfig } from './config';
 export { nextId, nextIds, raiseCounter, reservedId } from './counters';
+export { UNJOURNALED } from './writeConcerns';
 export {
   type Database,
   engineSocketFits,

@@ -132,6 +132,12 @@ export async function learnFromPage(pageId: number, byUid: number): Promise<numb
       name: p.name,
       type: p.type,
       description: p.description.slice(0, 1000),
+      example: '',
+      default_value: '',
+      enum_values: '',
+      aliases: '',
+      tags: '',
+      path: '',
       source: 'auto-extracted',
       status: 'temp',
       usage_count: 0,
@@ -146,7 +152,9 @@ export async function learnFromPage(pageId: number, byUid: number): Promise<numb
   // (a duplicate key) leaves the others in.
   let added = rows.length;
   try {
-    await ParamDescEntry.insertMany(rows, { ordered: false });
+    // Lean: each row is built here with every field of the schema, so mongoose's documents and
+    // validation add nothing but work (they were most of a save's learning cost).
+    await ParamDescEntry.insertMany(rows, { ordered: false, lean: true });
   } catch (error) {
     const failures = (error as { writeErrors?: { code?: unknown; err?: { code?: unknown } }[] })
       .writeErrors;

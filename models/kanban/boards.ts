@@ -22,7 +22,15 @@ import {
   requireAction,
 } from '../access';
 import { findLivePages, Page, type PageDoc, pageVisible, type SaveAgent, savePage } from '../pages';
-import { errors, events, type KanbanCardShape, nextId, nowSeconds, perContext } from '../platform';
+import {
+  errors,
+  events,
+  type KanbanCardShape,
+  nextId,
+  nowSeconds,
+  perContext,
+  UNJOURNALED,
+} from '../platform';
 import {
   BOARD_TITLE,
   boardTaskIds,
@@ -155,12 +163,11 @@ const LEASE_MS = 10_000;
 const LEASE_WAIT_MS = 15_000;
 
 /**
- * The lease's writes do not wait for the journal: a lease only has to hold while its holder
- * lives, and a crash ends both (the board write it guarded is journaled after it, so a stored
- * write implies a stored lease). That takes two disk flushes off every board write's path: the
- * push a card move causes waits for the board's own writes only.
+ * The lease's writes do not wait for the journal (platform/writeConcerns.ts): a lease only has to
+ * hold while its holder lives, and a crash ends both (the board write it guarded is journaled
+ * after it, so a stored write implies a stored lease).
  */
-const LEASE_WRITE = { writeConcern: { w: 1, j: false } } as const;
+const LEASE_WRITE = UNJOURNALED;
 
 /** Board writes waiting in this process, per board (in the process's context, as all state). */
 const queuesOf = perContext(() => new Map<number, Promise<void>>());

@@ -4,7 +4,7 @@
  * acknowledged write must be there after a restart, with no document or transaction half written.
  * Also: a second engine on the same data directory is refused, naming the holder's pid.
  */
-import { afterAll, describe, expect, it } from '@jest/globals';
+import { describe, expect, it } from '@jest/globals';
 import { MongoClient } from 'mongodb';
 import { EngineLockedError, startEmbeddedMongo } from '../../../../models/embedded';
 import { docFor, type StoredDoc } from './fixtures/engineDocs';
@@ -12,23 +12,14 @@ import {
   exited,
   killFixture,
   LineReader,
-  makeTempDir,
-  removeDir,
   sleep,
   spawnFixture,
   spawnReady,
+  tempDirsRemovedAfterAll,
 } from './helpers';
 
 const ROUNDS = 12;
-const dirs: string[] = [];
-const tempDir = (label: string): string => {
-  const dir = makeTempDir(label);
-  dirs.push(dir);
-  return dir;
-};
-afterAll(() => {
-  for (const dir of dirs) removeDir(dir);
-});
+const tempDir = tempDirsRemovedAfterAll();
 
 const partsOf = (seq: number): string[] => (seq % 3 === 0 ? ['-1', '-2'] : ['']);
 

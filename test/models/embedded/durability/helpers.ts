@@ -2,6 +2,7 @@
  * Shared pieces of the durability tests: temp data directories and child processes that run a
  * TypeScript fixture (the in-memory MiniStore lives in its own module, which fixtures import too).
  */
+import { afterAll } from '@jest/globals';
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -18,6 +19,19 @@ export function makeTempDir(label: string): string {
 
 export function removeDir(dir: string): void {
   fs.rmSync(dir, { recursive: true, force: true });
+}
+
+/** A maker of temp data directories that are all removed after the file's tests. */
+export function tempDirsRemovedAfterAll(): (label: string) => string {
+  const dirs: string[] = [];
+  afterAll(() => {
+    for (const dir of dirs.splice(0)) removeDir(dir);
+  });
+  return (label) => {
+    const dir = makeTempDir(label);
+    dirs.push(dir);
+    return dir;
+  };
 }
 
 const closedPromises = new WeakMap<

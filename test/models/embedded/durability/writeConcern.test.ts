@@ -5,21 +5,13 @@
  * data directory taken at that moment, as a crash would leave it, holds them), and a clean stop
  * keeps every one.
  */
-import { afterAll, describe, expect, test } from '@jest/globals';
+import { describe, expect, test } from '@jest/globals';
 import { cpSync } from 'node:fs';
 import { MongoClient } from 'mongodb';
 import { startEmbeddedMongo } from '../../../../models/embedded';
-import { makeTempDir, removeDir } from './helpers';
+import { tempDirsRemovedAfterAll } from './helpers';
 
-const dirs: string[] = [];
-const tempDir = (label: string): string => {
-  const dir = makeTempDir(label);
-  dirs.push(dir);
-  return dir;
-};
-afterAll(() => {
-  for (const dir of dirs) removeDir(dir);
-});
+const tempDir = tempDirsRemovedAfterAll();
 
 interface Row {
   _id: number;

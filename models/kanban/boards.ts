@@ -162,13 +162,6 @@ const LEASE_MS = 10_000;
 /** Waiting for another process's lease gives up after about this long. */
 const LEASE_WAIT_MS = 15_000;
 
-/**
- * The lease's writes do not wait for the journal (platform/writeConcerns.ts): a lease only has to
- * hold while its holder lives, and a crash ends both (the board write it guarded is journaled
- * after it, so a stored write implies a stored lease).
- */
-const LEASE_WRITE = UNJOURNALED;
-
 /** Board writes waiting in this process, per board (in the process's context, as all state). */
 const queuesOf = perContext(() => new Map<number, Promise<void>>());
 
@@ -178,6 +171,11 @@ function isDuplicateKey(error: unknown): boolean {
   );
 }
 
+/**
+ * The lease's writes (taking it here, releasing it in `serialised`) do not wait for the journal
+ * (platform/writeConcerns.ts): a lease only has to hold while its holder lives, and a crash ends
+ * both (the board write it guarded is journaled after it, so a stored write implies a stored lease).
+ */
 async function acquireLease(itemId: number): Promise<string> {
   const holder = randomUUID();
   const started = Date.now();
@@ -188,7 +186,7 @@ async function acquireLease(itemId: number): Promise<string> {
       await KanbanBoardLock.updateOne(
         { item_id: itemId, until: { $lt: now } },
         { $set: { holder, until: now + LEASE_MS } },
-        { upsert: true, ...LEASE_WRITE },
+        { upsert: true, ...UNJOURNALED },
       );
       return holder;
     } catch (error) {
@@ -214,7 +212,7 @@ export async function serialised<T>(itemId: number, work: () => Promise<T>): Pro
     try {
       return await work();
     } finally {
-      await KanbanBoardLock.deleteOne({ item_id: itemId, holder }, LEASE_WRITE).catch(
+      await KanbanBoardLock.deleteOne({ item_id: itemId, holder }, UNJOURNALED).catch(
         () => undefined,
       );
     }

@@ -14,6 +14,7 @@ import { SessionRegistry, Transaction, noSuchTransaction, type Session } from '.
 import { asServerFailure, ErrorCodes, fail, MongoServerFailure } from './errors';
 import { mingoOptions } from './matcher';
 import { canonicalKey, cloneDocument, valuesAtPath } from './values';
+import { expiredRecords, recordedCommit, recordedReply, recordOutcome } from './retryRecords';
 import type { CommandContext, EngineServices, Handler } from './commands/context';
 import { writeCommands } from './commands/writes';
 import { readCommands } from './commands/reads';
@@ -108,20 +109,21 @@ export class Engine implements EngineServices {
     this.log = log;
     this.ttlTimer = setInterval(() => void this.expireTtl(), opts.ttlIntervalMs ?? 1000);
     this.ttlTimer.unref();
-    this.sweepTimer = setInterval(() => this.sweep(), 60_000);
+    this.sweepTimer = setInterval(() => void this.sweep(), 60_000);
     this.sweepTimer.unref();
   }
 
   /**
    * Housekeeping, once a minute: idle cursors and sessions go, and so do the versions of removed
-   * documents no open transaction can conflict on.
+   * documents no open transaction can conflict on and the retry records of long-idle sessions.
    */
-  sweep(): void {
+  sweep(now = Date.now()): Promise<void> {
     this.cursors.sweep();
-    this.sessions.sweep();
+    this.sessions.sweep(now);
     const upTo = this.sessions.oldestOpenStart(this.store.seq);
     for (const colls of this.store.dbs.values())
       for (const coll of colls.values()) coll.forgetVersionsUpTo(upTo);
+    return this.forgetExpiredRetryRecords(now);
   }
 
   cursorZero(): Long {
@@ -154,10 +156,17 @@ export class Engine implements EngineServices {
       if (session && command.autocommit === false)
         return await this.runInTransaction(name, handler, command, db, session, connectionId);
       const txnNumber = command.txnNumber === undefined ? undefined : Number(command.txnNumber);
-      if (session && txnNumber !== undefined && session.retried?.txnNumber === txnNumber)
-        return session.retried.reply;
-      const reply = await this.runDirect(handler, command, db, session, connectionId);
-      if (session && txnNumber !== undefined) session.retried = { txnNumber, reply };
+      const retryable = session && txnNumber !== undefined ? { session, txnNumber } : undefined;
+      if (retryable) {
+        const { retried, key } = retryable.session;
+        const earlier =
+          retried?.txnNumber === retryable.txnNumber
+            ? retried.reply
+            : recordedReply(this.store, key, retryable.txnNumber);
+        if (earlier) return earlier;
+      }
+      const reply = await this.runDirect(handler, command, db, session, connectionId, retryable);
+      if (retryable) retryable.session.retried = { txnNumber: retryable.txnNumber, reply };
       return reply;
     } catch (err) {
       return asServerFailure(err).toReply();
@@ -170,6 +179,7 @@ export class Engine implements EngineServices {
     db: string,
     session: Session | undefined,
     connectionId: number,
+    retryable?: { session: Session; txnNumber: number },
   ): Promise<Document> {
     if (this.storageFailure && WRITE_COMMANDS.has(Object.keys(command)[0]?.toLowerCase())) {
       fail(
@@ -189,6 +199,10 @@ export class Engine implements EngineServices {
     let reply: Document;
     try {
       reply = await handler(command, ctx);
+      // A retryable write that changed something leaves its answer in the same journal batch,
+      // for a retry that reaches the engine after a restart (retryRecords.ts).
+      if (retryable && ws.mutations.length)
+        ws.apply(recordOutcome(retryable.session.key, retryable.txnNumber, { reply }));
     } finally {
       // Whatever reached memory must reach the journal, even when the command failed half-way.
       // A write concern without the journal (`j: false`, `w: 0`) is answered once applied, as
@@ -230,10 +244,16 @@ export class Engine implements EngineServices {
     const txn = session.txn;
     if (lower === 'committransaction') {
       if (txn && txn.txnNumber === txnNumber && txn.state === 'committed') return { ok: 1 };
+      // A commit retried after a restart: the session is new here, its record is not.
+      if (!txn && recordedCommit(this.store, session.key, txnNumber)) return { ok: 1 };
       if (!txn || txn.txnNumber !== txnNumber || txn.state !== 'active')
         throw noSuchTransaction(txnNumber);
       const mutations = txn.commit();
-      if (mutations.length) await this.persist(mutations);
+      if (mutations.length) {
+        const ws = new RecordingWorkspace(this.store);
+        ws.apply(recordOutcome(session.key, txnNumber, { committed: true }));
+        await this.persist([...mutations, ...ws.mutations]);
+      }
       return { ok: 1 };
     }
     if (lower === 'aborttransaction') {
@@ -283,6 +303,16 @@ export class Engine implements EngineServices {
         .catch(() => undefined)
         .finally(() => (this.snapshotting = null));
     }
+  }
+
+  /** Drops the retry records of sessions long idle (journaled, as any delete). */
+  private async forgetExpiredRetryRecords(now: number): Promise<void> {
+    if (this.closed || this.storageFailure) return;
+    const expired = expiredRecords(this.store, now, (key) => this.sessions.has(key));
+    if (!expired.length) return;
+    const ws = new RecordingWorkspace(this.store);
+    for (const m of expired) ws.apply(m);
+    await this.persist(ws.mutations).catch(() => undefined);
   }
 
   /** Applies a batch (from recovery); not journaled again. */

@@ -159,6 +159,8 @@ export class Transaction extends CopyOnTouch implements Workspace {
 }
 
 export class Session {
+  /** The session's id as a string: the key of its retry record (engine.ts). */
+  constructor(readonly key: string) {}
   lastUse = Date.now();
   txnNumber = -1;
   txn?: Transaction;
@@ -175,7 +177,7 @@ export class SessionRegistry {
     const id = lsid.id as { toString(enc: string): string } | undefined;
     const key = id && typeof id.toString === 'function' ? id.toString('hex') : canonicalKey(lsid);
     let s = this.sessions.get(key);
-    if (!s) this.sessions.set(key, (s = new Session()));
+    if (!s) this.sessions.set(key, (s = new Session(key)));
     s.lastUse = Date.now();
     return s;
   }
@@ -193,6 +195,11 @@ export class SessionRegistry {
     for (const s of this.sessions.values())
       if (s.txn?.state === 'active') oldest = Math.min(oldest, s.txn.startSeq);
     return oldest;
+  }
+
+  /** Whether a session with this key has been used since the engine started. */
+  has(key: string): boolean {
+    return this.sessions.has(key);
   }
 
   /** Forgets idle sessions and aborts their open transactions. */

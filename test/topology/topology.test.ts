@@ -90,6 +90,16 @@ function startQuire(name: 'api1' | 'api2' | 'rt1' | 'rt2'): Promise<Host> {
   return startQuireHost(name, dataOf(name), quireEnv).then((host) => (hosts[name] = host));
 }
 
+/** The "unhandled error" lines the Quire hosts have logged (JSON lines at level warn and above). */
+function unhandledErrorsLogged(): string[] {
+  return (['api1', 'api2', 'rt1', 'rt2'] as const).flatMap((name) =>
+    (hosts[name]?.output() ?? '')
+      .split('\n')
+      .filter((line) => line.includes('unhandled error'))
+      .map((line) => `${name}: ${line.slice(0, 2000)}`),
+  );
+}
+
 function totalDrops(): number {
   return clients.reduce((n, c) => n + c.drops, 0);
 }
@@ -397,10 +407,10 @@ describe('the scaled topology in network namespaces', () => {
       const outcomes = ['database host down', 'database host back'].flatMap((phase) => [
         ...recorder.of(phase, kind).outcomes.keys(),
       ]);
-      expect({ kind, unclear: outcomes.filter((o) => !o.startsWith('HTTP 503 / 10505')) }).toEqual({
-        kind,
-        unclear: [],
-      });
+      const unclear = outcomes.filter((o) => !o.startsWith('HTTP 503 / 10505'));
+      // What the API hosts logged for an unexpected answer, so a failure here names its cause.
+      const logged = unclear.length ? unhandledErrorsLogged() : [];
+      expect({ kind, unclear, logged }).toEqual({ kind, unclear: [], logged: [] });
     }
     figures.push({
       phase: 'database host down',

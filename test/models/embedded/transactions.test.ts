@@ -4,11 +4,11 @@
  * network failure, produced by a TCP proxy that cuts the connection after the engine has
  * applied a write but before the driver gets the answer.
  */
-import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { Schema } from 'mongoose';
-import { BSON, Long, MongoClient, MongoServerError, type ClientSession } from 'mongodb';
+import { Long, MongoClient, MongoServerError, type ClientSession } from 'mongodb';
 import { caught, engineSuite, type AnyDoc } from '../../helpers/embedded';
+import { startReplyDroppingProxy, type ReplyDroppingProxy } from '../../helpers/replyDroppingProxy';
 
 const DB = 'conf_transactions';
 const suite = engineSuite(DB);
@@ -295,92 +295,3 @@ describe('retryable writes', () => {
     });
   });
 });
-
-interface ReplyDroppingProxy {
-  port: number;
-  /** Number of replies swallowed so far (each one cut a connection). */
-  readonly dropped: number;
-  /** The next OP_MSG command with this name is forwarded, but its reply is swallowed and the connection cut. */
-  dropReplyTo(commandName: string): void;
-  close(): Promise<void>;
-}
-
-const OP_MSG = 2013;
-
-/** Splits a byte stream into whole wire-protocol messages (each starts with its int32 length). */
-function messageSplitter(onMessage: (msg: Buffer) => void) {
-  let pending = Buffer.alloc(0);
-  return (chunk: Buffer) => {
-    pending = Buffer.concat([pending, chunk]);
-    while (pending.length >= 4 && pending.length >= pending.readInt32LE(0)) {
-      const len = pending.readInt32LE(0);
-      onMessage(pending.subarray(0, len));
-      pending = pending.subarray(len);
-    }
-  };
-}
-
-/** The command name of an OP_MSG: the first key of its body section (kind 0). */
-function commandName(msg: Buffer): string | undefined {
-  if (msg.readInt32LE(12) !== OP_MSG || msg[20] !== 0) return undefined;
-  const bodyLength = msg.readInt32LE(21);
-  return Object.keys(BSON.deserialize(msg.subarray(21, 21 + bodyLength)))[0];
-}
-
-async function startReplyDroppingProxy(targetPort: number): Promise<ReplyDroppingProxy> {
-  let armed: string | undefined;
-  let dropped = 0;
-  const sockets = new Set<net.Socket>();
-  const server = net.createServer((downstream) => {
-    const upstream = net.connect(targetPort, '127.0.0.1');
-    sockets.add(downstream).add(upstream);
-    const swallow = new Set<number>();
-    const cut = () => {
-      downstream.destroy();
-      upstream.destroy();
-    };
-    downstream.on(
-      'data',
-      messageSplitter((msg) => {
-        if (armed && commandName(msg) === armed) {
-          armed = undefined;
-          swallow.add(msg.readInt32LE(4)); // requestID
-        }
-        upstream.write(msg);
-      }),
-    );
-    upstream.on(
-      'data',
-      messageSplitter((msg) => {
-        if (swallow.has(msg.readInt32LE(8))) {
-          dropped++;
-          cut();
-          return;
-        }
-        downstream.write(msg);
-      }),
-    );
-    for (const s of [downstream, upstream]) {
-      s.on('error', cut);
-      s.on('close', () => {
-        sockets.delete(s);
-        cut();
-      });
-    }
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    port: (server.address() as net.AddressInfo).port,
-    get dropped() {
-      return dropped;
-    },
-    dropReplyTo(name) {
-      armed = name;
-    },
-    close: () =>
-      new Promise<void>((resolve) => {
-        for (const s of sockets) s.destroy();
-        server.close(() => resolve());
-      }),
-  };
-}

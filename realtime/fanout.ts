@@ -94,6 +94,11 @@ export function startFanout(deps: FanoutDeps): () => void {
     },
 
     async 'page.saved'({ itemId, pageId, catId, byUid, origin, created }) {
+      // A board operation's saves (the board page, a task's page) reach the board's watchers as
+      // the `kanban:changed` that follows each one, with the board and the cards: a `page:saved`
+      // too would be a second push to every watcher, in the middle of the move, that no board
+      // screen reads.
+      if (origin === 'kanban') return;
       const room = rooms.page(pageId);
       if (!hasLocalSockets(io, room)) return;
       // Through the read model: the save has just dropped the page, and this one load serves

@@ -60,7 +60,10 @@ export type LockPayload =
     }
   | { item_id: number; page_id: number; locked: false };
 
-/** A page version was stored (any origin). Pushed to `page:<id>`. */
+/**
+ * A page version was stored. Pushed to `page:<id>` — except a board operation's saves of a kanban
+ * board or task page, which its watchers get as `kanban:changed`.
+ */
 export interface PageSavedPayload {
   item_id: number;
   page_id: number;

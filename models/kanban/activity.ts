@@ -51,7 +51,8 @@ export async function logActivity(
   operatorUid: number,
 ): Promise<void> {
   await KanbanActivity.create({
-    id: await nextId('kanban_activity_id'),
+    // The row's own journaled insert carries the counter's step to disk (platform/writeConcerns.ts).
+    id: await nextId('kanban_activity_id', { journal: false }),
     item_id: itemId,
     page_id: pageId,
     event_type: eventType,

@@ -76,27 +76,32 @@ export async function requireKanbanItem(itemId: number): Promise<void> {
 
 /**
  * A kanban item's board page, made on first use with three empty lists (an item created by
- * item/add, or a ShowDoc item whose board page was lost). Runs while holding the board.
+ * item/add, or a ShowDoc item whose board page was lost). The caller holds the board.
  */
-async function ensureBoardPage(itemId: number): Promise<void> {
-  if (await findBoardPage(itemId)) return;
-  await serialised(itemId, async () => {
-    if (await findBoardPage(itemId)) return;
-    const item = await findLiveItem(itemId);
-    if (!item) return;
-    const now = nowSeconds();
-    await Page.create({
-      page_id: await nextId('page_id'),
-      item_id: itemId,
-      cat_id: 0,
-      page_title: BOARD_TITLE,
-      page_content: JSON.stringify(defaultBoard(['To do', 'In progress', 'Done'])),
-      addtime: now,
-      page_addtime: now,
-      author_uid: item.uid,
-      author_username: item.username,
-    });
+async function createBoardPage(itemId: number): Promise<PageDoc | null> {
+  const item = await findLiveItem(itemId);
+  if (!item) return null;
+  const now = nowSeconds();
+  await Page.create({
+    page_id: await nextId('page_id'),
+    item_id: itemId,
+    cat_id: 0,
+    page_title: BOARD_TITLE,
+    page_content: JSON.stringify(defaultBoard(['To do', 'In progress', 'Done'])),
+    addtime: now,
+    page_addtime: now,
+    author_uid: item.uid,
+    author_username: item.username,
   });
+  return findBoardPage(itemId);
+}
+
+/** The board page, made first if the item has none (taking the board to make it). */
+async function ensureBoardPage(itemId: number): Promise<PageDoc | null> {
+  return (
+    (await findBoardPage(itemId)) ??
+    serialised(itemId, async () => (await findBoardPage(itemId)) ?? createBoardPage(itemId))
+  );
 }
 
 /** The item's board for an actor with `level` rights (read straight from the database). */
@@ -108,8 +113,10 @@ export async function openBoard(
 ): Promise<OpenBoard> {
   await requireKanbanItem(itemId);
   const access = await requireAction(actor, ACTIONS[level], itemId, options);
-  if (!options.holding) await ensureBoardPage(itemId);
-  const page = await findBoardPage(itemId);
+  // Holding the board (a board write), the page is read fresh and made here if missing.
+  const page = options.holding
+    ? ((await findBoardPage(itemId)) ?? (await createBoardPage(itemId)))
+    : await ensureBoardPage(itemId);
   if (!page || !(await pageVisible(actor, access, page))) throw errors.failed(NO_BOARD);
   const board = parseBoard(page.page_content);
   if (!board) throw errors.failed('The board data could not be read');
@@ -277,7 +284,6 @@ export async function changeBoard<T>(
 ): Promise<T> {
   if (!(actor.uid > 0)) throw errors.notLoggedIn();
   await requireKanbanItem(itemId);
-  await ensureBoardPage(itemId);
   return serialised(itemId, async () => {
     const open = await openBoard(actor, itemId, level, { ...options, holding: true });
     const out = await change(open);

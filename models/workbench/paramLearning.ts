@@ -9,6 +9,7 @@
  * read (paramDescLib.ts, `visibleToActor`).
  */
 import { randomBytes } from 'node:crypto';
+import { findLiveItem } from '../access';
 import { Page } from '../pages';
 import { events, formatNow } from '../platform';
 import { entryKey, knownEntries, qualityScore } from './paramDescLib';
@@ -166,16 +167,23 @@ export async function learnFromPage(pageId: number, byUid: number): Promise<numb
   return added;
 }
 
+/** Item types whose pages hold no Markdown: spreadsheet, whiteboard, kanban (items/schemas/item.ts). */
+const NOT_DOCUMENTS = new Set([4, 5, 6]);
+
 /** Learns from every page saved in this process. Returns the stop function. */
 export function startParamLearning(
   options: { onError?: (error: unknown) => void } = {},
 ): () => void {
   return events.subscribe(
     'page.saved',
-    async ({ pageId, byUid, origin }) => {
-      // Imports bring whole sites: their pages are learnt when next saved by hand.
-      if (origin === 'import') return;
+    async ({ itemId, pageId, byUid, origin }) => {
+      // Imports bring whole sites: their pages are learnt when next saved by hand. A board
+      // operation's pages (and every page of a spreadsheet, whiteboard or kanban item) are JSON
+      // that describes no API: not read at all.
+      if (origin === 'import' || origin === 'kanban') return;
       try {
+        const item = await findLiveItem(itemId);
+        if (!item || NOT_DOCUMENTS.has(item.item_type)) return;
         await learnFromPage(pageId, byUid);
       } catch (error) {
         options.onError?.(error);

@@ -403,6 +403,21 @@ describe('live and search', () => {
       expect.objectContaining({ page_id: card.page_id, list_id: 'list_default_3' }),
     ]);
     expect(push.version).toBe((await storedBoard()).meta.version);
+    // The move's own page saves (board and card) are not pushed as page:saved as well: only a
+    // save from outside the board operations is (here ShowDoc's client saving the board page).
+    await as(suite.editor).ok('page/save', {
+      page_id: b.page_id,
+      item_id: itemId,
+      page_title: '__kanban_board__',
+      cat_id: 0,
+      page_content: JSON.stringify(await storedBoard()),
+    });
+    await watcher.waitFor('page:saved', (p) => p.origin === 'rest');
+    expect(
+      watcher.received
+        .filter((e) => e.name === 'page:saved')
+        .map((e) => (e.payload as { origin: string }).origin),
+    ).toEqual(['rest']);
     watcher.close();
   });
 

@@ -481,6 +481,35 @@ describe('learning from saved API pages', () => {
     expect(await ParamDescEntry.countDocuments({ item_id: itemId })).toBe(4);
   });
 
+  test('pages of whiteboard and kanban items teach nothing, whatever text they hold', async () => {
+    const template = [
+      '|参数名|必选|类型|说明|',
+      '|:----|:---|:-----|-----|',
+      '|sheetonly |是 |string |Not an API |',
+    ].join('\n');
+    const skipped: number[] = [];
+    for (const item_type of [5, 6]) {
+      const { item_id } = await makeItem(suite.owner, { item_type });
+      skipped.push(item_id);
+      await as(suite.owner).ok('page/save', {
+        item_id,
+        page_title: `Type ${item_type}`,
+        page_content: template,
+      });
+    }
+    // Learning runs in save order: once the regular item's page is learnt, the others were seen.
+    const regular = await newItem();
+    await as(suite.owner).ok('page/save', {
+      item_id: regular,
+      page_title: 'Regular',
+      page_content: template,
+    });
+    await eventually(async () =>
+      expect(await ParamDescEntry.countDocuments({ item_id: regular })).toBe(1),
+    );
+    expect(await ParamDescEntry.countDocuments({ item_id: { $in: skipped } })).toBe(0);
+  });
+
   test('a saved RunApi page teaches the remarks of its rows', async () => {
     const itemId = await newItem();
     const doc = {

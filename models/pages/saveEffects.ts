@@ -6,7 +6,7 @@
  */
 import { type Actor, type ItemAccess } from '../access';
 import { Item, logChange, MAX_ITEM_NAME } from '../items';
-import { events } from '../platform';
+import { events, perContext } from '../platform';
 import { markDraftSaved } from './liveDrafts';
 import { recordVersion } from './pageHistory';
 import type { WrittenPage } from './pageWrite';
@@ -134,6 +134,36 @@ function publishSaved(
   if (menuMoved) events.publish('menu.changed', { itemId: page.item_id, byUid: actor.uid });
 }
 
+/** The item time each item's touch in flight sets, per item (in this process's context). */
+const touching = perContext(() => new Map<number, { at: number; done: Promise<unknown> }>());
+
+/**
+ * Sets the item's `last_update_time` to `now` (or later), once for saves of the same item at
+ * once: a save that finds a touch to `now` or later in flight waits for it (a kanban move saves
+ * its board and its card side by side; saves stream into one item). Resolves once it is stored.
+ */
+async function touchTime(itemId: number, now: number): Promise<void> {
+  const inFlight = touching();
+  const running = inFlight.get(itemId);
+  if (
+    running &&
+    running.at >= now &&
+    (await running.done.then(
+      () => true,
+      () => false,
+    ))
+  )
+    return;
+  const done = Item.updateOne({ item_id: itemId }, { $max: { last_update_time: now } }).exec();
+  const mine = { at: now, done };
+  inFlight.set(itemId, mine);
+  try {
+    await done;
+  } finally {
+    if (inFlight.get(itemId) === mine) inFlight.delete(itemId);
+  }
+}
+
 /** Item `last_update_time` := now (or later); a single-page item takes its page's title as its name. */
 async function touchItem(
   access: ItemAccess,
@@ -150,12 +180,10 @@ async function touchItem(
   if (name === undefined && (access.item.last_update_time ?? 0) >= now) return;
   // $max: concurrent saves leave the latest time whatever order they land in, so the read
   // models can patch their copy from each `page.saved` (`at`) instead of reloading the item.
+  if (name === undefined) return touchTime(page.item_id, now);
   await Item.updateOne(
     { item_id: page.item_id },
-    {
-      $max: { last_update_time: now },
-      ...(name !== undefined ? { $set: { item_name: name } } : {}),
-    },
+    { $max: { last_update_time: now }, $set: { item_name: name } },
   );
   if (name !== undefined && name !== access.item.item_name)
     events.publish('item.changed', { itemId: page.item_id, change: 'updated', byUid: actor.uid });

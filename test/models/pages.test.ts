@@ -269,4 +269,25 @@ describe("the item's last_update_time", () => {
     await update('v5', base + 8);
     expect(await stored()).toBe(base + 8);
   });
+
+  test('saves of one item at once (a kanban move saves board and card together) leave the latest time', async () => {
+    const user = await makeUser();
+    const { item_id } = await makeItem(user);
+    const owner = await actorOf(user);
+    const base = (await Item.findOne({ item_id }).lean())!.last_update_time + 100;
+    const save = (title: string, now: number) =>
+      savePage(
+        owner,
+        { pageId: 0, itemId: item_id, title, content: title },
+        { origin: 'rest', now },
+      );
+    const stored = async () => (await Item.findOne({ item_id }).lean())!.last_update_time;
+    await Promise.all([save('a', base), save('b', base)]);
+    expect(await stored()).toBe(base);
+    // The later time wins whichever touch is already on its way.
+    await Promise.all([save('c', base + 5), save('d', base + 9), save('e', base + 9)]);
+    expect(await stored()).toBe(base + 9);
+    await Promise.all([save('f', base + 20), save('g', base + 12)]);
+    expect(await stored()).toBe(base + 20);
+  });
 });

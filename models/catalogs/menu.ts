@@ -27,9 +27,10 @@ const MAX_CACHED_ITEMS = 500;
 /**
  * Menu rows (catalogs + pages) kept over all items, so the bound holds in bytes too: a row is
  * about 300 bytes of tree plus about 180 bytes of JSON per viewer shape kept. An item above a
- * quarter of this (25,000 rows) is rebuilt on every request instead of being kept.
+ * quarter of this (125,000 rows) is rebuilt on every request instead of being kept — rebuilding
+ * the menu of a 100,000-page item takes seconds of the process's time, so such an item must fit.
  */
-const MAX_CACHED_MENU_ROWS = 100_000;
+const MAX_CACHED_MENU_ROWS = 500_000;
 
 export type MenuPageDoc = Pick<
   PageDoc,

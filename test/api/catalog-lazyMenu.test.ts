@@ -226,3 +226,16 @@ describe('a save in the big item', () => {
     expect(ids(after.pages, 'page_id')).toEqual(ids(before.pages, 'page_id'));
   });
 });
+
+describe('an item of tens of thousands of pages', () => {
+  test('keeps its menu too: a reader does not wait for it to be rebuilt from every page row', async () => {
+    const { item_id } = await makeItem(owner, { item_name: 'Very big handbook' });
+    await seedHugeItem(await actorOf(owner), item_id, {
+      pages: 30_000,
+      catalogLevels: [10, 40],
+      shortPages: true,
+    });
+    await as(owner).ok('item/info', { item_id, lazy_menu: 1 });
+    expect(isMenuCached(item_id)).toBe(true);
+  });
+});

@@ -329,13 +329,32 @@ function evict(): void {
   }
 }
 
+/** Pages read per batch while an index is built. */
+const BUILD_BATCH = 200;
+/** Pages indexed between two turns given back to the process's other work. */
+const PAGES_PER_TURN = 25;
+
+/**
+ * Reads the item's pages in batches and indexes them a few at a time, giving the event loop back
+ * in between: indexing costs about a millisecond per 3 KB page, so a 100,000-page item takes a
+ * minute or more, and in one go it held every other request of the process for all of it. Pages
+ * saved or deleted meanwhile are marked stale on the index (registered before the build) and
+ * re-read after it, so the result is exact. Nor are all the texts in memory at once.
+ */
 async function build(itemId: number, index: ItemIndex): Promise<void> {
-  const pages = await Page.find(
+  const pages = Page.find(
     { item_id: itemId, is_del: 0 },
     { page_id: 1, page_title: 1, page_content: 1, _id: 0 },
-  ).lean();
-  for (const page of pages)
+  )
+    .lean()
+    .cursor({ batchSize: BUILD_BATCH });
+  let sinceTurn = 0;
+  for await (const page of pages) {
     index.put(page.page_id, page.page_title, searchableText(page.page_content));
+    if (++sinceTurn < PAGES_PER_TURN) continue;
+    sinceTurn = 0;
+    await new Promise<void>((resolve) => setImmediate(resolve));
+  }
 }
 
 /** Re-reads the pages marked stale (saved: re-indexed; deleted or moved away: removed). */

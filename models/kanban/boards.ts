@@ -96,12 +96,14 @@ async function createBoardPage(itemId: number): Promise<PageDoc | null> {
   return findBoardPage(itemId);
 }
 
+/** The board page, read fresh, made if missing. The caller holds the board. */
+async function heldBoardPage(itemId: number): Promise<PageDoc | null> {
+  return (await findBoardPage(itemId)) ?? createBoardPage(itemId);
+}
+
 /** The board page, made first if the item has none (taking the board to make it). */
 async function ensureBoardPage(itemId: number): Promise<PageDoc | null> {
-  return (
-    (await findBoardPage(itemId)) ??
-    serialised(itemId, async () => (await findBoardPage(itemId)) ?? createBoardPage(itemId))
-  );
+  return (await findBoardPage(itemId)) ?? serialised(itemId, () => heldBoardPage(itemId));
 }
 
 /** The item's board for an actor with `level` rights (read straight from the database). */
@@ -113,10 +115,7 @@ export async function openBoard(
 ): Promise<OpenBoard> {
   await requireKanbanItem(itemId);
   const access = await requireAction(actor, ACTIONS[level], itemId, options);
-  // Holding the board (a board write), the page is read fresh and made here if missing.
-  const page = options.holding
-    ? ((await findBoardPage(itemId)) ?? (await createBoardPage(itemId)))
-    : await ensureBoardPage(itemId);
+  const page = await (options.holding ? heldBoardPage(itemId) : ensureBoardPage(itemId));
   if (!page || !(await pageVisible(actor, access, page))) throw errors.failed(NO_BOARD);
   const board = parseBoard(page.page_content);
   if (!board) throw errors.failed('The board data could not be read');

@@ -134,8 +134,8 @@ function publishSaved(
   if (menuMoved) events.publish('menu.changed', { itemId: page.item_id, byUid: actor.uid });
 }
 
-/** The item time each item's touch in flight sets, per item (in this process's context). */
-const touching = perContext(() => new Map<number, { at: number; done: Promise<unknown> }>());
+/** Each item's touch in flight: the time it sets, and whether it was stored (in this context). */
+const touching = perContext(() => new Map<number, { at: number; stored: Promise<boolean> }>());
 
 /**
  * Sets the item's `last_update_time` to `now` (or later), once for saves of the same item at
@@ -145,20 +145,18 @@ const touching = perContext(() => new Map<number, { at: number; done: Promise<un
 async function touchTime(itemId: number, now: number): Promise<void> {
   const inFlight = touching();
   const running = inFlight.get(itemId);
-  if (
-    running &&
-    running.at >= now &&
-    (await running.done.then(
+  if (running && running.at >= now && (await running.stored)) return;
+  const write = Item.updateOne({ item_id: itemId }, { $max: { last_update_time: now } }).exec();
+  const mine = {
+    at: now,
+    stored: write.then(
       () => true,
       () => false,
-    ))
-  )
-    return;
-  const done = Item.updateOne({ item_id: itemId }, { $max: { last_update_time: now } }).exec();
-  const mine = { at: now, done };
+    ),
+  };
   inFlight.set(itemId, mine);
   try {
-    await done;
+    await write;
   } finally {
     if (inFlight.get(itemId) === mine) inFlight.delete(itemId);
   }
@@ -185,6 +183,6 @@ async function touchItem(
     { item_id: page.item_id },
     { $max: { last_update_time: now }, $set: { item_name: name } },
   );
-  if (name !== undefined && name !== access.item.item_name)
+  if (name !== access.item.item_name)
     events.publish('item.changed', { itemId: page.item_id, change: 'updated', byUid: actor.uid });
 }

@@ -177,10 +177,10 @@ export function startParamLearning(
   return events.subscribe(
     'page.saved',
     async ({ itemId, pageId, byUid, origin }) => {
-      // Imports bring whole sites: their pages are learnt when next saved by hand. A board
-      // operation's pages (and every page of a spreadsheet, whiteboard or kanban item) are JSON
+      // Imports bring whole sites: their pages are learnt when next saved by hand. The pages of
+      // a spreadsheet, whiteboard or kanban item (a board operation's saves among them) are JSON
       // that describes no API: not read at all.
-      if (origin === 'import' || origin === 'kanban') return;
+      if (origin === 'import') return;
       try {
         const item = await findLiveItem(itemId);
         if (!item || NOT_DOCUMENTS.has(item.item_type)) return;

@@ -22,7 +22,7 @@ import { countOpenSuggestions } from '../../models/suggestions';
 import { itemPassword, optionalLogin, requireLogin } from '../auth';
 import { pageContract } from '../contracts';
 import { defineController } from '../registry';
-import { pageRow } from './pagePresent';
+import { pageRow, pageRowForReader } from './pagePresent';
 
 /** `pages` of page/sort: a JSON object (maybe HTML-escaped) or a form map `pages[<id>]=<n>`. */
 function sortOrders(pages: unknown): Map<number, number> {
@@ -60,7 +60,7 @@ export const pageController = defineController('page', pageContract, {
     // Counted once the page is known readable: an unreadable page's answer is an error.
     const suggestionCount = await countOpenSuggestions(details.page.page_id);
     const row: Record<string, unknown> = {
-      ...pageRow(details.page, { times: 'formatted' }),
+      ...pageRowForReader(details.page),
       attachment_count: details.attachmentCount,
       unique_key: details.uniqueKey,
       // The version's time as a number: what the reader reports for read markers (models/readMarkers).

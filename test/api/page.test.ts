@@ -459,6 +459,25 @@ describe('page/info', () => {
     expect(data.page_addtime).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/);
   });
 
+  test('the content is escaped on every read, from the kept page too, and a save is read at once', async () => {
+    const page = await makePage(suite.owner, suite.itemId, {
+      title: 'Kept',
+      content: 'a <b> & "q" \'s 日本',
+    });
+    const read = () => api().ok<Record<string, unknown>>('page/info', { page_id: page.page_id });
+    const first = await read();
+    const second = await read();
+    expect(first.page_content).toBe('a &lt;b&gt; &amp; &quot;q&quot; &#039;s 日本');
+    expect(second).toEqual(first);
+    await as(suite.owner).ok('page/save', {
+      page_id: page.page_id,
+      item_id: suite.itemId,
+      page_title: 'Kept',
+      page_content: 'b </script> é',
+    });
+    expect((await read()).page_content).toBe('b &lt;/script&gt; é');
+  });
+
   test('missing, deleted and id ≤ 0 pages answer 10101', async () => {
     const page = await makePage(suite.owner, suite.itemId);
     await Page.updateOne({ page_id: page.page_id }, { $set: { is_del: 1 } });

@@ -12,7 +12,7 @@
 import type { NextFunction, Request, Response } from 'express';
 import { errors, type Logger } from '../models/platform';
 import { errorBody } from './envelope';
-import { resolveShowdocRoute } from './showdocRoute';
+import { routeOfRequest } from './showdocRoute';
 
 export interface AdmissionLimits {
   /** Requests one lane runs at once; 0 turns admission control off. */
@@ -34,9 +34,7 @@ const WRITE_ACTION =
 
 /** Which lane a request queues in: anything not under the API counts as a read. */
 export function laneOf(req: Request): Lane {
-  const pathname = req.originalUrl.split('?')[0];
-  if (!pathname.startsWith('/api/') && !pathname.startsWith('/server')) return 'read';
-  const route = resolveShowdocRoute(pathname, (req.query as Record<string, unknown>)?.s);
+  const route = routeOfRequest(req);
   return route.kind === 'route' && WRITE_ACTION.test(route.action) ? 'write' : 'read';
 }
 

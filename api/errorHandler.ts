@@ -28,6 +28,8 @@ const PARSER_MESSAGES: Record<string, string> = {
   'entity.verify.failed': 'Malformed request body',
   'request.aborted': 'Request aborted',
   'request.size.invalid': 'Request body size does not match Content-Length',
+  // A form field nested past qs's depth bound (a[b][c]… more than 32 deep).
+  'querystring.parse.rangeError': 'Request body nested too deeply',
 };
 
 export function errorHandler(logger: Logger) {

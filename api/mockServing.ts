@@ -11,7 +11,7 @@
  * are allowed: a mock stands in for an API that front-end code on another origin calls, and it
  * carries nothing private (no credentials are accepted).
  */
-import { type NextFunction, type Request, type Response, Router } from 'express';
+import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { errors } from '../models/platform';
 import { serveMockByKey, serveMockByPath, type MockAnswer } from '../models/mocks';
 import type { AppState } from './state';
@@ -21,6 +21,8 @@ type MockRoute = { kind: 'data'; key: string } | { kind: 'path'; itemId: string 
 const PATH_FORM = /^\/server\/mock-(data|path)\/([^/]*)\/?$/i;
 const QUERY_FORM = /^\/?mock-(data|path)\/([^/]*)\/?$/i;
 const INDEX_FORMS = new Set(['/server', '/server/', '/server/index.php']);
+/** Every mock URL is under /server: the rest pass without reading their query. */
+const MAYBE_MOCK = /^\/server/i;
 
 function routeOf(pathname: string, s: unknown): MockRoute | null {
   let match = PATH_FORM.exec(pathname);
@@ -44,19 +46,24 @@ function send(res: Response, answer: MockAnswer): void {
   else res.status(answer.status).type('text/plain').send(answer.text);
 }
 
-export function mockServing(state: AppState): Router {
-  const router = Router();
-  router.use(async (req: Request, res: Response, next: NextFunction) => {
-    const pathname = req.originalUrl.split('?')[0];
-    const query = req.query as Record<string, unknown>;
-    const route = routeOf(pathname, query.s);
-    if (!route) return next();
+/** A plain middleware, not a router: a router's exit costs every other request a setImmediate. */
+export function mockServing(state: AppState): RequestHandler {
+  async function serve(req: Request, res: Response, route: MockRoute): Promise<void> {
     res.locals.logPath = `/server/mock-${route.kind}`; // keys are capabilities: not logged
     if (state.phase !== 'ready') throw errors.starting(undefined, { httpStatus: 503 });
     if (route.kind === 'data') return send(res, await serveMockByKey(route.key));
     const itemId = /^\d{1,15}$/.test(route.itemId) ? Number(route.itemId) : 0;
+    const query = req.query as Record<string, unknown>;
     const path = typeof query.path === 'string' ? query.path : '';
     send(res, await serveMockByPath(itemId, path));
-  });
-  return router;
+  }
+
+  return (req: Request, res: Response, next: NextFunction) => {
+    const pathname = req.originalUrl.split('?')[0];
+    const route = MAYBE_MOCK.test(pathname)
+      ? routeOf(pathname, (req.query as Record<string, unknown>).s)
+      : null;
+    if (!route) return next();
+    serve(req, res, route).catch(next);
+  };
 }

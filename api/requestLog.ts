@@ -9,10 +9,9 @@ import type { Logger } from '../models/platform';
 export function requestLog(logger: Logger) {
   return (req: Request, res: Response, next: NextFunction) => {
     const started = process.hrtime.bigint();
-    let logged = false;
-    const write = () => {
-      if (logged) return;
-      logged = true;
+    // 'close' comes once per response: a tick after 'finish' when it was sent, or when the client
+    // went away first.
+    res.once('close', () => {
       const path = (res.locals.logPath as string | undefined) ?? req.path;
       const line = {
         method: req.method,
@@ -23,9 +22,7 @@ export function requestLog(logger: Logger) {
       // Health probes arrive every few seconds; keep them out of the default log level.
       if (path === '/healthz') logger.debug(line, 'request');
       else logger.info(line, 'request');
-    };
-    res.once('finish', write);
-    res.once('close', write);
+    });
     next();
   };
 }

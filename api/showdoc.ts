@@ -1,10 +1,15 @@
 /**
  * The ShowDoc transport, in request order: refuse crawlers → resolve the route → refuse while not
  * ready or while the database is out of reach → parse the body (form or JSON, size-limited) →
- * find the action → run it → envelope.
+ * find the action → run it → envelope. One middleware, called in that order.
  * Everything under /api and /server passes through here; nothing else does.
  */
-import express, { type NextFunction, type Request, type Response, Router } from 'express';
+import express, {
+  type NextFunction,
+  type Request,
+  type RequestHandler,
+  type Response,
+} from 'express';
 import {
   ApiError,
   assertDepth,
@@ -14,18 +19,22 @@ import {
   MAX_INPUT_DEPTH,
   runForClient,
 } from '../models/platform';
-import { successJson } from './envelope';
+import { sendSuccess } from './envelope';
 import { findContract } from './contracts';
+import { readSmallForm, smallFormLength } from './formBody';
 import { Params, parseInput } from './params';
 import type { ActionConfig, ActionContext, ControllerRegistry } from './registry';
 import { toParamRecord } from './sanitize';
-import { resolveShowdocRoute, type RouteResolution } from './showdocRoute';
+import { routeOfRequest, type RouteResolution } from './showdocRoute';
 import type { AppState } from './state';
 
 /** ShowDoc answers these user agents with a plain 403 before routing (reference accounts §0.1). */
 const CRAWLER_UA = /spider|crawler|bot\b|headlesschrome|phantomjs|selenium|scrapy/i;
 
 type ResolvedRoute = Extract<RouteResolution, { kind: 'route' }>;
+
+/** Most fields one form may carry (PHP arrays count each element). */
+const FORM_PARAMETER_LIMIT = 10_000;
 
 function tokenFrom(req: Request, params: Params): string {
   const header = req.get('x-api-token');
@@ -45,50 +54,56 @@ export function showdocTransport(options: {
   logger: Logger;
   bodyLimitBytes: number;
   actionConfig: ActionConfig;
-}): Router {
+}): RequestHandler {
   const { registry, state, logger, bodyLimitBytes, actionConfig } = options;
-  const router = Router();
 
-  router.use((req: Request, res: Response, next: NextFunction) => {
+  // ShowDoc clients send forms by default, JSON sometimes; uploads (multipart) have their own route.
+  const parseJson = express.json({
+    limit: bodyLimitBytes,
+    type: ['application/json', 'application/*+json'],
+  });
+  const parseForm = express.urlencoded({
+    extended: true,
+    limit: bodyLimitBytes,
+    parameterLimit: FORM_PARAMETER_LIMIT,
+  });
+
+  /** Refuses what must not reach an action; the route, or null when the URL is not ShowDoc's. */
+  function admit(req: Request, res: Response): ResolvedRoute | null {
     if (CRAWLER_UA.test(req.get('user-agent') ?? '')) {
       res.locals.logPath = '/api (crawler)';
       res.status(403).type('text/plain').send('Forbidden');
-      return;
+      return null;
     }
-    const pathname = req.originalUrl.split('?')[0];
-    const route = resolveShowdocRoute(pathname, (req.query as Record<string, unknown>).s);
-    if (route.kind === 'none') return next('router');
+    const route = routeOfRequest(req);
+    if (route.kind === 'none') return null;
     if (route.kind === 'error') {
-      res.locals.logPath = pathname.split('/').slice(0, 3).join('/');
+      res.locals.logPath = req.originalUrl.split('?')[0].split('/').slice(0, 3).join('/');
       throw new ApiError(route.code, undefined, { httpStatus: route.httpStatus });
     }
     res.locals.logPath = route.logPath;
-    res.locals.showdocRoute = route;
     // Answers carry tokens, private pages and member lists: no browser or proxy keeps them.
-    res.set('Cache-Control', 'no-store');
+    res.setHeader('Cache-Control', 'no-store');
     if (state.phase !== 'ready') throw errors.starting(undefined, { httpStatus: 503 });
     // The database host is known to be gone: say so at once (the error handler adds
     // Retry-After) rather than hold the request until mongoose's buffering gives up.
     if (state.database && !state.database.reachable())
       throw errors.databaseUnavailable(undefined, { httpStatus: 503 });
-    next();
-  });
+    return route;
+  }
 
-  // ShowDoc clients send forms by default, JSON sometimes; uploads (multipart) have their own route.
-  router.use(
-    express.json({ limit: bodyLimitBytes, type: ['application/json', 'application/*+json'] }),
-  );
-  router.use(express.urlencoded({ extended: true, limit: bodyLimitBytes, parameterLimit: 10_000 }));
-  // JSON.parse does not recurse, but everything that reads the parameters after it may: a body
-  // nested past MAX_INPUT_DEPTH is refused like the other malformed bodies (400, 10101).
-  router.use((req: Request, _res: Response, next: NextFunction) => {
-    if (req.body && typeof req.body === 'object' && req.is('json'))
+  async function run(
+    req: Request,
+    res: Response,
+    route: ResolvedRoute,
+    form: boolean,
+  ): Promise<void> {
+    // JSON.parse does not recurse, but everything that reads the parameters after it may: a body
+    // nested past MAX_INPUT_DEPTH is refused like the other malformed bodies (400, 10101).
+    const bodyIsJson = !form && req.body !== undefined && Boolean(req.is('json'));
+    if (bodyIsJson && req.body && typeof req.body === 'object')
       assertDepth(req.body, 'The request body', MAX_INPUT_DEPTH, { httpStatus: 400 });
-    next();
-  });
 
-  router.use(async (req: Request, res: Response) => {
-    const route = res.locals.showdocRoute as ResolvedRoute;
     const handler = registry.find(route.controller, route.action);
     if (!handler) throw errors.invalidRequest(undefined, { httpStatus: 404 });
 
@@ -98,7 +113,7 @@ export function showdocTransport(options: {
       path: route.pathParams,
       body: toParamRecord(req.body),
       query,
-      bodyIsJson: Boolean(req.body !== undefined && req.is('json')),
+      bodyIsJson,
     });
     const contract = findContract(route.controllerKey, route.action);
     const ctx: ActionContext = {
@@ -122,8 +137,30 @@ export function showdocTransport(options: {
     });
     // Written directly: no ETag (answers are no-store, and hashing a big menu costs more than
     // building it), and RawJson parts spliced in as they are.
-    if (!res.headersSent) res.type('application/json; charset=utf-8').end(successJson(data));
-  });
+    if (!res.headersSent) sendSuccess(res, data);
+  }
 
-  return router;
+  // One middleware rather than a router of five: every API request passed each layer's path
+  // matching and the router's exit through setImmediate (measured in page/info's profile).
+  return (req: Request, res: Response, next: NextFunction) => {
+    const route = admit(req, res);
+    if (!route) {
+      if (!res.headersSent) next();
+      return;
+    }
+    if (smallFormLength(req, bodyLimitBytes) > 0) {
+      readSmallForm(req, FORM_PARAMETER_LIMIT, (error?: unknown) => {
+        if (error) return next(error);
+        run(req, res, route, true).catch(next);
+      });
+      return;
+    }
+    parseJson(req, res, (jsonError?: unknown) => {
+      if (jsonError) return next(jsonError);
+      parseForm(req, res, (formError?: unknown) => {
+        if (formError) return next(formError);
+        run(req, res, route, false).catch(next);
+      });
+    });
+  };
 }

@@ -9,6 +9,7 @@
  * `ItemGroup`, `item_group`); action names case-insensitively. Extra path segments are key/value
  * parameters that win over body and query.
  */
+import type { Request } from 'express';
 import { stripPollutionKeys } from './sanitize';
 
 export type RouteResolution =
@@ -100,4 +101,24 @@ export function resolveShowdocRoute(pathname: string, s: unknown): RouteResoluti
     return parseRouteString(s, true);
   }
   return NOT_FOUND;
+}
+
+const resolved = new WeakMap<Request, RouteResolution>();
+
+/**
+ * The request's ShowDoc route, resolved once per request: admission control (its lane) and the
+ * transport (its action) both ask, and Express parses `req.query` again on every read of it.
+ */
+export function routeOfRequest(req: Request): RouteResolution {
+  let route = resolved.get(req);
+  if (!route) {
+    const pathname = req.originalUrl.split('?')[0];
+    const lower = pathname.slice(0, 7).toLowerCase();
+    route =
+      lower.startsWith('/api') || lower.startsWith('/server')
+        ? resolveShowdocRoute(pathname, (req.query as Record<string, unknown>)?.s)
+        : { kind: 'none' };
+    resolved.set(req, route);
+  }
+  return route;
 }

@@ -54,7 +54,7 @@ async function post(path: string, body: string | Buffer, type: string) {
   const response = await fetch(base + path, {
     method: 'POST',
     headers: { 'content-type': type },
-    body,
+    body: typeof body === 'string' ? body : new Uint8Array(body),
   });
   return { status: response.status, json: await response.json() };
 }
@@ -98,15 +98,15 @@ describe('small forms read as body-parser reads them', () => {
         LIMIT,
       ),
     ).toBe(3);
-    for (const headers of [
+    const others: Array<Record<string, string>> = [
       { 'content-type': 'application/json', 'content-length': '10' },
       { 'content-type': `${form}; charset=iso-8859-1`, 'content-length': '10' },
       { 'content-type': form, 'content-length': '0' },
       { 'content-type': form, 'transfer-encoding': 'chunked' },
       { 'content-type': form, 'content-length': '10', 'content-encoding': 'gzip' },
       { 'content-type': form, 'content-length': String(SMALL_FORM_BYTES + 1) },
-    ])
-      expect(smallFormLength(req(headers), LIMIT)).toBe(0);
+    ];
+    for (const headers of others) expect(smallFormLength(req(headers), LIMIT)).toBe(0);
     expect(smallFormLength(req({ 'content-type': form, 'content-length': '100' }), 50)).toBe(0);
   });
 });

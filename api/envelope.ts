@@ -51,12 +51,6 @@ export function successParts(data: unknown): Buffer[] {
   return parts;
 }
 
-/** The success envelope as one UTF-8 JSON buffer (see successParts). */
-export function successJson(data: unknown): Buffer {
-  const parts = successParts(data);
-  return parts.length === 1 ? parts[0] : Buffer.concat(parts);
-}
-
 /**
  * Sends the success envelope: its parts in one corked write (a single writev, nothing copied),
  * with their total length, so the answer is not chunked.

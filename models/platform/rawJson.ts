@@ -1,7 +1,7 @@
 /**
  * A value that is already JSON text, for answers whose big part is the same for many requests
  * (the item menu): the model serialises it once and keeps the text, and the envelope
- * (api/envelope.ts successJson) splices the bytes in instead of serialising objects again.
+ * (api/envelope.ts successParts) splices the bytes in instead of serialising objects again.
  * Anything else that serialises it (JSON.stringify, a test) gets the parsed value, so the wire
  * shape is the same either way.
  */

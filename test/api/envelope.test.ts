@@ -6,10 +6,13 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { describe, expect, test } from '@jest/globals';
-import { sendSuccess, successJson } from '../../api/envelope';
+import { sendSuccess, successParts } from '../../api/envelope';
 import { RawJson } from '../../models/platform';
 
-describe('successJson', () => {
+/** The envelope's parts joined, as they go out on the wire. */
+const successJson = (data: unknown) => Buffer.concat(successParts(data));
+
+describe('successParts', () => {
   test('a RawJson field is spliced in and the text equals serialising the parsed value', () => {
     const menu = {
       pages: [{ page_id: '1', page_title: 'Ünïcode "quoted" </script>' }],
@@ -22,6 +25,8 @@ describe('successJson', () => {
       is_login: true,
     };
     const text = successJson(data).toString('utf8');
+    // The kept bytes go out as a part of their own, not copied.
+    expect(successParts(data)).toContain(data.menu.bytes);
     expect(text).toBe(
       JSON.stringify({ error_code: 0, data: { item_id: '7', menu, is_login: true } }),
     );

@@ -21,7 +21,15 @@ import {
   type ItemAccess,
   requireAction,
 } from '../access';
-import { findLivePages, Page, type PageDoc, pageVisible, type SaveAgent, savePage } from '../pages';
+import {
+  findLivePages,
+  Page,
+  type PageDoc,
+  pageVisible,
+  type SaveAgent,
+  savePageStaged,
+  type StagedSave,
+} from '../pages';
 import {
   errors,
   events,
@@ -204,7 +212,11 @@ async function acquireLease(itemId: number): Promise<string> {
   }
 }
 
-/** Runs `work` while holding the board: one write per board at a time, across processes. */
+/**
+ * Runs `work` while holding the board: one write per board at a time, across processes. The
+ * answer does not wait for the lease to be let go: the next write here waits for it in this
+ * process's queue, and one in another process finds it gone or retries.
+ */
 export async function serialised<T>(itemId: number, work: () => Promise<T>): Promise<T> {
   const queues = queuesOf();
   const before = queues.get(itemId) ?? Promise.resolve();
@@ -212,19 +224,22 @@ export async function serialised<T>(itemId: number, work: () => Promise<T>): Pro
   const mine = new Promise<void>((resolve) => (done = resolve));
   const tail = before.then(() => mine);
   queues.set(itemId, tail);
-  try {
-    await before;
-    const holder = await acquireLease(itemId);
-    try {
-      return await work();
-    } finally {
-      await KanbanBoardLock.deleteOne({ item_id: itemId, holder }, UNJOURNALED).catch(
-        () => undefined,
-      );
-    }
-  } finally {
+  const letGo = () => {
     done();
     if (queues.get(itemId) === tail) queues.delete(itemId);
+  };
+  let holder: string;
+  try {
+    await before;
+    holder = await acquireLease(itemId);
+  } catch (error) {
+    letGo();
+    throw error;
+  }
+  try {
+    return await work();
+  } finally {
+    KanbanBoardLock.deleteOne({ item_id: itemId, holder }, UNJOURNALED).then(letGo, letGo);
   }
 }
 
@@ -238,26 +253,31 @@ export interface BoardChange<T> {
   result: T;
   /** false: only tasks changed, the board page is not written. */
   boardChanged: boolean;
-  /** Filled by the time `alongside` settles. */
+  /** Filled by the time `stored` (or, without it, `alongside`) settles. */
   cards?: KanbanCardShape[];
   removed?: number[];
   /** Writes of the change that may run while the board page is stored (they touch other rows). */
   alongside?: Promise<unknown>;
+  /**
+   * Settles once the rows the push shows (the task pages in `cards`) are on disk, before the rest
+   * of `alongside` (their versions, the log). Without it the push waits for `alongside`.
+   */
+  stored?: Promise<unknown>;
 }
 
 /**
  * Stores `board` (edited in place) as the board page's next version — the board's version moves
  * on by one — through the page save, so history, search and the change log see it. The caller
- * holds the board (`serialised`).
+ * holds the board (`serialised`). `stored` resolves once the board row is on disk.
  */
-export async function storeNextVersion(
+export function storeNextVersion(
   actor: Actor,
   page: PageDoc,
   board: KanbanBoardData,
   agent?: SaveAgent,
-): Promise<void> {
+): StagedSave {
   board.meta = { ...board.meta, version: board.meta.version + 1, last_updated: nowSeconds() };
-  await savePage(
+  return savePageStaged(
     actor,
     {
       pageId: page.page_id,
@@ -273,6 +293,10 @@ export async function storeNextVersion(
 /**
  * THE board write: holds the board, reads it fresh, lets `change` edit `open.board` in place (and
  * write task pages), stores the board with the next version and publishes `kanban.changed`.
+ *
+ * The push goes out as soon as the board row and the change's task rows are on disk — what every
+ * watcher then shows is stored — while their versions and the log are still being written; the
+ * answer waits for all of it.
  */
 export async function changeBoard<T>(
   actor: Actor,
@@ -287,21 +311,23 @@ export async function changeBoard<T>(
     const open = await openBoard(actor, itemId, level, { ...options, holding: true });
     const out = await change(open);
     const { board, page } = open;
+    const save = out.boardChanged ? storeNextVersion(actor, page, board, options.agent) : null;
     // The board page and the change's other writes (a moved task's page, the log) go together;
     // both finish, whatever happens to one, before the board is let go.
-    await settleAll([
-      out.boardChanged ? storeNextVersion(actor, page, board, options.agent) : null,
-      out.alongside ?? null,
-    ]);
-    events.publish('kanban.changed', {
-      itemId,
-      boardPageId: page.page_id,
-      byUid: actor.uid,
-      version: board.meta.version,
-      board: out.boardChanged ? board : null,
-      cards: out.cards ?? [],
-      removed: out.removed ?? [],
-    });
+    const written = settleAll([save?.saved ?? null, out.alongside ?? null]);
+    written.catch(() => undefined); // awaited below, after the push
+    const rows = await Promise.allSettled([save?.stored, out.stored ?? out.alongside]);
+    if (rows.every((row) => row.status === 'fulfilled'))
+      events.publish('kanban.changed', {
+        itemId,
+        boardPageId: page.page_id,
+        byUid: actor.uid,
+        version: board.meta.version,
+        board: out.boardChanged ? board : null,
+        cards: out.cards ?? [],
+        removed: out.removed ?? [],
+      });
+    await written;
     return out.result;
   });
 }

@@ -32,7 +32,7 @@ async function relayBoard(itemId: number, byUid: number): Promise<void> {
     const page = await findBoardPage(itemId);
     const board = page && parseBoard(page.page_content);
     if (!page || !board) return;
-    await storeNextVersion(actor, page, board);
+    await storeNextVersion(actor, page, board).saved;
     events.publish('kanban.changed', {
       itemId,
       boardPageId: page.page_id,

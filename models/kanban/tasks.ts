@@ -4,7 +4,7 @@
  * the activity log, pushed live.
  */
 import { type Actor, permits } from '../access';
-import { deletePage, findLivePage, type PageDoc, pageVisible, savePage } from '../pages';
+import { deletePage, findLivePage, type PageDoc, pageVisible, savePageStaged } from '../pages';
 import { errors, type KanbanBoardShape, type KanbanCardShape, nowSeconds } from '../platform';
 import { logActivity } from './activity';
 import {
@@ -108,14 +108,15 @@ function activeList(board: KanbanBoardData, listId: string) {
   return list;
 }
 
-async function saveTask(
+function saveTaskStaged(
   actor: Actor,
   page: Pick<PageDoc, 'page_id' | 'item_id' | 'cat_id'>,
   title: string,
   task: KanbanTaskData,
   options: BoardOptions,
-): Promise<KanbanCardShape> {
-  const saved = await savePage(
+  versioned = true,
+): { stored: Promise<KanbanCardShape>; saved: Promise<KanbanCardShape> } {
+  const save = savePageStaged(
     actor,
     {
       pageId: page.page_id,
@@ -125,9 +126,22 @@ async function saveTask(
       catId: page.cat_id,
       extInfo: taskExtInfo(task),
     },
-    { origin: 'kanban', ...(options.agent ? { agent: options.agent } : {}) },
+    { origin: 'kanban', versioned, ...(options.agent ? { agent: options.agent } : {}) },
   );
-  return cardOf(saved.page)!;
+  return {
+    stored: save.stored.then((row) => cardOf(row)!),
+    saved: save.saved.then(({ page: row }) => cardOf(row)!),
+  };
+}
+
+function saveTask(
+  actor: Actor,
+  page: Pick<PageDoc, 'page_id' | 'item_id' | 'cat_id'>,
+  title: string,
+  task: KanbanTaskData,
+  options: BoardOptions,
+): Promise<KanbanCardShape> {
+  return saveTaskStaged(actor, page, title, task, options).saved;
 }
 
 export interface NewTask extends TaskFields {
@@ -294,14 +308,18 @@ export async function moveTask(
       board.tasks_order[target.id] ??= [];
       const placed = insertAt(board.tasks_order[target.id], id, index);
       const cards: KanbanCardShape[] = [];
-      // The task's page and the log are written while changeBoard stores the board page.
+      // The task's page and the log are written while changeBoard stores the board page; the
+      // push waits only for the task's row (`stored`). A move keeps no version of the task: the
+      // board's version and the activity log record it, and the task's kept versions stay its
+      // own edits (a version per drag would push them out).
       const writes: Array<Promise<unknown>> = [];
+      let stored: Promise<unknown> | undefined;
       if (task.list_id !== target.id) {
         task.list_id = target.id;
         task.updated_at = nowSeconds();
-        writes.push(
-          saveTask(actor, page, page.page_title, task, options).then((card) => cards.push(card)),
-        );
+        const save = saveTaskStaged(actor, page, page.page_title, task, options, false);
+        stored = save.stored.then((card) => cards.push(card));
+        writes.push(save.saved);
       }
       if (from !== target.id) {
         const titleOf = (listId: string) =>
@@ -334,6 +352,7 @@ export async function moveTask(
         boardChanged: true,
         cards,
         alongside: settleAll(writes),
+        ...(stored ? { stored } : {}),
       };
     },
     options,

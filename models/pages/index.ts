@@ -40,7 +40,7 @@ export {
   type SaveAgent,
   setAttachmentCounter,
 } from './ports';
-export { type SavePageResult, savePage } from './savePage';
+export { type SavePageResult, savePage, savePageStaged, type StagedSave } from './savePage';
 export {
   CUSTOM_ID_RULE,
   MAX_TITLE_LENGTH,

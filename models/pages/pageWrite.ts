@@ -17,6 +17,10 @@ export interface PageWriteParams {
   existing: PageDoc | null;
   fields: PageFields;
   now: number;
+  /** Wait for the row's disk flush (`SaveOptions.rowStored`); by default the change log's carries it. */
+  journaled?: boolean;
+  /** false: no version and no change-log row (`SaveOptions.versioned`), so no ids for them. */
+  versioned?: boolean;
 }
 
 export interface WrittenPage {
@@ -28,8 +32,8 @@ export interface WrittenPage {
   /** The version's id and how many versions to keep (0 on create). */
   historyId: number;
   keepVersions: number;
-  /** The change log row's id (and trim bound), for `logChange`. */
-  logRow: Awaited<ReturnType<typeof planLogRow>>;
+  /** The change log row's id (and trim bound), for `logChange`; null: the save writes none. */
+  logRow: Awaited<ReturnType<typeof planLogRow>> | null;
 }
 
 /** Write: the page row. */
@@ -38,6 +42,8 @@ export async function writePage({
   existing,
   fields,
   now,
+  journaled = false,
+  versioned = true,
 }: PageWriteParams): Promise<WrittenPage> {
   // The version's and the log row's ids (and the log trim's bound, when this row trims) are
   // found while the page is written. None of these writes waits for the disk: the save's effects
@@ -47,16 +53,17 @@ export async function writePage({
   // the version (`history_seq`). A failed save leaves a gap in those ids, as a failed insert does
   // in any counter.
   const planned = Promise.all([
-    existing ? nextId('page_history_id', { journal: false }) : 0,
-    existing ? historyVersionCount() : 0,
-    planLogRow(itemId),
+    existing && versioned ? nextId('page_history_id', { journal: false }) : 0,
+    existing && versioned ? historyVersionCount() : 0,
+    versioned ? planLogRow(itemId) : null,
   ]);
   planned.catch(() => {}); // awaited below unless the page write fails first
   let page: PageDoc;
   let before: PageDoc | null = null;
   try {
-    if (existing) ({ page, before } = await updateExisting(existing, fields));
-    else page = await insertNew(itemId, fields, now);
+    const concern = journaled ? {} : UNJOURNALED;
+    if (existing) ({ page, before } = await updateExisting(existing, fields, concern, versioned));
+    else page = await insertNew(itemId, fields, now, concern);
   } catch (error) {
     if (isDuplicateKey(error)) throw errors.failed(CUSTOM_ID_TAKEN);
     throw error;
@@ -71,25 +78,35 @@ function isDuplicateKey(error: unknown): boolean {
   );
 }
 
+type RowConcern = typeof UNJOURNALED | Record<string, never>;
+
 async function updateExisting(
   existing: PageDoc,
   fields: PageFields,
+  concern: RowConcern,
+  versioned: boolean,
 ): Promise<{ page: PageDoc; before: PageDoc }> {
   // The before-image of this very update becomes the version (recordVersion), so concurrent saves
   // each keep the text they replaced.
   const before = await Page.findOneAndUpdate(
     { page_id: existing.page_id, item_id: existing.item_id, is_del: 0 },
-    { $set: fields, $inc: { history_seq: 1 } },
-    { returnDocument: 'before', projection: { _id: 0 }, ...UNJOURNALED },
+    // `history_seq` numbers the versions: an unversioned save adds none.
+    versioned ? { $set: fields, $inc: { history_seq: 1 } } : { $set: fields },
+    { returnDocument: 'before', projection: { _id: 0 }, ...concern },
   ).lean<PageDoc>();
   if (!before) throw pageMissing();
   return {
-    page: { ...before, ...fields, history_seq: (before.history_seq ?? 0) + 1 },
+    page: { ...before, ...fields, history_seq: (before.history_seq ?? 0) + (versioned ? 1 : 0) },
     before,
   };
 }
 
-async function insertNew(itemId: number, fields: PageFields, now: number): Promise<PageDoc> {
+async function insertNew(
+  itemId: number,
+  fields: PageFields,
+  now: number,
+  concern: RowConcern,
+): Promise<PageDoc> {
   const doc: PageDoc = {
     page_id: await nextId('page_id', { journal: false }),
     item_id: itemId,
@@ -106,6 +123,6 @@ async function insertNew(itemId: number, fields: PageFields, now: number): Promi
     ...fields,
   };
   // mongoose's typings leave `writeConcern` out of create's options; its save passes it on.
-  await Page.create([doc], UNJOURNALED as CreateOptions);
+  await Page.create([doc], concern as CreateOptions);
   return doc;
 }

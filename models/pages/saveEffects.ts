@@ -43,22 +43,23 @@ export async function applySaveEffects(params: SaveEffectsParams): Promise<void>
   // commits instead of waiting for one disk flush each. The live document (an open editor's, or
   // the stored draft) takes the saved text alongside.
   const [, , , live] = await Promise.all([
-    before
+    before && written.historyId > 0
       ? recordVersion(before, { id: written.historyId, keep: written.keepVersions })
       : undefined,
-    logChange(
-      {
-        uid: actor.uid,
-        itemId: page.item_id,
-        action: created ? 'create' : 'update',
-        object: 'page',
-        objectId: page.page_id,
-        objectName: page.page_title,
-        // An AI agent's save names it ("Claude via token 'docs-bot'") beside the token's owner.
-        ...(options.agent ? { remark: options.agent.label } : {}),
-      },
-      written.logRow,
-    ),
+    written.logRow &&
+      logChange(
+        {
+          uid: actor.uid,
+          itemId: page.item_id,
+          action: created ? 'create' : 'update',
+          object: 'page',
+          objectId: page.page_id,
+          objectName: page.page_title,
+          // An AI agent's save names it ("Claude via token 'docs-bot'") beside the token's owner.
+          ...(options.agent ? { remark: options.agent.label } : {}),
+        },
+        written.logRow,
+      ),
     touchItem(access, page, created, now, actor),
     created ? false : intoLiveDocument(written, actor, now, options),
   ]);

@@ -5,6 +5,7 @@
 import { validDraftFlag } from '../access';
 import { type DomainEvents, errors } from '../platform';
 import type { LiveDocPort, SaveAgent } from './ports';
+import type { PageDoc } from './schemas/page';
 
 export const MAX_TITLE_LENGTH = 255;
 export const MAX_REMARK_LENGTH = 1000;
@@ -53,6 +54,19 @@ export interface SaveOptions {
    * that made it.
    */
   liveDoc?: LiveDocPort;
+  /**
+   * Called once the page row is on disk, before the version, the change log and the events are
+   * written: the caller may tell others of the stored row meanwhile (a kanban board's live push).
+   * The row is then written journaled, instead of being carried by the change log's flush. Used
+   * through `savePageStaged`.
+   */
+  rowStored?: (page: PageDoc) => void;
+  /**
+   * false: the save keeps no version of the text it replaces and writes no change-log row (its row
+   * is then written journaled). A kanban card's move: the board's version and the board's activity
+   * log record it, and a version per drag would push the task's own edits out of its kept versions.
+   */
+  versioned?: boolean;
 }
 
 /** Check: the input on its own (no query). */

@@ -62,7 +62,16 @@ export async function savePage(
   const watch = existing ? watchPageWrite(existing.page_id) : null;
   let page: PageDoc;
   try {
-    const written = await writePage({ itemId: input.itemId, existing, fields, now });
+    const written = await writePage({
+      itemId: input.itemId,
+      existing,
+      fields,
+      now,
+      // Told of (rowStored) or carried by no journaled change-log row: the row waits for its flush.
+      journaled: options.rowStored !== undefined || options.versioned === false,
+      versioned: options.versioned !== false,
+    });
+    options.rowStored?.({ ...written.page });
     await applySaveEffects({ actor, input, access, existing, written, notice, now, options });
     page = written.page;
   } catch (error) {
@@ -71,4 +80,33 @@ export async function savePage(
   }
   if (watch) keepWrittenPage(watch, { ...page });
   return { page, created: !existing };
+}
+
+export interface StagedSave {
+  /** The page row as stored, once it is on disk (before the version, log and events). */
+  stored: Promise<PageDoc>;
+  /** The whole save, as `savePage` resolves it. */
+  saved: Promise<SavePageResult>;
+}
+
+/**
+ * `savePage` in two stages: `stored` resolves as soon as the page row is on disk, `saved` when
+ * the save is done. A save that fails before its row is stored rejects both.
+ */
+export function savePageStaged(
+  actor: Actor,
+  input: SavePageInput,
+  options: SaveOptions,
+): StagedSave {
+  let rowStored!: (page: PageDoc) => void;
+  let failed!: (error: unknown) => void;
+  const stored = new Promise<PageDoc>((resolve, reject) => {
+    rowStored = resolve;
+    failed = reject;
+  });
+  const saved = savePage(actor, input, { ...options, rowStored });
+  // Rejects `stored` only while it is pending: a failure after the row leaves it resolved.
+  saved.catch(failed);
+  stored.catch(() => undefined); // the caller may await `saved` alone
+  return { stored, saved };
 }

@@ -179,6 +179,57 @@ describe('a read that waits longer than QUEUE_TIMEOUT_MS', () => {
   });
 });
 
+describe('a lane starts at most its limit of requests per turn of the event loop', () => {
+  // An action that answers without waiting for anything (as a cached page/info does): it notes
+  // the turn of the event loop it ran in. The server runs in this process, so the turns are the
+  // same; a turn is counted from one check phase (setImmediate) to the next.
+  let turn = 0;
+  let ticking = false;
+  const startedIn: number[] = [];
+  const tick = () => {
+    turn += 1;
+    if (ticking) setImmediate(tick);
+  };
+  const quick = defineController('quireQuick', {
+    now: async () => {
+      startedIn.push(turn);
+      return { turn };
+    },
+  });
+  let server: TestServer;
+
+  beforeAll(async () => {
+    server = await startTestServer({
+      controllers: [quick],
+      env: { LOG_LEVEL: 'silent', MAX_INFLIGHT_PER_WORKER: '2', MAX_QUEUE_PER_WORKER: '200' },
+    });
+  });
+  afterAll(async () => {
+    ticking = false;
+    await server?.stop();
+  });
+
+  test('a flood of answers that wait for nothing is spread over turns, so other work gets in between', async () => {
+    // Sockets opened first, then every request sent at once: they arrive together, as a flood's
+    // keep-alive readers do.
+    await Promise.all(Array.from({ length: 40 }, () => server.api.call('quireQuick/now')));
+    startedIn.length = 0;
+    ticking = true;
+    setImmediate(tick);
+    const answers = await Promise.all(
+      Array.from({ length: 40 }, () => server.api.call('quireQuick/now')),
+    );
+    ticking = false;
+    expect(answers.every((a) => a.status === 200)).toBe(true);
+    expect(startedIn).toHaveLength(40);
+    const perTurn = new Map<number, number>();
+    for (const t of startedIn) perTurn.set(t, (perTurn.get(t) ?? 0) + 1);
+    // Two start where connections are read and two where the freed slots pass on, at most.
+    expect(Math.max(...perTurn.values())).toBeLessThanOrEqual(4);
+    expect(perTurn.size).toBeGreaterThanOrEqual(10);
+  });
+});
+
 describe('lanes', () => {
   const lane = (url: string) =>
     laneOf({

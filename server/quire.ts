@@ -143,8 +143,11 @@ function trackResponses(server: http.Server): { closeKeepAlive(): void } {
   const pending = new Set<http.ServerResponse>();
   let stopping = false;
   server.on('request', (_request: http.IncomingMessage, response: http.ServerResponse) => {
-    if (stopping) response.setHeader('Connection', 'close');
-    else {
+    // The app's listener runs first and may have answered already (/healthz, a 503 of the
+    // admission): such an answer cannot be marked any more.
+    if (stopping) {
+      if (!response.headersSent) response.setHeader('Connection', 'close');
+    } else {
       pending.add(response);
       response.once('close', () => pending.delete(response));
     }

@@ -85,6 +85,11 @@ const UNREACHABLE = new Set([
   'MongoServerClosedError',
 ]);
 
+/** Socket errors of a connection its peer ended or reset. */
+const SOCKET_GONE = new Set(['EPIPE', 'ECONNRESET']);
+/** A stack frame in the MongoDB driver's connection layer. */
+const DRIVER_FRAME = /[\\/]mongodb[\\/]lib[\\/]cmap[\\/]/;
+
 /**
  * Whether a failure is the database being out of reach (its host restarting, the network cut):
  * the API answers those with 503 + Retry-After (10505), a client's cue to try again, rather than
@@ -93,6 +98,10 @@ const UNREACHABLE = new Set([
 export function isDatabaseUnreachable(error: unknown): boolean {
   for (let e = error, depth = 0; e instanceof Error && depth < 4; depth++) {
     if (UNREACHABLE.has(e.name)) return true;
+    // Node's own socket error, let through by the driver's connection unwrapped, when the host
+    // ended the connection just as a command was written (a database host killed mid-request).
+    if (SOCKET_GONE.has(String((e as { code?: unknown }).code)) && DRIVER_FRAME.test(e.stack ?? ''))
+      return true;
     // Mongoose's own wording when a command waited for a connection that never came back.
     if (e.name === 'MongooseError' && /buffering timed out/.test(e.message)) return true;
     e = (e as { cause?: unknown }).cause;

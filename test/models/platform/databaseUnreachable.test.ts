@@ -45,3 +45,31 @@ test('no server to reach is "unreachable"; a refused write is not', async () => 
   expect(isDatabaseUnreachable(new Error('anything else'))).toBe(false);
   expect(isDatabaseUnreachable('not an error')).toBe(false);
 });
+
+test('the driver\'s raw socket error on a connection the database host ended is "unreachable"', () => {
+  // The shape the driver let through in the topology test's database-host kill: Node's own error
+  // for a write after the host's FIN, thrown from the driver's connection, not wrapped in one of
+  // its network errors (a real one is a race between the FIN and the next command's write).
+  const ended = Object.assign(new Error('This socket has been ended by the other party'), {
+    code: 'EPIPE',
+    stack: [
+      'Error: This socket has been ended by the other party',
+      '    at Socket.writeAfterFIN [as write] (node:net:566:14)',
+      '    at Connection.writeCommand (/srv/quire/node_modules/mongodb/lib/cmap/connection.js:408:29)',
+    ].join('\n'),
+  });
+  expect(isDatabaseUnreachable(ended)).toBe(true);
+  const reset = Object.assign(new Error('read ECONNRESET'), {
+    code: 'ECONNRESET',
+    stack:
+      'Error: read ECONNRESET\n    at TCP.onStreamRead (node:internal/stream_base_commons:216:20)\n    at Connection.onData (/app/node_modules/mongodb/lib/cmap/connection.js:1:1)',
+  });
+  expect(isDatabaseUnreachable(reset)).toBe(true);
+  // The same codes from anything but the driver (an outgoing request of an action) are not.
+  const elsewhere = Object.assign(new Error('write EPIPE'), {
+    code: 'EPIPE',
+    stack:
+      'Error: write EPIPE\n    at afterWriteDispatched (node:internal/stream_base_commons:161:15)',
+  });
+  expect(isDatabaseUnreachable(elsewhere)).toBe(false);
+});

@@ -29,7 +29,7 @@ export interface WrittenPage {
   /** The row this update replaced (null on create): it becomes the version. */
   before: PageDoc | null;
   created: boolean;
-  /** The version's id and how many versions to keep (0 on create). */
+  /** The version's id and how many versions to keep (0 on create and on an unversioned save). */
   historyId: number;
   keepVersions: number;
   /** The change log row's id (and trim bound), for `logChange`; null: the save writes none. */

@@ -4,18 +4,20 @@
  * (api/admission.ts: bounded lanes, 503 + Retry-After past them) before any body is read, the
  * ShowDoc transport, the web app, a JSON 404, and the one error handler.
  */
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import express, { type Express } from 'express';
 import qs from 'qs';
 import { type Config, DEFAULT_CHROMIUM_PATH, errors, type Logger } from '../models/platform';
 import { DEFAULT_ASSISTANT_LIMITS } from '../models/agent';
 import { admission } from './admission';
+import { AnswerCache, answerFront } from './answerCache';
 import { errorHandler } from './errorHandler';
 import { healthCheck } from './health';
 import { mcpEndpoint, MCP_PATHS } from './mcp';
 import { mockServing } from './mockServing';
 import type { ControllerRegistry } from './registry';
 import { requestLog } from './requestLog';
-import { securityHeaders } from './securityHeaders';
+import { securityHeaderList, securityHeaders } from './securityHeaders';
 import { createControllerRegistry } from './routes';
 import { showdocTransport } from './showdoc';
 import type { AppState } from './state';
@@ -34,6 +36,7 @@ export interface AppOptions {
         | 'maxInflightPerWorker'
         | 'maxQueuePerWorker'
         | 'queueTimeoutMs'
+        | 'answerCacheBytes'
       >
     >;
   logger: Logger;
@@ -42,6 +45,30 @@ export interface AppOptions {
   webDistDir: string;
   /** Defaults to every controller in api/routes. */
   registry?: ControllerRegistry;
+  /** Reused answers (api/answerCache.ts); none when absent. */
+  answers?: AnswerCache;
+}
+
+/** The API's request listener: the answer cache's front, then the Express app. */
+export interface ApiServer {
+  app: Express;
+  answers: AnswerCache;
+  listener: (req: IncomingMessage, res: ServerResponse) => void;
+}
+
+export function createApiServer(options: AppOptions): ApiServer {
+  const answers = new AnswerCache(options.config.answerCacheBytes ?? 0, securityHeaderList());
+  const app = createApp({ ...options, answers });
+  const listener = answerFront(
+    {
+      cache: answers,
+      state: options.state,
+      logger: options.logger,
+      bodyLimitBytes: options.config.bodyLimitBytes,
+    },
+    app,
+  );
+  return { app, answers, listener };
 }
 
 export function createApp(options: AppOptions): Express {
@@ -86,6 +113,7 @@ export function createApp(options: AppOptions): Express {
       state,
       logger,
       bodyLimitBytes: config.bodyLimitBytes,
+      answers: options.answers,
       actionConfig: {
         allowPrivateHosts: config.allowPrivateHosts ?? [],
         pdfChromiumPath: config.pdfChromiumPath ?? DEFAULT_CHROMIUM_PATH,

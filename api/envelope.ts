@@ -56,15 +56,19 @@ export function successParts(data: unknown): Buffer[] {
  * with their total length, so the answer is not chunked.
  */
 export function sendSuccess(res: ServerResponse, data: unknown): void {
-  const parts = successParts(data);
+  sendParts(res, successParts(data));
+}
+
+/** Sends envelope parts (successParts') as the answer; `length` when the caller has it. */
+export function sendParts(res: ServerResponse, parts: Buffer[], length?: number): void {
+  let total = length ?? 0;
+  if (length === undefined) for (const part of parts) total += part.length;
   res.setHeader('Content-Type', 'application/json; charset=utf-8');
+  res.setHeader('Content-Length', total);
   if (parts.length === 1) {
     res.end(parts[0]);
     return;
   }
-  let length = 0;
-  for (const part of parts) length += part.length;
-  res.setHeader('Content-Length', length);
   res.cork();
   for (let i = 0; i < parts.length - 1; i++) res.write(parts[i]);
   res.end(parts[parts.length - 1]);

@@ -8,6 +8,7 @@
  * bound and the same errors — so an action cannot tell which path read its body. Everything
  * else (JSON, other charsets, compressed or chunked bodies, big bodies) goes to body-parser.
  */
+import type { IncomingMessage } from 'node:http';
 import type { Request } from 'express';
 import qs from 'qs';
 
@@ -58,7 +59,7 @@ export function parseForm(body: string, parameterLimit: number): Record<string, 
 }
 
 /** The declared length when the request is a small identity-encoded UTF-8 form, else 0. */
-export function smallFormLength(req: Request, limitBytes: number): number {
+export function smallFormLength(req: IncomingMessage, limitBytes: number): number {
   const headers = req.headers;
   const type = headers['content-type'];
   if (type === undefined || !FORM_TYPE.test(type)) return 0;
@@ -84,14 +85,24 @@ export function readSmallForm(
   const chunks: Buffer[] = [];
   req.on('data', (chunk: Buffer) => chunks.push(chunk));
   req.once('end', () => {
-    let text = (chunks.length === 1 ? chunks[0] : Buffer.concat(chunks)).toString('utf8');
-    if (text.charCodeAt(0) === 0xfeff) text = text.slice(1); // iconv-lite drops a BOM too
-    try {
-      req.body = parseForm(text, parameterLimit);
-    } catch (error) {
-      done(error);
-      return;
-    }
-    done();
+    const text = (chunks.length === 1 ? chunks[0] : Buffer.concat(chunks)).toString('utf8');
+    acceptSmallForm(req, text, parameterLimit, done);
   });
+}
+
+/** `readSmallForm` for a body already read (api/answerCache.ts's front read it). */
+export function acceptSmallForm(
+  req: Request,
+  body: string,
+  parameterLimit: number,
+  done: (error?: unknown) => void,
+): void {
+  const text = body.charCodeAt(0) === 0xfeff ? body.slice(1) : body; // iconv-lite drops a BOM too
+  try {
+    req.body = parseForm(text, parameterLimit);
+  } catch (error) {
+    done(error);
+    return;
+  }
+  done();
 }

@@ -6,6 +6,25 @@
 import type { NextFunction, Request, Response } from 'express';
 import type { Logger } from '../models/platform';
 
+/** Writes a request's line: `started` is its process.hrtime.bigint() at arrival. */
+export function logRequest(
+  logger: Logger,
+  method: string,
+  path: string,
+  status: number,
+  started: bigint,
+): void {
+  const line = {
+    method,
+    path,
+    status,
+    ms: Math.round(Number(process.hrtime.bigint() - started) / 1e5) / 10,
+  };
+  // Health probes arrive every few seconds; keep them out of the default log level.
+  if (path === '/healthz') logger.debug(line, 'request');
+  else logger.info(line, 'request');
+}
+
 export function requestLog(logger: Logger) {
   return (req: Request, res: Response, next: NextFunction) => {
     const started = process.hrtime.bigint();
@@ -13,15 +32,8 @@ export function requestLog(logger: Logger) {
     // went away first.
     res.once('close', () => {
       const path = (res.locals.logPath as string | undefined) ?? req.path;
-      const line = {
-        method: req.method,
-        path,
-        status: res.headersSent ? res.statusCode : 499, // 499: client went away before an answer
-        ms: Math.round(Number(process.hrtime.bigint() - started) / 1e5) / 10,
-      };
-      // Health probes arrive every few seconds; keep them out of the default log level.
-      if (path === '/healthz') logger.debug(line, 'request');
-      else logger.info(line, 'request');
+      // 499: client went away before an answer
+      logRequest(logger, req.method, path, res.headersSent ? res.statusCode : 499, started);
     });
     next();
   };

@@ -17,19 +17,20 @@ import {
   events,
   type Logger,
   MAX_INPUT_DEPTH,
+  newReadTrace,
+  nowSeconds,
   runForClient,
 } from '../models/platform';
-import { sendSuccess } from './envelope';
+import { type AnswerCache, type LetThrough, takeLetThrough } from './answerCache';
+import { sendParts, successParts } from './envelope';
 import { findContract } from './contracts';
-import { readSmallForm, smallFormLength } from './formBody';
+import { CRAWLER_UA } from './crawlers';
+import { acceptSmallForm, readSmallForm, smallFormLength } from './formBody';
 import { Params, parseInput } from './params';
 import type { ActionConfig, ActionContext, ControllerRegistry } from './registry';
 import { toParamRecord } from './sanitize';
 import { routeOfRequest, type RouteResolution } from './showdocRoute';
 import type { AppState } from './state';
-
-/** ShowDoc answers these user agents with a plain 403 before routing (reference accounts §0.1). */
-const CRAWLER_UA = /spider|crawler|bot\b|headlesschrome|phantomjs|selenium|scrapy/i;
 
 type ResolvedRoute = Extract<RouteResolution, { kind: 'route' }>;
 
@@ -54,8 +55,10 @@ export function showdocTransport(options: {
   logger: Logger;
   bodyLimitBytes: number;
   actionConfig: ActionConfig;
+  /** Where reusable answers are kept (api/answerCache.ts); its front reads their requests. */
+  answers?: AnswerCache;
 }): RequestHandler {
-  const { registry, state, logger, bodyLimitBytes, actionConfig } = options;
+  const { registry, state, logger, bodyLimitBytes, actionConfig, answers } = options;
 
   // ShowDoc clients send forms by default, JSON sometimes; uploads (multipart) have their own route.
   const parseJson = express.json({
@@ -97,6 +100,7 @@ export function showdocTransport(options: {
     res: Response,
     route: ResolvedRoute,
     form: boolean,
+    through: LetThrough | undefined,
   ): Promise<void> {
     // JSON.parse does not recurse, but everything that reads the parameters after it may: a body
     // nested past MAX_INPUT_DEPTH is refused like the other malformed bodies (400, 10101).
@@ -128,38 +132,51 @@ export function showdocTransport(options: {
       config: actionConfig,
       token: () => tokenFrom(req, params),
     };
-    const data = await runForClient(ctx.ip, async () => {
-      const answer = await handler(ctx);
-      // A write's events reach the other processes before its answer (read-your-writes there
-      // too); inside the request's scope, so only its own events are waited for.
-      await events.delivered();
-      return answer;
-    });
+    // A request the answer cache's front let through is built with a read trace, to be kept.
+    const trace = through && answers ? newReadTrace() : undefined;
+    const second = trace ? nowSeconds() : 0;
+    const data = await runForClient(
+      ctx.ip,
+      async () => {
+        const answer = await handler(ctx);
+        // A write's events reach the other processes before its answer (read-your-writes there
+        // too); inside the request's scope, so only its own events are waited for.
+        await events.delivered();
+        return answer;
+      },
+      trace,
+    );
+    if (res.headersSent) return;
     // Written directly: no ETag (answers are no-store, and hashing a big menu costs more than
     // building it), and RawJson parts spliced in as they are.
-    if (!res.headersSent) sendSuccess(res, data);
+    const parts = successParts(data);
+    if (trace && through && answers) answers.keep(through.key, parts, second, trace);
+    sendParts(res, parts);
   }
 
   // One middleware rather than a router of five: every API request passed each layer's path
   // matching and the router's exit through setImmediate (measured in page/info's profile).
   return (req: Request, res: Response, next: NextFunction) => {
+    const through = takeLetThrough(req);
     const route = admit(req, res);
     if (!route) {
       if (!res.headersSent) next();
       return;
     }
-    if (smallFormLength(req, bodyLimitBytes) > 0) {
-      readSmallForm(req, FORM_PARAMETER_LIMIT, (error?: unknown) => {
-        if (error) return next(error);
-        run(req, res, route, true).catch(next);
-      });
-      return;
-    }
+    const formRead = (error?: unknown) => {
+      if (error) return next(error);
+      run(req, res, route, true, through).catch(next);
+    };
+    // The front read the body already (its stream is spent).
+    if (through?.body !== undefined)
+      return acceptSmallForm(req, through.body, FORM_PARAMETER_LIMIT, formRead);
+    if (smallFormLength(req, bodyLimitBytes) > 0)
+      return readSmallForm(req, FORM_PARAMETER_LIMIT, formRead);
     parseJson(req, res, (jsonError?: unknown) => {
       if (jsonError) return next(jsonError);
       parseForm(req, res, (formError?: unknown) => {
         if (formError) return next(formError);
-        run(req, res, route, false).catch(next);
+        run(req, res, route, false, through).catch(next);
       });
     });
   };

@@ -28,7 +28,8 @@
  */
 import http from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import { createApp } from '../api/app';
+import { createApiServer } from '../api/app';
+import type { AnswerCache } from '../api/answerCache';
 import type { ControllerRegistry } from '../api/registry';
 import { createAppState, type AppState } from '../api/state';
 import { ensureFirstAdmin, usernameClashes } from '../models/accounts';
@@ -97,6 +98,8 @@ export interface RunningQuire {
   state: AppState;
   database: Database;
   logger: Logger;
+  /** The API's reused answers (api/answerCache.ts); absent in the realtime role. */
+  answers?: AnswerCache;
   stop(options?: StopOptions): Promise<void>;
 }
 
@@ -227,16 +230,16 @@ async function startInContext(
   configureAddressPolicy(config.allowPrivateHosts);
   const servesApi = config.role !== 'realtime';
   const servesRealtime = config.role !== 'api';
-  const app = servesApi
-    ? createApp({
+  const api = servesApi
+    ? createApiServer({
         config,
         logger,
         state,
         webDistDir: options.webDistDir ?? WEB_DIST,
         registry: options.registry,
       })
-    : createRealtimeOnlyApp(logger, state);
-  const server = http.createServer(app);
+    : null;
+  const server = http.createServer(api ? api.listener : createRealtimeOnlyApp(logger, state));
   // WebSocket upgrades and socket data arrive outside the instance's async context.
   emitInContext(server, context);
   server.on('connection', (socket) => emitInContext(socket, context));
@@ -379,6 +382,7 @@ async function startInContext(
     state,
     database,
     logger,
+    answers: api?.answers,
     stop(options = {}) {
       stopping ??= (async () => {
         // Health answers 503 from here: a load balancer stops sending new work.

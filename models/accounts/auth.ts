@@ -12,7 +12,7 @@
 import { UserToken } from './schemas/userToken';
 import { User, type UserDoc } from './schemas/user';
 import { ANONYMOUS, type Actor } from '../access';
-import { nowSeconds, perContext, ReadCache } from '../platform';
+import { noteExpiry, nowSeconds, perContext, ReadCache } from '../platform';
 
 export interface Authenticated {
   actor: Actor;
@@ -54,6 +54,7 @@ export async function authenticateToken(token: string): Promise<Authenticated | 
   if (typeof token !== 'string' || token === '' || token.length > 256) return null;
   const auth = await tokenCache().get(token, () => loadToken(token));
   if (!auth || auth.expiresAt <= nowSeconds()) return null;
+  noteExpiry(auth.expiresAt);
   return auth;
 }
 

@@ -10,7 +10,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { publishable, type Actor } from '../access';
-import { errors, events, nextId, nowSeconds, perContext, ReadCache } from '../platform';
+import { errors, events, nextId, noteExpiry, nowSeconds, perContext, ReadCache } from '../platform';
 import { requirePage } from './pageAccess';
 import { Item } from '../items';
 import { Page, type PageDoc } from './schemas/page';
@@ -59,6 +59,7 @@ export async function activeShareKey(pageId: number, now: number): Promise<strin
     return found ? { unique_key: found.unique_key, expire_time: found.expire_time } : null;
   });
   if (!row) return '';
+  if (row.expire_time > 0) noteExpiry(row.expire_time);
   if (row.expire_time > 0 && row.expire_time <= now) {
     await SinglePage.deleteOne({ page_id: pageId, unique_key: row.unique_key });
     shareLinkChanged(pageId);

@@ -275,6 +275,13 @@ const schema = z.object({
     .default('2000')
     .refine((v) => /^\d+$/.test(v) && Number(v) >= 1, 'must be an integer of at least 1')
     .transform(Number),
+  // Memory (MB, per worker) for reused answers of repeated reads (api/answerCache.ts); 0 = off.
+  // An answer lives one second of the clock at most, so a few MB hold every hot page's.
+  ANSWER_CACHE_MB: z
+    .string()
+    .default('16')
+    .refine((v) => /^\d+$/.test(v) && Number(v) <= 4096, 'must be an integer from 0 to 4096')
+    .transform(Number),
 });
 
 /** The keys Quire reads; `.env.example` lists exactly these. */
@@ -330,6 +337,8 @@ export interface Config {
   maxInflightPerWorker: number;
   maxQueuePerWorker: number;
   queueTimeoutMs: number;
+  /** ANSWER_CACHE_MB in bytes (api/answerCache.ts); 0 = off. */
+  answerCacheBytes: number;
 }
 
 export class ConfigError extends Error {
@@ -407,5 +416,6 @@ export function loadConfig(
     maxInflightPerWorker: c.MAX_INFLIGHT_PER_WORKER,
     maxQueuePerWorker: c.MAX_QUEUE_PER_WORKER,
     queueTimeoutMs: c.QUEUE_TIMEOUT_MS,
+    answerCacheBytes: c.ANSWER_CACHE_MB * 1024 * 1024,
   };
 }

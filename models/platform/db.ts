@@ -13,6 +13,7 @@ import { engineSocketPath, socketUriFor, startEmbeddedMongo } from '../embedded'
 import { currentContext, isDefaultContext } from './context';
 import type { Logger } from './log';
 import { contextModels, useConnection } from './model';
+import { noteUntracedRead } from './requestClient';
 
 export const DB_NAME = 'quire';
 
@@ -121,11 +122,26 @@ async function connect(uri: string, dbName: string, remote = false): Promise<mon
   };
   if (isDefaultContext(currentContext())) {
     await mongoose.connect(uri, options);
-    return mongoose.connection;
+    return traced(mongoose.connection);
   }
   const own = await mongoose.createConnection(uri, options).asPromise();
   useConnection(own);
-  return own;
+  return traced(own);
+}
+
+const tracedConnections = new WeakSet<mongoose.Connection>();
+
+/**
+ * Every operation on the connection is a read the request's read trace cannot follow
+ * (requestClient.ts): an answer that went to the database is never reused from the answer cache.
+ * Mongoose emits `operation-start` synchronously in the caller's async context.
+ */
+function traced(connection: mongoose.Connection): mongoose.Connection {
+  if (!tracedConnections.has(connection)) {
+    tracedConnections.add(connection);
+    connection.on('operation-start', noteUntracedRead);
+  }
+  return connection;
 }
 
 function makeDatabase(

@@ -85,7 +85,18 @@ export {
   type ThrottleName,
   tryConsume,
 } from './throttle';
-export { currentClient, runForClient } from './requestClient';
+export {
+  currentClient,
+  newReadTrace,
+  NOT_KEPT,
+  noteExpiry,
+  noteRead,
+  noteUntracedRead,
+  readsStillCurrent,
+  type ReadTrace,
+  runForClient,
+  type TracedSource,
+} from './requestClient';
 export { checkForUpdate, configureUpdateFeed, type UpdateInfo } from './updates';
 export {
   assertDepth,

@@ -33,6 +33,6 @@ export function createLogger(options: {
       base: undefined, // no pid/hostname noise: one process, and the platform adds its own
       redact: { paths: REDACT, censor: '[redacted]' },
     },
-    options.destination ?? pino.destination({ dest: 1, sync: true }),
+    options.destination ?? pino.destination({ dest: 1, sync: false }),
   );
 }

@@ -15,6 +15,12 @@
  * every reader shares the same object, so a caller that tried to change one would throw at once
  * instead of corrupting what the next request sees.
  *
+ * Traced (models/platform/requestClient.ts): a hit notes the key and the very value it gave in
+ * the current request's read trace, so the answer built from it can be reused while that value is
+ * still the one kept (api/answerCache.ts); a miss, a load under way or a read inside a
+ * transaction notes a read the trace cannot follow. A value changed in place would escape this:
+ * kept values are frozen, and a cache whose values hold mutable parts notes them itself.
+ *
  * Writes that bypass the models (a dump restored, a ShowDoc database migrated, a test preparing
  * rows by hand) call `forgetCachedReads()` or publish `data.replaced`, which empties every read
  * cache of the context (and, relayed, of every process).
@@ -22,6 +28,7 @@
 import mongoose from 'mongoose';
 import { perContext } from './context';
 import { eventsHeld } from './events';
+import { NOT_KEPT, noteRead, noteUntracedRead, type TracedSource } from './requestClient';
 
 /**
  * Inside a transaction (mongoose's, which every operation joins, or `holdEvents`) the cache is
@@ -85,7 +92,7 @@ export interface Watch<K> {
   drops: number;
 }
 
-export class ReadCache<K, V> {
+export class ReadCache<K, V> implements TracedSource {
   private readonly entries = new Map<K, Entry<V>>();
   private readonly loading = new Map<K, Promise<V>>();
   /** Tickets of the keys being loaded; a drop of the key voids its ticket. */
@@ -105,15 +112,20 @@ export class ReadCache<K, V> {
 
   /** The cached value, or `load()`'s (kept when no drop raced it). Concurrent misses share one load. */
   get(key: K, load: () => Promise<V>): Promise<V> {
-    if (inTransaction()) return load();
+    if (inTransaction()) {
+      noteUntracedRead();
+      return load();
+    }
     const entry = this.entries.get(key);
     if (entry) {
       this.hits++;
+      noteRead(this, key, entry.value);
       // Re-insert: Map order is the recency order.
       this.entries.delete(key);
       this.entries.set(key, entry);
       return Promise.resolve(entry.value);
     }
+    noteUntracedRead();
     const pending = this.loading.get(key);
     if (pending) return pending;
     this.misses++;
@@ -139,19 +151,24 @@ export class ReadCache<K, V> {
    * ones it found; absent keys are left out of the result and not kept).
    */
   async getMany(keys: K[], loadMany: (missing: K[]) => Promise<Map<K, V>>): Promise<Map<K, V>> {
-    if (inTransaction()) return loadMany(keys);
+    if (inTransaction()) {
+      noteUntracedRead();
+      return loadMany(keys);
+    }
     const found = new Map<K, V>();
     const missing: K[] = [];
     for (const key of keys) {
       const entry = this.entries.get(key);
       if (entry) {
         this.hits++;
+        noteRead(this, key, entry.value);
         this.entries.delete(key);
         this.entries.set(key, entry);
         found.set(key, entry.value);
       } else missing.push(key);
     }
     if (!missing.length) return found;
+    noteUntracedRead();
     this.misses += missing.length;
     const tickets = missing.map((key) => this.takeTicket(key));
     let keep: boolean[] = [];
@@ -170,7 +187,15 @@ export class ReadCache<K, V> {
 
   /** The cached value without loading (undefined when absent). */
   peek(key: K): V | undefined {
-    return this.entries.get(key)?.value;
+    const entry = this.entries.get(key);
+    noteRead(this, key, entry ? entry.value : NOT_KEPT);
+    return entry?.value;
+  }
+
+  /** For read traces: the value kept for `key` now (no recency change, no count). */
+  currentValue(key: unknown): unknown {
+    const entry = this.entries.get(key as K);
+    return entry ? entry.value : NOT_KEPT;
   }
 
   /** Keeps a value the caller knows to be current (e.g. what a write just stored). */

@@ -1,0 +1,242 @@
+/**
+ * Reused answers of repeated reads. A reader's `page/info` is the same answer, byte for byte, for
+ * as long as the request is the same and nothing it was built from has changed; this keeps such
+ * answers and serves a repeated request from memory, in front of Express (a kept answer costs
+ * a tenth of building it: the router, the action's promises and the envelope are skipped).
+ *
+ * When an answer may be reused — all of these, or it is built again:
+ * - the action is in `REUSABLE` (reads without side effects whose answer depends only on the
+ *   request, the clock and what they read);
+ * - the request is the same: method, URL, body, and every header an action reads identity from
+ *   (X-API-Token, Authorization, Cookie, Host);
+ * - the clock has not reached a moment at which a time rule the build applied turns (a token's
+ *   expiry, a share link's: the read trace's `expiresAt`), and the answer is less than
+ *   `MAX_REUSE_SECONDS` old;
+ * - its build read only the read caches, and each value it read is still the one kept
+ *   (models/platform/requestClient.ts's read trace). A build that asked the database, the
+ *   client's address (the visit-password throttle) or shared another request's load is not kept.
+ *   Every write drops what it changed from the read caches before it answers — in the other
+ *   processes as the event bus relays it — so an answer built from a dropped value is never
+ *   served again.
+ *
+ * Only success answers are kept; errors and their wording are built each time. The same headers
+ * go out as on the way through Express (security headers, no-store, the envelope's type and
+ * length) and the request is logged the same. Bounded by ANSWER_CACHE_MB per worker: answers
+ * older than their second go first, then the oldest.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { type Logger, nowSeconds, readsStillCurrent, type ReadTrace } from '../models/platform';
+import { smallFormLength } from './formBody';
+import { CRAWLER_UA } from './crawlers';
+import { logRequest } from './requestLog';
+import { resolveShowdocRoute } from './showdocRoute';
+import type { AppState } from './state';
+
+/** `controller/action` (lookup keys) whose success answers may be reused. */
+const REUSABLE = new Set(['page/info']);
+
+/**
+ * The longest an answer is reused (seconds), whatever it was read from: a bound on how long a
+ * time rule no model noted could be missed, and on how long an answer nobody asks for stays.
+ */
+export const MAX_REUSE_SECONDS = 10;
+
+interface Answer {
+  /** The envelope in one buffer: a kept answer goes out in one write with its headers. */
+  body: Buffer;
+  /** The answer's status line headers, flat (name, value, …): the same as through Express. */
+  head: string[];
+  /** Served while the clock (Unix seconds) is before this. */
+  validUntil: number;
+  trace: ReadTrace;
+  weight: number;
+}
+
+export interface AnswerCacheStats {
+  answers: number;
+  bytes: number;
+  /** Requests answered from the cache. */
+  hits: number;
+  /** Answers built and kept. */
+  kept: number;
+}
+
+/** A request the front read and let through: the transport builds its answer, maybe to keep. */
+export interface LetThrough {
+  key: string;
+  /** The form body the front already read (the stream is spent), undefined for a GET. */
+  body?: string;
+}
+
+const letThrough = new WeakMap<IncomingMessage, LetThrough>();
+
+/** Per process (one per Quire app); `maxBytes` 0 keeps nothing. */
+export class AnswerCache {
+  private readonly answers = new Map<string, Answer>();
+  private bytes = 0;
+  private hits = 0;
+  private kept = 0;
+
+  constructor(
+    readonly maxBytes: number,
+    /** The security headers every answer carries (api/securityHeaders.ts). */
+    private readonly headers: ReadonlyArray<readonly [string, string]> = [],
+  ) {}
+
+  get enabled(): boolean {
+    return this.maxBytes > 0;
+  }
+
+  /** The kept answer for `key` when it may still be served. */
+  lookup(key: string): Answer | undefined {
+    const answer = this.answers.get(key);
+    if (!answer) return undefined;
+    if (nowSeconds() >= answer.validUntil || !readsStillCurrent(answer.trace)) {
+      this.remove(key, answer);
+      return undefined;
+    }
+    this.hits++;
+    return answer;
+  }
+
+  /**
+   * Keeps an answer whose build began in `second` and saw what `trace` holds, when the build read
+   * nothing the trace cannot follow and nothing it read has changed since.
+   */
+  keep(key: string, parts: Buffer[], second: number, trace: ReadTrace): void {
+    const validUntil = Math.min(second + MAX_REUSE_SECONDS, trace.expiresAt);
+    const now = nowSeconds();
+    if (now >= validUntil || !readsStillCurrent(trace)) return;
+    const body = parts.length === 1 ? parts[0] : Buffer.concat(parts);
+    const { length } = body;
+    // Keys hold the body; the trace a few references per value read.
+    const weight = length + key.length * 2 + trace.seen.length * 8 + 200;
+    if (weight > this.maxBytes / 4) return;
+    const previous = this.answers.get(key);
+    if (previous) this.remove(key, previous);
+    const head: string[] = [];
+    for (const [name, value] of this.headers) head.push(name, value);
+    head.push(
+      'Cache-Control',
+      'no-store',
+      'Content-Type',
+      'application/json; charset=utf-8',
+      'Content-Length',
+      String(length),
+    );
+    this.answers.set(key, { body, head, validUntil, trace, weight });
+    this.bytes += weight;
+    this.kept++;
+    // Insertion order is about the age order: answers past their time go first, then the oldest.
+    for (const [oldKey, old] of this.answers) {
+      if (now < old.validUntil && this.bytes <= this.maxBytes) break;
+      this.remove(oldKey, old);
+    }
+  }
+
+  stats(): AnswerCacheStats {
+    return { answers: this.answers.size, bytes: this.bytes, hits: this.hits, kept: this.kept };
+  }
+
+  private remove(key: string, answer: Answer): void {
+    this.answers.delete(key);
+    this.bytes -= answer.weight;
+  }
+}
+
+/** What identifies a request's answer, given its route and body. */
+function answerKey(route: string, req: IncomingMessage, body: string): string {
+  const h = req.headers;
+  return `${req.method} ${route}\n${req.url}\n${h['x-api-token'] ?? ''}\n${h.authorization ?? ''}\n${h.cookie ?? ''}\n${h.host ?? ''}\n${body}`;
+}
+
+/**
+ * The request the front read and let through, for the transport: the body it read and where to
+ * keep the answer. Taken once.
+ */
+export function takeLetThrough(req: IncomingMessage): LetThrough | undefined {
+  const found = letThrough.get(req);
+  if (found) letThrough.delete(req);
+  return found;
+}
+
+export interface AnswerFrontOptions {
+  cache: AnswerCache;
+  state: AppState;
+  logger: Logger;
+  bodyLimitBytes: number;
+}
+
+/**
+ * The front: a request for a reusable action is read here; a kept answer is sent at once,
+ * anything else goes on to `next` (the Express app) with the body already read.
+ */
+export function answerFront(
+  options: AnswerFrontOptions,
+  next: (req: IncomingMessage, res: ServerResponse) => void,
+): (req: IncomingMessage, res: ServerResponse) => void {
+  const { cache, state, logger, bodyLimitBytes } = options;
+  if (!cache.enabled) return next;
+
+  const routeOf = (req: IncomingMessage): { key: string; logPath: string } | null => {
+    const url = req.url ?? '';
+    const query = url.indexOf('?');
+    // The `?s=` forms carry the route in the query: left to the transport.
+    const pathname = query === -1 ? url : url.slice(0, query);
+    const route = resolveShowdocRoute(pathname, undefined);
+    if (route.kind !== 'route') return null;
+    const key = `${route.controllerKey}/${route.actionKey}`;
+    return REUSABLE.has(key) ? { key, logPath: route.logPath } : null;
+  };
+
+  const serve = (
+    req: IncomingMessage,
+    res: ServerResponse,
+    answer: Answer,
+    logPath: string,
+    started: bigint,
+  ) => {
+    res.writeHead(200, answer.head);
+    res.end(answer.body);
+    logRequest(logger, req.method ?? '', logPath, 200, started);
+  };
+
+  return (req, res) => {
+    const method = req.method;
+    const url = req.url;
+    if (
+      (method !== 'POST' && method !== 'GET') ||
+      !url ||
+      !(url.startsWith('/api/') || url.startsWith('/server/')) ||
+      state.phase !== 'ready' ||
+      (state.database && !state.database.reachable()) ||
+      CRAWLER_UA.test(req.headers['user-agent'] ?? '')
+    )
+      return next(req, res);
+    const route = routeOf(req);
+    if (!route) return next(req, res);
+    const started = process.hrtime.bigint();
+
+    if (method === 'GET') {
+      if (req.headers['content-length'] !== undefined || req.headers['transfer-encoding'])
+        return next(req, res);
+      const key = answerKey(route.key, req, '');
+      const answer = cache.lookup(key);
+      if (answer) return serve(req, res, answer, route.logPath, started);
+      letThrough.set(req, { key });
+      return next(req, res);
+    }
+
+    if (smallFormLength(req, bodyLimitBytes) === 0) return next(req, res);
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.once('end', () => {
+      const body = (chunks.length === 1 ? chunks[0] : Buffer.concat(chunks)).toString('utf8');
+      const key = answerKey(route.key, req, body);
+      const answer = cache.lookup(key);
+      if (answer) return serve(req, res, answer, route.logPath, started);
+      letThrough.set(req, { key, body });
+      next(req, res);
+    });
+  };
+}

@@ -33,7 +33,7 @@ import { resolveShowdocRoute } from './showdocRoute';
 import type { AppState } from './state';
 
 /** `controller/action` (lookup keys) whose success answers may be reused. */
-const REUSABLE = new Set(['page/info']);
+const REUSABLE = new Set(['page/info', 'item/info']);
 
 /**
  * The longest an answer is reused (seconds), whatever it was read from: a bound on how long a

@@ -17,7 +17,14 @@
  */
 import type { Actor, ItemAccess } from '../access';
 import { byOrder, parentMap, insideRestriction, type CatalogRow, catalogRow } from './catalogs';
-import { deepFreeze, errors, perContext, ReadCache } from '../platform';
+import {
+  deepFreeze,
+  errors,
+  noteRead,
+  perContext,
+  ReadCache,
+  type TracedSource,
+} from '../platform';
 import { escapeForClient, Page, type PageDoc } from '../pages';
 import { Catalog, type CatalogDoc } from './schemas/catalog';
 import { findMatchingPages } from '../search';
@@ -61,6 +68,11 @@ export class MenuSnapshot {
   readonly parents: Map<number, number>;
   /** Authors with drafts in the item: only their menus differ from the draft-free one. */
   readonly draftAuthors: Set<number>;
+  /**
+   * Bumped at each change made in place (a save marking its page stale, the re-read putting the
+   * rows in): what a read trace compares, since the kept snapshot stays the same object.
+   */
+  version = 0;
 
   constructor(
     readonly catalogs: readonly CatalogDoc[],
@@ -109,6 +121,7 @@ const menuCache = perContext((context) => {
       // No snapshot kept: drop anyway, which voids a load that may have read the page before.
       if (!snapshot) return cache.drop(itemId);
       snapshot.stale.add(pageId);
+      snapshot.version++;
       snapshot.texts.clear();
       snapshot.index = undefined;
     },
@@ -167,9 +180,15 @@ async function patchSnapshot(snapshot: MenuSnapshot, itemId: number): Promise<vo
   pages.sort(byOrder((p) => p.page_id));
   snapshot.pages = Object.freeze(pages);
   for (const row of rows) if (row.is_draft) snapshot.draftAuthors.add(row.author_uid);
+  snapshot.version++;
   snapshot.texts.clear();
   snapshot.index = undefined;
 }
+
+/** For read traces: a snapshot's in-place changes (the cache notes which snapshot is kept). */
+const SNAPSHOT_VERSIONS: TracedSource = {
+  currentValue: (snapshot) => (snapshot as MenuSnapshot).version,
+};
 
 /** The item's unfiltered menu data, from the cache when fresh. Concurrent callers share one build. */
 export async function snapshotOf(itemId: number): Promise<MenuSnapshot> {
@@ -180,6 +199,7 @@ export async function snapshotOf(itemId: number): Promise<MenuSnapshot> {
     });
     await snapshot.patching;
   }
+  noteRead(SNAPSHOT_VERSIONS, snapshot, snapshot.version);
   return snapshot;
 }
 

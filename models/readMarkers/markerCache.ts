@@ -6,7 +6,7 @@
  * users never marked anything in most items). Bounded: least recently used first past
  * MAX_ENTRIES, and an entry is reloaded after MAX_AGE_MS whatever happens.
  */
-import { events, perContext } from '../platform';
+import { events, NOT_KEPT, noteRead, perContext, type TracedSource } from '../platform';
 import { PageRead, type PageReadDoc } from './schemas';
 
 const MAX_ENTRIES = 20_000;
@@ -20,23 +20,34 @@ interface Entry {
 
 const keyOf = (uid: number, itemId: number) => `${uid}:${itemId}`;
 
+/** For read traces (models/platform/requestClient.ts): the entry kept for a key now. */
+class KeptMarkers implements TracedSource {
+  constructor(readonly entries: Map<string, Entry>) {}
+  currentValue(key: unknown): unknown {
+    return this.entries.get(key as string) ?? NOT_KEPT;
+  }
+}
+
 const cacheOf = perContext(() => {
   const entries = new Map<string, Entry>();
+  const kept = new KeptMarkers(entries);
   events.subscribe('reads.changed', ({ uid, itemId }) => {
     entries.delete(keyOf(uid, itemId));
   });
-  return entries;
+  return kept;
 });
 
 /** The user's read document for an item (null: they never marked anything in it). */
 export function readDoc(uid: number, itemId: number): Promise<PageReadDoc | null> {
   if (!(uid > 0)) return Promise.resolve(null);
-  const entries = cacheOf();
+  const kept = cacheOf();
+  const { entries } = kept;
   const key = keyOf(uid, itemId);
   const entry = entries.get(key);
   if (entry && Date.now() - entry.loadedAt < MAX_AGE_MS) {
     entries.delete(key); // re-insert: Map order is the LRU order
     entries.set(key, entry);
+    noteRead(kept, key, entry);
     return entry.doc;
   }
   const fresh: Entry = {
@@ -54,6 +65,6 @@ export function readDoc(uid: number, itemId: number): Promise<PageReadDoc | null
 
 /** After a write of the user's markers: drop the local copy, and tell the other processes. */
 export function readDocChanged(uid: number, itemId: number): void {
-  cacheOf().delete(keyOf(uid, itemId));
+  cacheOf().entries.delete(keyOf(uid, itemId));
   events.publish('reads.changed', { uid, itemId });
 }

@@ -20,7 +20,7 @@
  * the item's index.
  */
 import MiniSearch from 'minisearch';
-import { events, perContext, type DomainEvents } from '../platform';
+import { events, noteUntracedRead, perContext, type DomainEvents } from '../platform';
 import { Page, searchableText } from '../pages';
 import { itemFilesWithText } from '../files';
 import { splitCode } from './snippet';
@@ -417,8 +417,12 @@ async function indexOf(itemId: number): Promise<ItemIndex> {
   return index;
 }
 
-/** The indexes of these items, each built and brought up to date. */
+/**
+ * The indexes of these items, each built and brought up to date. The indexes change in place,
+ * which a read trace cannot follow: an answer that searched is never reused (api/answerCache.ts).
+ */
 export async function indexesOf(itemIds: number[]): Promise<Map<number, ItemIndex>> {
+  noteUntracedRead();
   const found = new Map<number, ItemIndex>();
   for (const itemId of itemIds) found.set(itemId, await indexOf(itemId));
   return found;

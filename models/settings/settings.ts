@@ -9,7 +9,15 @@
  * listener below drops theirs; CACHE_TTL_MS bounds staleness should a relay message be lost.
  */
 import type mongoose from 'mongoose';
-import { events, perContext, connection } from '../platform';
+import {
+  connection,
+  events,
+  NOT_KEPT,
+  noteRead,
+  noteUntracedRead,
+  perContext,
+  type TracedSource,
+} from '../platform';
 import { Option } from './schemas/options';
 
 /** Only for a relay message lost on the way: `settings.changed` is what refreshes the cache. */
@@ -116,7 +124,7 @@ interface SettingsCache {
 /** The instance's options; another process (or this one) changing them drops them. */
 const settingsCache = perContext((): SettingsCache => {
   const state: SettingsCache = { entry: null, loading: null, generation: 0 };
-  events.subscribe('settings.changed', () => dropCache(state));
+  events.subscribe('settings.changed', () => dropCache(state), { synchronous: true });
   return state;
 });
 
@@ -126,10 +134,19 @@ function dropCache(state: SettingsCache): void {
   state.loading = null;
 }
 
+/** For read traces (models/platform/requestClient.ts): the options an instance keeps now. */
+const KEPT_OPTIONS: TracedSource = {
+  currentValue: (state) => (state as SettingsCache).entry?.values ?? NOT_KEPT,
+};
+
 async function loadAll(): Promise<Map<string, string>> {
   const state = settingsCache();
   const cache = state.entry;
-  if (cache && Date.now() - cache.loadedAt < CACHE_TTL_MS) return cache.values;
+  if (cache && Date.now() - cache.loadedAt < CACHE_TTL_MS) {
+    noteRead(KEPT_OPTIONS, state, cache.values);
+    return cache.values;
+  }
+  noteUntracedRead();
   if (state.loading) return state.loading;
   const startedAt = state.generation;
   const pending = Option.find({}, { option_name: 1, option_value: 1, _id: 0 })

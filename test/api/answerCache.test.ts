@@ -185,6 +185,75 @@ describe('a repeated page/info', () => {
   });
 });
 
+describe('a repeated item/info', () => {
+  /** item/info as the reader sends it, and whether it was served from memory. */
+  async function itemInfoOnce(user: TestUser, itemId: number) {
+    const before = stats().hits;
+    const data = await as(user).ok<{
+      menu: { pages: Array<{ page_title: string }> };
+      show_watermark: number;
+    }>('item/info', { item_id: itemId, keyword: '', default_page_id: 0 });
+    return { data, served: stats().hits > before };
+  }
+
+  async function itemInfoUntilServed(user: TestUser, itemId: number) {
+    for (let i = 0; i < 6; i++) {
+      const answer = await itemInfoOnce(user, itemId);
+      if (answer.served) return answer.data;
+    }
+    throw new Error(`item/info of ${itemId} was never served from memory`);
+  }
+
+  test('shows a renamed page, a new page and a site setting at once', async () => {
+    const admin = await makeUser({ admin: true });
+    const { item_id } = await makeItem(suite.owner, PRIVATE);
+    await addMember(item_id, suite.reader, 0);
+    const page = await makePage(suite.owner, item_id, { title: 'Old title' });
+    const titles = (data: { menu: { pages: Array<{ page_title: string }> } }) =>
+      data.menu.pages.map((p) => p.page_title);
+    expect(titles(await itemInfoUntilServed(suite.reader, item_id))).toEqual(['Old title']);
+
+    await as(suite.owner).ok('page/save', {
+      page_id: page.page_id,
+      item_id,
+      page_title: 'New title',
+      page_content: 'x',
+    });
+    const renamed = await itemInfoOnce(suite.reader, item_id);
+    expect(renamed.served).toBe(false);
+    expect(titles(renamed.data)).toEqual(['New title']);
+
+    await itemInfoUntilServed(suite.reader, item_id);
+    await makePage(suite.owner, item_id, { title: 'Second page' });
+    const added = await itemInfoOnce(suite.reader, item_id);
+    expect(added.served).toBe(false);
+    expect(titles(added.data).sort()).toEqual(['New title', 'Second page']);
+
+    const watermark = (await itemInfoUntilServed(suite.reader, item_id)).show_watermark;
+    await as(admin).ok('adminSetting/saveConfig', { show_watermark: watermark ? 0 : 1 });
+    try {
+      const changed = await itemInfoOnce(suite.reader, item_id);
+      expect(changed.served).toBe(false);
+      expect(changed.data.show_watermark).toBe(watermark ? 0 : 1);
+    } finally {
+      await as(admin).ok('adminSetting/saveConfig', { show_watermark: watermark });
+    }
+  });
+
+  test('with a keyword searches every time', async () => {
+    const { item_id } = await makeItem(suite.owner, PRIVATE);
+    await addMember(item_id, suite.reader, 0);
+    await makePage(suite.owner, item_id, { title: 'Searchable', content: 'needle here' });
+    const keptBefore = stats().kept;
+    for (let i = 0; i < 3; i++) {
+      const before = stats().hits;
+      await as(suite.reader).ok('item/info', { item_id, keyword: 'needle' });
+      expect(stats().hits).toBe(before);
+    }
+    expect(stats().kept).toBe(keptBefore);
+  });
+});
+
 describe('ANSWER_CACHE_MB', () => {
   test('0 builds every answer; on, a served answer is logged like any other request', async () => {
     const off = await startTestServer({ env: { ANSWER_CACHE_MB: '0', LOG_LEVEL: 'silent' } });

@@ -43,6 +43,7 @@ describe('loadConfig', () => {
       maxInflightPerWorker: 16,
       maxQueuePerWorker: 256,
       queueTimeoutMs: 2000,
+      answerCacheBytes: 16 * 1024 * 1024,
       shutdownGraceMs: 10_000,
       workers: os.availableParallelism(),
       workerNodeFlags: ['--max-semi-space-size=8', '--heap-growing-percent=50'],

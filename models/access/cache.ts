@@ -54,9 +54,12 @@ const accessCaches = perContext((context) => {
   // reloaded, so a stream of saves does not re-read the item for every request.
   const saved = ({ itemId, at }: DomainEvents['page.saved']) => {
     if (at === undefined) return items.drop(itemId);
+    // No reused answer (page/info, item/info) shows the item's time: a save elsewhere in the item
+    // leaves them good (api/answerCache.ts).
     items.patch(
       itemId,
       (item) => item && { ...item, last_update_time: Math.max(item.last_update_time ?? 0, at) },
+      { sameAnswers: true },
     );
   };
   context.bus.subscribe('item.changed', dropItem, { synchronous: true });

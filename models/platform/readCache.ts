@@ -15,8 +15,8 @@
  * every reader shares the same object, so a caller that tried to change one would throw at once
  * instead of corrupting what the next request sees.
  *
- * Traced (models/platform/requestClient.ts): a hit notes the key and the very value it gave in
- * the current request's read trace, so the answer built from it can be reused while that value is
+ * Traced (models/platform/requestClient.ts): a hit notes the key and the entry it gave (each kept
+ * value has a token of its own) in the current request's read trace, so the answer built from it can be reused while that value is
  * still the one kept (api/answerCache.ts); a miss, a load under way or a read inside a
  * transaction notes a read the trace cannot follow. A value changed in place would escape this:
  * kept values are frozen, and a cache whose values hold mutable parts notes them itself.
@@ -71,6 +71,11 @@ export interface ReadCacheOptions<V> {
 interface Entry<V> {
   value: V;
   weight: number;
+  /**
+   * What read traces compare: new with each value kept, except through a `patch` that changes
+   * nothing any reused answer shows (`sameAnswers`).
+   */
+  token: object;
 }
 
 export interface ReadCacheStats {
@@ -119,7 +124,7 @@ export class ReadCache<K, V> implements TracedSource {
     const entry = this.entries.get(key);
     if (entry) {
       this.hits++;
-      noteRead(this, key, entry.value);
+      noteRead(this, key, entry.token);
       // Re-insert: Map order is the recency order.
       this.entries.delete(key);
       this.entries.set(key, entry);
@@ -161,7 +166,7 @@ export class ReadCache<K, V> implements TracedSource {
       const entry = this.entries.get(key);
       if (entry) {
         this.hits++;
-        noteRead(this, key, entry.value);
+        noteRead(this, key, entry.token);
         this.entries.delete(key);
         this.entries.set(key, entry);
         found.set(key, entry.value);
@@ -188,14 +193,14 @@ export class ReadCache<K, V> implements TracedSource {
   /** The cached value without loading (undefined when absent). */
   peek(key: K): V | undefined {
     const entry = this.entries.get(key);
-    noteRead(this, key, entry ? entry.value : NOT_KEPT);
+    noteRead(this, key, entry ? entry.token : NOT_KEPT);
     return entry?.value;
   }
 
   /** For read traces: the value kept for `key` now (no recency change, no count). */
   currentValue(key: unknown): unknown {
     const entry = this.entries.get(key as K);
-    return entry ? entry.value : NOT_KEPT;
+    return entry ? entry.token : NOT_KEPT;
   }
 
   /** Keeps a value the caller knows to be current (e.g. what a write just stored). */
@@ -238,12 +243,14 @@ export class ReadCache<K, V> implements TracedSource {
   /**
    * For a write that changed a kept value in a known way (an item's `last_update_time` moved
    * forward): the kept value, if any, is replaced by `change(value)`, and loads of the key under
-   * way are not kept (they may have read before the write), as with `drop`.
+   * way are not kept (they may have read before the write), as with `drop`. With `sameAnswers`
+   * the change touches nothing a reused answer shows (api/answerCache.ts's REUSABLE actions), so
+   * answers built from the value before stay good: read traces see the same entry.
    */
-  patch(key: K, change: (value: V) => V): void {
+  patch(key: K, change: (value: V) => V, options: { sameAnswers?: boolean } = {}): void {
     this.written(key);
     const entry = this.entries.get(key);
-    if (entry) this.store(key, change(entry.value));
+    if (entry) this.store(key, change(entry.value), options.sameAnswers ? entry.token : undefined);
   }
 
   /** Drops every entry whose key or value matches (used for "all of this item / user"). */
@@ -305,13 +312,13 @@ export class ReadCache<K, V> implements TracedSource {
     return ticket.valid && ticket.epoch === this.epoch;
   }
 
-  private store(key: K, value: V): void {
+  private store(key: K, value: V, token: object = {}): void {
     if (this.options.keep && !this.options.keep(value)) return;
     const weight = this.options.weigh ? this.options.weigh(value) : 0;
     const { maxWeight } = this.options;
     if (maxWeight !== undefined && weight > maxWeight / 4) return;
     this.remove(key);
-    this.entries.set(key, { value: deepFreeze(value), weight });
+    this.entries.set(key, { value: deepFreeze(value), weight, token });
     this.weight += weight;
     while (
       this.entries.size > this.options.maxEntries ||

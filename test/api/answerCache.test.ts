@@ -92,6 +92,24 @@ describe('a repeated page/info', () => {
     expect(body.data).toMatchObject({ page_title: 'After', page_content: 'new text' });
   });
 
+  test('stays served while the text of other pages of its item is saved', async () => {
+    const [kept, other] = [
+      await makePage(suite.owner, suite.itemId, { content: 'kept' }),
+      await makePage(suite.owner, suite.itemId, { title: 'Other', content: 'other' }),
+    ];
+    const before = await readUntilServed(suite.server, suite.reader.user_token, kept.page_id);
+    // The same title: the menu is unchanged (a new title drops the item's pages, and their answers).
+    await as(suite.editor).ok('page/save', {
+      page_id: other.page_id,
+      item_id: suite.itemId,
+      page_title: 'Other',
+      page_content: 'changed',
+    });
+    const after = await infoOnce(suite.reader.user_token, kept.page_id);
+    expect(after.served).toBe(true);
+    expect(after.answer.text).toBe(before.text);
+  });
+
   test('is refused at once to a member who was removed, and to a token that logged out', async () => {
     const { item_id } = await makeItem(suite.owner, PRIVATE);
     const [leaver, quitter] = [await makeUser(), await makeUser()];

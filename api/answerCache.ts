@@ -22,10 +22,11 @@
  * Only success answers are kept; errors and their wording are built each time. The same headers
  * go out as on the way through Express (security headers, no-store, the envelope's type and
  * length) and the request is logged the same. Bounded by ANSWER_CACHE_MB per worker: answers
- * older than their second go first, then the oldest.
+ * past their time go first, then the oldest.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { type Logger, nowSeconds, readsStillCurrent, type ReadTrace } from '../models/platform';
+import { ENVELOPE_TYPE } from './envelope';
 import { smallFormLength } from './formBody';
 import { CRAWLER_UA } from './crawlers';
 import { logRequest } from './requestLog';
@@ -76,12 +77,16 @@ export class AnswerCache {
   private bytes = 0;
   private hits = 0;
   private kept = 0;
+  /** The headers every kept answer starts with, flat: security headers, then no-store. */
+  private readonly fixedHead: string[];
 
   constructor(
     readonly maxBytes: number,
     /** The security headers every answer carries (api/securityHeaders.ts). */
-    private readonly headers: ReadonlyArray<readonly [string, string]> = [],
-  ) {}
+    headers: ReadonlyArray<readonly [string, string]> = [],
+  ) {
+    this.fixedHead = [...headers.flat(), 'Cache-Control', 'no-store'];
+  }
 
   get enabled(): boolean {
     return this.maxBytes > 0;
@@ -114,16 +119,13 @@ export class AnswerCache {
     if (weight > this.maxBytes / 4) return;
     const previous = this.answers.get(key);
     if (previous) this.remove(key, previous);
-    const head: string[] = [];
-    for (const [name, value] of this.headers) head.push(name, value);
-    head.push(
-      'Cache-Control',
-      'no-store',
+    const head = [
+      ...this.fixedHead,
       'Content-Type',
-      'application/json; charset=utf-8',
+      ENVELOPE_TYPE,
       'Content-Length',
       String(length),
-    );
+    ];
     this.answers.set(key, { body, head, validUntil, trace, weight });
     this.bytes += weight;
     this.kept++;
@@ -217,26 +219,26 @@ export function answerFront(
     if (!route) return next(req, res);
     const started = process.hrtime.bigint();
 
+    /** Serves the kept answer, or lets the request through to be built (and maybe kept). */
+    const answerOrBuild = (body: string | undefined) => {
+      const key = answerKey(route.key, req, body ?? '');
+      const answer = cache.lookup(key);
+      if (answer) return serve(req, res, answer, route.logPath, started);
+      letThrough.set(req, { key, body });
+      next(req, res);
+    };
+
     if (method === 'GET') {
       if (req.headers['content-length'] !== undefined || req.headers['transfer-encoding'])
         return next(req, res);
-      const key = answerKey(route.key, req, '');
-      const answer = cache.lookup(key);
-      if (answer) return serve(req, res, answer, route.logPath, started);
-      letThrough.set(req, { key });
-      return next(req, res);
+      return answerOrBuild(undefined);
     }
 
     if (smallFormLength(req, bodyLimitBytes) === 0) return next(req, res);
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.once('end', () => {
-      const body = (chunks.length === 1 ? chunks[0] : Buffer.concat(chunks)).toString('utf8');
-      const key = answerKey(route.key, req, body);
-      const answer = cache.lookup(key);
-      if (answer) return serve(req, res, answer, route.logPath, started);
-      letThrough.set(req, { key, body });
-      next(req, res);
+      answerOrBuild((chunks.length === 1 ? chunks[0] : Buffer.concat(chunks)).toString('utf8'));
     });
   };
 }

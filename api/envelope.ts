@@ -59,11 +59,14 @@ export function sendSuccess(res: ServerResponse, data: unknown): void {
   sendParts(res, successParts(data));
 }
 
-/** Sends envelope parts (successParts') as the answer; `length` when the caller has it. */
-export function sendParts(res: ServerResponse, parts: Buffer[], length?: number): void {
-  let total = length ?? 0;
-  if (length === undefined) for (const part of parts) total += part.length;
-  res.setHeader('Content-Type', 'application/json; charset=utf-8');
+/** The envelope's Content-Type (the answer cache sends it too). */
+export const ENVELOPE_TYPE = 'application/json; charset=utf-8';
+
+/** Sends envelope parts (successParts') as the answer. */
+export function sendParts(res: ServerResponse, parts: Buffer[]): void {
+  let total = 0;
+  for (const part of parts) total += part.length;
+  res.setHeader('Content-Type', ENVELOPE_TYPE);
   res.setHeader('Content-Length', total);
   if (parts.length === 1) {
     res.end(parts[0]);

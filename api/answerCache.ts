@@ -30,7 +30,7 @@ import { ENVELOPE_TYPE } from './envelope';
 import { smallFormLength } from './formBody';
 import { CRAWLER_UA } from './crawlers';
 import { logRequest } from './requestLog';
-import { resolveShowdocRoute } from './showdocRoute';
+import { parseQueryString, resolveShowdocRoute } from './showdocRoute';
 import type { AppState } from './state';
 
 /** `controller/action` (lookup keys) whose success answers may be reused. */
@@ -183,9 +183,11 @@ export function answerFront(
   const routeOf = (req: IncomingMessage): { key: string; logPath: string } | null => {
     const url = req.url ?? '';
     const query = url.indexOf('?');
-    // The `?s=` forms carry the route in the query: left to the transport.
+    // ShowDoc's web client names the route in the query (`/server/index.php?s=/api/page/info`):
+    // read as Express reads it, so both resolve the same route.
     const pathname = query === -1 ? url : url.slice(0, query);
-    const route = resolveShowdocRoute(pathname, undefined);
+    const s = query === -1 ? undefined : parseQueryString(url.slice(query + 1)).s;
+    const route = resolveShowdocRoute(pathname, s);
     if (route.kind !== 'route') return null;
     const key = `${route.controllerKey}/${route.actionKey}`;
     return REUSABLE.has(key) ? { key, logPath: route.logPath } : null;

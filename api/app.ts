@@ -6,7 +6,6 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import express, { type Express } from 'express';
-import qs from 'qs';
 import { type Config, DEFAULT_CHROMIUM_PATH, errors, type Logger } from '../models/platform';
 import { DEFAULT_ASSISTANT_LIMITS } from '../models/agent';
 import { admission } from './admission';
@@ -20,6 +19,7 @@ import { requestLog } from './requestLog';
 import { securityHeaderList, securityHeaders } from './securityHeaders';
 import { createControllerRegistry } from './routes';
 import { showdocTransport } from './showdoc';
+import { parseQueryString } from './showdocRoute';
 import type { AppState } from './state';
 import { webApp } from './web';
 
@@ -77,9 +77,7 @@ export function createApp(options: AppOptions): Express {
   app.disable('x-powered-by');
   app.set('trust proxy', config.trustProxy);
   // PHP-style query strings (`a[]=1&a[]=2`, `a[b]=1`), without Express's allowPrototypes.
-  app.set('query parser', (text: string) =>
-    qs.parse(text, { allowPrototypes: false, depth: 10, arrayLimit: 1000, parameterLimit: 10_000 }),
-  );
+  app.set('query parser', parseQueryString);
 
   app.use(requestLog(logger));
   app.use(securityHeaders());

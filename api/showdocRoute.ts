@@ -10,6 +10,7 @@
  * parameters that win over body and query.
  */
 import type { Request } from 'express';
+import qs from 'qs';
 import { stripPollutionKeys } from './sanitize';
 
 export type RouteResolution =
@@ -79,6 +80,20 @@ export function parseRouteString(route: string, routeInQuery: boolean): RouteRes
     logPath: `/api/${controller}/${action}`,
     routeInQuery,
   };
+}
+
+/**
+ * The query string as Express parses it (the app's `query parser`): PHP-style forms
+ * (`a[]=1&a[]=2`, `a[b]=1`), without prototypes. The answer front reads `s` with it too, so
+ * both agree on the route of an `index.php?s=` URL.
+ */
+export function parseQueryString(text: string): Record<string, unknown> {
+  return qs.parse(text, {
+    allowPrototypes: false,
+    depth: 10,
+    arrayLimit: 1000,
+    parameterLimit: 10_000,
+  });
 }
 
 /**

@@ -195,11 +195,37 @@ describe('a repeated page/info', () => {
       served = stats().hits > before;
     }
     expect(served).toBe(true);
-    // The other URL forms go through the transport and answer the same.
-    for (const form of ['server', 'index.php'] as const)
-      expect(
-        await suite.server.api.ok('page/info', { page_id: page.page_id }, { form }),
-      ).toMatchObject({ page_id: String(page.page_id) });
+  });
+
+  test("in every URL form ShowDoc's clients use, the web client's index.php?s= included", async () => {
+    const page = await makePage(suite.owner, suite.itemId);
+    for (const form of ['server', 'index.php'] as const) {
+      let served = false;
+      for (let i = 0; i < 6 && !served; i++) {
+        const before = stats().hits;
+        expect(
+          await as(suite.reader).ok('page/info', { page_id: page.page_id }, { form }),
+        ).toMatchObject({ page_id: String(page.page_id) });
+        served = stats().hits > before;
+      }
+      expect({ form, served }).toEqual({ form, served: true });
+    }
+    // An `s` that is not one route is refused as before, and never answered from memory.
+    const before = stats().hits;
+    const twice = await fetch(
+      `${suite.server.url}/server/index.php?s=/api/page/info&s=/api/item/info`,
+      {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', 'user-agent': BROWSER_UA },
+        body: new URLSearchParams({
+          page_id: String(page.page_id),
+          user_token: suite.reader.user_token,
+        }).toString(),
+      },
+    );
+    expect(twice.status).toBe(400);
+    expect(await twice.json()).toMatchObject({ error_code: 10400 });
+    expect(stats().hits).toBe(before);
   });
 });
 

@@ -65,12 +65,12 @@ async function relayTask(itemId: number, pageId: number, byUid: number): Promise
 
 async function relay(saved: DomainEvents['page.saved']): Promise<void> {
   if (OWN_ORIGINS.has(saved.origin)) return;
+  // Most saves are of pages in other kinds of item: the item (kept in memory) says so first.
+  if (!(await isKanbanItem(saved.itemId))) return;
   const [page] = await findLivePages([saved.pageId]);
   if (!page || page.is_del || page.item_id !== saved.itemId) return;
   const isBoard = page.page_title === BOARD_TITLE;
-  // Most saves are of ordinary pages: only a board or task page costs an item lookup.
   if (!isBoard && !cardOf(page)) return;
-  if (!(await isKanbanItem(saved.itemId))) return;
   if (isBoard) await relayBoard(saved.itemId, saved.byUid);
   else await relayTask(saved.itemId, saved.pageId, saved.byUid);
 }

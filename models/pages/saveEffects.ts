@@ -28,6 +28,11 @@ export interface SaveEffectsParams {
   notice: PreparedNotice | null;
   now: number;
   options: SaveOptions;
+  /**
+   * Called once the save's events are published, before any of their (deferred) listeners runs:
+   * the save keeps the page it wrote in the read model here, so the listeners read it there.
+   */
+  published?: () => void;
 }
 
 /** Effects: everything a written save causes. */
@@ -100,7 +105,7 @@ async function intoLiveDocument(
 }
 
 function publishSaved(
-  { actor, input, access, existing, written, now, options }: SaveEffectsParams,
+  { actor, input, access, existing, written, now, options, published }: SaveEffectsParams,
   live: boolean,
 ): void {
   const { page, created } = written;
@@ -133,6 +138,7 @@ function publishSaved(
     existing.s_number !== page.s_number ||
     existing.is_draft !== page.is_draft;
   if (menuMoved) events.publish('menu.changed', { itemId: page.item_id, byUid: actor.uid });
+  published?.();
 }
 
 /** Each item's touch in flight: the time it sets, and whether it was stored (in this context). */

@@ -57,10 +57,11 @@ export async function savePage(
   const now = options.now ?? nowSeconds();
   const { fields, notice } = await planSave(actor, input, access, existing, now);
 
-  // Write, then effects. The written page is kept in the read model after the save's event when
-  // no other write of the page raced it.
+  // Write, then effects. The written page is kept in the read model as soon as the save's events
+  // are out (before their listeners run) when no other write of the page raced it.
   const watch = existing ? watchPageWrite(existing.page_id) : null;
   let page: PageDoc;
+  let kept = false;
   try {
     const written = await writePage({
       itemId: input.itemId,
@@ -72,13 +73,26 @@ export async function savePage(
       versioned: options.versioned !== false,
     });
     options.rowStored?.({ ...written.page });
-    await applySaveEffects({ actor, input, access, existing, written, notice, now, options });
+    const published = () => {
+      kept = true;
+      if (watch) keepWrittenPage(watch, { ...written.page });
+    };
+    await applySaveEffects({
+      actor,
+      input,
+      access,
+      existing,
+      written,
+      notice,
+      now,
+      options,
+      published,
+    });
     page = written.page;
   } catch (error) {
-    if (watch) keepWrittenPage(watch, null);
+    if (watch && !kept) keepWrittenPage(watch, null);
     throw error;
   }
-  if (watch) keepWrittenPage(watch, { ...page });
   return { page, created: !existing };
 }
 

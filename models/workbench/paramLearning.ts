@@ -10,7 +10,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { findLiveItem } from '../access';
-import { Page } from '../pages';
+import { findLivePage } from '../pages';
 import { events, formatNow } from '../platform';
 import { entryKey, knownEntries, qualityScore } from './paramDescLib';
 import { ParamDescEntry } from './schemas';
@@ -112,10 +112,8 @@ export function paramsOfPage(content: string): LearntParam[] {
 
 /** Adds the page's new described parameters to its item's library as temp entries. */
 export async function learnFromPage(pageId: number, byUid: number): Promise<number> {
-  const page = await Page.findOne(
-    { page_id: pageId, is_del: 0 },
-    { item_id: 1, page_content: 1, is_draft: 1, _id: 0 },
-  ).lean();
+  // The read model: a save keeps the page it wrote there before its listeners run.
+  const page = await findLivePage(pageId);
   // A draft is its author's alone: nothing of it goes into the item-wide library.
   if (!page || page.is_draft) return 0;
   // Types as they are stored.

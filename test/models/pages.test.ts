@@ -4,6 +4,7 @@
  * undoes a stored version, and page.saved names the origin.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, test } from '@jest/globals';
+import mongoose from 'mongoose';
 import type { Actor } from '../../models/access';
 import { events } from '../../models/platform';
 import { type DomainEvents } from '../../models/platform/events';
@@ -13,6 +14,7 @@ import { Item } from '../../models/items/schemas';
 import { Page } from '../../models/pages/schemas/page';
 import { PageDraft } from '../../models/pages/schemas/pageDraft';
 import { PageHistory } from '../../models/pages/schemas/pageHistory';
+import { ParamDescEntry } from '../../models/workbench/schemas';
 import { actorOf, makeItem } from '../helpers/factories';
 import { startTestServer, type TestServer } from '../helpers/server';
 import { makeUser } from '../helpers/users';
@@ -289,5 +291,52 @@ describe("the item's last_update_time", () => {
     expect(await stored()).toBe(base + 9);
     await Promise.all([save('f', base + 20), save('g', base + 12)]);
     expect(await stored()).toBe(base + 20);
+  });
+});
+
+describe('what a save asks of the database', () => {
+  test("an update reads nothing back: the save's listeners (board relay, parameter learning) find the page it kept in memory", async () => {
+    const user = await makeUser();
+    const owner = await actorOf(user);
+    const { item_id } = await makeItem(user);
+    const { page } = await savePage(
+      owner,
+      { pageId: 0, itemId: item_id, title: 'Orders', content: 'draft' },
+      { origin: 'rest' },
+    );
+    // Read once (a new page is not kept): from here on the page is in memory.
+    await savePage(
+      owner,
+      { pageId: page.page_id, itemId: item_id, title: 'Orders', content: 'second draft' },
+      { origin: 'rest' },
+    );
+    const table = [
+      '| Parameter | Type | Description |',
+      '| --- | --- | --- |',
+      '| order_ref | string | The order to look up |',
+    ].join('\n');
+    const commands: string[] = [];
+    mongoose.set('debug', (collection: string, method: string) => {
+      commands.push(`${collection}.${method}`);
+    });
+    try {
+      await savePage(
+        owner,
+        { pageId: page.page_id, itemId: item_id, title: 'Orders', content: table },
+        { origin: 'rest' },
+      );
+      // The listeners have run once the parameter they learnt is stored.
+      for (let i = 0; i < 50; i++) {
+        if (await ParamDescEntry.exists({ item_id, name: 'order_ref' })) break;
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+    } finally {
+      mongoose.set('debug', false);
+    }
+    expect(await ParamDescEntry.exists({ item_id, name: 'order_ref' })).toBeTruthy();
+    const pageReads = commands.filter(
+      (c) => c.startsWith('page.') && c !== 'page.findOneAndUpdate',
+    );
+    expect(pageReads).toEqual([]);
   });
 });

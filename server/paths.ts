@@ -16,7 +16,13 @@ const COMPILED = !/\.[cm]?tsx?$/.test(import.meta.url);
  * A serving entry point as this process runs: the bundled one under dist-server/ when this
  * process runs the bundle, else its TypeScript source (run with the same tsx loader).
  */
-export function serverEntry(name: 'serve' | 'worker'): string {
+export function serverEntry(name: 'serve' | 'worker' | 'engine-thread'): string {
   if (COMPILED) return path.join(SERVER_DIST, `${name}.js`);
-  return path.join(ROOT, 'server', name === 'worker' ? 'cluster/worker.ts' : 'serve.ts');
+  return path.join(ROOT, 'server', SOURCE_OF_ENTRY[name]);
 }
+
+const SOURCE_OF_ENTRY = {
+  serve: 'serve.ts',
+  worker: 'cluster/worker.ts',
+  'engine-thread': 'cluster/engineThreadMain.ts',
+} as const;

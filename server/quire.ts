@@ -64,6 +64,7 @@ import { startParamLearning } from '../models/workbench';
 import { startWebhooks } from '../models/webhooks';
 import { startContractScheduler } from '../models/contracts';
 import { MIGRATIONS, quireVersion } from './migrations';
+import { startEngineThread } from './cluster/engineThread';
 import { WEB_DIST } from './paths';
 import { createRealtimeOnlyApp } from './realtimeApp';
 
@@ -286,6 +287,8 @@ async function startInContext(
       logger,
       role: 'serve',
       engineUri: worker?.engineUri,
+      // The cluster's lead runs its engine beside its event loop (server/cluster/engineThread.ts).
+      ...(worker ? { startEngine: startEngineThread } : {}),
     });
   } catch (error) {
     await realtime.close();

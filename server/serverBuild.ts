@@ -19,6 +19,8 @@ import { buildInto, newestMtime } from './webBuild';
 export const SERVER_ENTRIES = {
   serve: 'server/serve.ts',
   worker: 'server/cluster/worker.ts',
+  /** The lead worker's database engine thread (server/cluster/engineThread.ts). */
+  'engine-thread': 'server/cluster/engineThreadMain.ts',
   supervisor: 'server/supervisor.ts',
   /** The cluster primary `npm start` runs in its own process with WORKERS > 1. */
   cluster: 'server/cluster/serveCluster.ts',

@@ -9,7 +9,13 @@
 import fs from 'node:fs';
 import net from 'node:net';
 import mongoose from 'mongoose';
-import { engineSocketPath, socketUriFor, startEmbeddedMongo } from '../embedded';
+import {
+  type EmbeddedMongo,
+  type EmbeddedMongoOptions,
+  engineSocketPath,
+  socketUriFor,
+  startEmbeddedMongo,
+} from '../embedded';
 import { currentContext, isDefaultContext } from './context';
 import type { Logger } from './log';
 import { contextModels, useConnection } from './model';
@@ -199,7 +205,15 @@ export interface OpenOptions {
    * connection string (its unix socket); the worker never opens the directory itself.
    */
   engineUri?: string;
+  /**
+   * How the `serve` role starts its own engine (default: on this thread, startEmbeddedMongo).
+   * The cluster's lead worker runs it in a thread of its own (server/cluster/engineThread.ts).
+   */
+  startEngine?: (options: EmbeddedMongoOptions) => Promise<EngineHandle>;
 }
+
+/** A running engine as the process sees it: where to connect, what recovery fixed, how to stop. */
+export type EngineHandle = Pick<EmbeddedMongo, 'uri' | 'socketUri' | 'repairs' | 'stop'>;
 
 export async function openDatabase(options: OpenOptions): Promise<Database> {
   const { mongodbUri, dataDir, logger, role } = options;
@@ -230,7 +244,7 @@ export async function openDatabase(options: OpenOptions): Promise<Database> {
         'DATA_DIR path too long for a unix socket: the CLI cannot reach the engine while the server runs',
       );
   }
-  const engine = await startEmbeddedMongo({
+  const engine = await (options.startEngine ?? startEmbeddedMongo)({
     dataDir,
     host: '127.0.0.1',
     port: 0,
@@ -240,7 +254,7 @@ export async function openDatabase(options: OpenOptions): Promise<Database> {
     logger.warn({ repair }, 'embedded database recovered from an unclean stop');
   let connection: mongoose.Connection;
   try {
-    connection = await connect(engine.uri, DB_NAME);
+    connection = await connect(engine.socketUri ?? engine.uri, DB_NAME);
   } catch (error) {
     await engine.stop();
     throw error;

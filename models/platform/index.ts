@@ -4,6 +4,7 @@ export { nextId, nextIds, raiseCounter, reservedId } from './counters';
 export { UNJOURNALED } from './writeConcerns';
 export {
   type Database,
+  type EngineHandle,
   engineSocketFits,
   engineSocketPath,
   ensureIndexes,

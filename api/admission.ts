@@ -9,6 +9,7 @@
  * 503 and `Retry-After`, in ShowDoc's envelope on the API, so a client sees a clear "busy" instead
  * of a silent wait. `/healthz` is mounted before this and never waits.
  */
+import type { ServerResponse } from 'node:http';
 import type { NextFunction, Request, Response } from 'express';
 import { errors, type Logger } from '../models/platform';
 import { errorBody } from './envelope';
@@ -56,6 +57,14 @@ export interface AdmissionStats {
 
 export interface Admission {
   (req: Request, res: Response, next: NextFunction): void;
+  /**
+   * For an answer sent before Express (a reused answer, api/answerCache.ts): takes a slot of
+   * `lane` for `res` when one is free and nobody waits for it — true, and the answer may go out
+   * now, the slot freed as for any request — else false, and the request goes the normal way (to
+   * wait in the lane's queue, or be refused). Reused answers so count in the lane's limit per
+   * turn of the event loop like any read, and a flood of them cannot starve the saves.
+   */
+  admitNow(lane: Lane, res: ServerResponse): boolean;
   stats(): AdmissionStats;
 }
 
@@ -97,7 +106,7 @@ export function admission(limits: AdmissionLimits, logger: Logger): Admission {
     } else lane.inflight -= 1;
   }
 
-  function run(lane: LaneState, res: Response, next: NextFunction): void {
+  function run(lane: LaneState, res: ServerResponse, next: () => void): void {
     let done = false;
     // 'close' fires once the answer is sent or the client went away, whichever comes first. The
     // slot is let go on the next turn of the event loop, not at once: a request answered without
@@ -151,6 +160,15 @@ export function admission(limits: AdmissionLimits, logger: Logger): Admission {
     res.once('close', onGoneWhileQueued);
     lane.queue.push(waiter);
   }) as Admission;
+
+  middleware.admitNow = (name: Lane, res: ServerResponse) => {
+    if (limits.maxInflight <= 0) return true;
+    const lane = lanes[name];
+    if (lane.inflight >= limits.maxInflight || lane.queue.length > 0) return false;
+    lane.inflight += 1;
+    run(lane, res, () => {});
+    return true;
+  };
 
   middleware.stats = () => ({
     read: {

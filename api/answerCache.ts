@@ -26,6 +26,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { type Logger, nowSeconds, readsStillCurrent, type ReadTrace } from '../models/platform';
+import type { Admission } from './admission';
 import { ENVELOPE_TYPE } from './envelope';
 import { smallFormLength } from './formBody';
 import { CRAWLER_UA } from './crawlers';
@@ -42,7 +43,7 @@ const REUSABLE = new Set(['page/info', 'item/info']);
  */
 export const MAX_REUSE_SECONDS = 10;
 
-interface Answer {
+export interface Answer {
   /** The envelope in one buffer: a kept answer goes out in one write with its headers. */
   body: Buffer;
   /** The answer's status line headers, flat (name, value, …): the same as through Express. */
@@ -92,6 +93,20 @@ export class AnswerCache {
     return this.maxBytes > 0;
   }
 
+  /** Sends the kept answer for `key` when it may still be served; false when there is none. */
+  send(key: string, res: ServerResponse): boolean {
+    const answer = this.lookup(key);
+    if (answer) this.serve(answer, res);
+    return answer !== undefined;
+  }
+
+  /** Sends an answer `lookup` found. */
+  serve(answer: Answer, res: ServerResponse): void {
+    this.hits++;
+    res.writeHead(200, answer.head);
+    res.end(answer.body);
+  }
+
   /** The kept answer for `key` when it may still be served. */
   lookup(key: string): Answer | undefined {
     const answer = this.answers.get(key);
@@ -100,7 +115,6 @@ export class AnswerCache {
       this.remove(key, answer);
       return undefined;
     }
-    this.hits++;
     return answer;
   }
 
@@ -164,6 +178,8 @@ export function takeLetThrough(req: IncomingMessage): LetThrough | undefined {
 
 export interface AnswerFrontOptions {
   cache: AnswerCache;
+  /** The read lane's limit applies to reused answers too (api/admission.ts). */
+  admission: Pick<Admission, 'admitNow'>;
   state: AppState;
   logger: Logger;
   bodyLimitBytes: number;
@@ -177,7 +193,7 @@ export function answerFront(
   options: AnswerFrontOptions,
   next: (req: IncomingMessage, res: ServerResponse) => void,
 ): (req: IncomingMessage, res: ServerResponse) => void {
-  const { cache, state, logger, bodyLimitBytes } = options;
+  const { cache, state, logger, bodyLimitBytes, admission } = options;
   if (!cache.enabled) return next;
 
   const routeOf = (req: IncomingMessage): { key: string; logPath: string } | null => {
@@ -191,18 +207,6 @@ export function answerFront(
     if (route.kind !== 'route') return null;
     const key = `${route.controllerKey}/${route.actionKey}`;
     return REUSABLE.has(key) ? { key, logPath: route.logPath } : null;
-  };
-
-  const serve = (
-    req: IncomingMessage,
-    res: ServerResponse,
-    answer: Answer,
-    logPath: string,
-    started: bigint,
-  ) => {
-    res.writeHead(200, answer.head);
-    res.end(answer.body);
-    logRequest(logger, req.method ?? '', logPath, 200, started);
   };
 
   return (req, res) => {
@@ -224,8 +228,13 @@ export function answerFront(
     /** Serves the kept answer, or lets the request through to be built (and maybe kept). */
     const answerOrBuild = (body: string | undefined) => {
       const key = answerKey(route.key, req, body ?? '');
+      // A kept answer goes out now when the read lane has room; else the request waits its turn
+      // in the lane like any read (and is then answered from memory by the transport).
       const answer = cache.lookup(key);
-      if (answer) return serve(req, res, answer, route.logPath, started);
+      if (answer && admission.admitNow('read', res)) {
+        cache.serve(answer, res);
+        return logRequest(logger, req.method ?? '', route.logPath, 200, started);
+      }
       letThrough.set(req, { key, body });
       next(req, res);
     };

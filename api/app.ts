@@ -8,7 +8,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import express, { type Express } from 'express';
 import { type Config, DEFAULT_CHROMIUM_PATH, errors, type Logger } from '../models/platform';
 import { DEFAULT_ASSISTANT_LIMITS } from '../models/agent';
-import { admission } from './admission';
+import { type Admission, admission } from './admission';
 import { AnswerCache, answerFront } from './answerCache';
 import { errorHandler } from './errorHandler';
 import { healthCheck } from './health';
@@ -47,6 +47,8 @@ export interface AppOptions {
   registry?: ControllerRegistry;
   /** Reused answers (api/answerCache.ts); none when absent. */
   answers?: AnswerCache;
+  /** Admission control (api/admission.ts), shared with the answer cache's front; made when absent. */
+  admission?: Admission;
 }
 
 /** The API's request listener: the answer cache's front, then the Express app. */
@@ -58,10 +60,12 @@ export interface ApiServer {
 
 export function createApiServer(options: AppOptions): ApiServer {
   const answers = new AnswerCache(options.config.answerCacheBytes ?? 0, securityHeaderList());
-  const app = createApp({ ...options, answers });
+  const lanes = options.admission ?? admissionOf(options);
+  const app = createApp({ ...options, answers, admission: lanes });
   const listener = answerFront(
     {
       cache: answers,
+      admission: lanes,
       state: options.state,
       logger: options.logger,
       bodyLimitBytes: options.config.bodyLimitBytes,
@@ -69,6 +73,18 @@ export function createApiServer(options: AppOptions): ApiServer {
     app,
   );
   return { app, answers, listener };
+}
+
+/** Admission control with the configured limits (api/admission.ts). */
+function admissionOf({ config, logger }: AppOptions): Admission {
+  return admission(
+    {
+      maxInflight: config.maxInflightPerWorker ?? 0,
+      maxQueue: config.maxQueuePerWorker ?? 0,
+      queueTimeoutMs: config.queueTimeoutMs ?? 2000,
+    },
+    logger,
+  );
 }
 
 export function createApp(options: AppOptions): Express {
@@ -82,16 +98,7 @@ export function createApp(options: AppOptions): Express {
   app.use(requestLog(logger));
   app.use(securityHeaders());
   app.get('/healthz', healthCheck(state));
-  app.use(
-    admission(
-      {
-        maxInflight: config.maxInflightPerWorker ?? 0,
-        maxQueue: config.maxQueuePerWorker ?? 0,
-        queueTimeoutMs: config.queueTimeoutMs ?? 2000,
-      },
-      logger,
-    ),
-  );
+  app.use(options.admission ?? admissionOf(options));
   // Before the ShowDoc transport, which would read `/server/mcp.php?s=…` as a route.
   app.all(
     MCP_PATHS,

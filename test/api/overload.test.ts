@@ -13,6 +13,7 @@ import { laneOf } from '../../api/admission';
 import { defineController } from '../../api/registry';
 import type { ApiAnswer } from '../helpers/client';
 import { makeItem } from '../helpers/factories';
+import { makePage } from '../helpers/pages';
 import { startTestServer, type TestServer } from '../helpers/server';
 import { makeUser, type TestUser } from '../helpers/users';
 
@@ -143,6 +144,36 @@ describe('admission control with two running and two waiting reads per lane', ()
     expect(page.headers.get('content-type')).toMatch(/^text\/plain/);
     slow.release();
     await Promise.all([...running, ...waiting].map((call) => call.answer));
+  });
+  test('a kept answer (api/answerCache.ts) takes its turn in the read lane: refused while the lane is full, served from memory again after', async () => {
+    slow.reset();
+    const page = await makePage(owner, itemId, { content: 'Kept while the lane is busy' });
+    const reader = server.api.withToken(owner.user_token);
+    const hits = () => server.quire.answers!.stats().hits;
+    const servedFromMemory = async () => {
+      const before = hits();
+      const answer = await reader.call('page/info', { page_id: page.page_id });
+      expect(answer.body).toMatchObject({ error_code: 0, data: { page_id: String(page.page_id) } });
+      return hits() > before;
+    };
+    let served = false;
+    for (let i = 0; i < 6 && !served; i++) served = await servedFromMemory();
+    expect(served).toBe(true);
+
+    const running = [1, 2].map(() => track(server.api.call('quireSlow/wait')));
+    await slow.entered(2);
+    const waiting = [1, 2].map(() => track(server.api.call('quireSlow/wait')));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const before = hits();
+    const refused = await reader.call('page/info', { page_id: page.page_id });
+    expect(refused.status).toBe(503);
+    expect(refused.body.error_code).toBe(10504);
+    expect(hits()).toBe(before);
+    expect([...running, ...waiting].every((call) => !call.settled)).toBe(true);
+
+    slow.release();
+    await Promise.all([...running, ...waiting].map((call) => call.answer));
+    expect(await servedFromMemory()).toBe(true);
   });
 });
 

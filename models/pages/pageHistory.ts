@@ -15,6 +15,13 @@ import { getSiteSettings } from '../settings';
 import { packVersionText, withVersionText } from './versionText';
 
 export const MAX_REMARK_LENGTH = 1000;
+/**
+ * Versions past the newest `keep` are dropped by one save in this many, not by every one (as the
+ * change log's trims, models/items/changeLog.ts): a stream of saves then skips the trim's delete
+ * seven times in eight. Between trims a page holds up to seven versions more than `keep` at rest;
+ * every reader (page/history, the MCP tools, the diff) lists only the newest `keep`.
+ */
+export const HISTORY_TRIM_EVERY = 8;
 
 /** The `history_version_count` site setting (default 20). */
 export async function historyVersionCount(): Promise<number> {
@@ -24,7 +31,8 @@ export async function historyVersionCount(): Promise<number> {
 /**
  * Stores `previous` (the page as it was before a save, read by the very write that bumped its
  * `history_seq`) as version `id` of the page, and drops the versions past the newest `keep` in
- * the same breath, by their `version_seq` (one journal flush for both, no query for the bound).
+ * the same breath when it is a trimming save (HISTORY_TRIM_EVERY), by their `version_seq` (one
+ * journal flush for both, no query for the bound).
  * The first save of a page from before the sequence numbers its earlier versions first.
  */
 export async function recordVersion(
@@ -56,12 +64,14 @@ export async function recordVersion(
       ],
       { lean: true },
     ),
-    // Nothing to drop while the oldest stored version is among the newest `keep`.
+    // Nothing to drop while the oldest stored version is among the newest `keep`; past that,
+    // the first save drops the oldest, then one save in HISTORY_TRIM_EVERY all those past `keep`
+    // (and the save that numbers a page's earlier versions, all of them past `keep` at once).
     (previous.history_seq === undefined
-      ? numberEarlierVersions(previous.page_id)
-      : Promise.resolve(previous.history_low ?? 1)
-    ).then((low) =>
-      seq - keep >= low
+      ? numberEarlierVersions(previous.page_id).then((low) => ({ low, numbered: true }))
+      : Promise.resolve({ low: previous.history_low ?? 1, numbered: false })
+    ).then(({ low, numbered }) =>
+      seq - keep >= low && (numbered || (seq - keep - low) % HISTORY_TRIM_EVERY === 0)
         ? PageHistory.deleteMany({ page_id: previous.page_id, version_seq: { $lte: seq - keep } })
         : undefined,
     ),

@@ -8,6 +8,7 @@ import { unescapeFromClient } from '../../models/pages/pageContent';
 import { LOG_TRIM_EVERY, MAX_ROWS } from '../../models/items/changeLog';
 import { ItemChangeLog } from '../../models/items/schemas/itemChangeLog';
 import { Page } from '../../models/pages/schemas/page';
+import { HISTORY_TRIM_EVERY } from '../../models/pages/pageHistory';
 import { PageHistory } from '../../models/pages/schemas/pageHistory';
 import { nextId, raiseCounter } from '../../models/platform/counters';
 import { deleteSetting, setSetting } from '../../models/settings/settings';
@@ -159,7 +160,12 @@ describe('page/history', () => {
     expect(await stored()).toEqual([page.page_title, ...old(23, 5)]);
     expect(await listed()).toEqual(await stored());
     for (let n = 2; n <= 4; n++) await updatePage(suite.owner, page, `v${n}`, `new ${n}`);
-    expect(await stored()).toEqual(['new 3', 'new 2', 'new 1', page.page_title, ...old(23, 8)]);
+    const newest = ['new 3', 'new 2', 'new 1', page.page_title, ...old(23, 8)];
+    expect(await listed()).toEqual(newest);
+    // The older ones wait for the next trimming save (one in HISTORY_TRIM_EVERY).
+    expect(await stored()).toEqual([...newest, ...old(7, 5)]);
+    await updatePage(suite.owner, page, 'v5', 'new 5');
+    expect(await stored()).toEqual(['new 4', ...newest.slice(0, -1)]);
     expect(await listed()).toEqual(await stored());
   });
 
@@ -176,15 +182,31 @@ describe('page/history', () => {
     expect(version).toMatchObject({ page_comments: '', ext_info: '', author_username: '' });
   });
 
-  test('retention follows the history_version_count site setting', async () => {
+  test('retention follows the history_version_count site setting; the versions past it go one save in eight', async () => {
     const page = await makePage(suite.owner, suite.itemId, { content: 'v0' });
+    const stored = async () =>
+      (await PageHistory.find({ page_id: page.page_id }).sort({ page_history_id: 1 }).lean()).map(
+        (v) => v.page_content,
+      );
+    const listed = async () =>
+      (
+        await suite.server.api.ok<Array<{ page_content: string }>>('page/history', {
+          page_id: page.page_id,
+        })
+      ).map((v) => v.page_content);
     try {
       await setSetting('history_version_count', '3');
       for (let n = 1; n <= 5; n++) await updatePage(suite.owner, page, `v${n}`);
-      const kept = await PageHistory.find({ page_id: page.page_id })
-        .sort({ page_history_id: 1 })
-        .lean();
-      expect(kept.map((v) => v.page_content)).toEqual(['v2', 'v3', 'v4']);
+      // The first save past the setting dropped the oldest; the next ones wait for the trim.
+      expect(await listed()).toEqual(['v4', 'v3', 'v2']);
+      expect(await stored()).toEqual(['v1', 'v2', 'v3', 'v4']);
+      for (let n = 6; n <= 11; n++) await updatePage(suite.owner, page, `v${n}`);
+      expect(await listed()).toEqual(['v10', 'v9', 'v8']);
+      expect(await stored()).toHaveLength(3 + HISTORY_TRIM_EVERY - 1);
+      // The trimming save (the eighth since the last) leaves exactly the newest three.
+      await updatePage(suite.owner, page, 'v12');
+      expect(await stored()).toEqual(['v9', 'v10', 'v11']);
+      expect(await listed()).toEqual(['v11', 'v10', 'v9']);
     } finally {
       await deleteSetting('history_version_count');
     }

@@ -17,7 +17,19 @@ import { EngineLockedError, type EmbeddedMongoOptions } from '../../models/embed
 import type { EngineHandle } from '../../models/platform';
 import { serverEntry } from '../paths';
 
-export type EngineThreadRequest = { kind: 'stop' };
+export type EngineThreadRequest = { kind: 'stop' } | { kind: 'collect-garbage' };
+
+/** The engine threads this process runs (the lead's one). */
+const running = new Set<Worker>();
+
+/**
+ * server/startupGarbage.ts's collection in every engine thread of this process, and from then on
+ * one whenever a thread falls idle after work (engineThreadMain.ts).
+ */
+export function collectEngineThreadGarbage(): void {
+  for (const thread of running)
+    thread.postMessage({ kind: 'collect-garbage' } satisfies EngineThreadRequest);
+}
 
 export type EngineThreadMessage =
   | { kind: 'ready'; uri: string; socketUri?: string; repairs: string[] }
@@ -60,6 +72,8 @@ function tsxEsmApi(): string {
 /** Starts the engine in its thread; resolves once it serves, with how to reach and stop it. */
 export function startEngineThread(options: EmbeddedMongoOptions): Promise<EngineHandle> {
   const thread = threadOf(serverEntry('engine-thread'), options);
+  running.add(thread);
+  thread.once('exit', () => running.delete(thread));
   let stopping: Promise<void> | null = null;
   let stopped: () => void = () => {};
   let stopFailed: (error: Error) => void = () => {};

@@ -14,6 +14,7 @@ import { socketUriFor } from '../../models/embedded';
 import { engineSocketFits, engineSocketPath, loadConfig } from '../../models/platform';
 import { startQuire } from '../quire';
 import { collectStartupGarbage, stopDeadline } from '../startup';
+import { collectEngineThreadGarbage } from './engineThread';
 import type { PrimaryMessage, WorkerMessage } from './messages';
 import { passOnForeignSessions } from './sessionProxy';
 
@@ -94,8 +95,12 @@ const server = quire.server;
 process.on('message', (message: PrimaryMessage, handle?: Socket) => {
   // Every worker serves: the start-up of all of them (the others' first queries ran in the lead's
   // engine too) is over.
-  if (message?.quire === 'started')
-    return config.gcAfterStart ? collectStartupGarbage() : undefined;
+  if (message?.quire === 'started') {
+    if (!config.gcAfterStart) return;
+    collectStartupGarbage();
+    // The engine's thread (in the lead) replayed the journal and answered those queries.
+    return collectEngineThreadGarbage();
+  }
   if (message?.quire === 'drain')
     return stop(0, new Promise<void>((resolve) => (releaseEngine = resolve)));
   if (message?.quire === 'others-stopped') return releaseEngine();

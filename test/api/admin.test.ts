@@ -9,6 +9,7 @@ import { Captcha } from '../../models/accounts/schemas';
 import { Item } from '../../models/items/schemas';
 import { ItemMember } from '../../models/members/schemas';
 import { Option } from '../../models/settings/schemas';
+import { HISTORY_TRIM_EVERY } from '../../models/pages/pageHistory';
 import { PageHistory } from '../../models/pages/schemas';
 import { User } from '../../models/accounts/schemas';
 import { addMember, makeItem } from '../helpers/factories';
@@ -442,7 +443,14 @@ describe('adminSetting', () => {
       expect(info.show_watermark).toBe(1);
       const page = await makePage(alice, home.item_id);
       for (const n of [1, 2, 3, 4]) await updatePage(alice, page, `version ${n}`);
-      expect(await PageHistory.countDocuments({ page_id: page.page_id })).toBe(2);
+      const listed = await as(alice).ok<Array<{ page_content: string }>>('page/history', {
+        page_id: page.page_id,
+      });
+      expect(listed.map((v) => v.page_content)).toEqual(['version 3', 'version 2']);
+      // At rest a page holds at most HISTORY_TRIM_EVERY - 1 versions more between trims.
+      expect(await PageHistory.countDocuments({ page_id: page.page_id })).toBeLessThanOrEqual(
+        2 + HISTORY_TRIM_EVERY - 1,
+      );
     } finally {
       await as(admin).ok('adminSetting/saveConfig', {
         register_open: 1,

@@ -73,7 +73,11 @@ function tsxEsmApi(): string {
 export function startEngineThread(options: EmbeddedMongoOptions): Promise<EngineHandle> {
   const thread = threadOf(serverEntry('engine-thread'), options);
   running.add(thread);
-  thread.once('exit', () => running.delete(thread));
+  let exited = false;
+  thread.once('exit', () => {
+    exited = true;
+    running.delete(thread);
+  });
   let stopping: Promise<void> | null = null;
   let stopped: () => void = () => {};
   let stopFailed: (error: Error) => void = () => {};
@@ -87,12 +91,15 @@ export function startEngineThread(options: EmbeddedMongoOptions): Promise<Engine
           uri: message.uri,
           ...(message.socketUri ? { socketUri: message.socketUri } : {}),
           repairs: message.repairs,
+          // A thread already gone (the lead stopping after losing it) has nothing left to stop.
           stop: () =>
-            (stopping ??= new Promise<void>((done, fail) => {
-              stopped = done;
-              stopFailed = fail;
-              thread.postMessage({ kind: 'stop' } satisfies EngineThreadRequest);
-            })),
+            (stopping ??= exited
+              ? Promise.resolve()
+              : new Promise<void>((done, fail) => {
+                  stopped = done;
+                  stopFailed = fail;
+                  thread.postMessage({ kind: 'stop' } satisfies EngineThreadRequest);
+                })),
         });
       } else if (message.kind === 'stopped') stopped();
       else if (message.kind === 'failed') {

@@ -29,9 +29,11 @@ const IDLE_SHARE = 0.01;
  * collection costs the engine a few milliseconds, and only once per quiet spell. Needs Node's
  * `--expose-gc` (npm start gives it); GC_AFTER_START=false never asks for it.
  */
+let collecting = false;
 function collectWhenIdle(): void {
   const gc = (globalThis as { gc?: () => void }).gc;
-  if (!gc) return;
+  if (!gc || collecting) return;
+  collecting = true;
   let worked = false;
   let last = performance.eventLoopUtilization();
   setInterval(() => {

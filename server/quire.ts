@@ -38,6 +38,7 @@ import {
   ensureIndexes,
   openDatabase,
   type Database,
+  type EngineHandle,
   startRedisEventRelay,
   startIpcEventRelay,
   contextForNewInstance,
@@ -63,8 +64,8 @@ import { startKanbanRelay } from '../models/kanban';
 import { startParamLearning } from '../models/workbench';
 import { startWebhooks } from '../models/webhooks';
 import { startContractScheduler } from '../models/contracts';
+import type { EmbeddedMongoOptions } from '../models/embedded';
 import { MIGRATIONS, quireVersion } from './migrations';
-import { startEngineThread } from './cluster/engineThread';
 import { WEB_DIST } from './paths';
 import { createRealtimeOnlyApp } from './realtimeApp';
 
@@ -87,6 +88,8 @@ export interface WorkerOptions {
   port: number;
   /** The lead worker's engine, for the others (empty for the lead and with MONGODB_URI). */
   engineUri?: string;
+  /** How the lead starts its engine (server/cluster/engineThread.ts: in a thread of its own). */
+  startEngine?: (options: EmbeddedMongoOptions) => Promise<EngineHandle>;
 }
 
 export interface RunningQuire {
@@ -287,8 +290,7 @@ async function startInContext(
       logger,
       role: 'serve',
       engineUri: worker?.engineUri,
-      // The cluster's lead runs its engine beside its event loop (server/cluster/engineThread.ts).
-      ...(worker ? { startEngine: startEngineThread } : {}),
+      ...(worker?.startEngine ? { startEngine: worker.startEngine } : {}),
     });
   } catch (error) {
     await realtime.close();

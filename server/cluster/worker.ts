@@ -14,7 +14,7 @@ import { socketUriFor } from '../../models/embedded';
 import { engineSocketFits, engineSocketPath, loadConfig } from '../../models/platform';
 import { startQuire } from '../quire';
 import { collectStartupGarbage, stopDeadline } from '../startup';
-import { collectEngineThreadGarbage } from './engineThread';
+import { collectEngineThreadGarbage, startEngineThread } from './engineThread';
 import type { PrimaryMessage, WorkerMessage } from './messages';
 import { passOnForeignSessions } from './sessionProxy';
 
@@ -77,6 +77,8 @@ try {
       // The lead opens the engine itself (the database's `serve` role); the others its socket.
       engineUri:
         lead || config.mongodbUri ? undefined : socketUriFor(engineSocketPath(config.dataDir)),
+      // The lead runs its engine beside its event loop, in a thread of its own.
+      startEngine: startEngineThread,
     },
   });
 } catch (error) {

@@ -28,7 +28,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { type Logger, nowSeconds, readsStillCurrent, type ReadTrace } from '../models/platform';
 import type { Admission } from './admission';
 import { ENVELOPE_TYPE } from './envelope';
-import { smallFormLength } from './formBody';
+import { readSmallFormText, smallFormLength } from './formBody';
 import { CRAWLER_UA } from './crawlers';
 import { logRequest } from './requestLog';
 import { parseQueryString, resolveShowdocRoute } from './showdocRoute';
@@ -68,6 +68,11 @@ export interface LetThrough {
   key: string;
   /** The form body the front already read (the stream is spent), undefined for a GET. */
   body?: string;
+  /**
+   * An answer was kept but the read lane had no free slot: the request waits its turn there, and
+   * the transport sends the kept answer if it is still good by then.
+   */
+  waitsForLane?: true;
 }
 
 const letThrough = new WeakMap<IncomingMessage, LetThrough>();
@@ -235,7 +240,7 @@ export function answerFront(
         cache.serve(answer, res);
         return logRequest(logger, req.method ?? '', route.logPath, 200, started);
       }
-      letThrough.set(req, { key, body });
+      letThrough.set(req, answer ? { key, body, waitsForLane: true } : { key, body });
       next(req, res);
     };
 
@@ -246,10 +251,6 @@ export function answerFront(
     }
 
     if (smallFormLength(req, bodyLimitBytes) === 0) return next(req, res);
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.once('end', () => {
-      answerOrBuild((chunks.length === 1 ? chunks[0] : Buffer.concat(chunks)).toString('utf8'));
-    });
+    readSmallFormText(req, answerOrBuild);
   };
 }

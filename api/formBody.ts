@@ -82,11 +82,15 @@ export function readSmallForm(
   parameterLimit: number,
   done: (error?: unknown) => void,
 ): void {
+  readSmallFormText(req, (text) => acceptSmallForm(req, text, parameterLimit, done));
+}
+
+/** A small form's text, as sent (smallFormLength said yes; the answer cache's front reads it too). */
+export function readSmallFormText(req: IncomingMessage, done: (text: string) => void): void {
   const chunks: Buffer[] = [];
   req.on('data', (chunk: Buffer) => chunks.push(chunk));
   req.once('end', () => {
-    const text = (chunks.length === 1 ? chunks[0] : Buffer.concat(chunks)).toString('utf8');
-    acceptSmallForm(req, text, parameterLimit, done);
+    done((chunks.length === 1 ? chunks[0] : Buffer.concat(chunks)).toString('utf8'));
   });
 }
 

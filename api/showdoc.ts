@@ -163,9 +163,9 @@ export function showdocTransport(options: {
       if (!res.headersSent) next();
       return;
     }
-    // Let through by the answer cache's front to wait its turn in the read lane: its answer may
-    // be kept by now (api/answerCache.ts).
-    if (through && answers?.send(through.key, res)) return;
+    // Let through by the answer cache's front to wait its turn in the read lane with an answer
+    // kept: sent now if it is still good (api/answerCache.ts).
+    if (through?.waitsForLane && answers?.send(through.key, res)) return;
     const formRead = (error?: unknown) => {
       if (error) return next(error);
       run(req, res, route, true, through).catch(next);

@@ -290,7 +290,7 @@ async function startInContext(
       logger,
       role: 'serve',
       engineUri: worker?.engineUri,
-      ...(worker?.startEngine ? { startEngine: worker.startEngine } : {}),
+      startEngine: worker?.startEngine,
     });
   } catch (error) {
     await realtime.close();

@@ -276,7 +276,7 @@ const schema = z.object({
     .refine((v) => /^\d+$/.test(v) && Number(v) >= 1, 'must be an integer of at least 1')
     .transform(Number),
   // Memory (MB, per worker) for reused answers of repeated reads (api/answerCache.ts); 0 = off.
-  // An answer lives one second of the clock at most, so a few MB hold every hot page's.
+  // An answer is reused for ten seconds at most, so a few MB hold every hot page's.
   ANSWER_CACHE_MB: z
     .string()
     .default('16')

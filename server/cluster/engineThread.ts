@@ -73,11 +73,6 @@ function tsxEsmApi(): string {
 export function startEngineThread(options: EmbeddedMongoOptions): Promise<EngineHandle> {
   const thread = threadOf(serverEntry('engine-thread'), options);
   running.add(thread);
-  let exited = false;
-  thread.once('exit', () => {
-    exited = true;
-    running.delete(thread);
-  });
   let stopping: Promise<void> | null = null;
   let stopped: () => void = () => {};
   let stopFailed: (error: Error) => void = () => {};
@@ -93,7 +88,7 @@ export function startEngineThread(options: EmbeddedMongoOptions): Promise<Engine
           repairs: message.repairs,
           // A thread already gone (the lead stopping after losing it) has nothing left to stop.
           stop: () =>
-            (stopping ??= exited
+            (stopping ??= !running.has(thread)
               ? Promise.resolve()
               : new Promise<void>((done, fail) => {
                   stopped = done;
@@ -113,6 +108,7 @@ export function startEngineThread(options: EmbeddedMongoOptions): Promise<Engine
       else lost(`the database engine's thread failed: ${error.message}`);
     });
     thread.on('exit', (code) => {
+      running.delete(thread);
       if (!started)
         reject(new Error(`the database engine's thread exited (${code}) before it served`));
       else if (!stopping) lost(`the database engine's thread exited (${code})`);

@@ -118,8 +118,12 @@ export async function openPage(
   const errors: string[] = [];
   const ignored = (text: string) => (options.ignore ?? []).some((re) => re.test(text));
   page.on('console', (message) => {
-    if (message.type() === 'error' && !ignored(message.text()))
-      errors.push(`${page.url()}: ${message.text()}`);
+    if (message.type() !== 'error' || ignored(message.text())) return;
+    // "Failed to load resource" does not say which: the resource is the message's location.
+    const source = message.location().url;
+    errors.push(
+      `${page.url()}: ${message.text()}${source && source !== page.url() ? ` (${source})` : ''}`,
+    );
   });
   page.on('pageerror', (error) => errors.push(`${page.url()}: ${error.message}`));
   return { context, page, errors, close: () => context.close() };

@@ -9,6 +9,7 @@ import { userInfo } from '../api/user';
 import { useLogin } from '../auth/useLogin';
 import { LiveContext } from './context';
 import {
+  closeLiveSocket,
   NOT_LOGGED_IN,
   openLiveSocket,
   refusalCode,
@@ -31,7 +32,7 @@ export function LiveProvider({ children }: { children: ReactNode }) {
     const onError = (error: Error) => {
       if (refusalCode(error) === NOT_LOGGED_IN) {
         setState('refused');
-        live.disconnect(); // no retries with a dead token
+        closeLiveSocket(live); // no retries with a dead token
         userInfo({ alert: false }).catch(() => {}); // 10102 → login screen (API client rule)
       } else setState('reconnecting');
     };
@@ -42,7 +43,7 @@ export function LiveProvider({ children }: { children: ReactNode }) {
       live.off('connect', onConnect);
       live.off('disconnect', onDisconnect);
       live.off('connect_error', onError);
-      live.disconnect();
+      closeLiveSocket(live);
       setSocket(null);
     };
   }, [token]);

@@ -40,6 +40,29 @@ export function openLiveSocket(token: string): LiveSocket {
   return socket;
 }
 
+/** How long a close waits for the polling transport's request in flight (see closeLiveSocket). */
+const CLOSE_WAIT_MS = 2_000;
+
+/**
+ * Closes the socket for good. Over long-polling, engine.io-client sends its close packet at once,
+ * even while its previous POST (the connect packet, say) is still on its way; the server answers
+ * two POSTs of one session at the same time with HTTP 400, which the browser logs as a failed
+ * resource. So a close waits for the POST in flight to be answered (or at most CLOSE_WAIT_MS).
+ */
+export function closeLiveSocket(socket: LiveSocket): void {
+  const transport = socket.io.engine?.transport;
+  if (!transport || transport.name !== 'polling' || transport.writable) {
+    socket.disconnect();
+    return;
+  }
+  const close = () => {
+    clearTimeout(timer);
+    socket.disconnect();
+  };
+  const timer = setTimeout(close, CLOSE_WAIT_MS);
+  transport.once('drain', close);
+}
+
 /** The refusal code of a `connect_error` (`{data: {error_code}}`), or 0. */
 export function refusalCode(error: unknown): number {
   const data = (error as { data?: { error_code?: unknown } } | null)?.data;

@@ -39,6 +39,13 @@ export interface BenchOptions {
   endpoints: Endpoint[];
   /** Also measure the bare Node server (the ceiling). */
   ceiling: boolean;
+  /**
+   * Seconds the started server is left idle before its memory at rest is read: start-up leaves
+   * garbage that the processes' own collections (3 s after every worker serves, then the engine
+   * thread's when it falls idle) and V8's memory reducer (some seconds after allocation stops)
+   * give back only then. What it was just after start is reported beside it.
+   */
+  settleSec: number;
   /** `false` skips the realtime scenarios. */
   realtime: RealtimeSizes | false;
   /**
@@ -102,6 +109,7 @@ export function defaultOptions(quick = false): BenchOptions {
     catalogLevels: quick ? [5, 20, 50] : [10, 50, 200],
     endpoints: [...ENDPOINTS],
     ceiling: true,
+    settleSec: 20,
     realtime: quick
       ? {
           ...DEFAULT_REALTIME,
@@ -135,6 +143,7 @@ export const USAGE = `npm run bench -- [options]
   --catalogs <list>       catalogs per level, e.g. 10,50,200
   --endpoints <list>      subset of ${ENDPOINTS.join(',')}
   --no-ceiling            skip the bare Node server
+  --settle <s>            idle seconds before the memory at rest is read (default 20)
   --no-realtime           skip the realtime scenarios
   --watchers <n> --editors <n> --idle-sockets <n>   realtime sizes
   --client-processes <n>  processes the watching sockets are spread over (default 4)
@@ -215,6 +224,10 @@ export function parseArgs(argv: string[]): BenchOptions {
         options.endpoints = list;
         break;
       }
+      case '--settle':
+        options.settleSec = Number(value());
+        if (!(options.settleSec >= 0)) throw new Error('--settle needs a number');
+        break;
       case '--no-ceiling':
         options.ceiling = false;
         break;

@@ -78,7 +78,7 @@ export interface BenchReport {
    * own node binary, are partly charged to those).
    */
   memory: {
-    /** Σ RSS over the server's processes after start-up, before any load. */
+    /** Σ RSS over the server's processes at rest: after start-up and `settleSec` idle. */
     serverRssAtRestMB: number | null;
     /** Σ RSS over the server's processes after the HTTP cells. */
     serverRssAfterHttpMB: number | null;
@@ -86,6 +86,10 @@ export interface BenchReport {
     serverPeakMB: number | null;
     /** Largest Σ RSS seen by the sampler (every second) over the whole measurement. */
     serverRssSampledPeakMB: number | null;
+    /** Distinct resident pages over the server's processes just after start-up. */
+    stackResidentJustStartedMB: number | null;
+    /** Seconds the server was left idle after that, before the readings at rest. */
+    settleSec: number;
     /** Distinct resident pages over the server's processes at rest (null: PFNs unreadable). */
     stackResidentAtRestMB: number | null;
     stackResidentAfterHttpMB: number | null;
@@ -200,6 +204,8 @@ function memoryLines(memory: BenchReport['memory']): string[] {
       'and Σ VmHWM adds peaks reached at different times, so both overstate the stack; ' +
       'Σ PSS splits shared pages, also with processes outside the server. ' +
       `Sampled peaks: Σ RSS every second, distinct pages every ~2.5 s and sooner while memory rises${sampler} — a peak between readings is missed.`,
+    `At rest = after ${memory.settleSec} s idle once the server serves; just after start the whole stack was ${mb(memory.stackResidentJustStartedMB)} ` +
+      '(start-up garbage not yet given back: the processes collect 3 s after every worker serves, V8 shrinks idle heaps some seconds later).',
     `Goal (${goal.figure}${goal.figure === 'Σ RSS' ? ': distinct pages unreadable here, Σ RSS at rest and Σ VmHWM at peak, which overstate the stack' : ''}): ` +
       `at rest ${verdict(goal.atRestMB, goal.atRestMet, MEMORY_GOAL.atRestMB)}; ` +
       `peak ${verdict(goal.peakMB, goal.peakMet, MEMORY_GOAL.peakMB)}.`,

@@ -236,6 +236,12 @@ async function measureCells(
   );
   // Σ RSS, distinct resident pages and Σ PSS, read here: no load is running (one distinct-page
   // reading takes this process ~10 ms, several times that the first time, before it is compiled).
+  // Just started, the processes still hold start-up's garbage; at rest is after `settleSec` idle.
+  const justStarted = stackMemory(quire.pid);
+  if (options.settleSec > 0) {
+    log(`Leaving the server idle ${options.settleSec} s before reading its memory at rest…`);
+    await new Promise((resolve) => setTimeout(resolve, options.settleSec * 1000));
+  }
   const atRest = stackMemory(quire.pid);
 
   const http: HttpCell[] = [];
@@ -375,11 +381,19 @@ async function measureCells(
       serverRssAtRestMB: atRest?.rssSumMB ?? null,
       serverRssAfterHttpMB: afterHttp?.rssSumMB ?? null,
       serverPeakMB,
-      serverRssSampledPeakMB: peakOf(sampled?.rssSumPeakMB, atRest?.rssSumMB, afterHttp?.rssSumMB),
+      serverRssSampledPeakMB: peakOf(
+        sampled?.rssSumPeakMB,
+        justStarted?.rssSumMB,
+        atRest?.rssSumMB,
+        afterHttp?.rssSumMB,
+      ),
+      stackResidentJustStartedMB: justStarted?.residentMB ?? null,
+      settleSec: options.settleSec,
       stackResidentAtRestMB: atRest?.residentMB ?? null,
       stackResidentAfterHttpMB: afterHttp?.residentMB ?? null,
       stackResidentPeakMB: peakOf(
         sampled?.residentPeakMB,
+        justStarted?.residentMB,
         atRest?.residentMB,
         afterHttp?.residentMB,
       ),

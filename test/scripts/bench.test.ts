@@ -22,6 +22,7 @@ function tiny(overrides: Partial<BenchOptions> = {}): BenchOptions {
     // disk) still ends inside its cell: a cell counts the answers that came within its duration.
     durationSec: 3,
     warmupSec: 0,
+    settleSec: 1,
     concurrency: [1],
     pages: 50, // page 50 carries the search keyword: item/search has one hit
     catalogLevels: [2, 3],
@@ -80,6 +81,8 @@ test('a tiny run reports every planned cell, each with checked responses and zer
   // zero page, for a single process), and its sampled peak not below its own readings.
   if (memory.stackResidentAtRestMB !== null) {
     expect(memory.stackResidentAtRestMB).toBeGreaterThan(0);
+    expect(memory.stackResidentJustStartedMB).toBeGreaterThan(0);
+    expect(memory.settleSec).toBe(1);
     expect(memory.stackResidentAtRestMB).toBeLessThanOrEqual(memory.serverRssAtRestMB! + 1);
     expect(memory.stackResidentPeakMB).toBeGreaterThanOrEqual(
       Math.max(memory.stackResidentAtRestMB, memory.stackResidentAfterHttpMB!),
@@ -121,6 +124,9 @@ test('a tiny run reports every planned cell, each with checked responses and zer
   expect(table).toContain('| **whole stack: distinct resident pages** |');
   expect(table).toContain('| Σ RSS over the processes |');
   expect(table).toContain('Goal (');
+  expect(table).toMatch(
+    /At rest = after 1 s idle once the server serves; just after start the whole stack was (\d[\d.,]* MB|–)/,
+  );
   expect(table).not.toContain('FAIL');
 });
 

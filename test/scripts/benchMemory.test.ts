@@ -98,6 +98,8 @@ test('the memory goal is checked on the whole-stack figure, on Σ RSS when that 
     serverRssAfterHttpMB: 300,
     serverPeakMB: 560,
     serverRssSampledPeakMB: 520,
+    stackResidentJustStartedMB: 190,
+    settleSec: 20,
     stackResidentAtRestMB: 170,
     stackResidentAfterHttpMB: 210,
     stackResidentPeakMB: 430,

@@ -1,0 +1,24 @@
+/**
+ * A process that logs through createLogger's own stdout destination (test/models/platform/
+ * log.test.ts), in the way the argument names:
+ * - `exit`: an info line, then process.exit at once;
+ * - `warn`: an info line and a warning, then its event loop is kept busy for 1.5 s, then a plain
+ *   `busy over` line on stdout (synchronous: a pipe).
+ */
+import { createLogger } from '../../models/platform/log';
+
+const logger = createLogger({ level: 'info' });
+const mode = process.argv[2];
+
+if (mode === 'exit') {
+  logger.info({ step: 1 }, 'logged just before exit');
+  process.exit(0);
+}
+if (mode === 'warn') {
+  logger.info({ step: 1 }, 'an info line');
+  logger.warn({ step: 2 }, 'a warning');
+  const until = Date.now() + 1500;
+  while (Date.now() < until);
+  process.stdout.write('busy over\n');
+  process.exit(0);
+}

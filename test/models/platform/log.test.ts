@@ -1,0 +1,39 @@
+/**
+ * The log's stdout destination (models/platform/log.ts) gathers lines into blocks, yet loses
+ * none: what is gathered is written when the process exits, and a warning is written at once —
+ * with the lines gathered before it — without waiting for the next block or the periodic flush.
+ */
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { expect, test } from '@jest/globals';
+import { ROOT } from '../../../server/paths';
+
+const TSX_LOADER = pathToFileURL(path.join(ROOT, 'node_modules', 'tsx', 'dist', 'loader.mjs')).href;
+
+/** Runs test/helpers/logChild.ts in `mode`; resolves with its stdout once it exits. */
+function runChild(mode: string): Promise<string> {
+  const child = spawn(
+    process.execPath,
+    ['--import', TSX_LOADER, path.join(ROOT, 'test', 'helpers', 'logChild.ts'), mode],
+    { stdio: ['ignore', 'pipe', 'inherit'] },
+  );
+  let out = '';
+  child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+  return new Promise((resolve) => child.once('close', () => resolve(out)));
+}
+
+const messages = (out: string) =>
+  out
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => (line.startsWith('{') ? (JSON.parse(line) as { msg: string }).msg : line));
+
+test('a line logged just before the process exits is on stdout', async () => {
+  expect(messages(await runChild('exit'))).toEqual(['logged just before exit']);
+}, 30_000);
+
+test('a warning goes out at once with the lines gathered before it, while the loop is busy', async () => {
+  // Gathered lines would wait for the event loop (the periodic flush) and come after `busy over`.
+  expect(messages(await runChild('warn'))).toEqual(['an info line', 'a warning', 'busy over']);
+}, 30_000);

@@ -25,7 +25,13 @@
  * past their time go first, then the oldest.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { type Logger, nowSeconds, readsStillCurrent, type ReadTrace } from '../models/platform';
+import {
+  type Logger,
+  nowSeconds,
+  readCachesVersion,
+  readsStillCurrent,
+  type ReadTrace,
+} from '../models/platform';
 import type { Admission } from './admission';
 import { ENVELOPE_TYPE } from './envelope';
 import { readSmallFormText, smallFormLength } from './formBody';
@@ -51,6 +57,8 @@ export interface Answer {
   /** Served while the clock (Unix seconds) is before this. */
   validUntil: number;
   trace: ReadTrace;
+  /** `readCachesVersion()` when the trace was last found current: unchanged since, it still is. */
+  checkedAt: number;
   weight: number;
 }
 
@@ -116,10 +124,15 @@ export class AnswerCache {
   lookup(key: string): Answer | undefined {
     const answer = this.answers.get(key);
     if (!answer) return undefined;
-    if (nowSeconds() >= answer.validUntil || !readsStillCurrent(answer.trace)) {
+    const version = readCachesVersion();
+    if (
+      nowSeconds() >= answer.validUntil ||
+      (answer.checkedAt !== version && !readsStillCurrent(answer.trace))
+    ) {
       this.remove(key, answer);
       return undefined;
     }
+    answer.checkedAt = version;
     return answer;
   }
 
@@ -145,7 +158,8 @@ export class AnswerCache {
       'Content-Length',
       String(length),
     ];
-    this.answers.set(key, { body, head, validUntil, trace, weight });
+    const checkedAt = readCachesVersion();
+    this.answers.set(key, { body, head, validUntil, trace, checkedAt, weight });
     this.bytes += weight;
     this.kept++;
     // Insertion order is about the age order: answers past their time go first, then the oldest.

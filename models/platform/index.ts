@@ -60,6 +60,7 @@ export {
   deepFreeze,
   forgetCachedReads,
   ReadCache,
+  readCachesVersion,
   type ReadCacheOptions,
   type ReadCacheStats,
   type Watch,

@@ -42,6 +42,18 @@ function inTransaction(): boolean {
   return store !== undefined || eventsHeld();
 }
 
+/**
+ * Counts every change to what any read cache of the process keeps (an entry stored, replaced,
+ * evicted, dropped or cleared). While it stands still, every value a read trace saw is still the
+ * one kept: api/answerCache.ts then serves a kept answer without walking its trace again.
+ */
+let keptChanges = 0;
+
+/** The count of changes to what the read caches keep (see `keptChanges`). */
+export function readCachesVersion(): number {
+  return keptChanges;
+}
+
 const registry = perContext((context) => {
   const caches = new Set<{ clear(): void }>();
   context.bus.subscribe(
@@ -261,6 +273,7 @@ export class ReadCache<K, V> implements TracedSource {
 
   clear(): void {
     this.voidAllLoads();
+    if (this.entries.size) keptChanges++;
     this.entries.clear();
     this.weight = 0;
   }
@@ -318,6 +331,7 @@ export class ReadCache<K, V> implements TracedSource {
     const { maxWeight } = this.options;
     if (maxWeight !== undefined && weight > maxWeight / 4) return;
     this.remove(key);
+    keptChanges++;
     this.entries.set(key, { value: deepFreeze(value), weight, token });
     this.weight += weight;
     while (
@@ -333,6 +347,7 @@ export class ReadCache<K, V> implements TracedSource {
   private remove(key: K): void {
     const entry = this.entries.get(key);
     if (!entry) return;
+    keptChanges++;
     this.entries.delete(key);
     this.weight -= entry.weight;
   }

@@ -6,7 +6,7 @@
 import { describe, expect, test } from '@jest/globals';
 import { createContext, runInContext } from '../../models/platform/context';
 import { holdEvents } from '../../models/platform/events';
-import { forgetCachedReads, ReadCache } from '../../models/platform/readCache';
+import { forgetCachedReads, ReadCache, readCachesVersion } from '../../models/platform/readCache';
 
 /** A cache in a context of its own (as a domain's perContext factory makes it). */
 function cacheOf<V>(options: ConstructorParameters<typeof ReadCache<number, V>>[0]) {
@@ -206,5 +206,28 @@ describe('transactions', () => {
     expect(result).toEqual(['inside the transaction', 'not yet committed']);
     expect(cache.peek(1)).toBe('committed');
     expect(cache.peek(2)).toBeUndefined();
+  });
+});
+
+describe('readCachesVersion (reused answers skip their trace while it stands still)', () => {
+  test('moves with every change to what is kept — stored, replaced, evicted, dropped, cleared — and not with a hit', async () => {
+    const { cache } = cacheOf<{ key: number }>({ maxEntries: 2 });
+    const moved = async (change: () => unknown) => {
+      const before = readCachesVersion();
+      await change();
+      return readCachesVersion() !== before;
+    };
+    expect(await moved(() => cache.get(1, loader(1)))).toBe(true); // stored
+    expect(await moved(() => cache.get(1, loader(1)))).toBe(false); // a hit
+    expect(await moved(() => cache.peek(1))).toBe(false);
+    expect(await moved(() => cache.set(1, { key: 10 }))).toBe(true); // replaced
+    expect(await moved(() => cache.get(2, loader(2)))).toBe(true);
+    expect(await moved(() => cache.get(3, loader(3)))).toBe(true); // 1 evicted
+    expect(await moved(() => cache.drop(2))).toBe(true);
+    expect(await moved(() => cache.drop(2))).toBe(false); // nothing kept for 2 any more
+    expect(await moved(() => cache.dropWhere((key) => key === 3))).toBe(true);
+    await cache.get(4, loader(4));
+    expect(await moved(() => cache.clear())).toBe(true);
+    expect(await moved(() => cache.clear())).toBe(false); // already empty
   });
 });

@@ -9,7 +9,7 @@
  *   item/search), stated per 10,000 pages;
  * - the reader's first contentful paint on a page of each item (Chromium, median of 3 cold loads);
  * - item/search p95 on the huge item (sequential requests, after one that builds the index);
- * - page/save in the huge item against the small one (sequential, same text sizes);
+ * - page/save in the huge item against the small one (sequential, in turns, same text sizes);
  * - item/info: the lazy menu (Quire's reader) and the whole one (ShowDoc's clients), bytes and time;
  * - the page at the body limit: saved again over HTTP (a JSON body just under BODY_LIMIT), read back.
  *
@@ -125,33 +125,47 @@ function p95(values: number[]): number {
   return roundMs(sorted[Math.min(sorted.length - 1, Math.floor(0.95 * sorted.length))] ?? 0);
 }
 
+/** What one item's saves need: where it is and which pages it has. */
+interface SaveTarget {
+  itemId: number;
+  item: HugeItem;
+}
+
+/**
+ * `count` sequential saves in each of the items, taken in turns (one in the first, one in the
+ * second, …): both see the process in the same state — the garbage the big item's menu and index
+ * left, the JIT, the journal — so the ratio of their latencies is what the item's size costs.
+ */
 async function timeSaves(
   origin: string,
   token: string,
-  itemId: number,
-  item: HugeItem,
+  targets: SaveTarget[],
   count: number,
-): Promise<Latency> {
-  const log = new LatencyLog();
-  const catOf = new Map<number, number>();
-  for (const [catId, ids] of item.pagesByCat) for (const id of ids) catOf.set(id, catId);
+): Promise<Latency[]> {
+  const logs = targets.map(() => new LatencyLog());
+  const catOfs = targets.map(({ item }) => {
+    const catOf = new Map<number, number>();
+    for (const [catId, ids] of item.pagesByCat) for (const id of ids) catOf.set(id, catId);
+    return catOf;
+  });
   for (let i = 0; i < count; i++) {
-    const index = (i * 7919) % item.pageIds.length;
-    const pageId = item.pageIds[index];
-    const catId = catOf.get(pageId) ?? 0;
-    const answer = await post(origin, 'page/save', {
-      page_id: pageId,
-      item_id: itemId,
-      cat_id: catId,
-      page_title: pageTitle(index + 1),
-      page_content: pageMarkdown(index + 1, 1 + (i % 8)),
-      user_token: token,
-    });
-    if (answer.body.error_code !== 0)
-      throw new Error(`page/save failed: ${JSON.stringify(answer.body)}`);
-    log.add(answer.ms);
+    for (const [t, { itemId, item }] of targets.entries()) {
+      const index = (i * 7919) % item.pageIds.length;
+      const pageId = item.pageIds[index];
+      const answer = await post(origin, 'page/save', {
+        page_id: pageId,
+        item_id: itemId,
+        cat_id: catOfs[t].get(pageId) ?? 0,
+        page_title: pageTitle(index + 1),
+        page_content: pageMarkdown(index + 1, 1 + (i % 8)),
+        user_token: token,
+      });
+      if (answer.body.error_code !== 0)
+        throw new Error(`page/save failed: ${JSON.stringify(answer.body)}`);
+      logs[t].add(answer.ms);
+    }
   }
-  return log.summary();
+  return logs.map((log) => log.summary());
 }
 
 export async function measureHugeItem(run: {
@@ -209,8 +223,15 @@ export async function measureHugeItem(run: {
     }
     const hits = ((first.body.data as { pages?: unknown[] } | undefined)?.pages ?? []).length;
 
-    const hugeSave = await timeSaves(origin, token, big.item_id, hugeItem, options.saves);
-    const smallSave = await timeSaves(origin, token, small.item_id, smallItem, options.saves);
+    const [hugeSave, smallSave] = await timeSaves(
+      origin,
+      token,
+      [
+        { itemId: big.item_id, item: hugeItem },
+        { itemId: small.item_id, item: smallItem },
+      ],
+      options.saves,
+    );
 
     // Just under the body limit as the JSON body that carries it (escapes included).
     let bigText = bigMarkdown(options.bigPageBytes);

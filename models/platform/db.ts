@@ -111,7 +111,9 @@ export function isDatabaseUnreachable(error: unknown): boolean {
       return true;
     // Mongoose's own wording when a command waited for a connection that never came back.
     if (e.name === 'MongooseError' && /buffering timed out/.test(e.message)) return true;
-    e = (e as { cause?: unknown }).cause;
+    // The driver's bulk writes (insertMany) wrap the error that stopped them as `errorResponse`.
+    const { cause, errorResponse } = e as { cause?: unknown; errorResponse?: unknown };
+    e = cause ?? (errorResponse instanceof Error ? errorResponse : undefined);
   }
   return false;
 }

@@ -5,6 +5,7 @@
  * client against a port nothing listens on and against the embedded engine.
  */
 import { afterAll, beforeAll, expect, test } from '@jest/globals';
+import net from 'node:net';
 import { MongoClient } from 'mongodb';
 import { isDatabaseUnreachable } from '../../../models/platform/db';
 import { freePort } from '../../helpers/daemon';
@@ -72,4 +73,41 @@ test('the driver\'s raw socket error on a connection the database host ended is 
       'Error: write EPIPE\n    at afterWriteDispatched (node:internal/stream_base_commons:161:15)',
   });
   expect(isDatabaseUnreachable(elsewhere)).toBe(false);
+});
+
+test('a bulk write (insertMany) whose connection the database host closed is "unreachable"', async () => {
+  // As in the topology test's database-host kill: the driver wraps the network error that stopped
+  // an insertMany in a MongoBulkWriteError (a server error's class), keeping it as errorResponse.
+  // A proxy in front of the engine closes the client's connection at its next command.
+  const engineAddress = new URL(engine.uri);
+  let cut = false;
+  const proxy = net.createServer((client) => {
+    const upstream = net.connect(Number(engineAddress.port), engineAddress.hostname);
+    client.on('data', (chunk) => {
+      if (cut) client.destroy();
+      else upstream.write(chunk);
+    });
+    upstream.on('data', (chunk) => client.write(chunk));
+    client.on('close', () => upstream.destroy());
+    upstream.on('close', () => client.destroy());
+    client.on('error', () => {});
+    upstream.on('error', () => {});
+  });
+  await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+  const { port } = proxy.address() as net.AddressInfo;
+  const client = new MongoClient(`mongodb://127.0.0.1:${port}/quire?directConnection=true`, {
+    retryWrites: false,
+    maxPoolSize: 1,
+  });
+  try {
+    const rows = client.db('quire').collection('bulk_rows');
+    await rows.insertMany([{ n: 1 }, { n: 2 }]);
+    cut = true;
+    const failed = await rows.insertMany([{ n: 3 }, { n: 4 }]).catch((error: unknown) => error);
+    expect((failed as Error).name).toBe('MongoBulkWriteError');
+    expect(isDatabaseUnreachable(failed)).toBe(true);
+  } finally {
+    await client.close().catch(() => {});
+    await new Promise((resolve) => proxy.close(resolve));
+  }
 });

@@ -238,11 +238,12 @@ async function measureCells(
   // reading takes this process ~10 ms, several times that the first time, before it is compiled).
   // Just started, the processes still hold start-up's garbage; at rest is after `settleSec` idle.
   const justStarted = stackMemory(quire.pid);
+  let atRest = justStarted;
   if (options.settleSec > 0) {
     log(`Leaving the server idle ${options.settleSec} s before reading its memory at rest…`);
     await new Promise((resolve) => setTimeout(resolve, options.settleSec * 1000));
+    atRest = stackMemory(quire.pid);
   }
-  const atRest = stackMemory(quire.pid);
 
   const http: HttpCell[] = [];
   if (ceiling) {

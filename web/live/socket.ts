@@ -57,6 +57,7 @@ export function closeLiveSocket(socket: LiveSocket): void {
   }
   const close = () => {
     clearTimeout(timer);
+    transport.off('drain', close);
     socket.disconnect();
   };
   const timer = setTimeout(close, CLOSE_WAIT_MS);

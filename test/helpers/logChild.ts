@@ -3,7 +3,8 @@
  * log.test.ts), in the way the argument names:
  * - `exit`: an info line, then process.exit at once;
  * - `warn`: an info line and a warning, then its event loop is kept busy for 1.5 s, then a plain
- *   `busy over` line on stdout (synchronous: a pipe).
+ *   `busy over` line on stdout (synchronous: a pipe);
+ * - `many`: 2,000 info lines of growing length (several blocks and a partial one), then exit.
  */
 import { createLogger } from '../../models/platform/log';
 
@@ -20,5 +21,9 @@ if (mode === 'warn') {
   const until = Date.now() + 1500;
   while (Date.now() < until);
   process.stdout.write('busy over\n');
+  process.exit(0);
+}
+if (mode === 'many') {
+  for (let n = 0; n < 2000; n++) logger.info({ n, text: 'x'.repeat(n % 300) }, `line ${n}`);
   process.exit(0);
 }

@@ -37,3 +37,12 @@ test('a warning goes out at once with the lines gathered before it, while the lo
   // Gathered lines would wait for the event loop (the periodic flush) and come after `busy over`.
   expect(messages(await runChild('warn'))).toEqual(['an info line', 'a warning', 'busy over']);
 }, 30_000);
+
+test('lines gathered over many blocks all reach stdout, whole and in order', async () => {
+  const lines = (await runChild('many')).split('\n').filter(Boolean);
+  const parsed = lines.map((line) => JSON.parse(line) as { n: number; text: string; msg: string });
+  expect(parsed.map((line) => line.n)).toEqual(Array.from({ length: 2000 }, (_, n) => n));
+  expect(
+    parsed.every((line) => line.msg === `line ${line.n}` && line.text.length === line.n % 300),
+  ).toBe(true);
+}, 30_000);

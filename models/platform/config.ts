@@ -120,10 +120,16 @@ const schema = z.object({
   // Node's flags for each worker process (WORKERS > 1), or `none` for V8's own heap sizing. The
   // default was measured on a 2-core machine (server/cluster/primary.ts): 8 MB semi-spaces cost
   // no CPU per request against V8's 16 MB and keep ~60 MB less per worker; growing the old
-  // generation by 50% instead of up to 4x cut the peak RSS by a third.
+  // generation by 50% instead of up to 4x cut the peak RSS by a third. Without allocation-site
+  // pretenuring, V8 stops allocating the request and response objects of page/info straight in
+  // the old generation (where they filled it: a full collection twice a second per worker), which
+  // took page/info from 42% to 51-53% of the bare-Node ceiling; two GC helper threads per worker
+  // instead of Node's four contend less with the other workers (docs/benchmarks.md).
   WORKER_NODE_FLAGS: z
     .string()
-    .default('--max-semi-space-size=8 --heap-growing-percent=50')
+    .default(
+      '--max-semi-space-size=8 --heap-growing-percent=50 --no-allocation-site-pretenuring --v8-pool-size=2',
+    )
     .refine(
       (v) =>
         v === 'none' || v.split(/\s+/).every((flag) => /^--[a-z][a-z0-9-]*(=\S+)?$/.test(flag)),

@@ -46,7 +46,12 @@ describe('loadConfig', () => {
       answerCacheBytes: 16 * 1024 * 1024,
       shutdownGraceMs: 10_000,
       workers: os.availableParallelism(),
-      workerNodeFlags: ['--max-semi-space-size=8', '--heap-growing-percent=50'],
+      workerNodeFlags: [
+        '--max-semi-space-size=8',
+        '--heap-growing-percent=50',
+        '--no-allocation-site-pretenuring',
+        '--v8-pool-size=2',
+      ],
       gcAfterStart: true,
     });
   });

@@ -34,8 +34,8 @@ export const LOG_FLUSH_MS = 1000;
 const WARN = 40;
 
 interface BlockDestination extends DestinationStream {
-  /** Writes what is gathered now. */
-  flush(): void;
+  /** Writes what is gathered now, then calls back (pino's `logger.flush(cb)`). */
+  flush(done?: (error?: Error) => void): void;
 }
 
 let stdoutBlocks: BlockDestination | undefined;
@@ -54,22 +54,25 @@ function stdoutInBlocks(): BlockDestination {
   const out = pino.destination({ dest: 1, sync: true });
   let lines: string[] = [];
   let gathered = 0;
-  const flush = () => {
+  const writeGathered = () => {
     if (gathered === 0) return;
     const block = lines.length === 1 ? lines[0] : lines.join('');
     lines = [];
     gathered = 0;
     out.write(block);
   };
-  setInterval(flush, LOG_FLUSH_MS).unref();
-  process.on('exit', flush);
+  setInterval(writeGathered, LOG_FLUSH_MS).unref();
+  process.on('exit', writeGathered);
   stdoutBlocks = {
     write(line: string) {
       lines.push(line);
       gathered += line.length;
-      if (gathered >= LOG_BUFFER_BYTES) flush();
+      if (gathered >= LOG_BUFFER_BYTES) writeGathered();
     },
-    flush,
+    flush(done) {
+      writeGathered();
+      done?.();
+    },
   };
   return stdoutBlocks;
 }

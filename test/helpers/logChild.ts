@@ -4,6 +4,7 @@
  * - `exit`: an info line, then process.exit at once;
  * - `warn`: an info line and a warning, then its event loop is kept busy for 1.5 s, then a plain
  *   `busy over` line on stdout (synchronous: a pipe);
+ * - `flush`: an info line, then `logger.flush` with a callback that prints `flushed` and exits;
  * - `many`: 2,000 info lines of growing length (several blocks and a partial one), then exit.
  */
 import { createLogger } from '../../models/platform/log';
@@ -26,4 +27,11 @@ if (mode === 'warn') {
 if (mode === 'many') {
   for (let n = 0; n < 2000; n++) logger.info({ n, text: 'x'.repeat(n % 300) }, `line ${n}`);
   process.exit(0);
+}
+if (mode === 'flush') {
+  logger.info({ step: 1 }, 'an info line');
+  logger.flush(() => {
+    process.stdout.write('flushed\n');
+    process.exit(0);
+  });
 }

@@ -46,3 +46,8 @@ test('lines gathered over many blocks all reach stdout, whole and in order', asy
     parsed.every((line) => line.msg === `line ${line.n}` && line.text.length === line.n % 300),
   ).toBe(true);
 }, 30_000);
+
+test("logger.flush writes what is gathered and calls back (pino's flush contract)", async () => {
+  // Without the callback the child ends when its loop runs dry, without printing `flushed`.
+  expect(messages(await runChild('flush'))).toEqual(['an info line', 'flushed']);
+}, 30_000);

@@ -117,12 +117,32 @@ export async function openPage(
   const page = await context.newPage();
   const errors: string[] = [];
   const ignored = (text: string) => (options.ignore ?? []).some((re) => re.test(text));
+  // What a failed live-socket request was and what the server said (engine.io names its reason in
+  // the body: unknown session, overlapping requests, wrong transport), joined to its console error.
+  const failedSockets = new Map<string, string>();
+  const withDetail = (entry: string, url: string) =>
+    failedSockets.has(url) ? `${entry} — ${failedSockets.get(url)}` : entry;
+  page.on('response', (response) => {
+    if (response.status() < 400 || !response.url().includes('/socket.io/')) return;
+    const url = response.url();
+    void response
+      .text()
+      .catch(() => '')
+      .then((body) => {
+        failedSockets.set(url, `${response.request().method()} ${response.status()} ${body}`);
+        const at = errors.findIndex((entry) => entry.endsWith(`(${url})`));
+        if (at !== -1) errors[at] = withDetail(errors[at], url);
+      });
+  });
   page.on('console', (message) => {
     if (message.type() !== 'error' || ignored(message.text())) return;
     // "Failed to load resource" does not say which: the resource is the message's location.
     const source = message.location().url;
     errors.push(
-      `${page.url()}: ${message.text()}${source && source !== page.url() ? ` (${source})` : ''}`,
+      withDetail(
+        `${page.url()}: ${message.text()}${source && source !== page.url() ? ` (${source})` : ''}`,
+        source,
+      ),
     );
   });
   page.on('pageerror', (error) => errors.push(`${page.url()}: ${error.message}`));

@@ -92,7 +92,8 @@ export interface TestPage {
 }
 
 /**
- * A fresh browser profile (own storage) with one page. `ignore` lists console texts that a test
+ * A fresh browser profile (own storage) with one page. `ignore` lists console texts (followed by
+ * ` (<resource URL>)` when the message names one) that a test
  * provokes on purpose. Ant Design's animations are off (web/motion.ts) unless `motion` is true:
  * a click then never lands on a menu or dialog that is still opening or closing.
  */
@@ -135,15 +136,12 @@ export async function openPage(
       });
   });
   page.on('console', (message) => {
-    if (message.type() !== 'error' || ignored(message.text())) return;
+    if (message.type() !== 'error') return;
     // "Failed to load resource" does not say which: the resource is the message's location.
     const source = message.location().url;
-    errors.push(
-      withDetail(
-        `${page.url()}: ${message.text()}${source && source !== page.url() ? ` (${source})` : ''}`,
-        source,
-      ),
-    );
+    const said = `${message.text()}${source && source !== page.url() ? ` (${source})` : ''}`;
+    if (ignored(said)) return;
+    errors.push(withDetail(`${page.url()}: ${said}`, source));
   });
   page.on('pageerror', (error) => errors.push(`${page.url()}: ${error.message}`));
   return { context, page, errors, close: () => context.close() };

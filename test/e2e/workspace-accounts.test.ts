@@ -112,7 +112,14 @@ test('a redirect outside the rule is refused with "illegal redirect" and no logi
 
 test('an invalid stored login (10102) sends the user to login with the current path, and back after login', async () => {
   const user = await makeUser({ password: 'Pass-word-4' });
-  const tp = await open();
+  // Known race, not of this flow's making: on the live socket's refusal (connect_error)
+  // socket.io-client closes the connection itself; when its connect POST is still unanswered the
+  // close waits for it, the long-poll loop sends one more GET meanwhile, and the close POST can
+  // reach the server first — that GET is then answered 400 "Session ID unknown" (seen in CI, 2 of
+  // ~8 runs). Only that request of the live socket is let through here.
+  const tp = await open({
+    ignore: [/status of 400 .*\/socket\.io\/\?EIO=4&transport=polling&t=[\w-]+&sid=[\w-]+\)$/],
+  });
   const { page } = tp;
   await page.goto(`${suite.server.url}/`);
   await page.evaluate(() =>
